@@ -1,0 +1,57 @@
+/**
+ * Audit activities (spec 2 §2.11, §3 Audit activity, §7 Audit; spec 1 §9 action codes).
+ */
+import { z } from 'zod';
+import { ZSortDirection } from './common.js';
+
+/** Action codes of account actions (spec 1 §9), then the platform's own. */
+export const AUDIT_ACTIONS = [
+  'CreateAccount',
+  'DeleteAccount',
+  'PushAccountProperties',
+  'PushLicenseSettings',
+  'PushInstanceSettings',
+  'PushBackupSettings',
+  'PushIdleSchedule',
+  'ViewLauncherLogins',
+  'Login',
+  'LoginFailed',
+  'Logout',
+  'ChangePassword',
+] as const;
+export const ZAuditAction = z.enum(AUDIT_ACTIONS);
+export type TAuditAction = z.infer<typeof ZAuditAction>;
+
+/** Audit log page sizes (spec 2 §9): first page 10, then 10 per scroll. */
+export const AUDIT_PAGE_SIZE = 10;
+
+export const ZAuditChange = z.object({
+  entityName: z.string(),
+  propertyName: z.string(),
+  oldValue: z.unknown(),
+  newValue: z.unknown(),
+});
+export type TAuditChange = z.infer<typeof ZAuditChange>;
+
+export const ZUserActivity = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  user: z.string(),
+  time: z.string(),
+  accounts: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  metadata: z.object({
+    params: z.record(z.string(), z.unknown()),
+    changes: z.array(ZAuditChange),
+  }),
+});
+export type TUserActivity = z.infer<typeof ZUserActivity>;
+
+export const ZUserActivitiesQuery = z.object({
+  accountId: z.coerce.number().int().min(1).optional(),
+  action: ZAuditAction.optional(),
+  startIndex: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(AUDIT_PAGE_SIZE),
+  sortDirection: ZSortDirection.default('Descending'),
+});
+export type TUserActivitiesQuery = z.input<typeof ZUserActivitiesQuery>;
+export const ZUserActivitiesResponse = z.array(ZUserActivity);

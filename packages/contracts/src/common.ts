@@ -1,0 +1,60 @@
+/**
+ * Shared API conventions (DESIGN §5): paging, sorting, problem details, ids.
+ */
+import { z } from 'zod';
+
+/** Largest page a list call answers (DESIGN §5). */
+export const MAX_PAGE_LIMIT = 1000;
+/** Default page size of lists (spec 1 §9). */
+export const DEFAULT_PAGE_SIZE = 20;
+/** Longest free-text search accepted by list calls. */
+export const MAX_SEARCH_LENGTH = 200;
+
+export const ZSortDirection = z.enum(['Ascending', 'Descending']);
+export type TSortDirection = z.infer<typeof ZSortDirection>;
+
+/** A positive integer id in a path, e.g. `/accounts/{id}`. Malformed ids are 400. */
+export const ZId = z.coerce.number().int().min(1).max(2_147_483_647);
+export const ZIdParams = z.object({ id: ZId });
+export type TIdParams = z.infer<typeof ZIdParams>;
+
+/** `startIndex` (default 0) and `limit` (default 20, 1..1000) of every paged list. */
+export const ZPageQuery = z.object({
+  startIndex: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_SIZE),
+});
+
+/** `{items, totalItems}` answer of a paged list. */
+export const zPaged = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({ items: z.array(item), totalItems: z.number().int() });
+
+/**
+ * A comma list in a query string (`classIds=1,2,3`) parsed into an array; empty
+ * entries are dropped, each entry is validated by `item`.
+ */
+export const zCommaList = <T extends z.ZodTypeAny>(item: T) =>
+  z
+    .string()
+    .max(2000)
+    .transform((s) => s.split(',').map((v) => v.trim()).filter((v) => v.length > 0))
+    .pipe(z.array(item) as unknown as z.ZodType<z.output<T>[], string[]>);
+
+/** One field error of a 400 answer. */
+export const ZFieldError = z.object({
+  propertyName: z.string(),
+  errorMessage: z.string(),
+  attemptedValue: z.unknown().optional(),
+});
+export type TFieldError = z.infer<typeof ZFieldError>;
+
+/** RFC 9457 problem details, the body of every error answer. */
+export const ZProblemDetails = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string().optional(),
+  errors: z.array(ZFieldError).optional(),
+});
+export type TProblemDetails = z.infer<typeof ZProblemDetails>;
+
+export const ZOk = z.object({ ok: z.literal(true) });

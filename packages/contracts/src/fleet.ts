@@ -1,0 +1,63 @@
+/**
+ * Fleet counters of the top bar (spec 3 §2.9, §3 Fleet stats), MMA classes and
+ * SaaS images as the accounts list filters need them.
+ */
+import { z } from 'zod';
+import { ZClassRef } from './classes.js';
+
+/** Top bar counters refresh interval, milliseconds (spec 3 §9). */
+export const STATS_REFRESH_MS = 30_000;
+
+/** `GET /machines/stats`. Costs are cloud credits per hour. */
+export const ZMachineStats = z.object({
+  needsAdmin: z.number().int(),
+  turbo: z.number().int(),
+  unmanaged: z.number().int(),
+  classStats: z.array(z.object({ class: ZClassRef, total: z.number().int() })),
+  runningCost: z.number(),
+  totalCost: z.number(),
+});
+export type TMachineStats = z.infer<typeof ZMachineStats>;
+
+/** `GET /mma/stats`: number of MMA instances on standby. */
+export const ZMmaStats = z.object({ standby: z.number().int() });
+export type TMmaStats = z.infer<typeof ZMmaStats>;
+
+export const ZMmaClass = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  image: z.string().nullable(),
+  isProduction: z.boolean(),
+  mmaInstance: z
+    .object({
+      commitHash: z.string(),
+      commitTimestamp: z.string(),
+      deployerVer: z.string(),
+      deployerBranch: z.string(),
+      deployerVerUpdatedAt: z.string().nullable(),
+      standby: z.boolean(),
+      priorityGroup: z.number().int(),
+      caaHost: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type TMmaClass = z.infer<typeof ZMmaClass>;
+export const ZMmaClassesResponse = z.array(ZMmaClass);
+
+export const ZSaasImage = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  region: z.string(),
+  description: z.string(),
+  irmnVersion: z.string().nullable(),
+  official: z.boolean(),
+  active: z.boolean(),
+  jumpStart: z.boolean(),
+  osType: z.enum(['Windows', 'Linux']),
+  cloudImage: z.string(),
+  accountCount: z.number().int(),
+});
+export type TSaasImage = z.infer<typeof ZSaasImage>;
+export const ZSaasImagesResponse = z.array(ZSaasImage);
+
+export const ZHealth = z.object({ status: z.literal('ok'), database: z.literal('ok'), version: z.string() });

@@ -1,0 +1,211 @@
+/**
+ * Builds the Fastify app: the API under `/api/v1` (DESIGN §5), its OpenAPI 3.1
+ * document at `/api/v1/openapi.json` and docs page at `/api/docs`, and the built
+ * console at `/`. Used by `main.ts` and by the API tests (`app.inject`).
+ *
+ * Authorisation is one mechanism for every route: each `/api/v1` route needs a
+ * live token unless its config says `public`; every mutation (POST, PUT, PATCH,
+ * DELETE) needs permission `write` unless its config says `selfService` (logout,
+ * own password); a read that reveals secrets says `requireWrite`.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { TFieldError, TProblemDetails } from '@fleet/contracts';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import { canWrite, type Principal } from './auth/principal.js';
+import { createTokenService } from './auth/tokens.js';
+import { HttpProblem, forbidden, unauthorized } from './lib/problem.js';
+import { createSecretBox } from './lib/secret-box.js';
+import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAccountService, type AccountService } from './modules/accounts/accounts.service.js';
+import { accountRoutes } from './modules/accounts/accounts.routes.js';
+import { createFleetService, type FleetService } from './modules/fleet/fleet.service.js';
+import { fleetRoutes } from './modules/fleet/fleet.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface Services {
+  audit: AuditService;
+  auth: AuthService;
+  accounts: AccountService;
+  fleet: FleetService;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyInstance {
+    services: Services;
+    deps: { db: Db; config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'> };
+  }
+  interface FastifyContextConfig {
+    /** No token needed (login, health). */
+    public?: boolean;
+    /** A mutation of the user's own session or password: no `write` needed. */
+    selfService?: boolean;
+    /** A read that needs `write` (it reveals secrets). */
+    requireWrite?: boolean;
+  }
+}
+
+export interface AppOptions {
+  db: Db;
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'>;
+  logger?: Logger | false;
+  /** Token lifetime override (tests). */
+  tokenLifetimeSeconds?: number;
+}
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
+  return reply.code(body.status).headers(headers).type('application/problem+json').send(body);
+}
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+};
+
+function valueAt(source: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), source);
+}
+
+/** Field errors of a zod validation failure, named by their path (`limit`, `contact.email`). */
+function fieldErrors(error: FastifyError, req: FastifyRequest): TFieldError[] {
+  const context = (error.validationContext ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
+  const source = context === 'querystring' ? req.query : context === 'params' ? req.params : context === 'headers' ? req.headers : req.body;
+  return (error.validation ?? []).map((v) => {
+    const issue = (v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue;
+    const path = issue?.path?.map(String) ?? v.instancePath.split('/').filter(Boolean);
+    const propertyName = path.join('.') || context;
+    return { propertyName, errorMessage: v.message ?? 'Invalid value', attemptedValue: valueAt(source, path.slice(0, 1).concat(path.slice(1))) };
+  });
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: (opts.logger || undefined) as FastifyBaseLogger | undefined,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const { db, config } = opts;
+  const tokens = createTokenService(config.jwtSecret, opts.tokenLifetimeSeconds);
+  const secrets = createSecretBox(config.dataKey);
+  const audit = createAuditService({ db });
+  app.decorate('deps', { db, config });
+  app.decorate('services', {
+    audit,
+    auth: createAuthService({ db, tokens, audit }),
+    accounts: createAccountService({ db, audit, secrets }),
+    fleet: createFleetService({ db }),
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return problem(reply, {
+        type: 'https://fleet-console.dev/problems/validation',
+        title: 'Bad Request',
+        status: 400,
+        detail: 'One or more fields are invalid',
+        errors: fieldErrors(error, req),
+      });
+    }
+    if (error instanceof HttpProblem) {
+      return problem(
+        reply,
+        { type: 'about:blank', title: error.title, status: error.status, detail: error.detail, errors: error.errors },
+        error.headers,
+      );
+    }
+    if (isResponseSerializationError(error)) {
+      req.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return problem(reply, {
+        type: 'about:blank',
+        title: STATUS_TITLES[error.statusCode] ?? 'Bad Request',
+        status: error.statusCode,
+        detail: error.message,
+      });
+    } else {
+      req.log.error({ err: error }, 'unhandled error');
+    }
+    return problem(reply, { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' });
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Fleet Console API', version: '0.1.0', description: 'Accounts, machines and catalogues of the hosted platform.' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (req) => {
+        const routeConfig = req.routeOptions.config;
+        if (routeConfig.public) return;
+        const header = req.headers.authorization;
+        const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+        if (!token) throw unauthorized('A bearer token is required');
+        req.principal = await app.services.auth.authenticate(token);
+        const needsWrite = routeConfig.requireWrite || (MUTATING.has(req.method) && !routeConfig.selfService);
+        if (needsWrite && !canWrite(req.principal)) throw forbidden('This action needs the write permission');
+      });
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(accountRoutes);
+      await api.register(auditRoutes);
+      await api.register(fleetRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const hasWeb = existsSync(resolve(config.webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false, maxAge: '1h' });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || !hasWeb || req.method !== 'GET') {
+      return problem(reply, { type: 'about:blank', title: 'Not Found', status: 404, detail: `${req.method} ${req.url.split('?')[0]} does not exist` });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}

@@ -1,0 +1,94 @@
+/**
+ * Process configuration from the environment (DESIGN §4).
+ *
+ * With the embedded database, missing secrets (`JWT_SECRET`, `DATA_KEY`) are
+ * generated on first start and kept in `DATA_DIR/secrets.json` (mode 0600). With
+ * `DATABASE_URL` they are required: `loadConfig` throws a `ConfigError` naming them.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export type SeedKind = 'demo' | 'none' | 'scale';
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  dataDir: string;
+  port: number;
+  /** External PostgreSQL; when absent the embedded one is started under `dataDir/pg`. */
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  /** 32-byte key (hex) encrypting secrets at rest. */
+  dataKey: string;
+  seed: SeedKind;
+  role: Role;
+  /** Folder of the built console served at `/`, if built. */
+  webDist: string;
+  logLevel: string;
+  production: boolean;
+}
+
+export class ConfigError extends Error {}
+
+interface Secrets {
+  jwtSecret: string;
+  dataKey: string;
+  postgresPassword: string;
+}
+
+/** Reads or creates `secrets.json` in the data folder (mode 0600). */
+export function loadOrCreateSecrets(dataDir: string): Secrets {
+  mkdirSync(dataDir, { recursive: true });
+  const file = resolve(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Secrets;
+  const secrets: Secrets = {
+    jwtSecret: randomBytes(32).toString('hex'),
+    dataKey: randomBytes(32).toString('hex'),
+    postgresPassword: randomBytes(16).toString('hex'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secrets;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === '') return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${value}')`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number (got '${env.PORT}')`);
+
+  let jwtSecret = env.JWT_SECRET;
+  let dataKey = env.DATA_KEY;
+  if (databaseUrl) {
+    const missing = [!jwtSecret && 'JWT_SECRET', !dataKey && 'DATA_KEY'].filter(Boolean);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `${missing.join(' and ')} must be set when DATABASE_URL is set (generate one with: node -e "console.log(require('crypto').randomBytes(32).toString('hex'))")`,
+      );
+    }
+  } else {
+    const secrets = loadOrCreateSecrets(dataDir);
+    jwtSecret ??= secrets.jwtSecret;
+    dataKey ??= secrets.dataKey;
+  }
+  if (!/^[0-9a-f]{64}$/i.test(dataKey!)) throw new ConfigError('DATA_KEY must be 64 hexadecimal characters (32 bytes)');
+
+  return {
+    dataDir,
+    port,
+    databaseUrl,
+    jwtSecret: jwtSecret!,
+    dataKey: dataKey!,
+    seed: oneOf('SEED', env.SEED, ['demo', 'none', 'scale'], databaseUrl ? 'none' : 'demo'),
+    role: oneOf('ROLE', env.ROLE, ['all', 'api', 'worker'], 'all'),
+    webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    production: env.NODE_ENV === 'production',
+  };
+}

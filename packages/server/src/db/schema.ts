@@ -1,0 +1,398 @@
+/**
+ * The database schema (Drizzle). Migrations under `migrations/` are generated from
+ * this file with `npm run db:generate -w packages/server` and checked in.
+ *
+ * Sections of an account (properties, license, instance, backup, idle) carry their
+ * own `*Version` counter so that a stale push is refused with 409 (DESIGN §5).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+// ---------------------------------------------------------------- users and audit
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  username: text('username').notNull().unique(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  permissions: text('permissions').array().notNull().default(sql`'{}'`),
+  groups: text('groups').array().notNull().default(sql`'{}'`),
+  disabled: boolean('disabled').notNull().default(false),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Issued access tokens by jti; logout sets `revokedAt`. */
+export const accessTokens = pgTable('access_tokens', {
+  jti: text('jti').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+});
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    address: text('address').notNull(),
+    success: boolean('success').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('login_attempts_pair_idx').on(t.username, t.address, t.at)],
+);
+
+export const auditActivities = pgTable(
+  'audit_activities',
+  {
+    id: serial('id').primaryKey(),
+    action: text('action').notNull(),
+    userName: text('user_name').notNull(),
+    time: ts('time').notNull().defaultNow(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    changes: jsonb('changes')
+      .$type<{ entityName: string; propertyName: string; oldValue: unknown; newValue: unknown }[]>()
+      .notNull()
+      .default([]),
+  },
+  (t) => [index('audit_activities_time_idx').on(t.time), index('audit_activities_action_idx').on(t.action, t.time)],
+);
+
+/** Accounts an activity concerns; name and class are kept so the audit outlives the account. */
+export const auditActivityAccounts = pgTable(
+  'audit_activity_accounts',
+  {
+    activityId: integer('activity_id').notNull().references(() => auditActivities.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull(),
+    accountName: text('account_name').notNull(),
+    classId: integer('class_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.activityId, t.accountId] }), index('audit_accounts_account_idx').on(t.accountId)],
+);
+
+// ---------------------------------------------------------------- catalogues
+
+export const mmaClasses = pgTable('mma_classes', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  image: text('image'),
+  isProduction: boolean('is_production').notNull().default(false),
+});
+
+export const mmaInstances = pgTable('mma_instances', {
+  id: serial('id').primaryKey(),
+  classId: integer('class_id').notNull().references(() => mmaClasses.id).unique(),
+  commitHash: text('commit_hash').notNull(),
+  commitTimestamp: ts('commit_timestamp').notNull(),
+  deployerVer: text('deployer_ver').notNull(),
+  deployerBranch: text('deployer_branch').notNull().default('master'),
+  deployerVerUpdatedAt: ts('deployer_ver_updated_at'),
+  standby: boolean('standby').notNull().default(false),
+  priorityGroup: integer('priority_group').notNull().default(0),
+  caaHost: text('caa_host'),
+});
+
+export const regions = pgTable('regions', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  cloudCode: text('cloud_code').notNull().unique(),
+});
+
+export const instanceTypes = pgTable('instance_types', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  cloudCode: text('cloud_code').notNull(),
+  storageSize: integer('storage_size').notNull(),
+  memorySize: doublePrecision('memory_size'),
+  cloudCreditCost: doublePrecision('cloud_credit_cost').notNull(),
+  isRedis: boolean('is_redis').notNull().default(false),
+});
+
+export const irmnVersions = pgTable('irmn_versions', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  isDefault: boolean('is_default').notNull().default(false),
+  status: text('status').notNull(),
+});
+
+export const saasImages = pgTable('saas_images', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  region: text('region').notNull(),
+  description: text('description').notNull().default(''),
+  irmnVersionId: integer('irmn_version_id').references(() => irmnVersions.id),
+  official: boolean('official').notNull().default(false),
+  active: boolean('active').notNull().default(true),
+  jumpStart: boolean('jump_start').notNull().default(false),
+  jumpStartConfig: jsonb('jump_start_config').$type<Record<string, unknown>>(),
+  osType: text('os_type').notNull().default('Windows'),
+  cloudImage: text('cloud_image').notNull(),
+});
+
+export const softwareBranches = pgTable('software_branches', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  repo: text('repo').notNull(),
+  repoMissing: boolean('repo_missing').notNull().default(false),
+});
+
+export const softwareCommits = pgTable(
+  'software_commits',
+  {
+    id: serial('id').primaryKey(),
+    software: text('software').notNull(),
+    branchId: integer('branch_id').notNull().references(() => softwareBranches.id),
+    shortHash: text('short_hash').notNull(),
+    fullHash: text('full_hash').notNull(),
+    author: text('author').notNull(),
+    isBreaking: boolean('is_breaking').notNull().default(false),
+    breakingMsg: text('breaking_msg'),
+    timestamp: ts('timestamp').notNull(),
+    message: text('message').notNull(),
+    tags: jsonb('tags').$type<{ id: number; name: string }[]>().notNull().default([]),
+    builds: jsonb('builds').$type<{ name: string; type: string; hash: string }[]>().notNull().default([]),
+  },
+  (t) => [index('software_commits_software_idx').on(t.software, t.timestamp)],
+);
+
+export const softwareBuilds = pgTable('software_builds', {
+  id: serial('id').primaryKey(),
+  software: text('software').notNull(),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  lastModified: ts('last_modified').notNull(),
+  size: integer('size').notNull(),
+  hash: text('hash').notNull(),
+  type: text('type').notNull(),
+});
+
+export const libraryFiles = pgTable('library_files', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  package: text('package').notNull(),
+  type: text('type').notNull(),
+  version: text('version').notNull(),
+  inS3: boolean('in_s3').notNull().default(true),
+  addedBy: text('added_by').notNull(),
+  date: ts('date').notNull(),
+});
+
+export const componentConfigs = pgTable('component_configs', {
+  id: serial('id').primaryKey(),
+  rootKey: text('root_key').notNull(),
+  subKey: text('sub_key').notNull(),
+  dataType: text('data_type'),
+  protected: boolean('protected').notNull().default(false),
+  siteSpecific: boolean('site_specific').notNull().default(false),
+  versionId: integer('version_id').references(() => irmnVersions.id),
+  deprecatedAtVersionId: integer('deprecated_at_version_id').references(() => irmnVersions.id),
+  saasDefaultValue: text('saas_default_value'),
+  onPremDefaultValue: text('on_prem_default_value'),
+  linuxSpecificValue: text('linux_specific_value'),
+});
+
+export const deployerConfigs = pgTable('deployer_configs', {
+  id: serial('id').primaryKey(),
+  rootKey: text('root_key').notNull(),
+  subKey: text('sub_key').notNull(),
+  dataType: text('data_type'),
+  protected: boolean('protected').notNull().default(false),
+  versionId: integer('version_id').references(() => irmnVersions.id),
+  deprecatedAtVersionId: integer('deprecated_at_version_id').references(() => irmnVersions.id),
+  defaultValue: text('default_value'),
+});
+
+export const features = pgTable('features', { id: serial('id').primaryKey(), name: text('name').notNull().unique() });
+export const reportingCategories = pgTable('reporting_categories', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+export const customers = pgTable('customers', { id: serial('id').primaryKey(), name: text('name').notNull().unique() });
+
+export const templates = pgTable('templates', {
+  id: serial('id').primaryKey(),
+  type: text('type').notNull(),
+  name: text('name').notNull(),
+  isPublic: boolean('is_public').notNull().default(true),
+  ownerId: integer('owner_id').references(() => users.id),
+  values: jsonb('values').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------- accounts and machines
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    urlFriendlyName: text('url_friendly_name').notNull(),
+    description: text('description').notNull().default(''),
+    customer: text('customer').notNull().default(''),
+    creator: text('creator').notNull(),
+    creationTime: ts('creation_time').notNull().defaultNow(),
+    expirationTime: ts('expiration_time'),
+    classId: integer('class_id').notNull(),
+    parentId: integer('parent_id'),
+    managed: boolean('managed').notNull().default(true),
+    autoTest: boolean('auto_test').notNull().default(false),
+    autoTestBranch: text('auto_test_branch'),
+    whiteGlove: boolean('white_glove').notNull().default(false),
+    maintainer: text('maintainer').notNull(),
+    contactName: text('contact_name').notNull().default(''),
+    contactEmail: text('contact_email').notNull().default(''),
+    contactPhone1: text('contact_phone1'),
+    contactPhone2: text('contact_phone2'),
+    billingPeriod: text('billing_period').notNull().default('Biweekly'),
+    billingAmount: doublePrecision('billing_amount').notNull().default(10),
+    instancePolicy: text('instance_policy').notNull().default('AllInOne'),
+    bundleVersion: text('bundle_version'),
+    vmImageName: text('vm_image_name'),
+    isTemplate: boolean('is_template').notNull().default(false),
+    licenseConfig: jsonb('license_config').$type<Record<string, unknown>>().notNull().default({}),
+    machineConfig: jsonb('machine_config').$type<Record<string, unknown>>().notNull().default({}),
+    backupConfig: jsonb('backup_config').$type<Record<string, unknown>>().notNull().default({}),
+    idleSchedules: jsonb('idle_schedules').$type<{ stopAt: string; resumeAfter: number }[]>().notNull().default([]),
+    propertiesVersion: integer('properties_version').notNull().default(1),
+    licenseVersion: integer('license_version').notNull().default(1),
+    instanceVersion: integer('instance_version').notNull().default(1),
+    backupVersion: integer('backup_version').notNull().default(1),
+    idleVersion: integer('idle_version').notNull().default(1),
+    deletedAt: ts('deleted_at'),
+    search: tsvector('search')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('simple', coalesce("name", '')), 'A') || setweight(to_tsvector('simple', coalesce("url_friendly_name", '')), 'A') || setweight(to_tsvector('simple', coalesce("customer", '')), 'B') || setweight(to_tsvector('simple', coalesce("creator", '')), 'B')`,
+      ),
+  },
+  (t) => [
+    uniqueIndex('accounts_url_name_live_idx').on(t.urlFriendlyName).where(sql`deleted_at is null`),
+    index('accounts_search_idx').using('gin', t.search),
+    index('accounts_name_idx').on(t.name),
+    index('accounts_class_idx').on(t.classId),
+  ],
+);
+
+export const sites = pgTable(
+  'sites',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull().references(() => accounts.id),
+    name: text('name').notNull(),
+    urlFriendlyName: text('url_friendly_name').notNull(),
+    domainName: text('domain_name').notNull(),
+    port: integer('port').notNull().default(8080),
+  },
+  (t) => [index('sites_account_idx').on(t.accountId)],
+);
+
+export const machines = pgTable(
+  'machines',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull().references(() => accounts.id),
+    siteId: integer('site_id').references(() => sites.id),
+    name: text('name').notNull(),
+    classId: integer('class_id').notNull(),
+    isLauncher: boolean('is_launcher').notNull().default(false),
+    isSiteMaster: boolean('is_site_master').notNull().default(false),
+    needsAdmin: boolean('needs_admin').notNull().default(false),
+    failCounter: integer('fail_counter').notNull().default(0),
+    operationMode: integer('operation_mode').notNull().default(1),
+    managed: boolean('managed').notNull().default(true),
+    manualMaintenance: boolean('manual_maintenance').notNull().default(false),
+    turbo: boolean('turbo').notNull().default(false),
+    runSmokeTest: boolean('run_smoke_test').notNull().default(false),
+    overseeTermination: boolean('oversee_termination').notNull().default(false),
+    stop: boolean('stop').notNull().default(false),
+    idle: boolean('idle').notNull().default(false),
+    terminate: boolean('terminate').notNull().default(false),
+    instanceTypeId: integer('instance_type_id').references(() => instanceTypes.id),
+    bundleVersion: text('bundle_version'),
+    currentVersions: jsonb('current_versions').$type<Record<string, string>>().notNull().default({}),
+    desiredVersions: jsonb('desired_versions').$type<Record<string, string>>().notNull().default({}),
+    /** Derived by the database: the current version state differs from the desired one (DESIGN §6). */
+    obsolete: boolean('obsolete')
+      .notNull()
+      .generatedAlwaysAs(sql`current_versions is distinct from desired_versions`),
+    sampleData: text('sample_data').notNull().default('None'),
+    sampleDataFile: text('sample_data_file'),
+    componentConfig: jsonb('component_config').$type<Record<string, unknown>>().notNull().default({}),
+    deployerConfig: jsonb('deployer_config').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [index('machines_account_idx').on(t.accountId), index('machines_class_idx').on(t.classId)],
+);
+
+/** Instances of the simulated cloud (DESIGN §8); the machines issue drives their states. */
+export const cloudInstances = pgTable(
+  'cloud_instances',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id').references(() => machines.id),
+    cloudId: text('cloud_id').notNull().unique(),
+    status: text('status').notNull(),
+    region: text('region').notNull(),
+    instanceTypeId: integer('instance_type_id').references(() => instanceTypes.id),
+    hostName: text('host_name').notNull(),
+    ipAddress: text('ip_address').notNull(),
+    privateIpAddress: text('private_ip_address').notNull(),
+    storageSize: integer('storage_size').notNull(),
+    active: boolean('active').notNull().default(true),
+    dnsReady: boolean('dns_ready').notNull().default(true),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('cloud_instances_machine_idx').on(t.machineId)],
+);
+
+export const machineTasks = pgTable(
+  'machine_tasks',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id').notNull().references(() => machines.id),
+    accountId: integer('account_id').notNull().references(() => accounts.id),
+    type: text('type').notNull(),
+    status: text('status').notNull().default('New'),
+    description: text('description').notNull(),
+    progress: integer('progress').notNull().default(0),
+    queuedAt: ts('queued_at').notNull().defaultNow(),
+    startedAt: ts('started_at'),
+    completedAt: ts('completed_at'),
+    error: text('error'),
+  },
+  (t) => [index('machine_tasks_machine_idx').on(t.machineId, t.id), index('machine_tasks_status_idx').on(t.status)],
+);
+
+/** Launcher logins of an account; the password is AES-256-GCM under DATA_KEY. */
+export const launcherLogins = pgTable(
+  'launcher_logins',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull().references(() => accounts.id),
+    userName: text('user_name').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    passwordEnc: text('password_enc').notNull(),
+  },
+  (t) => [index('launcher_logins_account_idx').on(t.accountId)],
+);

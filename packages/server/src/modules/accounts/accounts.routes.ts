@@ -1,0 +1,89 @@
+/**
+ * Accounts list calls (spec 1 §7 Accounts): `GET /accounts`, `GET /accounts/info`,
+ * `DELETE /accounts/{id}`, `GET /accounts/{id}/launcher-logins`, `GET /lookup/accounts`.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZAccountFilter,
+  ZAccountLookupResponse,
+  ZAccountsInfo,
+  ZIdParams,
+  ZLauncherLoginsResponse,
+  ZListAccountsQuery,
+  ZListAccountsResponse,
+} from '@fleet/contracts';
+
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Accounts'];
+
+  app.get(
+    '/accounts',
+    {
+      schema: {
+        operationId: 'listAccounts',
+        tags,
+        summary: 'Accounts, filtered, searched, sorted and paged',
+        querystring: ZListAccountsQuery,
+        response: { 200: ZListAccountsResponse },
+      },
+    },
+    (req) => app.services.accounts.list(req.principal!, req.query),
+  );
+
+  app.get(
+    '/accounts/info',
+    {
+      schema: {
+        operationId: 'getAccountsInfo',
+        tags,
+        summary: 'Footer statistics of the accounts matching the filter',
+        querystring: ZAccountFilter,
+        response: { 200: ZAccountsInfo },
+      },
+    },
+    (req) => app.services.accounts.info(req.principal!, req.query),
+  );
+
+  app.delete(
+    '/accounts/:id',
+    {
+      schema: {
+        operationId: 'deleteAccount',
+        tags,
+        summary: 'Delete the account and terminate all its machines',
+        params: ZIdParams,
+        response: { 200: z.object({ terminatedMachines: z.number().int() }) },
+      },
+    },
+    (req) => app.services.accounts.remove(req.principal!, req.params.id),
+  );
+
+  app.get(
+    '/accounts/:id/launcher-logins',
+    {
+      config: { requireWrite: true },
+      schema: {
+        operationId: 'listLauncherLogins',
+        tags,
+        summary: 'Launcher logins with passwords (write permission; audited)',
+        params: ZIdParams,
+        response: { 200: ZLauncherLoginsResponse },
+      },
+    },
+    (req) => app.services.accounts.launcherLogins(req.principal!, req.params.id),
+  );
+
+  app.get(
+    '/lookup/accounts',
+    {
+      schema: {
+        operationId: 'lookupAccounts',
+        tags,
+        summary: 'Id, name and class of every visible account',
+        response: { 200: ZAccountLookupResponse },
+      },
+    },
+    (req) => app.services.accounts.lookup(req.principal!),
+  );
+};

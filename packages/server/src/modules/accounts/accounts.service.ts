@@ -1,0 +1,77 @@
+/**
+ * Accounts list, footer statistics, lookup, launcher logins and deletion
+ * (spec 1 §2 Accounts list, §7 Accounts; DESIGN §5).
+ *
+ * Accounts of class Customer Production are invisible to users without group
+ * CustomerProductionAccess: absent from lists, counts and lookups, 404 by id.
+ *
+ * Known limitations: account details and settings sections belong to the account
+ * lifecycle issue; the queued TerminateMachine tasks are run by the machines issue.
+ */
+import { ZListAccountsQuery, type TAccountLookup, type TAccountsInfo, type TLauncherLogin, type TListAccountsResponse } from '@fleet/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { notFound } from '../../lib/problem.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { AuditService } from '../audit/audit.service.js';
+import * as repo from './accounts.repository.js';
+
+type ListQuery = z.output<typeof ZListAccountsQuery>;
+type FilterQuery = Omit<ListQuery, 'sortBy' | 'sortDirection' | 'startIndex' | 'limit'>;
+
+export interface AccountService {
+  list(principal: Principal, query: ListQuery): Promise<TListAccountsResponse>;
+  info(principal: Principal, query: FilterQuery): Promise<TAccountsInfo>;
+  lookup(principal: Principal): Promise<TAccountLookup[]>;
+  /** Decrypted launcher logins; each read is audited (ViewLauncherLogins). */
+  launcherLogins(principal: Principal, accountId: number): Promise<TLauncherLogin[]>;
+  /** Deletes the account and queues TerminateMachine for each machine; audited. */
+  remove(principal: Principal, accountId: number): Promise<{ terminatedMachines: number }>;
+}
+
+export function createAccountService({ db, audit, secrets }: { db: Db; audit: AuditService; secrets: SecretBox }): AccountService {
+  return {
+    list: (principal, q) => repo.selectAccountPage(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
+
+    info: (principal, q) => repo.selectAccountsInfo(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
+
+    lookup: (principal) => repo.selectAccountLookup(db, hiddenClassIds(principal)),
+
+    async launcherLogins(principal, accountId) {
+      return db.transaction(async (tx) => {
+        const account = await repo.findVisibleAccount(tx, accountId, hiddenClassIds(principal));
+        if (!account) throw notFound(`Account ${accountId}`);
+        const rows = await repo.selectLauncherLogins(tx, accountId);
+        await audit.record(tx, {
+          action: 'ViewLauncherLogins',
+          user: principal.username,
+          accounts: [account],
+          params: { accountId, logins: rows.length },
+        });
+        return rows.map((r) => ({
+          userName: r.userName,
+          firstName: r.firstName,
+          lastName: r.lastName,
+          password: secrets.open(r.passwordEnc),
+        }));
+      });
+    },
+
+    async remove(principal, accountId) {
+      return db.transaction(async (tx) => {
+        const account = await repo.findVisibleAccount(tx, accountId, hiddenClassIds(principal), true);
+        if (!account) throw notFound(`Account ${accountId}`);
+        const { machineIds } = await repo.softDeleteAccount(tx, accountId);
+        await audit.record(tx, {
+          action: 'DeleteAccount',
+          user: principal.username,
+          accounts: [account],
+          params: { accountId, name: account.name, terminatedMachineIds: machineIds },
+          changes: [{ entityName: 'Account', propertyName: 'deleted', oldValue: false, newValue: true }],
+        });
+        return { terminatedMachines: machineIds.length };
+      });
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Seeding on first start (DESIGN §4): `demo` (the deterministic demo fleet and
+ * the three demo users), `scale` (10,000 accounts and 100,000 machines for
+ * benchmarks), or `none`. A database that already has users is left alone.
+ */
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { CLASS_CUSTOMER_PRODUCTION, GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_WRITE } from '@fleet/contracts';
+import type { Db } from '../db/client.js';
+import { users } from '../db/schema.js';
+import { hashPassword } from '../modules/auth/auth.service.js';
+import { createSecretBox } from '../lib/secret-box.js';
+import type { SeedKind } from '../config.js';
+import { seedFleet } from './fleet.js';
+
+export const DEMO_SIGN_INS = [
+  { username: 'admin', password: 'admin', note: `write, ${GROUP_CUSTOMER_PRODUCTION_ACCESS}` },
+  { username: 'operator', password: 'operator', note: 'write' },
+  { username: 'viewer', password: 'viewer', note: 'read only' },
+] as const;
+
+/** Inserts the demo users admin, operator and viewer (DESIGN §4). */
+export async function seedDemoUsers(db: Db): Promise<void> {
+  const rows = [
+    { username: 'admin', name: 'Ada Admin', email: 'admin@fleet.example', permissions: [PERMISSION_WRITE], groups: [GROUP_CUSTOMER_PRODUCTION_ACCESS] },
+    { username: 'operator', name: 'Oscar Operator', email: 'operator@fleet.example', permissions: [PERMISSION_WRITE], groups: [] },
+    { username: 'viewer', name: 'Vera Viewer', email: 'viewer@fleet.example', permissions: [], groups: [] },
+  ];
+  for (const r of rows) {
+    await db.insert(users).values({ ...r, passwordHash: await hashPassword(r.username) }).onConflictDoNothing();
+  }
+}
+
+export async function seedIfEmpty(db: Db, opts: { kind: SeedKind; dataKey: string; log?: Logger }): Promise<boolean> {
+  if (opts.kind === 'none') return false;
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  if ((row?.n ?? 0) > 0) return false;
+  const started = Date.now();
+  await seedDemoUsers(db);
+  await seedFleet(db, { kind: opts.kind, secrets: createSecretBox(opts.dataKey) });
+  opts.log?.info({ kind: opts.kind, ms: Date.now() - started, customerProductionClass: CLASS_CUSTOMER_PRODUCTION }, 'seeded');
+  return true;
+}
