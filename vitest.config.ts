@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit and API tests (`npm run test:unit`). API tests run the real Fastify app
+ * against a real PostgreSQL: one embedded server (or `DATABASE_URL`) per run, a
+ * migrated and demo-seeded template database, and a fresh copy per test file.
+ */
+export default defineConfig({
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+    globalSetup: ['packages/server/test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
