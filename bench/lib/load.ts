@@ -1,0 +1,47 @@
+/**
+ * A closed-loop load generator: `clients` concurrent clients each send the next
+ * request as soon as the previous answers, for `seconds`. Reports latency
+ * percentiles (ms) and requests per second. Non-2xx answers count as errors.
+ */
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export async function runLoad(opts: { url: string; headers: Record<string, string>; clients: number; seconds: number }): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + opts.seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: opts.clients }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        const res = await fetch(opts.url, { headers: opts.headers });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (!res.ok) errors += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    requests: latencies.length,
+    errors,
+    rps: Math.round(latencies.length / elapsed),
+    p50: round(percentile(latencies, 50)),
+    p95: round(percentile(latencies, 95)),
+    p99: round(percentile(latencies, 99)),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Starts the real server (`packages/server/src/main.ts`) on a free port with a
+ * fresh DATA_DIR and the demo seed, waits for `/api/v1/health`, and stops it
+ * (SIGTERM) after the run. The console must be built first (`npm run build`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import getPort from 'get-port';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const root = new URL('..', import.meta.url).pathname;
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(join(root, 'packages/web/dist/index.html'))) throw new Error('Build the console first: npm run build');
+  const dataDir = await mkdtemp(join(tmpdir(), 'fleet-e2e-'));
+  const port = await getPort();
+  const baseUrl = `http://localhost:${port}`;
+  const output: string[] = [];
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout!.on('data', (d) => output.push(String(d)));
+  server.stderr!.on('data', (d) => output.push(String(d)));
+
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/v1/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  project.provide('baseUrl', baseUrl);
+
+  return async () => {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (server.exitCode === null) server.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

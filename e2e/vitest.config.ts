@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * End-to-end tests (`npm run test:e2e`): the real server on a fresh demo-seeded
+ * data folder, driven in headless Chromium (playwright-core with the Chromium of
+ * @sparticuz/chromium: no browser download, no system package).
+ */
+export default defineConfig({
+  test: {
+    root: new URL('.', import.meta.url).pathname,
+    include: ['**/*.spec.ts'],
+    globalSetup: ['./global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});
