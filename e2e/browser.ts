@@ -8,8 +8,18 @@ import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 
+/**
+ * Flags of @sparticuz/chromium that suit AWS Lambda but not a test run:
+ * `--single-process` kills the browser with its first closed context, and the
+ * web-security switches would hide what a real browser refuses.
+ */
+const UNSUITED_FLAGS = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content']);
+/** This machine has no network beyond the npm registry; keep Chromium from trying. */
+const OFFLINE_FLAGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
 export async function launchBrowser(): Promise<Browser> {
-  return playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+  const args = [...chromium.args.filter((a) => !UNSUITED_FLAGS.has(a)), ...OFFLINE_FLAGS];
+  return playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
 }
 
 export async function newPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
@@ -43,7 +53,9 @@ export async function apiToken(username: string, password = username): Promise<s
 }
 
 export async function api<T>(path: string, token: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(`${baseUrl()}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${baseUrl()}/api/v1${path}`, { ...init, headers });
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }

@@ -3,7 +3,7 @@
  * fresh DATA_DIR and the demo seed, waits for `/api/v1/health`, and stops it
  * (SIGTERM) after the run. The console must be built first (`npm run build`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,12 +45,19 @@ export default async function setup(project: TestProject) {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
     await new Promise((r) => setTimeout(r, 300));
   }
+  // A user of the password-change spec, made through the users CLI against the running server's database.
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'packages/server/src/cli/users.ts'), 'add', 'pat', '--name', 'Pat Password', '--email', 'pat@fleet.example', '--password', 'pat-password-1'],
+    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' },
+  );
+  if (cli.status !== 0) throw new Error(`users CLI failed: ${cli.stdout}${cli.stderr}`);
   project.provide('baseUrl', baseUrl);
 
   return async () => {
     const exited = new Promise((r) => server.once('exit', r));
     server.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
     if (server.exitCode === null) server.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   };

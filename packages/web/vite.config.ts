@@ -1,13 +1,14 @@
 /**
  * Vite build of the console (DESIGN §2, §10): React plugin, output in `dist`
  * (served by the API server at `/`), and a dev server that proxies `/api` to
- * the API on port 3000.
+ * the API on port 3000. `pureContracts` keeps zod out of the bundle (see there).
  */
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pureContracts } from './vite-plugin-pure-contracts.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pureContracts()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

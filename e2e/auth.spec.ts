@@ -1,0 +1,148 @@
+/**
+ * Sign-in, guards and redirects (spec 1 §2 routes and Login, §6), in Chromium
+ * against the real server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+describe('login and guards', () => {
+  it('sends an unauthenticated user to /login with a redirect, and back there after signing in', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/#/activity?action=Login');
+    await page.waitForURL(/#\/login\?redirect=/);
+    expect(decodeURIComponent(new URL(page.url()).hash)).toContain('redirect=/activity?action=Login');
+    await page.getByLabel('Username').fill('operator');
+    await page.getByLabel('Password').fill('operator');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/#\/activity\?action=Login/);
+    await expect.poll(() => page.title()).toContain('Activity Logs');
+    await context.close();
+  });
+
+  it('shows the server error for a wrong password and stays on /login', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/#/login');
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong username or password');
+    expect(page.url()).toContain('#/login');
+    await context.close();
+  });
+
+  it('validates the form before calling the server', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/#/login');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText('Username is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+    await context.close();
+  });
+
+  it('sends a signed-in user opening /login to the accounts list', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'viewer');
+    await page.waitForURL(/#\/account\/list/);
+    await page.goto('/#/login');
+    await page.waitForURL(/#\/account\/list/);
+    await context.close();
+  });
+
+  it('sends a user without write away from /account/new and /updater, and hides them from the sidebar', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'viewer');
+    await page.goto('/#/updater');
+    await page.waitForURL(/#\/account\/list/);
+    await page.goto('/#/account/new');
+    await page.waitForURL(/#\/account\/list/);
+    const nav = page.locator('.ant-layout-sider');
+    await nav.getByText('Activity Logs').waitFor();
+    expect(await nav.getByText('Updater').count()).toBe(0);
+    await context.close();
+  });
+
+  it('lets a writer open /updater, which says plainly it is not built yet', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator', 'operator', '/updater');
+    await page.waitForURL(/#\/updater/);
+    await page.getByText('This screen is not built yet.').waitFor();
+    await page.locator('.ant-layout-sider').getByText('Updater').waitFor();
+    await context.close();
+  });
+
+  it('logs out with the error when the stored token was revoked', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'viewer');
+    await page.waitForURL(/#\/account\/list/);
+    const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
+    expect(token).toBeTruthy();
+    await api('/auth/logout', token!, { method: 'POST' });
+    await page.reload();
+    await page.waitForURL(/#\/login/);
+    await expect.poll(() => page.locator('body').textContent()).toMatch(/revoked|Verification failed, please login again/);
+    await context.close();
+  });
+
+  it('treats an expired stored token as signed out', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/#/login');
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 60, name: 'x' })).toString('base64url');
+    await page.evaluate((t) => localStorage.setItem('fleet.token', t), `${header}.${payload}.sig`);
+    await page.goto('/#/activity');
+    await page.waitForURL(/#\/login\?redirect=/);
+    await context.close();
+  });
+
+  it('Log Out revokes the token and reloads to the login page', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator');
+    const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
+    await page.getByRole('button', { name: /Oscar Operator/ }).click();
+    await page.getByText('Log Out').click();
+    await page.waitForURL(/#\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('fleet.token'))).toBeNull();
+    const res = await fetch(new URL('/api/v1/user/me', page.url()), { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(401);
+    await context.close();
+  });
+});
+
+describe('Account Settings', () => {
+  it('shows the user with permissions and groups', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin');
+    await page.getByRole('button', { name: /Ada Admin/ }).click();
+    await page.getByText('Account Settings').click();
+    await page.waitForURL(/#\/account-settings/);
+    const main = page.locator('.ant-layout-content');
+    await main.getByText('admin@fleet.example').waitFor();
+    await main.getByText('write', { exact: true }).waitFor();
+    await main.getByText('CustomerProductionAccess').waitFor();
+    await context.close();
+  });
+
+  it('changes the password: the old one stops working, the new one works', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'pat', 'pat-password-1', '/account-settings');
+    await page.waitForURL(/#\/account-settings/);
+    await page.getByLabel('Current password').fill('wrong-one');
+    await page.getByLabel('New password', { exact: true }).fill('pat-password-2');
+    await page.getByLabel(/Confirm/).fill('pat-password-2');
+    await page.getByRole('button', { name: /Change password/i }).click();
+    await page.getByText('The current password is wrong').first().waitFor();
+    await page.getByLabel('Current password').fill('pat-password-1');
+    await page.getByRole('button', { name: /Change password/i }).click();
+    await page.getByText('Password changed').waitFor();
+    await apiToken('pat', 'pat-password-2');
+    await expect(apiToken('pat', 'pat-password-1')).rejects.toThrow('401');
+    await context.close();
+  });
+});

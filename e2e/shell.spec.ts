@@ -1,0 +1,85 @@
+/**
+ * The shell (spec 1 §2 Shell, spec 3 §2.9): sidebar and its cookie, hamburger,
+ * breadcrumb, footer, fleet counters, standby banner, mobile layout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import type { TMachineStats } from '@fleet/contracts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser.close());
+
+describe('shell', () => {
+  it('shows the breadcrumb with Dashboard, the sidebar footer and the entries of the route table', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin');
+    await page.waitForURL(/#\/account\/list/);
+    const breadcrumb = page.locator('.ant-breadcrumb');
+    await breadcrumb.getByText('Dashboard').waitFor();
+    await breadcrumb.getByText('List Accounts').waitFor();
+    await page.getByText('DotNet5', { exact: true }).waitFor();
+    const nav = page.getByRole('navigation');
+    for (const entry of ['Accounts', 'Updater', 'Library Manager', 'MMA', 'Viewer', 'Activity Logs', 'Lists']) {
+      await nav.getByText(entry, { exact: true }).first().waitFor();
+    }
+    await context.close();
+  });
+
+  it('keeps the sidebar state in a cookie across a reload', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator');
+    const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    const cookie = (await context.cookies()).find((c) => c.name === 'fleet.sidebar');
+    expect(cookie?.value).toBe('0');
+    await page.reload();
+    await page.getByRole('button', { name: 'Toggle sidebar' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Toggle sidebar' }).getAttribute('aria-expanded')).toBe('false');
+    await page.getByRole('button', { name: 'Toggle sidebar' }).click();
+    await context.close();
+  });
+
+  it('closes the sidebar in the mobile layout (narrower than 1021 px)', async () => {
+    const { context, page } = await newPage(browser, { width: 1000, height: 800 });
+    await signIn(page, 'operator');
+    const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+    await toggle.waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.setViewportSize({ width: 1021, height: 800 });
+    await context.close();
+  });
+
+  it('shows the fleet counters per class, without Customer Production for users without the group', async () => {
+    const stats = await api<TMachineStats>('/machines/stats', await apiToken('operator'));
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator');
+    const counters = page.getByRole('region', { name: 'Fleet counters' });
+    await counters.getByText('Experimental:').waitFor();
+    const experimental = stats.classStats.find((c) => c.class.id === 1)!.total;
+    expect(await counters.textContent()).toContain(`Experimental: ${experimental}`);
+    expect(await counters.textContent()).not.toContain('Customer Production');
+    await context.close();
+
+    const admin = await newPage(browser);
+    await signIn(admin.page, 'admin');
+    await admin.page.getByRole('region', { name: 'Fleet counters' }).getByText('Customer Production:').waitFor();
+    await admin.context.close();
+  });
+
+  it('shows the red standby banner linking to /mma', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'viewer');
+    const banner = page.getByRole('link', { name: /on standby/ });
+    await banner.waitFor();
+    await banner.click();
+    await page.waitForURL(/#\/mma/);
+    await page.getByText('This screen is not built yet.').waitFor();
+    await context.close();
+  });
+});

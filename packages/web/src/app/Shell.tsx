@@ -1,0 +1,97 @@
+/**
+ * The signed-in shell (spec 1 §2 Shell, spec 3 §2.9): a collapsible sidebar whose
+ * open state is kept in a cookie, a navbar with the hamburger button, the
+ * breadcrumb and the user menu, the fleet counters and the standby banner, and
+ * the routed page. In the mobile layout (body narrower than 1021 px) the sidebar
+ * closes and, when opened, lies over the page; choosing an entry closes it.
+ */
+import { Outlet } from 'react-router';
+import { Button, Flex, Layout, Typography, theme } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { APP_NAME } from './RootLayout';
+import { AppBreadcrumb } from './shell/AppBreadcrumb';
+import { FleetCounters } from './shell/FleetCounters';
+import { SideMenu } from './shell/SideMenu';
+import { StandbyBanner } from './shell/StandbyBanner';
+import { UserMenu } from './shell/UserMenu';
+import { useSidebar } from './shell/use-sidebar';
+
+const SIDER_WIDTH = 220;
+const SIDER_COLLAPSED_WIDTH = 64;
+/** Text at the foot of the sidebar (spec 1 §2 Shell). */
+export const SIDEBAR_FOOTER = 'DotNet5';
+
+export default function Shell() {
+  const sidebar = useSidebar();
+  const { token } = theme.useToken();
+  const overlay = sidebar.isMobile && sidebar.open;
+
+  return (
+    <Layout style={{ minHeight: '100vh' }} className={sidebar.isMobile ? 'layout-mobile' : 'layout-desktop'}>
+      {overlay && (
+        <div
+          aria-hidden
+          onClick={sidebar.close}
+          style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.3)', zIndex: 99 }}
+        />
+      )}
+      <Layout.Sider
+        collapsible
+        trigger={null}
+        collapsed={!sidebar.open}
+        width={SIDER_WIDTH}
+        collapsedWidth={sidebar.isMobile ? 0 : SIDER_COLLAPSED_WIDTH}
+        style={{
+          position: sidebar.isMobile ? 'fixed' : 'sticky',
+          top: 0,
+          left: 0,
+          height: '100vh',
+          zIndex: 100,
+        }}
+      >
+        <Flex vertical style={{ height: '100%' }}>
+          <Typography.Title level={5} style={{ color: '#fff', margin: 0, padding: '20px 16px', whiteSpace: 'nowrap', overflow: 'hidden' }}>
+            {sidebar.open ? APP_NAME : 'FC'}
+          </Typography.Title>
+          <nav style={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
+            <SideMenu onNavigate={sidebar.isMobile ? sidebar.close : undefined} />
+          </nav>
+          <div style={{ color: 'rgba(255,255,255,0.65)', padding: '12px 4px', fontSize: 12, textAlign: 'center', whiteSpace: 'nowrap' }}>
+            {SIDEBAR_FOOTER}
+          </div>
+        </Flex>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            background: token.colorBgContainer,
+            padding: '0 16px',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 12,
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <Button
+            type="text"
+            aria-label="Toggle sidebar"
+            aria-expanded={sidebar.open}
+            icon={sidebar.open ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
+            onClick={sidebar.toggle}
+          />
+          <div style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}>
+            <AppBreadcrumb />
+          </div>
+          <UserMenu />
+        </Layout.Header>
+        <div style={{ background: token.colorBgContainer, padding: '6px 16px', minHeight: 35, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
+          <FleetCounters />
+        </div>
+        <StandbyBanner />
+        <Layout.Content style={{ padding: sidebar.isMobile ? 8 : 16, minWidth: 0 }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * The one router table of the console (spec 1 §2 "Screens and routes", spec 2
+ * §2.1, spec 3 §2): path, title, permission, sidebar entry and lazily loaded page.
+ * The sidebar (`shell/SideMenu`), the breadcrumb, the document title and the
+ * permission guard all read this table; `router.tsx` turns it into routes.
+ *
+ * Screens that belong to later work render the shared `NotBuiltYetPage`.
+ */
+import type { ComponentType, ReactNode } from 'react';
+import { Navigate, type RouteObject, type UIMatch } from 'react-router';
+import {
+  BookOutlined,
+  CloudSyncOutlined,
+  ClusterOutlined,
+  EyeOutlined,
+  HistoryOutlined,
+  TeamOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
+import { PERMISSION_WRITE } from '@fleet/contracts';
+
+/** A page module: its default export is the page component. */
+export type PageLoader = () => Promise<{ default: ComponentType }>;
+
+/** What each matched route carries (`useMatches()[i].handle`). */
+export interface RouteHandle {
+  title: string;
+  /** Permission the user must hold; without it the guard sends the user to /. */
+  permission?: string;
+}
+
+export interface AppRoute {
+  /** Path segment relative to the parent route, e.g. `account`, `edit/:id`. */
+  path: string;
+  title: string;
+  permission?: string;
+  /** Icon of a top-level sidebar entry. */
+  icon?: ReactNode;
+  /** Reachable, but not listed in the sidebar. */
+  hideInMenu?: boolean;
+  /** Where the parent route itself redirects (absolute path). */
+  redirect?: string;
+  page?: PageLoader;
+  children?: AppRoute[];
+}
+
+const notBuiltYet: PageLoader = () => import('../components/NotBuiltYetPage');
+
+/** The default screen: `/` redirects here (spec 1 §2). */
+export const HOME_PATH = '/account/list';
+
+export const APP_ROUTES: AppRoute[] = [
+  {
+    path: 'account',
+    title: 'Accounts',
+    icon: <TeamOutlined />,
+    redirect: HOME_PATH,
+    children: [
+      { path: 'list', title: 'List Accounts', page: () => import('../features/accounts/AccountsListPage') },
+      { path: 'new', title: 'New Account', permission: PERMISSION_WRITE, page: notBuiltYet },
+      { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: notBuiltYet },
+    ],
+  },
+  { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: notBuiltYet },
+  { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: notBuiltYet },
+  { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: notBuiltYet },
+  {
+    path: 'viewer',
+    title: 'Viewer',
+    icon: <EyeOutlined />,
+    redirect: '/viewer/issues',
+    children: [
+      { path: 'issues', title: 'Issues', page: notBuiltYet },
+      { path: 'operations', title: 'Operations', page: notBuiltYet },
+      { path: 'machines', title: 'Machines', page: notBuiltYet },
+      { path: 'states', title: 'States', page: notBuiltYet },
+      { path: 'cloud-instances', title: 'Cloud Instances', page: notBuiltYet },
+      { path: 'request-statistics', title: 'Request Statistics', page: notBuiltYet },
+    ],
+  },
+  { path: 'activity', title: 'Activity Logs', icon: <HistoryOutlined />, page: () => import('../features/activity/ActivityPage') },
+  {
+    path: 'lists',
+    title: 'Lists',
+    icon: <UnorderedListOutlined />,
+    redirect: '/lists/component-configs',
+    children: [
+      { path: 'component-configs', title: 'Component Configs', page: notBuiltYet },
+      { path: 'deployer-configs', title: 'Deployer Configs', page: notBuiltYet },
+      { path: 'irmn-versions', title: 'IRMN Versions', page: notBuiltYet },
+      { path: 'instance-types', title: 'Instance Types', page: notBuiltYet },
+      { path: 'saas-images', title: 'SaaS Images', page: notBuiltYet },
+      { path: 'cloud-images', title: 'Cloud Images', page: notBuiltYet },
+    ],
+  },
+  { path: 'account-settings', title: 'Account Settings', hideInMenu: true, page: () => import('./AccountSettingsPage') },
+];
+
+/** Route `lazy` of a page loader: the page module is fetched on first visit. */
+export function lazyPage(load: PageLoader): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
+}
+
+/** Turns a table entry into a React Router route (index redirect, handle, lazy page). */
+export function toRouteObject(route: AppRoute): RouteObject {
+  const handle: RouteHandle = { title: route.title, permission: route.permission };
+  if (route.children) {
+    const index: RouteObject[] = route.redirect ? [{ index: true, element: <Navigate to={route.redirect} replace /> }] : [];
+    return { path: route.path, handle, children: [...index, ...route.children.map(toRouteObject)] };
+  }
+  return { path: route.path, handle, lazy: route.page ? lazyPage(route.page) : undefined };
+}
+
+/** The handle of a matched route, if it has one. */
+export function routeHandle(match: UIMatch): RouteHandle | undefined {
+  const handle = match.handle as Partial<RouteHandle> | undefined;
+  return handle && typeof handle.title === 'string' ? (handle as RouteHandle) : undefined;
+}
+
+/** Matched routes that carry a title, outermost first (breadcrumb, document title). */
+export function titledMatches(matches: UIMatch[]): { pathname: string; handle: RouteHandle }[] {
+  return matches.flatMap((match) => {
+    const handle = routeHandle(match);
+    return handle ? [{ pathname: match.pathname, handle }] : [];
+  });
+}
+
+/**
+ * The sidebar entries the user may see: hidden entries and entries whose
+ * permission the user lacks are dropped (spec 1 §2, §6); a group left without
+ * children is dropped too.
+ */
+export function visibleMenuRoutes(routes: AppRoute[], hasPermission: (p: string) => boolean): AppRoute[] {
+  return routes.flatMap((route) => {
+    if (route.hideInMenu) return [];
+    if (route.permission && !hasPermission(route.permission)) return [];
+    if (!route.children) return [route];
+    const children = visibleMenuRoutes(route.children, hasPermission);
+    return children.length > 0 ? [{ ...route, children }] : [];
+  });
+}

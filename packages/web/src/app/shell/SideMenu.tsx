@@ -1,0 +1,51 @@
+/**
+ * Sidebar menu built from the router table (spec 1 §2, §6): entries the user's
+ * permissions do not allow are hidden, and entries marked hidden (EditAccount,
+ * Account Settings) are never listed. Entries are real links.
+ */
+import { useMemo, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { Menu, type MenuProps } from 'antd';
+import { useAuth } from '../auth/auth-context';
+import { APP_ROUTES, visibleMenuRoutes, type AppRoute } from '../routes';
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+function toItems(routes: AppRoute[], parentPath: string): MenuItem[] {
+  return routes.map((route) => {
+    const path = `${parentPath}/${route.path}`;
+    if (route.children) {
+      return { key: path, icon: route.icon, label: route.title, children: toItems(route.children, path) };
+    }
+    return { key: path, icon: route.icon, label: <Link to={path}>{route.title}</Link> };
+  });
+}
+
+export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const { hasPermission } = useAuth();
+  const { pathname } = useLocation();
+  const items = useMemo(() => toItems(visibleMenuRoutes(APP_ROUTES, hasPermission), ''), [hasPermission]);
+  const section = `/${pathname.split('/')[1] ?? ''}`;
+
+  // The group of the current route opens whenever the route moves into it; the
+  // user may still close or open groups by hand.
+  const [openKeys, setOpenKeys] = useState<string[]>([section]);
+  const [seenSection, setSeenSection] = useState(section);
+  if (section !== seenSection) {
+    setSeenSection(section);
+    if (!openKeys.includes(section)) setOpenKeys([...openKeys, section]);
+  }
+
+  return (
+    <Menu
+      theme="dark"
+      mode="inline"
+      items={items}
+      selectedKeys={[pathname]}
+      openKeys={openKeys}
+      onOpenChange={setOpenKeys}
+      onClick={onNavigate}
+      aria-label="Main navigation"
+    />
+  );
+}

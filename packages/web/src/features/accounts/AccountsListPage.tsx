@@ -1,0 +1,79 @@
+/**
+ * The accounts list, home of the console (spec 1 §2 Accounts list): filters,
+ * the sortable paged table, footer statistics, Create New (write permission),
+ * delete with confirmation and the Launcher Logins dialog. Filters, sort and
+ * page live in the URL (`use-account-list-params`).
+ */
+import { useState } from 'react';
+import { Button, Card, Modal } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { TAccountListItem } from '@fleet/contracts';
+import { useAuth } from '../../app/auth/auth-context';
+import { useDeleteAccount } from './api/mutations';
+import { useAccounts, useAccountsInfo } from './api/queries';
+import { AccountFilters } from './components/AccountFilters';
+import { AccountsFooter } from './components/AccountsFooter';
+import { AccountsTable } from './components/AccountsTable';
+import { LauncherLoginsModal } from './components/LauncherLoginsModal';
+import { ACCOUNTS_PAGE_SIZE, useAccountListParams } from './use-account-list-params';
+
+/** The delete confirmation (spec 1 §2, §5). */
+export const deleteConfirmText = (name: string) => `This will delete account ${name} and terminate all its machines.`;
+
+export default function AccountsListPage() {
+  const { canWrite, hasCustomerProductionAccess } = useAuth();
+  const [modal, modalHolder] = Modal.useModal();
+  const list = useAccountListParams(hasCustomerProductionAccess);
+  const accounts = useAccounts(list.query);
+  const info = useAccountsInfo(list.filter);
+  const deleteAccount = useDeleteAccount();
+  const [loginsFor, setLoginsFor] = useState<TAccountListItem | undefined>(undefined);
+
+  const confirmDelete = (account: TAccountListItem) => {
+    void modal.confirm({
+      title: 'Delete account',
+      content: deleteConfirmText(account.name),
+      okText: 'Delete',
+      okButtonProps: { danger: true },
+      cancelText: 'Cancel',
+      // The toast reports a failure; the dialog closes either way.
+      onOk: () => deleteAccount.mutateAsync({ id: account.id, name: account.name }).catch(() => undefined),
+    });
+  };
+
+  return (
+    <Card
+      title="Accounts"
+      extra={
+        canWrite && (
+          <Button type="primary" icon={<PlusOutlined aria-hidden />} href="#/account/new">
+            Create New
+          </Button>
+        )
+      }
+    >
+      <AccountFilters
+        filters={list.filters}
+        showCustomerProduction={hasCustomerProductionAccess}
+        onChange={list.setFilters}
+      />
+      <AccountsTable
+        items={accounts.isError ? [] : (accounts.data?.items ?? [])}
+        total={accounts.isError ? 0 : (accounts.data?.totalItems ?? 0)}
+        loading={accounts.isFetching}
+        page={list.page}
+        pageSize={ACCOUNTS_PAGE_SIZE}
+        sort={list.sort}
+        canWrite={canWrite}
+        hasCustomerProductionAccess={hasCustomerProductionAccess}
+        onPageChange={list.setPage}
+        onSortChange={list.setSort}
+        onDelete={confirmDelete}
+        onViewLogins={setLoginsFor}
+      />
+      <AccountsFooter info={info.isError ? undefined : info.data} />
+      <LauncherLoginsModal account={loginsFor} onClose={() => setLoginsFor(undefined)} />
+      {modalHolder}
+    </Card>
+  );
+}

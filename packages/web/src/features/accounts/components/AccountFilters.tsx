@@ -1,0 +1,122 @@
+/**
+ * Filters of the accounts list (spec 1 §2 Accounts list): MMA class
+ * (multi-select; Customer Production only for group CustomerProductionAccess),
+ * SaaS image (from `GET /cloud/images`, unique names), machine status include
+ * and exclude, and a free-text search applied 500 ms after the last keystroke
+ * (spec 1 §9) or at once on Enter.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Form, Input, Select } from 'antd';
+import { MACHINE_STATUSES, MACHINE_STATUS_LABELS } from '@fleet/contracts';
+import { useSaasImages } from '../../catalogues/api/queries';
+import { selectableClasses, type AccountListFilters } from '../use-account-list-params';
+
+/** Debounce of the search box, milliseconds (spec 1 §9). */
+export const SEARCH_DEBOUNCE_MS = 500;
+
+const STATUS_OPTIONS = MACHINE_STATUSES.map((s) => ({ value: s, label: MACHINE_STATUS_LABELS[s] }));
+
+interface Props {
+  filters: AccountListFilters;
+  showCustomerProduction: boolean;
+  onChange(patch: Partial<AccountListFilters>): void;
+}
+
+export function AccountFilters({ filters, showCustomerProduction, onChange }: Props) {
+  const images = useSaasImages();
+  const imageOptions = useMemo(
+    () => [...new Set((images.data ?? []).map((i) => i.name))].sort().map((name) => ({ value: name, label: name })),
+    [images.data],
+  );
+  const classOptions = useMemo(
+    () => selectableClasses(showCustomerProduction).map((c) => ({ value: c.id as number, label: c.name })),
+    [showCustomerProduction],
+  );
+
+  // The box shows what the user types; the URL follows after the debounce. When
+  // the URL changes from elsewhere (back button, link), the box follows the URL.
+  const [text, setText] = useState(filters.search);
+  const [seenSearch, setSeenSearch] = useState(filters.search);
+  if (filters.search !== seenSearch) {
+    setSeenSearch(filters.search);
+    setText(filters.search);
+  }
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  const onSearchChange = (value: string) => {
+    setText(value);
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => onChange({ search: value }), SEARCH_DEBOUNCE_MS);
+  };
+  const onSearchNow = (value: string) => {
+    window.clearTimeout(timer.current);
+    onChange({ search: value });
+  };
+
+  return (
+    <Form layout="vertical" component="div" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12 }}>
+      <Form.Item label="Search" htmlFor="accounts-search" style={{ flex: '1 1 180px', marginBottom: 12 }}>
+        <Input
+          id="accounts-search"
+          type="search"
+          placeholder="Name, URL name, customer or creator"
+          allowClear
+          value={text}
+          maxLength={200}
+          onChange={(e) => onSearchChange(e.target.value)}
+          onPressEnter={() => onSearchNow(text)}
+        />
+      </Form.Item>
+      <Form.Item label="MMA class" htmlFor="accounts-class" style={{ flex: '1.5 1 240px', marginBottom: 12 }}>
+        <Select
+          id="accounts-class"
+          mode="multiple"
+          allowClear
+          placeholder="All classes"
+          options={classOptions}
+          value={filters.classIds}
+          onChange={(classIds: number[]) => onChange({ classIds })}
+          maxTagCount="responsive"
+          showSearch={{ optionFilterProp: 'label' }}
+        />
+      </Form.Item>
+      <Form.Item label="SaaS image" htmlFor="accounts-image" style={{ flex: '1 1 160px', marginBottom: 12 }}>
+        <Select
+          id="accounts-image"
+          allowClear
+          placeholder="Any image"
+          options={imageOptions}
+          value={filters.saasImage}
+          onChange={(saasImage: string | undefined) => onChange({ saasImage })}
+          showSearch={{ optionFilterProp: 'label' }}
+          loading={images.isLoading}
+        />
+      </Form.Item>
+      <Form.Item label="Machine status include" htmlFor="accounts-status-include" style={{ flex: '1 1 170px', marginBottom: 12 }}>
+        <Select
+          id="accounts-status-include"
+          mode="multiple"
+          allowClear
+          placeholder="Any status"
+          options={STATUS_OPTIONS}
+          value={filters.machineStatusInclude}
+          onChange={(machineStatusInclude) => onChange({ machineStatusInclude })}
+          maxTagCount="responsive"
+        />
+      </Form.Item>
+      <Form.Item label="Machine status exclude" htmlFor="accounts-status-exclude" style={{ flex: '1 1 170px', marginBottom: 12 }}>
+        <Select
+          id="accounts-status-exclude"
+          mode="multiple"
+          allowClear
+          placeholder="None excluded"
+          options={STATUS_OPTIONS}
+          value={filters.machineStatusExclude}
+          onChange={(machineStatusExclude) => onChange({ machineStatusExclude })}
+          maxTagCount="responsive"
+        />
+      </Form.Item>
+    </Form>
+  );
+}

@@ -1,0 +1,5 @@
+/** Query keys of catalogue lookups (spec 3 §7 Cloud). */
+export const catalogueKeys = {
+  all: ['catalogues'] as const,
+  saasImages: () => [...catalogueKeys.all, 'saas-images'] as const,
+};

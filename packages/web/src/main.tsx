@@ -1,0 +1,30 @@
+/**
+ * Entry of the console (DESIGN §10): antd theme, toasts, the query client, the
+ * session, then the hash router.
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd';
+import { AuthProvider } from './app/auth/AuthProvider';
+import { queryClient } from './app/query-client';
+import { router } from './app/router';
+import { ToastProvider } from './app/ToastProvider';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <ConfigProvider>
+      <ToastProvider>
+        <QueryClientProvider client={queryClient}>
+          <AuthProvider>
+            <RouterProvider router={router} />
+          </AuthProvider>
+        </QueryClientProvider>
+      </ToastProvider>
+    </ConfigProvider>
+  </StrictMode>,
+);
