@@ -1,0 +1,202 @@
+/**
+ * The accounts list (spec 1 §2 Accounts list, §5, §6, §8, §9) in Chromium:
+ * filters, search, sort, paging, delete, View Logins, and what each role sees.
+ * Expected rows come from the API with the same query, so the screen is checked
+ * against the server, not against numbers copied into the test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TAccountListItem, TLauncherLogin, TListAccountsResponse, TUserActivity } from '@fleet/contracts';
+import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+
+let browser: Browser;
+let adminToken: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await apiToken('admin');
+});
+afterAll(() => browser.close());
+
+const listApi = (query: string, token = adminToken) => api<TListAccountsResponse>(`/accounts?${query}`, token);
+
+/** Names in the table's body rows, in order. */
+async function rowNames(page: Page): Promise<string[]> {
+  await page.locator('.ant-table-tbody .ant-table-row').first().waitFor();
+  await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'));
+  return page.locator('.ant-table-tbody .ant-table-row td:nth-child(2)').allInnerTexts();
+}
+
+async function expectRows(page: Page, expected: TAccountListItem[]) {
+  await expect.poll(() => rowNames(page), { timeout: 10_000 }).toEqual(expected.map((a) => a.name));
+}
+
+const row = (page: Page, name: string) => page.locator('.ant-table-tbody .ant-table-row', { has: page.getByRole('link', { name, exact: true }) });
+
+describe('accounts list as admin', () => {
+  it('opens on the default classes (no On Premise, no Add-on), sorted by name, 20 per page, with the total', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin');
+    const expected = await listApi('classIds=1,2,3,4,5&limit=20');
+    await expectRows(page, expected.items);
+    await page.getByText(`1-20 of ${expected.totalItems} accounts`).waitFor();
+    const classTags = await page.locator('#accounts-class').locator('xpath=ancestor::div[contains(@class,"ant-select")]').first().innerText();
+    expect(classTags).toContain('Experimental');
+    await context.close();
+  });
+
+  it('searches after a 500 ms pause, keeps the search in the URL, and ranks by relevance', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin');
+    await rowNames(page);
+    await page.getByLabel('Search', { exact: true }).fill('alpine ski');
+    await page.waitForURL(/search=alpine/);
+    const expected = await listApi('classIds=1,2,3,4,5&search=alpine%20ski');
+    expect(expected.totalItems).toBeGreaterThan(0);
+    await expectRows(page, expected.items);
+    await page.reload();
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('alpine ski');
+    await expectRows(page, expected.items);
+    await context.close();
+  });
+
+  it('filters by class, SaaS image, and machine status include and exclude; the URL keeps them', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', '/account/list?classIds=6');
+    const onPremise = await listApi('classIds=6');
+    await expectRows(page, onPremise.items);
+    expect(await page.locator('.ant-table-tbody .ant-table-row').filter({ hasText: 'On Premise' }).count()).toBe(onPremise.items.length);
+
+    await page.goto('/#/account/list');
+    await rowNames(page);
+    await page.getByRole('combobox', { name: 'Machine status include' }).click();
+    await page.locator('.ant-select-dropdown:visible').getByText('Needs admin (panic)', { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/machineStatusInclude=needsAdmin/);
+    const panic = await listApi('classIds=1,2,3,4,5&machineStatusInclude=needsAdmin');
+    await expectRows(page, panic.items);
+    const icons = await page.locator('.ant-table-tbody').getByRole('img', { name: 'Needs admin (panic)' }).count();
+    expect(icons).toBe(panic.items.length);
+
+    await page.goto('/#/account/list?machineStatusExclude=stopped,idle');
+    const notStopped = await listApi('classIds=1,2,3,4,5&machineStatusExclude=stopped,idle');
+    await expectRows(page, notStopped.items);
+    expect(await page.locator('.ant-table-tbody').getByRole('img', { name: 'Stopped' }).count()).toBe(0);
+
+    await page.goto('/#/account/list');
+    await rowNames(page);
+    await page.getByRole('combobox', { name: 'SaaS image' }).click();
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
+    const imageName = (await option.getAttribute('title')) ?? (await option.innerText());
+    await option.click();
+    await page.waitForURL(/saasImage=/);
+    const byImage = await listApi(`classIds=1,2,3,4,5&saasImage=${encodeURIComponent(imageName)}`);
+    await expectRows(page, byImage.items);
+    const footer = page.getByRole('region', { name: 'Account statistics' });
+    await expect.poll(() => footer.innerText()).toContain(`Accounts: ${byImage.totalItems}`);
+    await context.close();
+  });
+
+  it('sorts on the server by a clicked column, both ways, and pages', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin');
+    await rowNames(page);
+    await page.locator('.ant-table-thead th', { hasText: 'Created' }).click();
+    await page.waitForURL(/sortBy=creationTime/);
+    await expectRows(page, (await listApi('classIds=1,2,3,4,5&sortBy=creationTime&sortDirection=Ascending')).items);
+    await page.locator('.ant-table-thead th', { hasText: 'Created' }).click();
+    await page.waitForURL(/sortDirection=Descending/);
+    await expectRows(page, (await listApi('classIds=1,2,3,4,5&sortBy=creationTime&sortDirection=Descending')).items);
+
+    await page.locator('.ant-pagination').getByText('2', { exact: true }).click();
+    await page.waitForURL(/page=2/);
+    await expectRows(page, (await listApi('classIds=1,2,3,4,5&sortBy=creationTime&sortDirection=Descending&startIndex=20')).items);
+    await page.reload();
+    await expectRows(page, (await listApi('classIds=1,2,3,4,5&sortBy=creationTime&sortDirection=Descending&startIndex=20')).items);
+    await context.close();
+  });
+
+  it('shows launcher logins with their passwords', async () => {
+    const [account] = (await listApi('classIds=1&limit=1')).items;
+    const logins = await api<TLauncherLogin[]>(`/accounts/${account!.id}/launcher-logins`, adminToken);
+    expect(logins.length).toBeGreaterThan(0);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/account/list?classIds=1`);
+    await row(page, account!.name).getByRole('button', { name: 'View Logins' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launcher Logins' });
+    await dialog.getByText(logins[0]!.userName).waitFor();
+    expect(await dialog.innerText()).toContain(logins[0]!.password);
+    await context.close();
+  });
+
+  it('shows Customer Production accounts with their actions', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', '/account/list?classIds=5');
+    const cp = await listApi('classIds=5');
+    await expectRows(page, cp.items);
+    await row(page, cp.items[0]!.name).getByRole('button', { name: 'Delete' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('accounts list as operator', () => {
+  it('deletes an account after the confirmation; the list, audit and tasks follow', async () => {
+    const operatorToken = await apiToken('operator');
+    const victim = (await listApi('classIds=2&search=staging', operatorToken)).items[0] ?? (await listApi('classIds=2', operatorToken)).items[0]!;
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator', 'operator', `/account/list?classIds=2&search=${encodeURIComponent(victim.urlFriendlyName)}`);
+    await row(page, victim.name).getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`This will delete account ${victim.name} and terminate all its machines.`).waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Account deleted').waitFor();
+    await expect.poll(() => row(page, victim.name).count()).toBe(0);
+    const audit = await api<TUserActivity[]>(`/user-activities?accountId=${victim.id}&action=DeleteAccount`, adminToken);
+    expect(audit[0]).toMatchObject({ user: 'operator', accounts: [{ id: victim.id, name: victim.name }] });
+    expect((audit[0]!.metadata.params.terminatedMachineIds as number[]).length).toBe(victim.machineStats.machines);
+    await context.close();
+  });
+
+  it('cancelling the confirmation keeps the account', async () => {
+    const [account] = (await listApi('classIds=3&limit=1')).items;
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator', 'operator', '/account/list?classIds=3');
+    await row(page, account!.name).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForTimeout(300);
+    expect(await row(page, account!.name).count()).toBe(1);
+    await context.close();
+  });
+
+  it('does not offer or show Customer Production', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator');
+    const names = await rowNames(page);
+    const cpNames = (await listApi('classIds=5&limit=1000')).items.map((a) => a.name);
+    expect(names.filter((n) => cpNames.includes(n))).toEqual([]);
+    await page.getByRole('combobox', { name: 'MMA class' }).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
+    const options = await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
+    expect(options).not.toContain('Customer Production');
+    expect(options).toContain('On Premise');
+    await context.close();
+  });
+});
+
+describe('accounts list as viewer', () => {
+  it('has no Create New and no row actions; the server refuses a delete anyway', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'viewer');
+    await rowNames(page);
+    expect(await page.getByRole('link', { name: 'Create New' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create New' }).count()).toBe(0);
+    expect(await page.locator('.ant-table-tbody').getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.locator('.ant-table-tbody').getByRole('button', { name: 'View Logins' }).count()).toBe(0);
+    const [account] = (await listApi('classIds=1&limit=1')).items;
+    const res = await fetch(new URL(`/api/v1/accounts/${account!.id}`, page.url()), {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${await apiToken('viewer')}` },
+    });
+    expect(res.status).toBe(403);
+    await context.close();
+  });
+});
