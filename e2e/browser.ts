@@ -32,13 +32,17 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
   return { context, page };
 }
 
-/** Opens `/#/login`, signs in through the form and waits to leave the login page. */
+/**
+ * Opens `/#/login` (with `path` as its redirect), signs in through the form and
+ * waits until the console has landed on `path` (or the accounts list for `/`).
+ */
 export async function signIn(page: Page, username: string, password = username, path = '/') {
   await page.goto(`/#/login${path === '/' ? '' : `?redirect=${encodeURIComponent(path)}`}`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: /sign in|log in/i }).click();
-  await page.waitForURL((url) => !url.hash.startsWith('#/login'));
+  const landing = `#${path === '/' ? '/account/list' : path.split('?')[0]}`;
+  await page.waitForURL((url) => url.hash.startsWith(landing));
 }
 
 /** A bearer token for API calls made by a test beside the browser. */
