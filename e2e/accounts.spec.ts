@@ -19,15 +19,16 @@ afterAll(() => browser.close());
 
 const listApi = (query: string, token = adminToken) => api<TListAccountsResponse>(`/accounts?${query}`, token);
 
-/** Names in the table's body rows, in order. */
+/** Names in the table's body rows, in order, once the table has loaded (empty when it shows its empty state). */
 async function rowNames(page: Page): Promise<string[]> {
-  await page.locator('.ant-table-tbody .ant-table-row').first().waitFor();
+  await page.locator('.ant-table-tbody .ant-table-row, .ant-table-tbody .ant-table-placeholder').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'));
   return page.locator('.ant-table-tbody .ant-table-row td:nth-child(2)').allInnerTexts();
 }
 
 async function expectRows(page: Page, expected: TAccountListItem[]) {
   await expect.poll(() => rowNames(page), { timeout: 10_000 }).toEqual(expected.map((a) => a.name));
+  if (expected.length === 0) await page.getByText('No accounts match these filters').waitFor();
 }
 
 const row = (page: Page, name: string) => page.locator('.ant-table-tbody .ant-table-row', { has: page.getByRole('link', { name, exact: true }) });

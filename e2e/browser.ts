@@ -28,6 +28,8 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     acceptDownloads: true,
   });
+  // Well under the test timeout, so that a stuck step names itself.
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };
 }
