@@ -12,6 +12,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: read by bench/web-bundle to size each route.
+    manifest: true,
   },
   server: {
     proxy: {

@@ -1,0 +1,70 @@
+/**
+ * bench/web-bundle: gzip size of the JavaScript each route of the console loads,
+ * from Vite's build manifest (`packages/web/dist/.vite/manifest.json`). The entry
+ * (index.html) and its static imports load first; a route adds its lazily loaded
+ * page chunk(s) and their static imports. Budget (issue 2): 300 KB gzip for the
+ * login route. Builds the console first.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { root } from './lib/server.js';
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+}
+
+const dist = join(root, 'packages/web/dist');
+
+/** Routes and the page modules they load, the shell first for signed-in routes. */
+const ROUTES: [string, string[]][] = [
+  ['/login', ['src/app/LoginPage.tsx']],
+  ['/account/list', ['src/app/Shell.tsx', 'src/features/accounts/AccountsListPage.tsx']],
+  ['/activity', ['src/app/Shell.tsx', 'src/features/activity/ActivityPage.tsx']],
+  ['/account-settings', ['src/app/Shell.tsx', 'src/app/AccountSettingsPage.tsx']],
+  ['(not built yet pages)', ['src/app/Shell.tsx', 'src/components/NotBuiltYetPage.tsx']],
+];
+
+export function benchWebBundle(): void {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/web'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const gzip = new Map<string, number>();
+  const sizeOf = (file: string) => {
+    if (!gzip.has(file)) gzip.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
+    return gzip.get(file)!;
+  };
+  /** Files of a chunk and of everything it imports statically. */
+  const closure = (key: string, into = new Set<string>()) => {
+    const chunk = manifest[key];
+    if (!chunk || into.has(chunk.file)) return into;
+    into.add(chunk.file);
+    for (const dep of chunk.imports ?? []) closure(dep, into);
+    return into;
+  };
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+  const entry = closure('index.html');
+  const entryBytes = [...entry].reduce((s, f) => s + sizeOf(f), 0);
+
+  console.log('bench/web-bundle (gzip -9, KB)');
+  console.log('| route | page chunk(s) | route adds | total loaded |');
+  console.log('|---|---|---|---|');
+  console.log(`| entry (index.html) | | | ${kb(entryBytes)} |`);
+  for (const [route, pages] of ROUTES) {
+    const files = new Set(entry);
+    for (const page of pages) closure(page, files);
+    const own = pages.map((p) => sizeOf(manifest[p]!.file)).reduce((a, b) => a + b, 0);
+    const total = [...files].reduce((s, f) => s + sizeOf(f), 0);
+    console.log(`| ${route} | ${kb(own)} | ${kb(total - entryBytes)} | ${kb(total)} |`);
+  }
+  const login = new Set(entry);
+  closure('src/app/LoginPage.tsx', login);
+  const loginTotal = [...login].reduce((s, f) => s + sizeOf(f), 0);
+  console.log(`login route: ${kb(loginTotal)} KB gzip (budget 300 KB): ${loginTotal <= 300 * 1024 ? 'within' : 'OVER'} budget`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) benchWebBundle();
