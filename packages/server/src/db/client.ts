@@ -19,8 +19,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, opts: { max?: number } = {}): Database {
+export function connectDatabase(url: string, opts: { max?: number; onError?: (err: Error) => void } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 20 });
+  // An idle client whose server went away (restart, shutdown) must not crash the
+  // process; the pool drops it and the next query opens a fresh connection.
+  pool.on('error', (err) => opts.onError?.(err));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -2,8 +2,9 @@
  * The database schema (Drizzle). Migrations under `migrations/` are generated from
  * this file with `npm run db:generate -w packages/server` and checked in.
  *
- * Sections of an account (properties, license, instance, backup, idle) carry their
- * own `*Version` counter so that a stale push is refused with 409 (DESIGN §5).
+ * Sections of an account (properties on `accounts`; license, instance, backup and
+ * idle on `account_settings`) carry their own `*Version` counter so that a stale
+ * push is refused with 409 (DESIGN §5).
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -267,15 +268,7 @@ export const accounts = pgTable(
     bundleVersion: text('bundle_version'),
     vmImageName: text('vm_image_name'),
     isTemplate: boolean('is_template').notNull().default(false),
-    licenseConfig: jsonb('license_config').$type<Record<string, unknown>>().notNull().default({}),
-    machineConfig: jsonb('machine_config').$type<Record<string, unknown>>().notNull().default({}),
-    backupConfig: jsonb('backup_config').$type<Record<string, unknown>>().notNull().default({}),
-    idleSchedules: jsonb('idle_schedules').$type<{ stopAt: string; resumeAfter: number }[]>().notNull().default([]),
     propertiesVersion: integer('properties_version').notNull().default(1),
-    licenseVersion: integer('license_version').notNull().default(1),
-    instanceVersion: integer('instance_version').notNull().default(1),
-    backupVersion: integer('backup_version').notNull().default(1),
-    idleVersion: integer('idle_version').notNull().default(1),
     deletedAt: ts('deleted_at'),
     search: tsvector('search')
       .notNull()
@@ -288,8 +281,29 @@ export const accounts = pgTable(
     index('accounts_search_idx').using('gin', t.search),
     index('accounts_name_idx').on(t.name),
     index('accounts_class_idx').on(t.classId),
+    // Index-only scans for the accounts list: the count by class, and the walk to a
+    // page in name order (a deep page reads index entries, not wide rows).
+    index('accounts_live_name_idx').on(t.name, t.id, t.classId).where(sql`deleted_at is null`),
+    index('accounts_live_class_idx').on(t.classId, t.id).where(sql`deleted_at is null`),
   ],
 );
+
+/**
+ * The settings sections of an account (spec 1 §3 licenseConfig, machineConfig,
+ * backupConfig, idleSchedules), each with its own version for stale-push
+ * detection. Kept apart from `accounts` so that the accounts list scans narrow rows.
+ */
+export const accountSettings = pgTable('account_settings', {
+  accountId: integer('account_id').primaryKey().references(() => accounts.id),
+  licenseConfig: jsonb('license_config').$type<Record<string, unknown>>().notNull().default({}),
+  machineConfig: jsonb('machine_config').$type<Record<string, unknown>>().notNull().default({}),
+  backupConfig: jsonb('backup_config').$type<Record<string, unknown>>().notNull().default({}),
+  idleSchedules: jsonb('idle_schedules').$type<{ stopAt: string; resumeAfter: number }[]>().notNull().default([]),
+  licenseVersion: integer('license_version').notNull().default(1),
+  instanceVersion: integer('instance_version').notNull().default(1),
+  backupVersion: integer('backup_version').notNull().default(1),
+  idleVersion: integer('idle_version').notNull().default(1),
+});
 
 export const sites = pgTable(
   'sites',
@@ -342,6 +356,24 @@ export const machines = pgTable(
   },
   (t) => [index('machines_account_idx').on(t.accountId), index('machines_class_idx').on(t.classId)],
 );
+
+/**
+ * Per-account counts of live machines by status, kept by statement-level triggers
+ * on `machines` (migration `0001_account_machine_status` and `0002_…_triggers`) in the transaction that
+ * changes the machines. The accounts list filters and shows alert icons from it
+ * without scanning machines.
+ */
+export const accountMachineStatus = pgTable('account_machine_status', {
+  accountId: integer('account_id').primaryKey().references(() => accounts.id),
+  machines: integer('machines').notNull().default(0),
+  needsAdmin: integer('needs_admin').notNull().default(0),
+  unmanaged: integer('unmanaged').notNull().default(0),
+  manualMaintenance: integer('manual_maintenance').notNull().default(0),
+  stopped: integer('stopped').notNull().default(0),
+  turbo: integer('turbo').notNull().default(0),
+  obsolete: integer('obsolete').notNull().default(0),
+  idle: integer('idle').notNull().default(0),
+});
 
 /** Instances of the simulated cloud (DESIGN §8); the machines issue drives their states. */
 export const cloudInstances = pgTable(

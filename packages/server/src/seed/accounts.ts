@@ -16,7 +16,7 @@ import {
   CLASS_INTERNAL_TESTING,
   CLASS_ON_PREMISE,
 } from '@fleet/contracts';
-import type { accounts } from '../db/schema.js';
+import type { accounts, accountSettings } from '../db/schema.js';
 import { FEATURES, REDIS_TYPES, REGIONS, REPORTING_CATEGORIES, SEED_IMAGES, type SeedImage } from './catalogue.js';
 import { CUSTOMERS, DEVOPS_EMAIL, FIRST_NAMES, INTERNAL_NAMES, LAST_NAMES, PLACES, SOFTWARE_KEYS, STAFF, CORE_SOFTWARE, type SoftwareKey } from './names.js';
 import { BASE_DATE, daysAfter, daysBefore, urlFriendly, type Rng } from './random.js';
@@ -35,7 +35,9 @@ export interface FleetShape {
   sites: [min: number, max: number];
 }
 
-export type AccountRow = typeof accounts.$inferInsert & { id: number; name: string; urlFriendlyName: string; classId: number };
+/** An account row with its settings sections, split into `accounts` and `account_settings` when inserted. */
+export type AccountRow = typeof accounts.$inferInsert &
+  Omit<typeof accountSettings.$inferInsert, 'accountId'> & { id: number; name: string; urlFriendlyName: string; classId: number };
 
 export interface AccountPlan {
   row: AccountRow;

@@ -21,7 +21,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { accounts, cloudInstances, launcherLogins, machines, machineTasks, sites, users } from '../db/schema.js';
+import { accounts, accountSettings, cloudInstances, launcherLogins, machines, machineTasks, sites, users } from '../db/schema.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { planAccounts, type FleetShape } from './accounts.js';
 import { seedImagesAndClasses, seedReferenceData } from './catalogue.js';
@@ -65,7 +65,12 @@ export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets:
       secrets: opts.secrets,
     });
 
-    await insertManyAsJson(tx, accounts, plans.map((p) => p.row));
+    const split = plans.map(({ row }) => {
+      const { licenseConfig, machineConfig, backupConfig, idleSchedules, ...account } = row;
+      return { account, settings: { accountId: row.id, licenseConfig, machineConfig, backupConfig, idleSchedules } };
+    });
+    await insertManyAsJson(tx, accounts, split.map((s) => s.account));
+    await insertManyAsJson(tx, accountSettings, split.map((s) => s.settings));
     await insertManyAsJson(tx, sites, rows.sites);
     await insertManyAsJson(tx, machines, rows.machines);
     await insertManyAsJson(tx, cloudInstances, rows.cloudInstances);

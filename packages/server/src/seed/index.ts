@@ -38,6 +38,8 @@ export async function seedIfEmpty(db: Db, opts: { kind: SeedKind; dataKey: strin
   const started = Date.now();
   await seedDemoUsers(db);
   await seedFleet(db, { kind: opts.kind, secrets: createSecretBox(opts.dataKey) });
+  // Planner statistics now, rather than whenever autovacuum gets to the bulk load.
+  await db.execute(sql`analyze`);
   opts.log?.info({ kind: opts.kind, ms: Date.now() - started, customerProductionClass: CLASS_CUSTOMER_PRODUCTION }, 'seeded');
   return true;
 }

@@ -166,7 +166,7 @@ describe('demo fleet', () => {
       having count(c.id) <> 1 or bool_or(c.status = 'stopped') <> (m.stop or m.idle)`);
     expect(bad).toEqual([]);
     const [idleWithoutSchedule] = await rows<{ n: number }>(`
-      select count(*)::int as n from machines m join accounts a on a.id = m.account_id
+      select count(*)::int as n from machines m join account_settings a on a.account_id = m.account_id
       where m.idle and jsonb_array_length(a.idle_schedules) = 0`);
     expect(idleWithoutSchedule?.n).toBe(0);
   });

@@ -2,8 +2,9 @@
  * SQL of the accounts list, its footer statistics, lookups, launcher logins and
  * account deletion (spec 1 §2 Accounts list, §7 Accounts).
  *
- * The list is one page query plus one count and one per-page machine aggregate, so
- * its cost does not grow with the fleet beyond the filter itself.
+ * The list is one page query and one count, both over accounts joined 1:1 with
+ * `account_machine_status` (per-account machine counts kept by triggers), so the
+ * status filters and alert icons never scan machines.
  */
 import { and, asc, desc, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
@@ -16,7 +17,7 @@ import {
   type TMachineStatusCounts,
 } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { accounts, launcherLogins, machines, machineTasks } from '../../db/schema.js';
+import { accountMachineStatus as ams, accounts, launcherLogins, machines, machineTasks } from '../../db/schema.js';
 
 export interface AccountFilter {
   search?: string;
@@ -27,16 +28,16 @@ export interface AccountFilter {
   hiddenClassIds: number[];
 }
 
-/** The machine condition behind each status filter value (DESIGN §6). */
-const STATUS_CONDITION: Record<TMachineStatus, SQL> = {
-  needsAdmin: sql`m.needs_admin`,
-  unmanaged: sql`not m.managed`,
-  manualMaintenance: sql`m.manual_maintenance`,
-  stopped: sql`m.stop`,
-  turbo: sql`m.turbo`,
-  obsolete: sql`m.obsolete`,
-  idle: sql`m.idle`,
-};
+/** The per-account count behind each status filter value (DESIGN §6). */
+const STATUS_COUNT = {
+  needsAdmin: ams.needsAdmin,
+  unmanaged: ams.unmanaged,
+  manualMaintenance: ams.manualMaintenance,
+  stopped: ams.stopped,
+  turbo: ams.turbo,
+  obsolete: ams.obsolete,
+  idle: ams.idle,
+} as const satisfies Record<TMachineStatus, unknown>;
 
 /**
  * Turns free text into a prefix tsquery (`acme:* & corp:*`). Only letters and
@@ -52,12 +53,12 @@ export function toPrefixTsQuery(search: string | undefined): string | undefined 
   return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : undefined;
 }
 
+/** The account has a live machine of any of the statuses (no status row: no machines). */
 function anyMachineWith(statuses: TMachineStatus[]): SQL {
-  const conditions = sql.join(
-    statuses.map((s) => STATUS_CONDITION[s]),
+  return sql`(${sql.join(
+    statuses.map((st) => sql`coalesce(${STATUS_COUNT[st]}, 0) > 0`),
     sql` or `,
-  );
-  return sql`exists (select 1 from machines m where m.account_id = ${accounts.id} and m.deleted_at is null and (${conditions}))`;
+  )})`;
 }
 
 function whereOf(f: AccountFilter): SQL | undefined {
@@ -81,15 +82,6 @@ const SORT_COLUMN = {
   class: accounts.classId,
 } as const;
 
-const statusCountColumns = sql`
-  count(*)::int as machines,
-  count(*) filter (where m.needs_admin)::int as "needsAdmin",
-  count(*) filter (where not m.managed)::int as unmanaged,
-  count(*) filter (where m.manual_maintenance)::int as "manualMaintenance",
-  count(*) filter (where m.stop)::int as stopped,
-  count(*) filter (where m.turbo)::int as turbo,
-  count(*) filter (where m.obsolete)::int as obsolete,
-  count(*) filter (where m.idle)::int as idle`;
 
 const EMPTY_COUNTS: TMachineStatusCounts = {
   machines: 0,
@@ -101,6 +93,15 @@ const EMPTY_COUNTS: TMachineStatusCounts = {
   obsolete: 0,
   idle: 0,
 };
+
+const filtersByStatus = (f: AccountFilter) =>
+  (f.machineStatusInclude?.length ?? 0) + (f.machineStatusExclude?.length ?? 0) > 0;
+
+/** Live accounts matching the filter; joins the status counts only when a status filter needs them. */
+function countAccounts(db: DbOrTx, f: AccountFilter) {
+  const query = db.select({ n: sql<number>`count(*)::int` }).from(accounts);
+  return (filtersByStatus(f) ? query.leftJoin(ams, eq(ams.accountId, accounts.id)) : query).where(whereOf(f));
+}
 
 export async function selectAccountPage(
   db: DbOrTx,
@@ -118,8 +119,19 @@ export async function selectAccountPage(
   order.push(q.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(q.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column));
   order.push(dir(accounts.id));
 
-  const [rows, [count]] = await Promise.all([
-    db
+  // Deferred join: find the page's ids first (an index-only walk in name order, or
+  // a narrow sort), then read only those rows. Deep pages never read wide rows.
+  const pageIds = async () => {
+    const idQuery = db.select({ id: accounts.id }).from(accounts);
+    const ids = (
+      await (filtersByStatus(q) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
+        .where(where)
+        .orderBy(...order)
+        .offset(q.startIndex)
+        .limit(q.limit)
+    ).map((r) => r.id);
+    if (ids.length === 0) return [];
+    const found = await db
       .select({
         id: accounts.id,
         name: accounts.name,
@@ -136,63 +148,63 @@ export async function selectAccountPage(
         vmImageName: accounts.vmImageName,
         billingPeriod: accounts.billingPeriod,
         isTemplate: accounts.isTemplate,
+        machineStats: {
+          machines: ams.machines,
+          needsAdmin: ams.needsAdmin,
+          unmanaged: ams.unmanaged,
+          manualMaintenance: ams.manualMaintenance,
+          stopped: ams.stopped,
+          turbo: ams.turbo,
+          obsolete: ams.obsolete,
+          idle: ams.idle,
+        },
       })
       .from(accounts)
-      .where(where)
-      .orderBy(...order)
-      .offset(q.startIndex)
-      .limit(q.limit),
-    db.select({ n: sql<number>`count(*)::int` }).from(accounts).where(where),
-  ]);
+      .leftJoin(ams, eq(ams.accountId, accounts.id))
+      .where(inArray(accounts.id, ids));
+    const position = new Map(ids.map((id, i) => [id, i]));
+    return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+  };
 
-  const stats = new Map<number, TMachineStatusCounts>();
-  if (rows.length > 0) {
-    const ids = rows.map((r) => r.id);
-    const result = await db.execute<TMachineStatusCounts & { accountId: number }>(sql`
-      select m.account_id as "accountId", ${statusCountColumns}
-      from machines m
-      where m.account_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and m.deleted_at is null
-      group by m.account_id`);
-    for (const { accountId, ...counts } of result.rows) stats.set(accountId, counts);
-  }
+  const [rows, [count]] = await Promise.all([pageIds(), countAccounts(db, q)]);
 
   return {
     totalItems: count?.n ?? 0,
-    items: rows.map((r) => ({
+    items: rows.map(({ machineStats, ...r }) => ({
       ...r,
       creationTime: r.creationTime.toISOString(),
       expirationTime: r.expirationTime?.toISOString() ?? null,
       instancePolicy: r.instancePolicy as TAccountListItem['instancePolicy'],
       billingPeriod: r.billingPeriod as TAccountListItem['billingPeriod'],
       class: { id: r.classId, name: className(r.classId) },
-      machineStats: stats.get(r.id) ?? EMPTY_COUNTS,
+      // Drizzle gives a left-joined object of nulls when the account has no status row.
+      machineStats: machineStats?.machines == null ? EMPTY_COUNTS : (machineStats as TMachineStatusCounts),
     })),
   };
 }
 
 export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<TAccountsInfo> {
-  const matching = db.select({ id: accounts.id }).from(accounts).where(whereOf(f));
+  const matching = db.select({ id: accounts.id }).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id)).where(whereOf(f));
   const [totals, perClass, accountCounts] = await Promise.all([
-    db.select({ n: sql<number>`count(*)::int` }).from(accounts).where(whereOf(f)),
+    countAccounts(db, f),
     db.execute<{ classId: number; machines: number }>(sql`
       select m.class_id as "classId", count(*)::int as machines
       from machines m where m.deleted_at is null and m.account_id in (${matching})
       group by m.class_id`),
     db.execute<TMachineStatusCounts & { kind: string }>(sql`
-      select 'machines' as kind, ${statusCountColumns}
-      from machines m where m.deleted_at is null and m.account_id in (${matching})
+      select 'machines' as kind,
+        coalesce(sum(s.machines), 0)::int as machines, coalesce(sum(s.needs_admin), 0)::int as "needsAdmin",
+        coalesce(sum(s.unmanaged), 0)::int as unmanaged, coalesce(sum(s.manual_maintenance), 0)::int as "manualMaintenance",
+        coalesce(sum(s.stopped), 0)::int as stopped, coalesce(sum(s.turbo), 0)::int as turbo,
+        coalesce(sum(s.obsolete), 0)::int as obsolete, coalesce(sum(s.idle), 0)::int as idle
+      from account_machine_status s where s.account_id in (${matching})
       union all
       select 'accounts' as kind,
-        count(*)::int, count(*) filter (where s.needs_admin)::int, count(*) filter (where s.unmanaged)::int,
-        count(*) filter (where s.manual_maintenance)::int, count(*) filter (where s.stopped)::int,
-        count(*) filter (where s.turbo)::int, count(*) filter (where s.obsolete)::int, count(*) filter (where s.idle)::int
-      from (
-        select m.account_id, bool_or(m.needs_admin) as needs_admin, bool_or(not m.managed) as unmanaged,
-          bool_or(m.manual_maintenance) as manual_maintenance, bool_or(m.stop) as stopped, bool_or(m.turbo) as turbo,
-          bool_or(m.obsolete) as obsolete, bool_or(m.idle) as idle
-        from machines m where m.deleted_at is null and m.account_id in (${matching})
-        group by m.account_id
-      ) s`),
+        count(*) filter (where s.machines > 0)::int, count(*) filter (where s.needs_admin > 0)::int,
+        count(*) filter (where s.unmanaged > 0)::int, count(*) filter (where s.manual_maintenance > 0)::int,
+        count(*) filter (where s.stopped > 0)::int, count(*) filter (where s.turbo > 0)::int,
+        count(*) filter (where s.obsolete > 0)::int, count(*) filter (where s.idle > 0)::int
+      from account_machine_status s where s.account_id in (${matching})`),
   ]);
   const byKind = new Map(accountCounts.rows.map(({ kind, ...counts }) => [kind, counts]));
   return {
