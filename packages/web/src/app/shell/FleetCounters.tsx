@@ -34,7 +34,7 @@ export function FleetCounters() {
 
   return (
     // One line that scrolls sideways on narrow screens, so the page never jumps when counters arrive.
-    <Flex component="section" aria-label="Fleet counters" gap={4} align="center" style={{ overflowX: 'auto', whiteSpace: 'nowrap' }}>
+    <Flex component="section" aria-label="Fleet counters" gap={4} align="center" wrap style={{ minHeight: 24 }}>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         Machines
       </Typography.Text>
