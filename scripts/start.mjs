@@ -29,7 +29,7 @@ if (!existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mti
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
+  env: process.env,
 });
 // Ctrl-C reaches the whole process group; the server shuts down on its own.
 process.on('SIGINT', () => {});

@@ -122,6 +122,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     loggerInstance: (opts.logger || undefined) as FastifyBaseLogger | undefined,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // One line per request drowns what matters in a console's terminal; errors are
+    // logged by the error handler, and LOG_LEVEL=debug shows each request.
+    disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true,
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { CLASS_CUSTOMER_PRODUCTION, GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_WRITE } from '@fleet/contracts';
+import { GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_WRITE } from '@fleet/contracts';
 import type { Db } from '../db/client.js';
 import { users } from '../db/schema.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
@@ -40,6 +40,6 @@ export async function seedIfEmpty(db: Db, opts: { kind: SeedKind; dataKey: strin
   await seedFleet(db, { kind: opts.kind, secrets: createSecretBox(opts.dataKey) });
   // Planner statistics now, rather than whenever autovacuum gets to the bulk load.
   await db.execute(sql`analyze`);
-  opts.log?.info({ kind: opts.kind, ms: Date.now() - started, customerProductionClass: CLASS_CUSTOMER_PRODUCTION }, 'seeded');
+  opts.log?.info({ kind: opts.kind, ms: Date.now() - started }, 'seeded');
   return true;
 }
