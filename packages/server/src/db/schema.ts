@@ -305,6 +305,20 @@ export const accountSettings = pgTable('account_settings', {
   idleVersion: integer('idle_version').notNull().default(1),
 });
 
+/**
+ * A draft account (spec 1 §2 Create account, §4): the flattened creation payload
+ * and the planned sites and machines shown by the preview, until
+ * create-from-draft turns it into an account.
+ */
+export const draftAccounts = pgTable('draft_accounts', {
+  id: serial('id').primaryKey(),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+  planned: jsonb('planned').$type<Record<string, unknown>>().notNull().default({}),
+  createdBy: integer('created_by').notNull().references(() => users.id),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  accountId: integer('account_id').references(() => accounts.id),
+});
+
 export const sites = pgTable(
   'sites',
   {
