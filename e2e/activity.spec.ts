@@ -40,8 +40,11 @@ describe('activity log', () => {
 
   it('filters by account and action, and shows Params and Changes of the chosen activity', async () => {
     const { context, page } = await newPage(browser);
+    const history = await api<TUserActivity[]>(`/user-activities?accountId=${deleted.id}`, adminToken);
+    expect(history[0]!.action).toBe('DeleteAccount');
     await signIn(page, 'operator', 'operator', `/activity?accountId=${deleted.id}`);
-    await expect.poll(() => items(page).count()).toBe(1);
+    await expect.poll(() => items(page).count()).toBe(history.length);
+    expect(await items(page).first().innerText()).toContain('DeleteAccount');
     await items(page).first().getByRole('button').click();
     const detail = page.getByRole('region', { name: 'Activity details' }).or(page.locator('[aria-label="Activity details"]'));
     await detail.getByText('Params').waitFor();

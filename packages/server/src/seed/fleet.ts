@@ -16,7 +16,7 @@
  * after any existing ones, and their sequences are moved past them.
  *
  * Known limitations: no operations, issues, version state history, backups,
- * request statistics or audit entries are seeded; machine tasks are only
+ * request statistics are seeded (the audit history is, see audit.ts); machine tasks are only
  * finished ones (no New or Running task for the engine to pick up).
  */
 import { eq } from 'drizzle-orm';
@@ -30,6 +30,7 @@ import { insertMany, insertManyAsJson, maxId, syncSequence } from './insert.js';
 import { planFleetRows } from './machines.js';
 import { Rng } from './random.js';
 import { fitMachineTotal, SCALE_MACHINES, SCALE_SHAPE } from './scale.js';
+import { seedAuditHistory } from './audit.js';
 import { seedSoftware, type SoftwareCatalogue } from './software.js';
 
 /**
@@ -44,8 +45,8 @@ export const DEMO_SHAPE: FleetShape = {
   sites: [2, 4],
 };
 
-/** Seeds of the generators: catalogue, demo accounts, scale accounts. */
-const SEED = { catalogue: 42, demo: 4242, scale: 424242 } as const;
+/** Seeds of the generators: catalogue, demo accounts, scale accounts, audit history. */
+const SEED = { catalogue: 42, demo: 4242, scale: 424242, audit: 4243 } as const;
 
 /** Seeds the fleet of `opts.kind` into `db` (see the module docstring). */
 export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets: SecretBox }): Promise<void> {
@@ -77,6 +78,7 @@ export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets:
     await insertMany(tx, launcherLogins, rows.launcherLogins);
     await insertMany(tx, machineTasks, rows.machineTasks);
     for (const table of ['accounts', 'sites', 'machines']) await syncSequence(tx, table);
+    if (!scale) await seedAuditHistory(tx, new Rng(SEED.audit), plans.map((p) => p.row));
   });
 }
 
