@@ -37,7 +37,8 @@ export const zCommaList = <T extends z.ZodTypeAny>(item: T) =>
     .string()
     .max(2000)
     .transform((s) => s.split(',').map((v) => v.trim()).filter((v) => v.length > 0))
-    .pipe(z.array(item) as unknown as z.ZodType<z.output<T>[], string[]>);
+    .pipe(z.array(item) as unknown as z.ZodType<z.output<T>[], string[]>)
+    .describe('Comma-separated list');
 
 /** One field error of a 400 answer. */
 export const ZFieldError = z.object({
