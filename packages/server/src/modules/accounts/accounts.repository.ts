@@ -148,16 +148,7 @@ export async function selectAccountPage(
         vmImageName: accounts.vmImageName,
         billingPeriod: accounts.billingPeriod,
         isTemplate: accounts.isTemplate,
-        machineStats: {
-          machines: ams.machines,
-          needsAdmin: ams.needsAdmin,
-          unmanaged: ams.unmanaged,
-          manualMaintenance: ams.manualMaintenance,
-          stopped: ams.stopped,
-          turbo: ams.turbo,
-          obsolete: ams.obsolete,
-          idle: ams.idle,
-        },
+        machineStats: { machines: ams.machines, ...STATUS_COUNT },
       })
       .from(accounts)
       .leftJoin(ams, eq(ams.accountId, accounts.id))
