@@ -22,7 +22,7 @@ import {
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { TFieldError, TProblemDetails } from '@fleet/contracts';
+import { DEVOPS_EMAIL, type TFieldError, type TProblemDetails } from '@fleet/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, type Principal } from './auth/principal.js';
@@ -38,6 +38,32 @@ import { accountRoutes } from './modules/accounts/accounts.routes.js';
 import { createFleetService, type FleetService } from './modules/fleet/fleet.service.js';
 import { fleetRoutes } from './modules/fleet/fleet.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createAccountSettingsService, type AccountSettingsService } from './modules/account-settings/account-settings.service.js';
+import { accountSettingsRoutes } from './modules/account-settings/account-settings.routes.js';
+import { createCatalogueService, type CatalogueService } from './modules/catalogues/catalogues.service.js';
+import { catalogueRoutes } from './modules/catalogues/catalogues.routes.js';
+import { createSiteService, type SiteService } from './modules/sites/sites.service.js';
+import { siteRoutes } from './modules/sites/sites.routes.js';
+import { createDraftService, type DraftService } from './modules/drafts/drafts.service.js';
+import { draftRoutes } from './modules/drafts/drafts.routes.js';
+import { createTemplateService, type TemplateService } from './modules/templates/templates.service.js';
+import { templateRoutes } from './modules/templates/templates.routes.js';
+import { createSoftwareUpdateService, type SoftwareUpdateService } from './modules/software-update/software-update.service.js';
+import { softwareUpdateRoutes } from './modules/software-update/software-update.routes.js';
+import { createAccountMailService, type AccountMailService } from './modules/account-mail/account-mail.service.js';
+import { accountMailRoutes } from './modules/account-mail/account-mail.routes.js';
+import { mailerFromEnvironment, type Mailer } from './lib/mailer.js';
+import { createLicenseSigner } from './lib/license-signing.js';
+import { createLicenseFileService, type LicenseFileService } from './modules/license-files/license-files.service.js';
+import { licenseFileRoutes } from './modules/license-files/license-files.routes.js';
+import { createMachineService, type MachineService } from './modules/machines/machines.service.js';
+import { machineRoutes } from './modules/machines/machines.routes.js';
+import { createNotificationService, type NotificationService } from './modules/notifications/notifications.service.js';
+import { notificationRoutes } from './modules/notifications/notifications.routes.js';
+import { createMachineConfigService, type MachineConfigService } from './modules/machine-configs/machine-configs.service.js';
+import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
+import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
+import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -46,6 +72,17 @@ export interface Services {
   auth: AuthService;
   accounts: AccountService;
   fleet: FleetService;
+  accountSettings: AccountSettingsService;
+  catalogues: CatalogueService;
+  sites: SiteService;
+  drafts: DraftService;
+  templates: TemplateService;
+  softwareUpdate: SoftwareUpdateService;
+  accountMail: AccountMailService;
+  licenseFiles: LicenseFileService;
+  machines: MachineService;
+  notifications: NotificationService;
+  machineConfigs: MachineConfigService;
 }
 
 declare module 'fastify' {
@@ -54,7 +91,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     services: Services;
-    deps: { db: Db; config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'> };
+    deps: { db: Db; config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'>; events: TaskEvents; tasks: TaskQueue };
   }
   interface FastifyContextConfig {
     /** No token needed (login, health). */
@@ -72,6 +109,10 @@ export interface AppOptions {
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
+  /** Task events shared with the task engine and the push channel (default: a new emitter). */
+  events?: TaskEvents;
+  /** Outgoing email (default: `SMTP_URL`, else `.eml` files in `DATA_DIR/outbox`). */
+  mailer?: Mailer;
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -133,12 +174,25 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const tokens = createTokenService(config.jwtSecret, opts.tokenLifetimeSeconds);
   const secrets = createSecretBox(config.dataKey);
   const audit = createAuditService({ db });
-  app.decorate('deps', { db, config });
+  const events = opts.events ?? createTaskEvents();
+  const tasks = createTaskQueue({ events });
+  app.decorate('deps', { db, config, events, tasks });
   app.decorate('services', {
     audit,
     auth: createAuthService({ db, tokens, audit }),
     accounts: createAccountService({ db, audit, secrets }),
     fleet: createFleetService({ db }),
+    accountSettings: createAccountSettingsService({ db, audit }),
+    catalogues: createCatalogueService({ db, audit }),
+    sites: createSiteService({ db, audit }),
+    drafts: createDraftService({ db, audit, tasks }),
+    templates: createTemplateService({ db, audit }),
+    softwareUpdate: createSoftwareUpdateService({ db }),
+    accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
+    licenseFiles: createLicenseFileService({ db, signer: createLicenseSigner(config.dataKey) }),
+    machines: createMachineService({ db, audit, tasks, events, secrets }),
+    notifications: createNotificationService({ db, audit }),
+    machineConfigs: createMachineConfigService({ db, audit }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -203,6 +257,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(accountRoutes);
       await api.register(auditRoutes);
       await api.register(fleetRoutes);
+      await api.register(accountSettingsRoutes);
+      await api.register(catalogueRoutes);
+      await api.register(siteRoutes);
+      await api.register(draftRoutes);
+      await api.register(templateRoutes);
+      await api.register(softwareUpdateRoutes);
+      await api.register(accountMailRoutes);
+      await api.register(licenseFileRoutes);
+      await api.register(machineRoutes);
+      await api.register(notificationRoutes);
+      await api.register(machineConfigRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -22,6 +22,10 @@ export interface Config {
   dataKey: string;
   seed: SeedKind;
   role: Role;
+  /** `CLOUD_PROVIDER`: the cloud the task engine drives (DESIGN §8). */
+  cloudProvider: 'simulated';
+  /** `SIM_CLOUD_DELAY_MS`: duration of each simulated instance transition, ms (default 2000). */
+  simCloudDelayMs: number;
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
@@ -78,6 +82,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataKey ??= secrets.dataKey;
   }
   if (!/^[0-9a-f]{64}$/i.test(dataKey!)) throw new ConfigError('DATA_KEY must be 64 hexadecimal characters (32 bytes)');
+  const simCloudDelayMs = Number(env.SIM_CLOUD_DELAY_MS ?? 2000);
+  if (!Number.isInteger(simCloudDelayMs) || simCloudDelayMs < 0) {
+    throw new ConfigError(`SIM_CLOUD_DELAY_MS must be a whole number of milliseconds (got '${env.SIM_CLOUD_DELAY_MS}')`);
+  }
 
   return {
     dataDir,
@@ -87,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataKey: dataKey!,
     seed: oneOf('SEED', env.SEED, ['demo', 'none', 'scale'], databaseUrl ? 'none' : 'demo'),
     role: oneOf('ROLE', env.ROLE, ['all', 'api', 'worker'], 'all'),
+    cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
+    simCloudDelayMs,
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',

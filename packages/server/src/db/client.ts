@@ -7,7 +7,8 @@ import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+/** The Drizzle handle; `$client` is its pool (the task engine's pg-boss and LISTEN use it). */
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 /** A Drizzle transaction handle, as passed to `db.transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the database or a transaction: what repositories take. */

@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   customType,
   doublePrecision,
@@ -23,6 +24,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 // ---------------------------------------------------------------- users and audit
@@ -389,7 +391,13 @@ export const accountMachineStatus = pgTable('account_machine_status', {
   idle: integer('idle').notNull().default(0),
 });
 
-/** Instances of the simulated cloud (DESIGN §8); the machines issue drives their states. */
+/**
+ * Instances of the simulated cloud (DESIGN §8), driven by `engine/cloud/simulated.ts`.
+ * A transition in progress (pending, stopping, shutting-down) names its end state
+ * in `nextStatus` and the time it is reached in `settlesAt`; it is applied on the
+ * next read, so a restart never leaves an instance half-way. `clientToken` makes
+ * a launch idempotent (the task that launched it).
+ */
 export const cloudInstances = pgTable(
   'cloud_instances',
   {
@@ -405,12 +413,21 @@ export const cloudInstances = pgTable(
     storageSize: integer('storage_size').notNull(),
     active: boolean('active').notNull().default(true),
     dnsReady: boolean('dns_ready').notNull().default(true),
+    nextStatus: text('next_status'),
+    settlesAt: ts('settles_at'),
+    clientToken: text('client_token').unique(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('cloud_instances_machine_idx').on(t.machineId)],
 );
 
+/**
+ * Machine tasks (DESIGN §6), run by the task engine (`engine/tasks/README.md`).
+ * `params` holds the task's input and checkpoints; `attempts`, `heartbeatAt` and
+ * `worker` are the lease of a Running task. At most one task per machine is
+ * Running (a partial unique index says so).
+ */
 export const machineTasks = pgTable(
   'machine_tasks',
   {
@@ -425,8 +442,65 @@ export const machineTasks = pgTable(
     startedAt: ts('started_at'),
     completedAt: ts('completed_at'),
     error: text('error'),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    heartbeatAt: ts('heartbeat_at'),
+    worker: text('worker'),
   },
-  (t) => [index('machine_tasks_machine_idx').on(t.machineId, t.id), index('machine_tasks_status_idx').on(t.status)],
+  (t) => [
+    index('machine_tasks_machine_idx').on(t.machineId, t.id),
+    index('machine_tasks_status_idx').on(t.status),
+    uniqueIndex('machine_tasks_one_running_idx').on(t.machineId).where(sql`status = 'Running'`),
+  ],
+);
+
+/**
+ * Machine images of the simulated cloud (DESIGN §8): `ami-` ids, pending until
+ * available (the same settle-on-read rule as instances), deregistered when deleted.
+ */
+export const cloudImages = pgTable('cloud_images', {
+  id: serial('id').primaryKey(),
+  imageId: text('image_id').notNull().unique(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  region: text('region').notNull(),
+  sourceCloudId: text('source_cloud_id'),
+  status: text('status').notNull(),
+  nextStatus: text('next_status'),
+  settlesAt: ts('settles_at'),
+  clientToken: text('client_token').unique(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/**
+ * The credential of a machine's instance (spec 2 §2.3 Credential, §3): RDP
+ * password and SSH private key, AES-256-GCM under DATA_KEY (DESIGN §5). Issued
+ * when the task engine launches the machine's instance; every read is audited.
+ */
+export const machineCredentials = pgTable('machine_credentials', {
+  machineId: integer('machine_id').primaryKey().references(() => machines.id),
+  rdpPasswordEnc: text('rdp_password_enc').notNull(),
+  sshPrivateKeyEnc: text('ssh_private_key_enc').notNull(),
+  issuedAt: ts('issued_at').notNull().defaultNow(),
+});
+
+/**
+ * Notifications to the users of a machine (spec 2 §2.3 Notification, §7
+ * Notifications): one row per target machine; pending until `deliveredAt`.
+ */
+export const notificationMessages = pgTable(
+  'notification_messages',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id').notNull().references(() => machines.id),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    priority: text('priority').notNull(),
+    sentBy: text('sent_by').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [index('notification_messages_pending_idx').on(t.createdAt).where(sql`delivered_at is null`)],
 );
 
 /** Launcher logins of an account; the password is AES-256-GCM under DATA_KEY. */
@@ -442,3 +516,13 @@ export const launcherLogins = pgTable(
   },
   (t) => [index('launcher_logins_account_idx').on(t.accountId)],
 );
+
+/**
+ * Push events too large for a NOTIFY payload, as the Socket.IO Postgres adapter
+ * stores them when several processes share the push channel (DESIGN §7, §9).
+ */
+export const socketIoAttachments = pgTable('socket_io_attachments', {
+  id: bigserial('id', { mode: 'number' }).unique(),
+  createdAt: ts('created_at').defaultNow(),
+  payload: bytea('payload'),
+});

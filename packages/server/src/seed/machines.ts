@@ -17,6 +17,7 @@
 import { CLASS_CUSTOMER_PRODUCTION, MACHINE_STATUSES, type TMachineStatus } from '@fleet/contracts';
 import type { cloudInstances, launcherLogins, machines, machineTasks, sites } from '../db/schema.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { publicHostName } from '../engine/cloud/simulated.js';
 import type { AccountPlan } from './accounts.js';
 import { MACHINE_TYPES } from './catalogue.js';
 import { FIRST_NAMES, LAST_NAMES, PLACES, PROVIDER_DOMAIN } from './names.js';
@@ -184,11 +185,6 @@ function ip(rng: Rng): string {
   return `${rng.pick([3, 18, 34, 35, 52, 54])}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`;
 }
 
-function hostName(address: string, region: string): string {
-  const domain = region === 'us-east-1' ? 'compute-1.amazonaws.com' : `${region}.compute.amazonaws.com`;
-  return `ec2-${address.replace(/\./g, '-')}.${domain}`;
-}
-
 function instances(rng: Rng, m: MachineRow, region: string): CloudInstanceRow[] {
   const storageSize = MACHINE_TYPES.find((t) => t.id === m.instanceTypeId)?.storageSize ?? 100;
   const createdAt = m.createdAt ?? BASE_DATE;
@@ -200,7 +196,7 @@ function instances(rng: Rng, m: MachineRow, region: string): CloudInstanceRow[] 
       status,
       region,
       instanceTypeId: m.instanceTypeId ?? null,
-      hostName: hostName(address, region),
+      hostName: publicHostName(address, region),
       ipAddress: address,
       privateIpAddress: `10.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(4, 254)}`,
       storageSize,

@@ -1,0 +1,140 @@
+/**
+ * bench/tasks: the task engine and the push channel on the scale fleet (issue 4),
+ * simulated cloud delays set to zero.
+ *
+ * 1. Queues StartMachine for 1,000 machines at once (50 concurrent API calls) and
+ *    reports tasks per second from the first call to the last TaskFinished seen
+ *    by a connected Socket.IO client.
+ * 2. Reports p50/p95 of the delay from a task's state change in the database
+ *    (queuedAt, startedAt, completedAt) to its event at that client
+ *    (budget: p95 under 250 ms).
+ * 3. `GET /machines?accountId=…&limit=100` of an account with 100 machines at 1 and
+ *    20 clients (budget: p95 under 50 ms). The account is added once to the scale
+ *    fleet (the seed has none that large).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { io } from 'socket.io-client';
+import { root, startServer, token } from './lib/server.js';
+import { percentile, runLoad } from './lib/load.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TASKS = 1000;
+
+interface Task {
+  id: number;
+  queuedAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  status: string;
+}
+
+/** An account of 100 machines with a running instance each (made once). */
+async function hundredMachineAccount(db: pg.Client): Promise<number> {
+  const found = await db.query<{ id: number }>(`select id from accounts where url_friendly_name = 'bench-hundred'`);
+  if (found.rows[0]) return found.rows[0].id;
+  const { rows } = await db.query<{ id: number }>(
+    `insert into accounts (name, url_friendly_name, creator, class_id, maintainer, instance_policy)
+     values ('Bench Hundred', 'bench-hundred', 'bench', 3, 'bench@fleet.example', 'InstancePerSiteMaster') returning id`,
+  );
+  const accountId = rows[0]!.id;
+  await db.query(
+    `insert into machines (account_id, name, class_id, is_site_master, instance_type_id)
+     select $1, 'bench-hundred-' || n, 3, true, 2 from generate_series(1, 100) n`,
+    [accountId],
+  );
+  await db.query(
+    `insert into cloud_instances (machine_id, cloud_id, status, region, instance_type_id, host_name, ip_address, private_ip_address, storage_size)
+     select m.id, 'i-bench' || lpad(m.id::text, 12, '0'), 'running', 'us-east-1', 2, 'ec2-bench.compute-1.amazonaws.com', '3.0.0.1', '10.0.0.1', 80
+     from machines m where m.account_id = $1`,
+    [accountId],
+  );
+  return accountId;
+}
+
+export async function benchTasks(): Promise<void> {
+  const server = await startServer({ name: 'scale', seed: 'scale', env: { SIM_CLOUD_DELAY_MS: '0' } });
+  const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
+  await db.connect();
+  const socket = io(server.baseUrl, { path: '/taskHub', auth: { token: await token(server.baseUrl) }, transports: ['websocket'] });
+  try {
+    const headers = { authorization: `Bearer ${await token(server.baseUrl)}`, 'content-type': 'application/json' };
+    await new Promise<void>((resolve, reject) => {
+      socket.on('connect', () => resolve());
+      socket.on('connect_error', reject);
+    });
+    const delays: Record<string, number[]> = { TaskQueued: [], TaskStarted: [], TaskFinished: [] };
+    const finished = new Set<number>();
+    let lastFinished = 0;
+    const stamp: Record<string, (t: Task) => string | null> = {
+      TaskQueued: (t) => t.queuedAt,
+      TaskStarted: (t) => t.startedAt,
+      TaskFinished: (t) => t.completedAt,
+    };
+    for (const name of Object.keys(stamp)) {
+      socket.on(name, (task: Task) => {
+        const at = stamp[name]!(task);
+        if (at) delays[name]!.push(Date.now() - Date.parse(at));
+        if (name === 'TaskFinished') {
+          finished.add(task.id);
+          lastFinished = Date.now();
+        }
+      });
+    }
+
+    const { rows } = await db.query<{ id: number }>(
+      `select m.id from machines m where m.deleted_at is null and m.class_id <> 200
+         and not exists (select 1 from machine_tasks t where t.machine_id = m.id and t.status in ('New', 'Running'))
+       order by m.id desc limit ${TASKS}`,
+    );
+    const ids = rows.map((r) => r.id);
+    const queued: number[] = [];
+    const started = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (next < ids.length) {
+          const id = ids[next++]!;
+          const res = await fetch(`${server.baseUrl}/api/v1/machines/${id}/start`, { method: 'POST', headers });
+          if (res.ok) queued.push(((await res.json()) as Task).id);
+        }
+      }),
+    );
+    const queuedIn = (Date.now() - started) / 1000;
+    const deadline = Date.now() + 180_000;
+    while (queued.some((id) => !finished.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const done = queued.filter((id) => finished.has(id)).length;
+    const seconds = (lastFinished - started) / 1000;
+    const outcome = await db.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from machine_tasks where id = any($1) group by status order by status`,
+      [queued],
+    );
+
+    console.log(`bench/tasks: ${queued.length} StartMachine tasks queued in ${queuedIn.toFixed(1)} s; ${done} finished in ${seconds.toFixed(1)} s`);
+    console.log(`  throughput: ${Math.round(done / seconds)} tasks/s; outcomes: ${outcome.rows.map((r) => `${r.status} ${r.n}`).join(', ')}`);
+    console.log('| event | samples | p50 ms | p95 ms | p99 ms |');
+    console.log('|---|---|---|---|---|');
+    for (const [name, values] of Object.entries(delays)) {
+      values.sort((a, b) => a - b);
+      console.log(`| ${name} (database → client) | ${values.length} | ${percentile(values, 50)} | ${percentile(values, 95)} | ${percentile(values, 99)} |`);
+    }
+
+    const accountId = await hundredMachineAccount(db);
+    const url = `${server.baseUrl}/api/v1/machines?accountId=${accountId}&limit=100`;
+    console.log(`GET /machines of an account with 100 machines; ${SECONDS} s per run`);
+    console.log('| clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
+    console.log('|---|---|---|---|---|---|');
+    for (const clients of [1, 20]) {
+      await runLoad({ url, headers, clients, seconds: 1 }); // warm-up
+      const r = await runLoad({ url, headers, clients, seconds: SECONDS });
+      console.log(`| ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
+    }
+  } finally {
+    socket.disconnect();
+    await db.end();
+    await server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchTasks();

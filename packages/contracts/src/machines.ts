@@ -1,0 +1,298 @@
+/**
+ * Machines, their tasks, the push channel and notifications (spec 2 §2.2–2.4, §3,
+ * §4, §7 Machines and Notifications, §9; DESIGN §6, §7).
+ */
+import { z } from 'zod';
+import { ZPageQuery, zCommaList, zPaged } from './common.js';
+import { CLASS_ADD_ON, CLASS_IDS, ZClassRef } from './classes.js';
+
+// ---------------------------------------------------------------- tasks
+
+/** Machine task types (DESIGN §6). */
+export const TASK_TYPES = [
+  'CreateMachine',
+  'StartMachine',
+  'StopMachine',
+  'TerminateMachine',
+  'RecreateMachine',
+  'ChangeInstanceType',
+] as const;
+export const ZTaskType = z.enum(TASK_TYPES);
+export type TTaskType = z.infer<typeof ZTaskType>;
+
+/** Task statuses; only New can be cancelled (spec 2 §4). */
+export const TASK_STATUSES = ['New', 'Running', 'Completed', 'Failed', 'Cancelled'] as const;
+export const ZTaskStatus = z.enum(TASK_STATUSES);
+export type TTaskStatus = z.infer<typeof ZTaskStatus>;
+/** Statuses of a task that has not finished. */
+export const UNFINISHED_TASK_STATUSES: readonly TTaskStatus[] = ['New', 'Running'];
+
+/** Task types that drive the start, stop and terminate loading indicators (spec 2 §2.2). */
+export const LOADING_TASK_TYPES: readonly TTaskType[] = ['StartMachine', 'StopMachine', 'TerminateMachine'];
+
+/** A machine task (spec 2 §3 Task, DESIGN §7). Times are ISO 8601 UTC; progress 0–100. */
+export const ZTask = z.object({
+  id: z.number().int(),
+  machineId: z.number().int(),
+  accountId: z.number().int(),
+  type: ZTaskType,
+  status: ZTaskStatus,
+  description: z.string(),
+  progress: z.number().int().min(0).max(100),
+  queuedAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  /** Why a Failed task failed; null otherwise. */
+  error: z.string().nullable(),
+});
+export type TTask = z.infer<typeof ZTask>;
+
+export const ZTaskListQuery = ZPageQuery;
+export const ZTaskListResponse = zPaged(ZTask);
+export type TTaskListResponse = z.infer<typeof ZTaskListResponse>;
+
+/** `/machines/{id}/tasks/{taskId}/...` path parameters. */
+export const ZTaskParams = z.object({
+  id: z.coerce.number().int().min(1).max(2_147_483_647),
+  taskId: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+// ---------------------------------------------------------------- push channel
+
+/** Socket.IO path of the push channel (spec 2 §4, DESIGN §7). */
+export const TASK_HUB_PATH = '/taskHub';
+/** Reconnect delay of the push channel client, milliseconds (spec 2 §9). */
+export const TASK_HUB_RETRY_MS = 2000;
+/** Events of the push channel; each carries one {@link TTask}. */
+export const TASK_EVENTS = ['TaskQueued', 'TaskStarted', 'TaskProgress', 'TaskFinished'] as const;
+export type TTaskEventName = (typeof TASK_EVENTS)[number];
+
+// ---------------------------------------------------------------- machines
+
+/** States of a cloud instance (DESIGN §8). */
+export const INSTANCE_STATES = ['pending', 'running', 'stopping', 'stopped', 'shutting-down', 'terminated'] as const;
+export const ZInstanceState = z.enum(INSTANCE_STATES);
+export type TInstanceState = z.infer<typeof ZInstanceState>;
+
+/** Operation modes (spec 2 §4, §9): 0 NORMAL, 1 STABLE, 2 ANOMALY. */
+export const OPERATION_MODES: Record<number, string> = { 0: 'NORMAL', 1: 'STABLE', 2: 'ANOMALY' };
+
+/** Sample data choices (spec 2 §9). */
+export const SAMPLE_DATA_CHOICES = ['None', 'Default', 'Select'] as const;
+export const ZSampleData = z.enum(SAMPLE_DATA_CHOICES);
+
+/** Machine table page size (spec 2 §9) and machine list polling interval on the edit-account screen. */
+export const MACHINE_PAGE_SIZE = 100;
+export const MACHINE_POLL_MS = 30_000;
+/** Tasks carried inside each machine of a list: unfinished ones first, then the latest finished. */
+export const MACHINE_RECENT_TASKS = 10;
+
+/** A class a machine may have: every class but the add-on class (which has no machines). */
+export const ZMachineClassId = z
+  .number()
+  .int()
+  .refine((v) => (CLASS_IDS as readonly number[]).includes(v), 'Unknown class id')
+  .refine((v) => v !== CLASS_ADD_ON, 'Add-on accounts have no machines');
+
+export const ZMachineInstance = z.object({
+  status: ZInstanceState,
+  cloudId: z.string(),
+  ipAddress: z.string(),
+});
+
+export const ZMachineInstanceType = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** Disk size, GB. */
+  storageSize: z.number().int(),
+});
+
+/** A machine as the machines panel shows it (spec 2 §3 Machine). */
+export const ZMachine = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  class: ZClassRef,
+  classId: z.number().int(),
+  className: z.string(),
+  accountId: z.number().int(),
+  account: z.object({ id: z.number().int(), name: z.string() }),
+  needsAdmin: z.boolean(),
+  failCounter: z.number().int(),
+  operationMode: z.number().int(),
+  /** Unfinished tasks first, then the latest finished, at most {@link MACHINE_RECENT_TASKS}; newest first within each. */
+  tasks: z.array(ZTask),
+  bundleVersion: z.string().nullable(),
+  /** The machine's active cloud instance, or null when it has none (not created yet, terminated). */
+  instance: ZMachineInstance.nullable(),
+  cloudInstanceType: ZMachineInstanceType.nullable(),
+  managed: z.boolean(),
+  manualMaintenance: z.boolean(),
+  turbo: z.boolean(),
+  runSmokeTest: z.boolean(),
+  overseeTermination: z.boolean(),
+  stop: z.boolean(),
+  idle: z.boolean(),
+  terminate: z.boolean(),
+  isLauncher: z.boolean(),
+  isSiteMaster: z.boolean(),
+  siteName: z.string().nullable(),
+  siteId: z.number().int().nullable(),
+  launcherUrl: z.string().nullable(),
+  siteMasterUrl: z.string().nullable(),
+  sampleData: ZSampleData,
+  sampleDataFile: z.string().nullable(),
+  config: z.object({
+    componentConfig: z.record(z.string(), z.unknown()),
+    deployerConfig: z.record(z.string(), z.unknown()),
+  }),
+});
+export type TMachine = z.infer<typeof ZMachine>;
+
+/** `GET /machines`: every visible live machine, optionally of one account, by account then name. */
+export const ZListMachinesQuery = ZPageQuery.extend({
+  accountId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});
+export type TListMachinesQuery = z.input<typeof ZListMachinesQuery>;
+export const ZListMachinesResponse = zPaged(ZMachine);
+export type TListMachinesResponse = z.infer<typeof ZListMachinesResponse>;
+
+/** `GET /accounts/{id}/machines` query. */
+export const ZAccountMachinesQuery = ZPageQuery;
+
+/** `/accounts/{id}/machines/{machineId}` path parameters. */
+export const ZAccountMachineParams = z.object({
+  id: z.coerce.number().int().min(1).max(2_147_483_647),
+  machineId: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+/**
+ * `PATCH /accounts/{id}/machines/{machineId}`: a partial update of the switches,
+ * class and sample data (spec 2 §7). At least one field; unknown fields are ignored.
+ */
+export const ZUpdateMachineRequest = z
+  .object({
+    managed: z.boolean(),
+    manualMaintenance: z.boolean(),
+    turbo: z.boolean(),
+    runSmokeTest: z.boolean(),
+    overseeTermination: z.boolean(),
+    classId: ZMachineClassId,
+    sampleData: ZSampleData,
+    sampleDataFile: z.string().trim().max(255).nullable(),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, 'At least one field is needed');
+export type TUpdateMachineRequest = z.infer<typeof ZUpdateMachineRequest>;
+
+/** `POST /machines/{id}/change-instance-type`. */
+export const ZChangeInstanceTypeRequest = z.object({
+  instanceTypeId: z.number().int().min(1).max(2_147_483_647),
+});
+export type TChangeInstanceTypeRequest = z.infer<typeof ZChangeInstanceTypeRequest>;
+
+/** A machine the account's instance policy still lacks (DESIGN §6). */
+export const ZCreatableMachine = z.object({
+  name: z.string(),
+  isLauncher: z.boolean(),
+  isSiteMaster: z.boolean(),
+  siteId: z.number().int().nullable(),
+  siteName: z.string().nullable(),
+});
+export type TCreatableMachine = z.infer<typeof ZCreatableMachine>;
+export const ZCreatableMachinesResponse = z.array(ZCreatableMachine);
+
+/** `POST /accounts/{id}/machines` (spec 2 §2.3 Create Machine). `accountId` must match the path. */
+export const ZCreateMachineRequest = z.object({
+  isLauncher: z.boolean(),
+  siteId: z.number().int().min(1).max(2_147_483_647).nullable(),
+  accountId: z.number().int().min(1).max(2_147_483_647),
+});
+export type TCreateMachineRequest = z.infer<typeof ZCreateMachineRequest>;
+export const ZCreateMachineResponse = z.object({ machine: ZMachine, task: ZTask });
+
+/**
+ * `GET /machines/{id}/credential` (write permission; every read audited): the
+ * instance's RDP password and SSH private key (PEM, downloaded as `id_rsa`).
+ * 404 when the machine has none yet ('Credentials not found').
+ */
+export const ZMachineCredential = z.object({ rdpPassword: z.string(), sshPrivateKey: z.string() });
+export type TMachineCredential = z.infer<typeof ZMachineCredential>;
+
+/** `GET /lookup/machines`: id, name and class name of every visible machine (an array). */
+export const ZMachineLookup = z.object({ id: z.number().int(), name: z.string(), className: z.string() });
+export type TMachineLookup = z.infer<typeof ZMachineLookup>;
+export const ZMachineLookupResponse = z.array(ZMachineLookup);
+
+// ---------------------------------------------------------------- notifications
+
+/** Notification priorities; the dialog defaults to Medium (spec 2 §9). */
+export const NOTIFICATION_PRIORITIES = ['Low', 'Medium', 'High'] as const;
+export const ZNotificationPriority = z.enum(NOTIFICATION_PRIORITIES);
+export const DEFAULT_NOTIFICATION_PRIORITY = 'Medium';
+/** Notification dialog width, pixels (spec 2 §9). */
+export const NOTIFICATION_DIALOG_WIDTH = 750;
+
+const ZIdList = z.array(z.number().int().min(1).max(2_147_483_647)).max(1000);
+
+/**
+ * `POST /notification/send`: a message to the users of the machines and of every
+ * machine of the accounts. Machines or accounts are needed, and a title and a body.
+ */
+export const ZSendNotificationRequest = z
+  .object({
+    machines: ZIdList.default([]),
+    accounts: ZIdList.default([]),
+    title: z.string().trim().min(1, 'Title is required').max(200),
+    body: z.string().trim().min(1, 'Body is required').max(5000),
+    priority: ZNotificationPriority.default(DEFAULT_NOTIFICATION_PRIORITY),
+  })
+  .superRefine((v, ctx) => {
+    if (v.machines.length === 0 && v.accounts.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['machines'], message: 'Choose at least one machine or account' });
+    }
+  });
+export type TSendNotificationRequest = z.input<typeof ZSendNotificationRequest>;
+/** Messages queued: one per target machine. */
+export const ZSendNotificationResponse = z.object({ queued: z.number().int() });
+
+/** A message not yet delivered to its machine (spec 2 §3 Pending message). */
+export const ZPendingMessage = z.object({
+  id: z.number().int(),
+  timestamp: z.string(),
+  machine: z.object({ id: z.number().int(), name: z.string() }),
+  title: z.string(),
+  body: z.string(),
+  priority: ZNotificationPriority,
+});
+export type TPendingMessage = z.infer<typeof ZPendingMessage>;
+export const ZPendingMessagesQuery = ZPageQuery.extend({
+  machineId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});
+export const ZPendingMessagesResponse = zPaged(ZPendingMessage);
+export type TPendingMessagesResponse = z.infer<typeof ZPendingMessagesResponse>;
+
+// ---------------------------------------------------------------- component and deployer configs
+
+/**
+ * A machine's component or deployer configuration: keys `rootKey.subKey`, values
+ * typed by their definition's dataType (string when empty, number, boolean or
+ * null, json) (spec 2 §3, §5).
+ */
+export const ZConfigMap = z.record(z.string().max(200), z.unknown());
+export type TConfigMap = z.infer<typeof ZConfigMap>;
+
+/** `PUT /machines/{id}/component-config`: the machine's whole component configuration. */
+export const ZPutComponentConfigRequest = z.object({ componentConfig: ZConfigMap });
+/** `PUT /machines/{id}/deployer-config`: the machine's whole deployer configuration. */
+export const ZPutDeployerConfigRequest = z.object({ deployerConfig: ZConfigMap });
+
+/** Default component configuration of a machine, from the catalogue with its variables substituted (DESIGN §6). */
+export const ZDefaultComponentConfig = z.object({ machineId: z.number().int(), componentConfig: ZConfigMap });
+export const ZDefaultDeployerConfig = z.object({ machineId: z.number().int(), deployerConfig: ZConfigMap });
+export const ZDefaultComponentConfigsResponse = z.array(ZDefaultComponentConfig);
+export const ZDefaultDeployerConfigsResponse = z.array(ZDefaultDeployerConfig);
+
+/** Batch defaults: `ids` is a comma list of machine ids (spec 3 §7 Updater and batch). */
+export const ZMachineIdsQuery = z.object({
+  ids: zCommaList(z.coerce.number().int().min(1).max(2_147_483_647)).refine((ids) => ids.length > 0 && ids.length <= 200, 'From 1 to 200 machine ids'),
+});

@@ -1,0 +1,306 @@
+/**
+ * The task engine (DESIGN §6, §9; invariants in `README.md` beside this file):
+ * runs machine tasks on pg-boss workers against the cloud provider and emits
+ * TaskStarted, TaskProgress and TaskFinished.
+ *
+ * - Wake-ups: a queued task NOTIFYs its machine id on commit; the engine turns
+ *   it into a pg-boss job `{ machineId }` on queue `machine-tasks` (policy
+ *   `short`, singleton key = machine id: at most one waiting job per machine).
+ *   A sweep every `sweepMs` wakes machines whose New tasks nobody picked up and
+ *   machines whose Running task's heartbeat went stale (its worker died).
+ * - A job drains its machine: claims the machine's next task (`claimNext`,
+ *   serialised per machine), runs it, and claims again until none is runnable.
+ *   A job that finds another worker running the machine's task leaves: that
+ *   worker claims the next one when it finishes.
+ * - While a task runs, its lease (attempt number) is renewed every
+ *   `heartbeatMs`; a lease older than `staleMs` is resumed by another worker, up
+ *   to `maxAttempts` attempts, then the task is Failed.
+ *
+ * `start()` needs the database's pg-boss schema (`pgboss`), which it creates on
+ * first start. `stop()` lets running tasks end their current step, then
+ * releases their leases so the next engine resumes them at once.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { TInstanceState, TTaskEventName, TTaskType } from '@fleet/contracts';
+import type { Db } from '../../db/client.js';
+import type { CloudProvider } from '../cloud/provider.js';
+import type { TaskEvents } from '../push/events.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { newCredential } from './credentials.js';
+import { HANDLERS, TaskFailure, type TaskContext } from './handlers.js';
+import { selectActiveCloudId, selectMachineContext, upsertCredential } from './machine-state.repository.js';
+import {
+  claimNext,
+  finishTask,
+  heartbeat,
+  mergeParams,
+  releaseLease,
+  selectMachinesNeedingWork,
+  selectVisibilityClasses,
+  TASK_QUEUED_CHANNEL,
+  toTask,
+  updateProgress,
+  type Lease,
+  type TaskRow,
+} from './tasks.repository.js';
+
+/** pg-boss queue of machine wake-ups. */
+export const MACHINE_TASK_QUEUE = 'machine-tasks';
+
+export const ENGINE_DEFAULTS = {
+  /** Lease renewal of a running task, ms. */
+  heartbeatMs: 5_000,
+  /** A lease not renewed for this long belongs to a dead worker, ms. */
+  staleMs: 30_000,
+  /** Sweep interval, ms. With the defaults a dead worker's task is resumed within about 45 s. */
+  sweepMs: 10_000,
+  /** A New task this old with nothing running on its machine was not picked up, ms. */
+  orphanAfterMs: 10_000,
+  /** Attempts of a task whose workers keep dying before it is Failed. */
+  maxAttempts: 3,
+  /** Longest wait for an instance to reach a state, ms. */
+  waitTimeoutMs: 600_000,
+  /** pg-boss workers in this process, and jobs (machines) each takes at once. */
+  workers: 4,
+  batchSize: 10,
+  /** pg-boss polling interval, seconds (at least 0.5). */
+  pollingIntervalSeconds: 1,
+  /** How long `stop()` waits for running tasks, ms. */
+  stopTimeoutMs: 10_000,
+};
+
+export type TaskEngineSettings = typeof ENGINE_DEFAULTS;
+
+export interface TaskEngineOptions extends Partial<TaskEngineSettings> {
+  db: Db;
+  cloud: CloudProvider;
+  events: TaskEvents;
+  /** Seals the credentials of launched instances (DATA_KEY). */
+  secrets: SecretBox;
+  log?: Logger;
+  /** Name of this worker in `machine_tasks.worker` (default host:pid:random). */
+  workerName?: string;
+}
+
+export interface TaskEngine {
+  readonly workerName: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Queues a pg-boss wake-up for each machine (coalesced per machine). */
+  wake(machineIds: number[]): Promise<void>;
+  /** One sweep now; answers the number of machines woken. */
+  sweep(): Promise<number>;
+  /** Runs the machine's runnable tasks in this process (what a job does). */
+  drain(machineId: number): Promise<void>;
+}
+
+/** The lease was lost (another worker resumed the task) or the engine is stopping: stop working on it. */
+class Abandon extends Error {}
+
+const TRANSITIONAL = new Set<TInstanceState>(['pending', 'stopping', 'shutting-down']);
+
+export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
+  const { db, cloud, events, secrets, log } = options;
+  const s: TaskEngineSettings = { ...ENGINE_DEFAULTS };
+  for (const key of Object.keys(ENGINE_DEFAULTS) as (keyof TaskEngineSettings)[]) s[key] = options[key] ?? ENGINE_DEFAULTS[key];
+  const workerName = options.workerName ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  let boss: PgBoss | undefined;
+  let listener: pg.Client | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  const workerIds: string[] = [];
+  const drains = new Set<Promise<void>>();
+  const leases = new Map<number, Lease>();
+
+  const emit = (name: TTaskEventName, row: TaskRow, classIds: number[]) => events.emit({ name, task: toTask(row), classIds });
+
+  async function runTask(row: TaskRow, classIds: number[]): Promise<void> {
+    const lease: Lease = { taskId: row.id, attempt: row.attempts };
+    leases.set(row.id, lease);
+    emit('TaskStarted', row, classIds);
+    let lost = false;
+    let progress = row.progress;
+    const check = () => {
+      if (lost || stopping) throw new Abandon();
+    };
+    const beat = setInterval(() => {
+      heartbeat(db, lease)
+        .then((held) => (lost ||= !held))
+        .catch((err: Error) => log?.warn({ err: err.message, taskId: row.id }, 'heartbeat failed'));
+    }, s.heartbeatMs);
+
+    const handler = HANDLERS[row.type as TTaskType];
+    const machine = await selectMachineContext(db, row.machineId);
+    let outcome: { status: 'Completed' } | { status: 'Failed'; error: string } = { status: 'Completed' };
+    try {
+      if (!handler) throw new TaskFailure(`Unknown task type ${row.type}`);
+      if (!machine) throw new TaskFailure(`Machine ${row.machineId} does not exist`);
+      const params = { ...row.params };
+      const ctx: TaskContext = {
+        task: { id: row.id, type: row.type as TTaskType, params },
+        machine,
+        cloud,
+        db,
+        async progress(value) {
+          check();
+          if (value <= progress) return;
+          const updated = await updateProgress(db, lease, value);
+          if (!updated) throw new Abandon();
+          progress = updated.progress;
+          emit('TaskProgress', updated, classIds);
+        },
+        async checkpoint(patch) {
+          check();
+          if (!(await mergeParams(db, lease, patch))) throw new Abandon();
+          Object.assign(params, patch);
+        },
+        async activeInstance() {
+          const cloudId = await selectActiveCloudId(db, machine.id);
+          return cloudId ? cloud.describe(cloudId) : undefined;
+        },
+        async waitFor(cloudId, state) {
+          const deadline = Date.now() + s.waitTimeoutMs;
+          for (;;) {
+            check();
+            const i = await cloud.describe(cloudId);
+            if (!i) throw new TaskFailure(`Instance ${cloudId} no longer exists`);
+            if (i.status === state) return i;
+            if (!TRANSITIONAL.has(i.status)) throw new TaskFailure(`Instance ${cloudId} is ${i.status}, expected ${state}`);
+            if (Date.now() > deadline) throw new TaskFailure(`Instance ${cloudId} did not reach state ${state} within ${s.waitTimeoutMs / 1000} s`);
+            await sleep(cloud.pollIntervalMs);
+          }
+        },
+        async issueCredential() {
+          check();
+          const { rdpPassword, sshPrivateKey } = await newCredential();
+          await upsertCredential(db, machine.id, { rdpPasswordEnc: secrets.seal(rdpPassword), sshPrivateKeyEnc: secrets.seal(sshPrivateKey) });
+        },
+      };
+      try {
+        await handler.run(ctx);
+      } catch (err) {
+        if (err instanceof Abandon) throw err;
+        outcome = { status: 'Failed', error: err instanceof Error ? err.message : String(err) };
+        await handler.onFailure?.(ctx).catch((e: Error) => log?.warn({ err: e.message, taskId: row.id }, 'failure clean-up failed'));
+      }
+    } catch (err) {
+      if (err instanceof Abandon) {
+        log?.info({ taskId: row.id, lost }, lost ? 'task taken over by another worker' : 'task handed to the next engine');
+        if (!lost) await releaseLease(db, lease);
+        return;
+      }
+      outcome = { status: 'Failed', error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearInterval(beat);
+      leases.delete(row.id);
+    }
+    const finished = await finishTask(db, lease, outcome);
+    if (finished) emit('TaskFinished', finished, classIds);
+  }
+
+  async function drain(machineId: number): Promise<void> {
+    let classIds: number[] | undefined;
+    while (!stopping) {
+      const claim = await claimNext(db, { machineId, worker: workerName, staleMs: s.staleMs, maxAttempts: s.maxAttempts });
+      if (claim.kind === 'busy') return;
+      classIds ??= await selectVisibilityClasses(db, machineId);
+      for (const failed of claim.abandoned) emit('TaskFinished', failed, classIds);
+      if (claim.kind === 'idle') return;
+      if (claim.resumed) log?.warn({ taskId: claim.task.id, attempt: claim.task.attempts }, 'resuming a task whose worker stopped');
+      await runTask(claim.task, classIds);
+    }
+  }
+
+  function tracked(machineId: number): Promise<void> {
+    const p = drain(machineId).finally(() => drains.delete(p));
+    drains.add(p);
+    return p;
+  }
+
+  async function wake(machineIds: number[]): Promise<void> {
+    if (!boss || stopping || machineIds.length === 0) return;
+    await boss.insert(machineIds.map((machineId) => ({ name: MACHINE_TASK_QUEUE, data: { machineId }, singletonKey: String(machineId) })));
+    for (const id of workerIds) boss.notifyWorker(id);
+  }
+
+  async function sweep(): Promise<number> {
+    const machineIds = await selectMachinesNeedingWork(db, { staleMs: s.staleMs, orphanAfterMs: s.orphanAfterMs, limit: 1000 });
+    await wake(machineIds);
+    return machineIds.length;
+  }
+
+  async function listen(): Promise<void> {
+    const client = new pg.Client(db.$client.options);
+    client.on('notification', (msg) => {
+      if (msg.channel !== TASK_QUEUED_CHANNEL || !msg.payload) return;
+      const ids = msg.payload.split(',').map(Number).filter(Number.isInteger);
+      wake(ids).catch((err: Error) => log?.warn({ err: err.message }, 'wake-up failed'));
+    });
+    client.on('error', (err) => {
+      log?.warn({ err: err.message }, 'task notification connection lost; reconnecting');
+      if (listener === client) listener = undefined;
+      client.end().catch(() => undefined);
+      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`listen ${TASK_QUEUED_CHANNEL}`);
+    listener = client;
+  }
+
+  return {
+    workerName,
+    wake,
+    sweep,
+    drain: tracked,
+
+    async start() {
+      stopping = false;
+      const pool = db.$client;
+      boss = new PgBoss({
+        db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) },
+        schedule: false,
+        maintenanceIntervalSeconds: 60,
+      });
+      boss.on('error', (err: Error) => log?.warn({ err: err.message }, 'pg-boss error'));
+      await boss.start();
+      await boss.createQueue(MACHINE_TASK_QUEUE, { name: MACHINE_TASK_QUEUE, policy: 'short', retryLimit: 3, retryDelay: 1, expireInSeconds: 3600 });
+      for (let i = 0; i < s.workers; i++) {
+        workerIds.push(
+          await boss.work<{ machineId: number }>(
+            MACHINE_TASK_QUEUE,
+            { batchSize: s.batchSize, pollingIntervalSeconds: s.pollingIntervalSeconds },
+            async (jobs) => {
+              const results = await Promise.allSettled(jobs.map((job) => tracked(job.data.machineId)));
+              const failed = results.find((r) => r.status === 'rejected');
+              if (failed) throw failed.reason;
+            },
+          ),
+        );
+      }
+      await listen();
+      await sweep();
+      sweepTimer = setInterval(() => {
+        sweep().catch((err: Error) => log?.warn({ err: err.message }, 'task sweep failed'));
+      }, s.sweepMs);
+      log?.info({ worker: workerName }, 'task engine started');
+    },
+
+    async stop() {
+      stopping = true;
+      clearInterval(sweepTimer);
+      await listener?.end().catch(() => undefined);
+      listener = undefined;
+      await Promise.race([Promise.allSettled([...drains]), sleep(s.stopTimeoutMs)]);
+      // Tasks still inside a cloud call are handed over too: the next engine resumes them at once.
+      for (const lease of leases.values()) await releaseLease(db, lease).catch(() => undefined);
+      await boss?.stop({ graceful: false, close: false });
+      boss = undefined;
+      workerIds.length = 0;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Queueing machine tasks from a service (DESIGN §6): how the API hands work to
+ * the task engine.
+ *
+ * Use, in a mutation:
+ * ```ts
+ * const queued = await db.transaction(async (tx) => {
+ *   // ... change the machine, audit it ...
+ *   return tasks.enqueue(tx, [{ machine, type: 'StartMachine' }]);
+ * });
+ * tasks.announce(queued); // TaskQueued events, after the commit
+ * ```
+ * `enqueue` inserts the rows as New and sends a NOTIFY that the engines receive
+ * only if the transaction commits; a lost notification is made up by the
+ * engine's sweep. `announce` emits the TaskQueued events once the rows are
+ * committed (emitting inside the transaction could announce a task that a
+ * rollback then removes).
+ */
+import type { TTask, TTaskType } from '@fleet/contracts';
+import type { DbOrTx } from '../../db/client.js';
+import type { TaskEvents } from '../push/events.js';
+import { insertTasks, toTask } from './tasks.repository.js';
+
+/** The machine a task is for, as queueing needs it. */
+export interface TaskMachine {
+  id: number;
+  name: string;
+  accountId: number;
+  classId: number;
+  accountClassId: number;
+}
+
+export interface TaskRequest {
+  machine: TaskMachine;
+  type: TTaskType;
+  /** Defaults to {@link describeTask}. */
+  description?: string;
+  /** The task's input, e.g. `{ instanceTypeId }` for ChangeInstanceType. */
+  params?: Record<string, unknown>;
+}
+
+export interface QueuedTask {
+  task: TTask;
+  classIds: number[];
+}
+
+export interface TaskQueue {
+  /** Inserts New tasks inside `tx`; engines hear of them when it commits. */
+  enqueue(tx: DbOrTx, requests: TaskRequest[]): Promise<QueuedTask[]>;
+  /** Emits TaskQueued for each task; call after the commit. */
+  announce(queued: QueuedTask[]): void;
+}
+
+const VERBS: Record<TTaskType, string> = {
+  CreateMachine: 'Create machine',
+  StartMachine: 'Start machine',
+  StopMachine: 'Stop machine',
+  TerminateMachine: 'Terminate machine',
+  RecreateMachine: 'Recreate machine',
+  ChangeInstanceType: 'Change instance type of',
+};
+
+/** The description a task shows in the status column and the tasks drawer, e.g. `Start machine acme-launcher`. */
+export function describeTask(type: TTaskType, machineName: string, detail?: string): string {
+  return `${VERBS[type]} ${machineName}${detail ? ` ${detail}` : ''}`;
+}
+
+export function createTaskQueue({ events }: { events: TaskEvents }): TaskQueue {
+  return {
+    async enqueue(tx, requests) {
+      const rows = await insertTasks(
+        tx,
+        requests.map((r) => ({
+          machineId: r.machine.id,
+          accountId: r.machine.accountId,
+          type: r.type,
+          description: r.description ?? describeTask(r.type, r.machine.name),
+          params: r.params,
+        })),
+      );
+      return rows.map((row, i) => ({
+        task: toTask(row),
+        classIds: [requests[i]!.machine.classId, requests[i]!.machine.accountClassId],
+      }));
+    },
+    announce(queued) {
+      for (const q of queued) events.emit({ name: 'TaskQueued', task: q.task, classIds: q.classIds });
+    },
+  };
+}

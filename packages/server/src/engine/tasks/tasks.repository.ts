@@ -1,0 +1,285 @@
+/**
+ * SQL of machine tasks (DESIGN §6; `README.md` beside this file): queueing,
+ * the claim of a machine's next task, the lease of a Running task (attempt,
+ * heartbeat), progress, finishing, cancelling and the sweep that finds work
+ * nobody is doing.
+ *
+ * Every write to a Running task is fenced by its attempt number: a worker whose
+ * lease was taken over (its heartbeat went stale and another worker resumed the
+ * task) can no longer change it.
+ */
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { TTask, TTaskStatus, TTaskType } from '@fleet/contracts';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { accounts, machines, machineTasks } from '../../db/schema.js';
+
+export type TaskRow = typeof machineTasks.$inferSelect;
+
+/** Channel of the NOTIFY sent when a task is queued (delivered on commit). */
+export const TASK_QUEUED_CHANNEL = 'fleet_task_queued';
+/** First key of the advisory lock that serialises claims per machine (second key: machine id). */
+const CLAIM_LOCK_NAMESPACE = 4_004;
+
+export function toTask(r: TaskRow): TTask {
+  return {
+    id: r.id,
+    machineId: r.machineId,
+    accountId: r.accountId,
+    type: r.type as TTaskType,
+    status: r.status as TTaskStatus,
+    description: r.description,
+    progress: r.progress,
+    queuedAt: r.queuedAt.toISOString(),
+    startedAt: r.startedAt?.toISOString() ?? null,
+    completedAt: r.completedAt?.toISOString() ?? null,
+    error: r.error,
+  };
+}
+
+export interface NewTask {
+  machineId: number;
+  accountId: number;
+  type: TTaskType;
+  description: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Inserts New tasks inside the caller's transaction and notifies the engines of
+ * their machines; the notification is delivered only if the transaction commits.
+ */
+export async function insertTasks(tx: DbOrTx, tasks: NewTask[]): Promise<TaskRow[]> {
+  if (tasks.length === 0) return [];
+  const rows = await tx
+    .insert(machineTasks)
+    .values(tasks.map((t) => ({ ...t, status: 'New', params: t.params ?? {} })))
+    .returning();
+  const machineIds = [...new Set(tasks.map((t) => t.machineId))];
+  // A NOTIFY payload holds at most 8000 bytes: 500 ids per notification.
+  for (let i = 0; i < machineIds.length; i += 500) {
+    await tx.execute(sql`select pg_notify(${TASK_QUEUED_CHANNEL}, ${machineIds.slice(i, i + 500).join(',')})`);
+  }
+  return rows;
+}
+
+/** The outcome of a claim: the task to run, nothing to do, or another worker is running one. */
+export type Claim =
+  | { kind: 'claimed'; task: TaskRow; resumed: boolean; abandoned: TaskRow[] }
+  | { kind: 'idle'; abandoned: TaskRow[] }
+  | { kind: 'busy' };
+
+/**
+ * Claims the machine's next task for `worker`, in one transaction under an
+ * advisory lock of the machine:
+ * - a Running task with a fresh heartbeat: busy (its worker is alive);
+ * - a Running task whose heartbeat is older than `staleMs`: its worker died; it
+ *   is resumed (attempt + 1) unless it had `maxAttempts` already, then Failed
+ *   (returned in `abandoned`) and the claim goes on;
+ * - otherwise the oldest New task becomes Running (attempt 1).
+ */
+export async function claimNext(
+  db: Db,
+  { machineId, worker, staleMs, maxAttempts }: { machineId: number; worker: string; staleMs: number; maxAttempts: number },
+): Promise<Claim> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, ${machineId})`);
+    const abandoned: TaskRow[] = [];
+    const [running] = await tx
+      .select({
+        id: machineTasks.id,
+        attempts: machineTasks.attempts,
+        stale: sql<boolean>`coalesce(${machineTasks.heartbeatAt}, ${machineTasks.startedAt}, ${machineTasks.queuedAt}) < now() - ${staleMs} * interval '1 millisecond'`,
+      })
+      .from(machineTasks)
+      .where(and(eq(machineTasks.machineId, machineId), eq(machineTasks.status, 'Running')));
+    if (running) {
+      if (!running.stale) return { kind: 'busy' };
+      if (running.attempts < maxAttempts) {
+        const [resumed] = await tx
+          .update(machineTasks)
+          .set({ attempts: sql`${machineTasks.attempts} + 1`, heartbeatAt: sql`now()`, worker })
+          .where(eq(machineTasks.id, running.id))
+          .returning();
+        return { kind: 'claimed', task: resumed!, resumed: true, abandoned };
+      }
+      const [failed] = await tx
+        .update(machineTasks)
+        .set({
+          status: 'Failed',
+          completedAt: sql`now()`,
+          error: `The worker running this task stopped responding (${running.attempts} attempts)`,
+        })
+        .where(eq(machineTasks.id, running.id))
+        .returning();
+      abandoned.push(failed!);
+    }
+    const [next] = await tx
+      .select({ id: machineTasks.id })
+      .from(machineTasks)
+      .where(and(eq(machineTasks.machineId, machineId), eq(machineTasks.status, 'New')))
+      .orderBy(asc(machineTasks.id))
+      .limit(1)
+      .for('update');
+    if (!next) return { kind: 'idle', abandoned };
+    const [claimed] = await tx
+      .update(machineTasks)
+      // statement_timestamp(), not now(): the transaction may have begun before the
+      // previous task's finish committed, and a task never starts before it.
+      .set({ status: 'Running', startedAt: sql`statement_timestamp()`, attempts: 1, heartbeatAt: sql`now()`, worker, progress: 0 })
+      .where(eq(machineTasks.id, next.id))
+      .returning();
+    return { kind: 'claimed', task: claimed!, resumed: false, abandoned };
+  });
+}
+
+/** The lease of a Running task: its id and the attempt that holds it. */
+export interface Lease {
+  taskId: number;
+  attempt: number;
+}
+
+const leased = (lease: Lease) =>
+  and(eq(machineTasks.id, lease.taskId), eq(machineTasks.status, 'Running'), eq(machineTasks.attempts, lease.attempt));
+
+/** Renews the lease; false when it was lost (taken over or finished elsewhere). */
+export async function heartbeat(db: DbOrTx, lease: Lease): Promise<boolean> {
+  const rows = await db.update(machineTasks).set({ heartbeatAt: sql`now()` }).where(leased(lease)).returning({ id: machineTasks.id });
+  return rows.length > 0;
+}
+
+/** Sets progress (0–100) and renews the lease; undefined when the lease was lost. */
+export async function updateProgress(db: DbOrTx, lease: Lease, progress: number): Promise<TaskRow | undefined> {
+  const [row] = await db
+    .update(machineTasks)
+    .set({ progress: Math.max(0, Math.min(100, Math.round(progress))), heartbeatAt: sql`now()` })
+    .where(leased(lease))
+    .returning();
+  return row;
+}
+
+/** Merges checkpoint values into the task's params; false when the lease was lost. */
+export async function mergeParams(db: DbOrTx, lease: Lease, patch: Record<string, unknown>): Promise<boolean> {
+  const rows = await db
+    .update(machineTasks)
+    .set({ params: sql`${machineTasks.params} || ${JSON.stringify(patch)}::jsonb`, heartbeatAt: sql`now()` })
+    .where(leased(lease))
+    .returning({ id: machineTasks.id });
+  return rows.length > 0;
+}
+
+/**
+ * Gives up the lease of a task this worker stops working on (the engine is
+ * stopping): its heartbeat is made stale, so the next sweep resumes it at once.
+ */
+export async function releaseLease(db: DbOrTx, lease: Lease): Promise<void> {
+  await db.update(machineTasks).set({ heartbeatAt: new Date(0) }).where(leased(lease));
+}
+
+/** Ends a Running task as Completed (progress 100) or Failed with its error; undefined when the lease was lost. */
+export async function finishTask(
+  db: DbOrTx,
+  lease: Lease,
+  outcome: { status: 'Completed' } | { status: 'Failed'; error: string },
+): Promise<TaskRow | undefined> {
+  const [row] = await db
+    .update(machineTasks)
+    .set({
+      status: outcome.status,
+      completedAt: sql`now()`,
+      error: outcome.status === 'Failed' ? outcome.error.slice(0, 2000) : null,
+      ...(outcome.status === 'Completed' ? { progress: 100 } : {}),
+    })
+    .where(leased(lease))
+    .returning();
+  return row;
+}
+
+/**
+ * Machines with work nobody is doing: a New task queued more than
+ * `orphanAfterMs` ago while no task of the machine runs (its wake-up was lost,
+ * or it was queued without one, as account deletion does), or a Running task
+ * whose heartbeat is older than `staleMs` (its worker died).
+ */
+export async function selectMachinesNeedingWork(
+  db: DbOrTx,
+  { staleMs, orphanAfterMs, limit }: { staleMs: number; orphanAfterMs: number; limit: number },
+): Promise<number[]> {
+  const { rows } = await db.execute<{ machineId: number }>(sql`
+    select distinct t.machine_id as "machineId" from ${machineTasks} t
+    where (t.status = 'New' and t.queued_at < now() - ${orphanAfterMs} * interval '1 millisecond'
+           and not exists (select 1 from ${machineTasks} r where r.machine_id = t.machine_id and r.status = 'Running'))
+       or (t.status = 'Running'
+           and coalesce(t.heartbeat_at, t.started_at, t.queued_at) < now() - ${staleMs} * interval '1 millisecond')
+    limit ${limit}`);
+  return rows.map((r) => r.machineId);
+}
+
+/**
+ * Cancels a New task of the machine. Answers the cancelled task, or the status
+ * that prevented it, or undefined when the machine has no such task.
+ */
+export async function cancelNewTask(
+  tx: DbOrTx,
+  { machineId, taskId }: { machineId: number; taskId: number },
+): Promise<{ cancelled: TaskRow } | { status: string } | undefined> {
+  const [cancelled] = await tx
+    .update(machineTasks)
+    .set({ status: 'Cancelled', completedAt: sql`now()` })
+    .where(and(eq(machineTasks.id, taskId), eq(machineTasks.machineId, machineId), eq(machineTasks.status, 'New')))
+    .returning();
+  if (cancelled) return { cancelled };
+  const [other] = await tx
+    .select({ status: machineTasks.status })
+    .from(machineTasks)
+    .where(and(eq(machineTasks.id, taskId), eq(machineTasks.machineId, machineId)));
+  return other;
+}
+
+/** The machine's tasks, newest first. */
+export async function selectMachineTasks(db: DbOrTx, { machineId, startIndex, limit }: { machineId: number; startIndex: number; limit: number }) {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(machineTasks).where(eq(machineTasks.machineId, machineId)).orderBy(desc(machineTasks.id)).offset(startIndex).limit(limit),
+    db.select({ n: count() }).from(machineTasks).where(eq(machineTasks.machineId, machineId)),
+  ]);
+  return { items: rows.map(toTask), totalItems: total?.n ?? 0 };
+}
+
+/**
+ * Recent tasks of each machine for the machine lists: unfinished ones first,
+ * then the latest finished, at most `perMachine` each, newest first within each.
+ */
+export async function selectRecentTasks(db: DbOrTx, machineIds: number[], perMachine: number): Promise<Map<number, TTask[]>> {
+  const byMachine = new Map<number, TTask[]>();
+  if (machineIds.length === 0) return byMachine;
+  const ranked = db
+    .select({
+      id: machineTasks.id,
+      rank: sql<number>`row_number() over (partition by ${machineTasks.machineId}
+        order by (${machineTasks.status} in ('New', 'Running')) desc, ${machineTasks.id} desc)`.as('rank'),
+    })
+    .from(machineTasks)
+    .where(inArray(machineTasks.machineId, machineIds))
+    .as('ranked');
+  const rows = await db
+    .select({ task: machineTasks })
+    .from(machineTasks)
+    .innerJoin(ranked, eq(ranked.id, machineTasks.id))
+    .where(sql`${ranked.rank} <= ${perMachine}`)
+    .orderBy(asc(ranked.rank));
+  for (const { task } of rows) {
+    const list = byMachine.get(task.machineId) ?? [];
+    list.push(toTask(task));
+    byMachine.set(task.machineId, list);
+  }
+  return byMachine;
+}
+
+/** Class ids deciding who may see a machine's events: the machine's and its account's. */
+export async function selectVisibilityClasses(db: DbOrTx, machineId: number): Promise<number[]> {
+  const [row] = await db
+    .select({ machineClass: machines.classId, accountClass: accounts.classId })
+    .from(machines)
+    .innerJoin(accounts, eq(accounts.id, machines.accountId))
+    .where(eq(machines.id, machineId));
+  return row ? [row.machineClass, row.accountClass] : [];
+}

@@ -1,0 +1,148 @@
+/**
+ * Catalogue calls of the account forms (spec 1 §7 Lookups; spec 3 §7 Software,
+ * Cloud, Library): `GET /customers`, `/lookup/features`, `/lookup/reporting-categories`,
+ * `/cloud/regions`, `/cloud/instance-types`, `/cloud/redis-instance-types`,
+ * `/irmn-versions`, `/software/branches`, `/software/{software}/commits`,
+ * `/software/{software}/builds`, `PUT /software/{software}/commits/{hash}/breaking`,
+ * `GET /library/files`, `/library/packages`, `/library/sample-data-files`.
+ * (`GET /cloud/images` and `/mma/classes` are the fleet module's.)
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZBranchesResponse,
+  ZBuildsResponse,
+  ZCommit,
+  ZCommitParams,
+  ZCustomersResponse,
+  ZInstanceTypesResponse,
+  ZIrmnVersionsResponse,
+  ZListBuildsQuery,
+  ZListCommitsQuery,
+  ZListCommitsResponse,
+  ZListLibraryFilesQuery,
+  ZListLibraryFilesResponse,
+  ZLookupResponse,
+  ZRegionsResponse,
+  ZSetCommitBreakingRequest,
+  ZSoftwareParams,
+  ZStringListResponse,
+} from '@fleet/contracts';
+
+export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/customers',
+    { schema: { operationId: 'listCustomers', tags: ['Lookups'], summary: 'Known customer names, for the autocomplete', response: { 200: ZCustomersResponse } } },
+    () => app.services.catalogues.customers(),
+  );
+  app.get(
+    '/lookup/features',
+    { schema: { operationId: 'listFeatures', tags: ['Lookups'], summary: 'License features', response: { 200: ZLookupResponse } } },
+    () => app.services.catalogues.features(),
+  );
+  app.get(
+    '/lookup/reporting-categories',
+    { schema: { operationId: 'listReportingCategories', tags: ['Lookups'], summary: 'License reporting categories', response: { 200: ZLookupResponse } } },
+    () => app.services.catalogues.reportingCategories(),
+  );
+  app.get(
+    '/cloud/regions',
+    { schema: { operationId: 'listRegions', tags: ['Cloud'], summary: 'Cloud regions', response: { 200: ZRegionsResponse } } },
+    () => app.services.catalogues.regions(),
+  );
+  app.get(
+    '/cloud/instance-types',
+    { schema: { operationId: 'listInstanceTypes', tags: ['Cloud'], summary: 'Machine instance types', response: { 200: ZInstanceTypesResponse } } },
+    () => app.services.catalogues.instanceTypes({ redis: false }),
+  );
+  app.get(
+    '/cloud/redis-instance-types',
+    { schema: { operationId: 'listRedisInstanceTypes', tags: ['Cloud'], summary: 'Redis (cache) instance types', response: { 200: ZInstanceTypesResponse } } },
+    () => app.services.catalogues.instanceTypes({ redis: true }),
+  );
+  app.get(
+    '/irmn-versions',
+    { schema: { operationId: 'listIrmnVersions', tags: ['IRMN versions'], summary: 'IRMN versions', response: { 200: ZIrmnVersionsResponse } } },
+    () => app.services.catalogues.irmnVersions(),
+  );
+  app.get(
+    '/software/branches',
+    { schema: { operationId: 'listBranches', tags: ['Software'], summary: 'Software branches', response: { 200: ZBranchesResponse } } },
+    () => app.services.catalogues.branches(),
+  );
+  app.get(
+    '/library/packages',
+    { schema: { operationId: 'listLibraryPackages', tags: ['Library'], summary: 'Library package names', response: { 200: ZStringListResponse } } },
+    () => app.services.catalogues.libraryPackages(),
+  );
+  app.get(
+    '/library/sample-data-files',
+    { schema: { operationId: 'listSampleDataFiles', tags: ['Library'], summary: 'Sample data file names', response: { 200: ZStringListResponse } } },
+    () => app.services.catalogues.sampleDataFiles(),
+  );
+
+  app.get(
+    '/software/:software/commits',
+    {
+      schema: {
+        operationId: 'listCommits',
+        tags: ['Software'],
+        summary: 'Commits of a component, newest first, filtered and paged (10 by default)',
+        params: ZSoftwareParams,
+        querystring: ZListCommitsQuery,
+        response: { 200: ZListCommitsResponse },
+      },
+    },
+    (req) => app.services.catalogues.commits({ software: req.params.software, query: req.query }),
+  );
+
+  app.get(
+    '/software/:software/builds',
+    {
+      schema: {
+        operationId: 'listBuilds',
+        tags: ['Software'],
+        summary: 'Daily or Release builds of a component, newest first',
+        params: ZSoftwareParams,
+        querystring: ZListBuildsQuery,
+        response: { 200: ZBuildsResponse },
+      },
+    },
+    (req) => app.services.catalogues.builds({ software: req.params.software, type: req.query.type }),
+  );
+
+  app.put(
+    '/software/:software/commits/:hash/breaking',
+    {
+      schema: {
+        operationId: 'setCommitBreaking',
+        tags: ['Software'],
+        summary: 'Mark or unmark a commit as breaking (audited)',
+        params: ZCommitParams,
+        body: ZSetCommitBreakingRequest,
+        response: { 200: ZCommit },
+      },
+    },
+    (req) =>
+      app.services.catalogues.setCommitBreaking({
+        principal: req.principal!,
+        software: req.params.software,
+        hash: req.params.hash,
+        isBreaking: req.body.isBreaking,
+        breakingMsg: req.body.breakingMsg,
+      }),
+  );
+
+  app.get(
+    '/library/files',
+    {
+      schema: {
+        operationId: 'listLibraryFiles',
+        tags: ['Library'],
+        summary: 'Library files, searched, filtered, sorted and paged',
+        querystring: ZListLibraryFilesQuery,
+        response: { 200: ZListLibraryFilesResponse },
+      },
+    },
+    (req) => app.services.catalogues.libraryFiles({ query: req.query }),
+  );
+};

@@ -1,0 +1,30 @@
+/** `GET /accounts/{id}/files/license` (a download) and `GET /license/public-key` (spec 1 §7). */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZIdParams, ZLicensePublicKey } from '@fleet/contracts';
+
+export const licenseFileRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/accounts/:id/files/license',
+    {
+      schema: {
+        operationId: 'downloadLicense',
+        tags: ['Account settings'],
+        summary: "The account's signed license file, '{urlFriendlyName} license.dat' (JSON: payload, Ed25519 signature, keyId)",
+        params: ZIdParams,
+      },
+    },
+    async (req, reply) => {
+      const { fileName, file } = await app.services.licenseFiles.licenseFile({ principal: req.principal!, accountId: req.params.id });
+      return reply
+        .header('content-disposition', `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+        .type('application/octet-stream')
+        .send(Buffer.from(`${JSON.stringify(file, null, 2)}\n`, 'utf8'));
+    },
+  );
+
+  app.get(
+    '/license/public-key',
+    { schema: { operationId: 'getLicensePublicKey', tags: ['Account settings'], summary: 'The public key that verifies license files (PEM)', response: { 200: ZLicensePublicKey } } },
+    () => app.services.licenseFiles.publicKey(),
+  );
+};

@@ -1,0 +1,118 @@
+/**
+ * Machine configuration calls (spec 2 §7 Machines, spec 3 §7 Updater and batch):
+ * `PUT /machines/{id}/component-config`, `PUT /machines/{id}/deployer-config`,
+ * `GET /machines/{id}/default-component-config`, `GET /machines/{id}/default-deployer-config`,
+ * and the batch defaults `GET /machines/default-component-configs?ids=1,2` and
+ * `GET /machines/default-deployer-configs?ids=1,2`.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZDefaultComponentConfig,
+  ZDefaultComponentConfigsResponse,
+  ZDefaultDeployerConfig,
+  ZDefaultDeployerConfigsResponse,
+  ZIdParams,
+  ZMachine,
+  ZMachineIdsQuery,
+  ZPutComponentConfigRequest,
+  ZPutDeployerConfigRequest,
+} from '@fleet/contracts';
+
+export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Machine configs'];
+  const configs = () => app.services.machineConfigs;
+
+  app.put(
+    '/machines/:id/component-config',
+    {
+      schema: {
+        operationId: 'putMachineComponentConfig',
+        tags,
+        summary: 'Replace the machine component configuration',
+        params: ZIdParams,
+        body: ZPutComponentConfigRequest,
+        response: { 200: ZMachine },
+      },
+    },
+    (req) => configs().save({ principal: req.principal!, machineId: req.params.id, kind: 'component', config: req.body.componentConfig }),
+  );
+
+  app.put(
+    '/machines/:id/deployer-config',
+    {
+      schema: {
+        operationId: 'putMachineDeployerConfig',
+        tags,
+        summary: 'Replace the machine deployer configuration',
+        params: ZIdParams,
+        body: ZPutDeployerConfigRequest,
+        response: { 200: ZMachine },
+      },
+    },
+    (req) => configs().save({ principal: req.principal!, machineId: req.params.id, kind: 'deployer', config: req.body.deployerConfig }),
+  );
+
+  app.get(
+    '/machines/:id/default-component-config',
+    {
+      schema: {
+        operationId: 'getDefaultComponentConfig',
+        tags,
+        summary: 'Default component configuration of the machine',
+        params: ZIdParams,
+        response: { 200: ZDefaultComponentConfig },
+      },
+    },
+    async (req) => ({
+      machineId: req.params.id,
+      componentConfig: await configs().defaultsOf({ principal: req.principal!, machineId: req.params.id, kind: 'component' }),
+    }),
+  );
+
+  app.get(
+    '/machines/:id/default-deployer-config',
+    {
+      schema: {
+        operationId: 'getDefaultDeployerConfig',
+        tags,
+        summary: 'Default deployer configuration of the machine',
+        params: ZIdParams,
+        response: { 200: ZDefaultDeployerConfig },
+      },
+    },
+    async (req) => ({
+      machineId: req.params.id,
+      deployerConfig: await configs().defaultsOf({ principal: req.principal!, machineId: req.params.id, kind: 'deployer' }),
+    }),
+  );
+
+  app.get(
+    '/machines/default-component-configs',
+    {
+      schema: {
+        operationId: 'listDefaultComponentConfigs',
+        tags,
+        summary: 'Default component configurations of the machines (ids: a comma list)',
+        querystring: ZMachineIdsQuery,
+        response: { 200: ZDefaultComponentConfigsResponse },
+      },
+    },
+    async (req) =>
+      (await configs().defaults({ principal: req.principal!, machineIds: req.query.ids, kind: 'component' })).map((i) => ({ machineId: i.machineId, componentConfig: i.config })),
+  );
+
+  app.get(
+    '/machines/default-deployer-configs',
+    {
+      schema: {
+        operationId: 'listDefaultDeployerConfigs',
+        tags,
+        summary: 'Default deployer configurations of the machines (ids: a comma list)',
+        querystring: ZMachineIdsQuery,
+        response: { 200: ZDefaultDeployerConfigsResponse },
+      },
+    },
+    async (req) =>
+      (await configs().defaults({ principal: req.principal!, machineIds: req.query.ids, kind: 'deployer' })).map((i) => ({ machineId: i.machineId, deployerConfig: i.config })),
+  );
+};
