@@ -18,6 +18,7 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': 'http://localhost:3000',
+      '/taskHub': { target: 'http://localhost:3000', ws: true },
     },
   },
 });

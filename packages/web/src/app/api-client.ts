@@ -92,7 +92,7 @@ function cleanParams(params: QueryParams | undefined): Record<string, string> | 
   return Object.fromEntries(entries.map(([k, v]) => [k, String(v)]));
 }
 
-async function request<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, opts: RequestOptions = {}): Promise<T> {
+async function request<T>(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, opts: RequestOptions = {}): Promise<T> {
   try {
     return await http(path, {
       method,
@@ -110,5 +110,6 @@ export const api = {
   get: <T>(path: string, opts?: Omit<RequestOptions, 'json'>) => request<T>('get', path, opts),
   post: <T>(path: string, json?: unknown, opts?: RequestOptions) => request<T>('post', path, { ...opts, json }),
   put: <T>(path: string, json?: unknown, opts?: RequestOptions) => request<T>('put', path, { ...opts, json }),
+  patch: <T>(path: string, json?: unknown, opts?: RequestOptions) => request<T>('patch', path, { ...opts, json }),
   delete: <T>(path: string, opts?: RequestOptions) => request<T>('delete', path, opts),
 };

@@ -58,7 +58,7 @@ export const APP_ROUTES: AppRoute[] = [
     children: [
       { path: 'list', title: 'List Accounts', page: () => import('../features/accounts/AccountsListPage') },
       { path: 'new', title: 'New Account', permission: PERMISSION_WRITE, page: notBuiltYet },
-      { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: notBuiltYet },
+      { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: () => import('../features/account-edit/EditAccountPage') },
     ],
   },
   { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: notBuiltYet },

@@ -16,9 +16,9 @@ import { AccountsFooter } from './components/AccountsFooter';
 import { AccountsTable } from './components/AccountsTable';
 import { LauncherLoginsModal } from './components/LauncherLoginsModal';
 import { ACCOUNTS_PAGE_SIZE, useAccountListParams } from './use-account-list-params';
+import { deleteConfirmText } from './delete-account';
 
 /** The delete confirmation (spec 1 §2, §5). */
-export const deleteConfirmText = (name: string) => `This will delete account ${name} and terminate all its machines.`;
 
 export default function AccountsListPage() {
   const { canWrite, hasCustomerProductionAccess } = useAuth();

@@ -1,0 +1,182 @@
+/**
+ * The edit-account screen (spec 1 §2 Edit account, §6, §8; spec 2 §2.2, §6) in
+ * Chromium against the real server: opening it from the list, the Machines,
+ * Sites and Services tabs, editing a site, deleting the account, what a viewer
+ * sees, add-on accounts, and load failures (the server's detail in an alert).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type {
+  TAccountDetail,
+  TAccountListItem,
+  TAccountService,
+  TListAccountsResponse,
+  TListMachinesResponse,
+  TSite,
+} from '@fleet/contracts';
+import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+
+let browser: Browser;
+let adminToken: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await apiToken('admin');
+});
+afterAll(() => browser.close());
+
+const accounts = async (query: string) => (await api<TListAccountsResponse>(`/accounts?${query}`, adminToken)).items;
+const machineNames = async (accountId: number) =>
+  (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items.map((m) => m.name);
+
+/** An InstancePerSiteMaster account (it has sites and several machines) of class `classId`. */
+async function multiSiteAccount(classId: number, skip = 0): Promise<TAccountListItem> {
+  const found = (await accounts(`classIds=${classId}&limit=200`)).filter((a) => a.instancePolicy === 'InstancePerSiteMaster');
+  if (!found[skip]) throw new Error(`no InstancePerSiteMaster account of class ${classId}`);
+  return found[skip];
+}
+
+async function machineRowNames(page: Page): Promise<string[]> {
+  await page.locator('.ant-table-tbody tr[data-row-key]').first().waitFor();
+  const cells = await page.locator('.ant-table-tbody tr[data-row-key] td:nth-child(4)').allInnerTexts();
+  return cells.map((text) => text.replace(/\s+/g, ' ').trim().split(' ')[0]!);
+}
+
+const errorAlert = (page: Page) => page.getByRole('alert').filter({ hasText: 'Account could not be loaded' });
+
+describe('edit account as admin', () => {
+  it('opens from the list link and shows the machines, the class and the properties', async () => {
+    const account = await multiSiteAccount(1);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/account/list?classIds=1&search=${encodeURIComponent(account.urlFriendlyName)}`);
+    await page.getByRole('link', { name: account.name, exact: true }).first().click();
+    await page.waitForURL((url) => url.hash.startsWith(`#/account/edit/${account.id}`));
+    await page.getByRole('heading', { name: account.name }).waitFor();
+    expect(await page.title()).toContain('Edit Account');
+    const expected = await machineNames(account.id);
+    expect(expected.length).toBeGreaterThan(1);
+    await expect.poll(() => machineRowNames(page)).toEqual(expected);
+    await page.getByText(`1-${expected.length} of ${expected.length} machines`).waitFor();
+
+    const detail = await api<TAccountDetail>(`/accounts/${account.id}`, adminToken);
+    const properties = page.locator('.ant-card', { hasText: 'Account Properties' });
+    for (const text of [detail.urlFriendlyName, detail.contact.name, detail.class.name, detail.launcherUrl!]) {
+      await properties.getByText(text, { exact: false }).first().waitFor();
+    }
+    await page.getByRole('button', { name: 'Delete Account' }).waitFor();
+    await context.close();
+  });
+
+  it('lists the services with their status', async () => {
+    const account = await multiSiteAccount(1, 1);
+    const services = await api<TAccountService[]>(`/accounts/${account.id}/software-status`, adminToken);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
+    await page.getByRole('tab', { name: 'Services' }).click();
+    await page.waitForURL(/tab=services/);
+    const rows = page.getByRole('tabpanel', { name: 'Services' }).locator('.ant-table-tbody tr[data-row-key]');
+    await expect.poll(() => rows.count()).toBe(services.length);
+    expect((await rows.first().innerText()).replace(/\s+/g, ' ')).toContain(`${services[0]!.name} ${services[0]!.status}`);
+    await context.close();
+  });
+
+  it('edits a site: validation on blur, Site updated, the table and the server follow', async () => {
+    const account = await multiSiteAccount(2);
+    const [site] = await api<TSite[]>(`/accounts/${account.id}/sites`, adminToken);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/account/edit/${account.id}?tab=sites`);
+    await page.getByRole('button', { name: `Edit site ${site!.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Site' });
+    expect(await dialog.getByLabel('Domain name').inputValue()).toBe(site!.domainName.replace(/\.fleet\.example\.net$/, ''));
+    await dialog.getByLabel('Name', { exact: true }).fill('');
+    await dialog.getByLabel('Port').click();
+    await dialog.getByText('Site name is required').waitFor();
+    const newName = `${site!.name} East`;
+    await dialog.getByLabel('Name', { exact: true }).fill(newName);
+    await dialog.getByLabel('Port').fill('9443');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Site updated').waitFor();
+    const siteRow = page.locator(`.ant-table-tbody tr[data-row-key="${site!.id}"]`);
+    await expect.poll(async () => (await siteRow.innerText()).replace(/\s+/g, ' ')).toContain(`${newName} `);
+    expect(await siteRow.innerText()).toContain('9443');
+    const saved = (await api<TSite[]>(`/accounts/${account.id}/sites`, adminToken)).find((s) => s.id === site!.id);
+    expect(saved).toMatchObject({ name: newName, port: 9443, domainName: site!.domainName });
+    await context.close();
+  });
+
+  it('hides the tabs of an add-on account', async () => {
+    const [addOn] = await accounts('classIds=200&limit=1');
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/account/edit/${addOn!.id}`);
+    await page.getByText('An add-on account has no machines, sites or services.').waitFor();
+    expect(await page.getByRole('tab').count()).toBe(0);
+    await context.close();
+  });
+
+  it('deletes the account after the list confirmation and goes back to the list', async () => {
+    const [victim] = (await accounts('classIds=1&limit=200&sortDirection=Descending')).filter((a) => a.instancePolicy === 'AllInOne');
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator', 'operator', `/account/edit/${victim!.id}`);
+    await page.getByRole('button', { name: 'Delete Account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete account' });
+    await dialog.getByText(`This will delete account ${victim!.name} and terminate all its machines.`).waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Account deleted').waitFor();
+    await page.waitForURL((url) => url.hash.startsWith('#/account/list'));
+    const res = await fetch(new URL(`/api/v1/accounts/${victim!.id}`, page.url()), { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(res.status).toBe(404);
+    await context.close();
+  });
+});
+
+describe('edit account as viewer', () => {
+  it('shows machines, sites and tasks without any write control', async () => {
+    const account = await multiSiteAccount(3);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'viewer', 'viewer', `/account/edit/${account.id}`);
+    await expect.poll(() => machineRowNames(page)).toEqual(await machineNames(account.id));
+    expect(await page.getByRole('button', { name: 'Create Machine' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Delete Account' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Start|Stop|Actions for) / }).count()).toBe(0);
+    const switches = page.getByRole('switch');
+    expect(await switches.count()).toBeGreaterThan(0);
+    for (const s of await switches.all()) expect(await s.isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: /^Tasks of / }).first().click();
+    await page.getByRole('dialog', { name: /^Tasks of / }).waitFor();
+    expect(await page.getByRole('button', { name: /^Cancel task/ }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('tab', { name: 'Sites' }).click();
+    await page.getByRole('tabpanel', { name: 'Sites' }).locator('.ant-table-tbody tr[data-row-key]').first().waitFor();
+    expect(await page.getByRole('button', { name: /^Edit site/ }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('load failures', () => {
+  it('answers not found for a Customer Production account to an operator', async () => {
+    const [cp] = await accounts('classIds=5&limit=1');
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'operator', 'operator', `/account/edit/${cp!.id}`);
+    await errorAlert(page).getByText(`Account ${cp!.id} was not found`).waitFor();
+    expect(await page.getByRole('tab', { name: 'Machines' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows the server detail of a failed load', async () => {
+    const [account] = await accounts('classIds=1&limit=1');
+    const { context, page } = await newPage(browser);
+    await page.route(`**/api/v1/accounts/${account!.id}`, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'The database is restarting' }),
+      }),
+    );
+    await signIn(page, 'admin', 'admin', `/account/edit/${account!.id}`);
+    await errorAlert(page).getByText('The database is restarting').waitFor();
+    await page.goto('/#/account/edit/987654');
+    await errorAlert(page).getByText('Account 987654 was not found').waitFor();
+    await context.close();
+  });
+});

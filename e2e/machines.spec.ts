@@ -1,0 +1,295 @@
+/**
+ * The machines panel of the edit-account screen (spec 2 §2.2–2.4, §4, §5, §8) in
+ * Chromium against the real server, its task engine and the simulated cloud
+ * (default delays): stop and start followed live through the push channel,
+ * terminate with its confirmation, creating the machine again, cancelling a New
+ * task, switches (success and an injected failure that reverts), reset failure,
+ * change instance type and notifications.
+ *
+ * Each test takes machines of an account no other test of this file uses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type {
+  TAccountListItem,
+  TCreatableMachine,
+  TListAccountsResponse,
+  TListMachinesResponse,
+  TMachine,
+  TPendingMessagesResponse,
+  TTask,
+  TTaskListResponse,
+} from '@fleet/contracts';
+import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+
+/** Longest wait for a simulated cloud transition to show on the screen. */
+const LIVE_TIMEOUT = 30_000;
+
+let browser: Browser;
+let adminToken: string;
+const usedAccounts = new Set<number>();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await apiToken('admin');
+});
+afterAll(() => browser.close());
+
+const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items;
+const idle = (m: TMachine) => !m.tasks.some((t) => t.status === 'New' || t.status === 'Running');
+
+/** An account of `classIds` not used yet by this file, and its first machine matching `accept`. */
+async function pick(
+  accept: (m: TMachine) => boolean,
+  { classIds = '1,3', policy }: { classIds?: string; policy?: TAccountListItem['instancePolicy'] } = {},
+): Promise<{ account: TAccountListItem; machine: TMachine }> {
+  const accounts = await api<TListAccountsResponse>(`/accounts?classIds=${classIds}&limit=200`, adminToken);
+  for (const account of accounts.items) {
+    if (usedAccounts.has(account.id) || (policy && account.instancePolicy !== policy)) continue;
+    const machine = (await machinesOf(account.id)).find((m) => idle(m) && accept(m));
+    if (machine) {
+      usedAccounts.add(account.id);
+      return { account, machine };
+    }
+  }
+  throw new Error('no machine fits this test');
+}
+
+const running = (m: TMachine) => m.instance?.status === 'running' && !m.needsAdmin;
+const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);
+
+async function openAccount(page: Page, user: string, accountId: number) {
+  const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/taskHub'), timeout: 15_000 });
+  await signIn(page, user, user, `/account/edit/${accountId}`);
+  await page.locator('.ant-table-tbody tr[data-row-key]').first().waitFor();
+  return hub;
+}
+
+/** Text of a row with its whitespace folded. */
+const rowText = async (page: Page, machine: { id: number }) => (await row(page, machine).innerText()).replace(/\s+/g, ' ');
+
+describe('machine lifecycle, live', () => {
+  it('stops a running machine and follows the task without a reload, then starts it again', async () => {
+    const { account, machine } = await pick(running);
+    const { context, page } = await newPage(browser);
+    const hub = await openAccount(page, 'admin', account.id);
+    expect(hub.isClosed()).toBe(false);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    const r = row(page, machine);
+    expect(await r.innerText()).toContain('running');
+    // Pushed events, not list reloads, move the row: count the list calls from here on.
+    const listCalls: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes(`/api/v1/accounts/${account.id}/machines`)) listCalls.push(req.url());
+    });
+
+    await r.getByRole('button', { name: `Stop ${machine.name}` }).click();
+    // The task shows at once: the status is its description and the power button waits.
+    await r.getByText(`Stop machine ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
+    expect(await r.locator('button', { hasText: /Start|Stop/ }).isDisabled()).toBe(true);
+
+    await r.getByRole('button', { name: `Tasks of ${machine.name}` }).click();
+    const drawer = page.getByRole('dialog', { name: `Tasks of ${machine.name}` });
+    const taskRow = drawer.locator('.ant-table-tbody tr', { hasText: 'StopMachine' }).first();
+    await expect.poll(() => taskRow.innerText(), { timeout: LIVE_TIMEOUT }).toContain('Completed');
+    expect(await taskRow.getByRole('button', { name: /Cancel task/ }).isDisabled()).toBe(true);
+    await drawer.getByRole('button', { name: 'Close' }).click();
+
+    const start = r.getByRole('button', { name: `Start ${machine.name}` });
+    await expect.poll(() => start.isEnabled(), { timeout: LIVE_TIMEOUT }).toBe(true);
+    await expect.poll(() => rowText(page, machine)).toContain('stopped');
+    expect(await rowText(page, machine)).toContain('Stable');
+
+    await start.click();
+    await r.getByText(`Start machine ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
+    const stop = r.getByRole('button', { name: `Stop ${machine.name}` });
+    await expect.poll(() => stop.isEnabled().catch(() => false), { timeout: LIVE_TIMEOUT }).toBe(true);
+    expect(await rowText(page, machine)).toContain('running');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    expect(listCalls).toEqual([]);
+    const after = (await machinesOf(account.id)).find((m) => m.id === machine.id)!;
+    expect(after.instance?.status).toBe('running');
+    await context.close();
+  });
+
+  it('without the push channel, polls every 2 s while a task is unfinished', async () => {
+    const { account, machine } = await pick(running);
+    const { context, page } = await newPage(browser);
+    await page.route('**/taskHub/**', (route) => route.abort());
+    let pushed = false;
+    page.on('websocket', (ws) => (pushed ||= ws.url().includes('/taskHub')));
+    let listCalls = 0;
+    page.on('request', (req) => {
+      if (req.url().includes(`/api/v1/accounts/${account.id}/machines`)) listCalls += 1;
+    });
+    await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
+    const r = row(page, machine);
+    await r.getByRole('button', { name: `Stop ${machine.name}` }).click();
+    const start = r.getByRole('button', { name: `Start ${machine.name}` });
+    await expect.poll(() => start.isEnabled().catch(() => false), { timeout: LIVE_TIMEOUT }).toBe(true);
+    expect(await rowText(page, machine)).toContain('stopped');
+    await start.click();
+    const stop = r.getByRole('button', { name: `Stop ${machine.name}` });
+    await expect.poll(() => stop.isEnabled().catch(() => false), { timeout: LIVE_TIMEOUT }).toBe(true);
+    expect(await rowText(page, machine)).toContain('running');
+    expect(pushed).toBe(false);
+    expect(listCalls).toBeGreaterThan(2);
+    await context.close();
+  });
+
+  it('terminates after the confirmation, then creates the machine again', async () => {
+    const { account, machine } = await pick(running, { policy: 'AllInOne', classIds: '1' });
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', account.id);
+    await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
+    await page.getByRole('menuitem', { name: /Terminate/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Terminate machine' });
+    await confirm.getByText(`This will terminate machine ${machine.name} and its cloud instance.`).waitFor();
+    await confirm.getByRole('button', { name: 'Terminate' }).click();
+    await page.getByText('Machine termination has been initiated').waitFor();
+    await row(page, machine).getByText(`Terminate machine ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
+    await expect.poll(() => row(page, machine).count(), { timeout: LIVE_TIMEOUT }).toBe(0);
+    await page.getByText('This account has no machines').waitFor();
+
+    const [creatable] = await api<TCreatableMachine[]>(`/accounts/${account.id}/creatable-machines`, adminToken);
+    expect(creatable).toBeDefined();
+    await page.getByRole('button', { name: 'Create Machine' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Machine' });
+    const create = dialog.getByRole('button', { name: 'Create' });
+    await dialog.getByText(creatable!.name).click();
+    await create.click();
+    const newRow = page.locator('.ant-table-tbody tr[data-row-key]', { hasText: creatable!.name });
+    await newRow.waitFor({ timeout: LIVE_TIMEOUT });
+    await expect.poll(async () => (await newRow.innerText()).replace(/\s+/g, ' '), { timeout: LIVE_TIMEOUT }).toContain('running');
+    await context.close();
+  });
+
+  it('cancels a New task from the drawer; a running one cannot be cancelled', async () => {
+    const { account, machine } = await pick(running);
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'admin', account.id);
+    // Four tasks at once: the first runs while the others wait as New.
+    const queued: TTask[] = [];
+    for (const action of ['stop', 'start', 'stop', 'start']) {
+      queued.push(await api<TTask>(`/machines/${machine.id}/${action}`, adminToken, { method: 'POST' }));
+    }
+    const victim = queued[2]!;
+    await row(page, machine).getByRole('button', { name: `Tasks of ${machine.name}` }).click();
+    const drawer = page.getByRole('dialog', { name: `Tasks of ${machine.name}` });
+    const victimRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${victim.id}"]`);
+    await victimRow.getByText('New', { exact: true }).waitFor();
+    await victimRow.getByRole('button', { name: `Cancel task ${victim.id}` }).click();
+    await victimRow.getByText('Cancelled', { exact: true }).waitFor();
+    const firstRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${queued[0]!.id}"]`);
+    expect(await firstRow.getByRole('button', { name: `Cancel task ${queued[0]!.id}` }).isDisabled()).toBe(true);
+
+    const tasks = await api<TTaskListResponse>(`/machines/${machine.id}/tasks`, adminToken);
+    expect(tasks.items.find((t) => t.id === victim.id)?.status).toBe('Cancelled');
+    // The last task still runs after the cancelled one: the drawer follows it to the end.
+    const lastRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${queued[3]!.id}"]`);
+    await expect.poll(() => lastRow.innerText(), { timeout: LIVE_TIMEOUT }).toContain('Completed');
+    await context.close();
+  });
+});
+
+describe('machine switches', () => {
+  it('updates a switch: Machine has been updated, and the server has it', async () => {
+    const { account, machine } = await pick((m) => !m.manualMaintenance);
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', account.id);
+    const toggle = page.getByRole('switch', { name: `Maintenance for ${machine.name}` });
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+    await toggle.click();
+    await page.getByText('Machine has been updated').waitFor();
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    expect((await machinesOf(account.id)).find((m) => m.id === machine.id)?.manualMaintenance).toBe(true);
+    await toggle.click();
+    await expect.poll(async () => (await machinesOf(account.id)).find((m) => m.id === machine.id)?.manualMaintenance).toBe(false);
+    await context.close();
+  });
+
+  it('reverts a switch whose update fails, with Error occurred updating machine', async () => {
+    const { account, machine } = await pick((m) => !m.turbo);
+    const { context, page } = await newPage(browser);
+    await page.route('**/api/v1/accounts/*/machines/*', (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/problem+json',
+            body: JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 }),
+          })
+        : route.continue(),
+    );
+    await openAccount(page, 'admin', account.id);
+    const toggle = page.getByRole('switch', { name: `Turbo for ${machine.name}` });
+    await toggle.click();
+    await page.getByText('Error occurred updating machine').waitFor();
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
+    expect((await machinesOf(account.id)).find((m) => m.id === machine.id)?.turbo).toBe(false);
+    await context.close();
+  });
+});
+
+describe('machine dialogs', () => {
+  it('resets the failure state of a panicking machine', async () => {
+    const { account, machine } = await pick((m) => m.needsAdmin, { classIds: '1,3,4' });
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'admin', account.id);
+    const r = row(page, machine);
+    expect(await r.getAttribute('class')).toContain('machine-row-error');
+    await r.getByText('Panic', { exact: true }).waitFor();
+    await r.getByRole('button', { name: `Reset failure for ${machine.name}` }).click();
+    await page.getByText('Failure state has been reset for machine').waitFor();
+    await expect.poll(() => r.getByText('Panic', { exact: true }).count()).toBe(0);
+    expect(await r.getAttribute('class')).not.toContain('machine-row-error');
+    expect((await machinesOf(account.id)).find((m) => m.id === machine.id)).toMatchObject({ needsAdmin: false, failCounter: 0 });
+    await context.close();
+  });
+
+  it('changes the instance type: Submit waits for a change, a smaller disk warns', async () => {
+    const { account, machine } = await pick((m) => running(m) && (m.cloudInstanceType?.storageSize ?? 0) > 50);
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'admin', account.id);
+    await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
+    await page.getByRole('menuitem', { name: 'Change instance type' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Instance Type' });
+    const submit = dialog.getByRole('button', { name: 'Submit' });
+    await dialog.getByLabel('Instance type').waitFor();
+    expect(await submit.isDisabled()).toBe(true);
+    await dialog.getByLabel('Instance type').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('t2.small (50 GB)').click();
+    await dialog.getByText('The instance type you select has a smaller storage size than the current instance type').waitFor();
+    await dialog.getByLabel('Instance type').click();
+    await page.locator('.ant-select-dropdown:visible').getByText('m5.2xlarge (300 GB)').click();
+    expect(await dialog.getByText(/smaller storage size/).count()).toBe(0);
+    expect(await submit.isEnabled()).toBe(true);
+    await submit.click();
+    await page.getByText('Instance type changed for machine').waitFor();
+    await row(page, machine).getByText(`Change instance type of ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
+    await expect.poll(() => rowText(page, machine), { timeout: LIVE_TIMEOUT }).toContain('m5.2xlarge (300 GB)');
+    await context.close();
+  });
+
+  it('sends a notification to the selected machines and lists it as pending', async () => {
+    const { account, machine } = await pick(() => true);
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', account.id);
+    const notify = page.getByRole('button', { name: 'Notification' });
+    expect(await notify.isDisabled()).toBe(true);
+    await row(page, machine).getByRole('checkbox', { name: `Select ${machine.name}` }).check();
+    await notify.click();
+    const dialog = page.getByRole('dialog', { name: 'Notification' });
+    const priority = dialog.locator('.ant-select').filter({ has: page.getByRole('combobox', { name: 'Priority' }) });
+    expect(await priority.innerText()).toContain('Medium');
+    const title = `Maintenance window ${Date.now()}`;
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel('Body').fill('The machine restarts tonight at 22:00.');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Message queued for sending').waitFor();
+    await dialog.getByRole('tab', { name: 'Pending Messages', selected: true }).waitFor();
+    await dialog.getByText(title).waitFor();
+    const pending = await api<TPendingMessagesResponse>('/notification/messages?limit=100', adminToken);
+    expect(pending.items.find((m) => m.title === title)?.machine.id).toBe(machine.id);
+    await context.close();
+  });
+});

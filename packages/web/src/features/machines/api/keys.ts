@@ -1,0 +1,32 @@
+/** Query keys of the machines area (spec 2 §7 Machines, Notifications; spec 1 §7 Lookups). */
+
+/** One page of a machine list: the machines of one account, or every visible machine. */
+export interface MachineListQuery {
+  /** Absent: every machine the user may see (`GET /machines`). */
+  accountId?: number;
+  startIndex: number;
+  limit: number;
+}
+
+/** One page of a machine's tasks. */
+export interface TaskPageQuery {
+  startIndex: number;
+  limit: number;
+}
+
+export const machineKeys = {
+  all: ['machines'] as const,
+  lists: () => [...machineKeys.all, 'list'] as const,
+  list: (query: MachineListQuery) => [...machineKeys.lists(), query] as const,
+  allTasks: () => [...machineKeys.all, 'tasks'] as const,
+  /** Every cached page of one machine's tasks (the prefix the push channel updates). */
+  tasks: (machineId: number) => [...machineKeys.allTasks(), machineId] as const,
+  taskPage: (machineId: number, page: TaskPageQuery) => [...machineKeys.tasks(machineId), page] as const,
+  creatable: (accountId: number) => [...machineKeys.all, 'creatable', accountId] as const,
+  instanceTypes: () => [...machineKeys.all, 'instance-types'] as const,
+};
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  pending: (page: TaskPageQuery) => [...notificationKeys.all, 'pending', page] as const,
+};

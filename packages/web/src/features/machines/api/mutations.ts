@@ -1,0 +1,168 @@
+/**
+ * Changes made from the machines panel (spec 2 §2.2–2.4, §4, §7 Machines; toasts
+ * of spec 2 §8: success 2 s, error 5 s), one hook per call. Error toasts carry
+ * the specification's text followed by the server's detail when it has one.
+ *
+ * A task in an answer goes straight into the cache (`applyTask`), so the row's
+ * buttons wait at once; the machine is then re-read for its new flags.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  TCreateMachineRequest,
+  TMachine,
+  TSendNotificationRequest,
+  TTask,
+  TUpdateMachineRequest,
+} from '@fleet/contracts';
+import { api, ApiError } from '../../../app/api-client';
+import { useToast } from '../../../app/toast';
+import { machineKeys, notificationKeys } from './keys';
+import { applyMachine, applyTask, invalidateListsOf, refreshMachine, updateMachineRows } from './task-cache';
+
+/** The specification's error text, with the server's detail after it when there is one. */
+export function withDetail(text: string, error: unknown): string {
+  return error instanceof ApiError && error.detail ? `${text}: ${error.detail}` : text;
+}
+
+interface MachineRef {
+  id: number;
+  name: string;
+}
+
+type Action = 'start' | 'stop' | 'terminate' | 'recreate';
+
+const ACTION_TOASTS: Record<Action, { success?: string; error: string }> = {
+  // Start and stop have no success toast (spec 2 §8): the row shows the task.
+  start: { error: 'Error occurred starting machine' },
+  stop: { error: 'Error occurred stopping machine' },
+  terminate: { success: 'Machine termination has been initiated', error: 'Error occurred terminating machine' },
+  recreate: { success: 'Machine recreation has been initiated', error: 'Error occurred recreating machine' },
+};
+
+/** `POST /machines/{id}/{action}`: queues the action's task (answer: the task). */
+function useMachineAction(action: Action) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const toasts = ACTION_TOASTS[action];
+  return useMutation({
+    mutationFn: (machine: MachineRef) => api.post<TTask>(`machines/${machine.id}/${action}`),
+    onSuccess: (task) => {
+      if (toasts.success) toast.success(toasts.success);
+      applyTask(queryClient, task);
+      void refreshMachine(queryClient, task.machineId);
+    },
+    onError: (error) => toast.error(withDetail(toasts.error, error)),
+  });
+}
+
+/** `POST /machines/{id}/start` (clears stop and idle). */
+export const useStartMachine = () => useMachineAction('start');
+/** `POST /machines/{id}/stop` (sets stop). */
+export const useStopMachine = () => useMachineAction('stop');
+/** `POST /machines/{id}/terminate`: 'Machine termination has been initiated' / 'Error occurred terminating machine'. */
+export const useTerminateMachine = () => useMachineAction('terminate');
+/** `POST /machines/{id}/recreate`: 'Machine recreation has been initiated' / 'Error occurred recreating machine'. */
+export const useRecreateMachine = () => useMachineAction('recreate');
+
+/** `POST /machines/{id}/reset-failure-state`: clears needsAdmin and the fail counter (answer: the machine). */
+export function useResetFailureState() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (machine: MachineRef) => api.post<TMachine>(`machines/${machine.id}/reset-failure-state`),
+    onSuccess: (machine) => {
+      applyMachine(queryClient, machine);
+      toast.success('Failure state has been reset for machine');
+    },
+    onError: (error) => toast.error(withDetail('Error occurred resetting machine failure state', error)),
+  });
+}
+
+/** `POST /machines/{id}/change-instance-type` with `instanceTypeId` (answer: the ChangeInstanceType task). */
+export function useChangeInstanceType() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ machine, instanceTypeId }: { machine: MachineRef; instanceTypeId: number }) =>
+      api.post<TTask>(`machines/${machine.id}/change-instance-type`, { instanceTypeId }),
+    onSuccess: (task) => {
+      applyTask(queryClient, task);
+      toast.success('Instance type changed for machine');
+    },
+    onError: (error) => toast.error(withDetail('Error occurred changing instance type for machine', error)),
+  });
+}
+
+/** The switches of spec 2 §2.2 that `PATCH /accounts/{id}/machines/{machineId}` toggles. */
+export type MachineSwitch = 'managed' | 'manualMaintenance' | 'turbo' | 'runSmokeTest' | 'overseeTermination';
+
+/**
+ * `PATCH /accounts/{id}/machines/{machineId}` with one switch, optimistically:
+ * the row changes at once and the switch reverts when the call fails
+ * ('Error occurred updating machine'); success 'Machine has been updated'.
+ */
+export function useUpdateMachineSwitch() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ machine, field, value }: { machine: TMachine; field: MachineSwitch; value: boolean }) => {
+      const patch: TUpdateMachineRequest = { [field]: value };
+      return api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, patch);
+    },
+    onMutate: async ({ machine, field, value }) => {
+      await queryClient.cancelQueries({ queryKey: machineKeys.lists() });
+      updateMachineRows(queryClient, machine.id, (m) => ({ ...m, [field]: value }));
+      return { before: machine[field] };
+    },
+    onError: (error, { machine, field }, context) => {
+      // Only the toggled field goes back: the rest of the row may have changed since.
+      if (context) updateMachineRows(queryClient, machine.id, (m) => ({ ...m, [field]: context.before }));
+      toast.error(withDetail('Error occurred updating machine', error));
+    },
+    onSuccess: (machine) => {
+      applyMachine(queryClient, machine);
+      toast.success('Machine has been updated');
+    },
+  });
+}
+
+/** `POST /accounts/{id}/machines` (isLauncher, siteId, accountId): creates the machine and queues CreateMachine. */
+export function useCreateMachine() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (body: TCreateMachineRequest) =>
+      api.post<{ machine: TMachine; task: TTask }>(`accounts/${body.accountId}/machines`, body),
+    onSuccess: ({ machine }) =>
+      Promise.all([
+        invalidateListsOf(queryClient, { machineId: machine.id, accountId: machine.accountId }),
+        queryClient.invalidateQueries({ queryKey: machineKeys.creatable(machine.accountId) }),
+      ]),
+    onError: (error) => toast.error(withDetail('Error occurred creating machine', error)),
+  });
+}
+
+/** `POST /machines/{id}/tasks/{taskId}/cancel`: cancels a New task (409 otherwise, shown with the server's detail). */
+export function useCancelTask() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (task: Pick<TTask, 'id' | 'machineId'>) => api.post<TTask>(`machines/${task.machineId}/tasks/${task.id}/cancel`),
+    onSuccess: (task) => applyTask(queryClient, task),
+    onError: (error) => toast.error(withDetail('Error occurred cancelling task', error)),
+  });
+}
+
+/** `POST /notification/send`: 'Message queued for sending' / 'Error occurred sending message' (spec 2 §8). */
+export function useSendNotification() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (body: TSendNotificationRequest) => api.post<{ queued: number }>('notification/send', body),
+    onSuccess: () => {
+      toast.success('Message queued for sending');
+      return queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+    },
+    onError: (error) => toast.error(withDetail('Error occurred sending message', error)),
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Reads of the machines panel (spec 2 §2.2–2.4, §7 Machines and Notifications;
+ * spec 1 §7 Lookups), one hook per call.
+ *
+ * Machine lists and task pages are kept current by the push channel
+ * (`task-hub.ts`); while it is not connected they poll every 2 s as long as a
+ * task they show is New or Running. Lookup failures are silent (spec 1 §8).
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type {
+  TCreatableMachine,
+  TInstanceType,
+  TListMachinesResponse,
+  TPendingMessagesResponse,
+  TTaskListResponse,
+} from '@fleet/contracts';
+import { api } from '../../../app/api-client';
+import { isUnfinished } from '../machine-status';
+import { machineKeys, notificationKeys, type MachineListQuery, type TaskPageQuery } from './keys';
+import { useTaskHubConnected } from './task-hub';
+
+/** Poll interval while the push channel is down and a task is unfinished, milliseconds. */
+export const TASK_FALLBACK_POLL_MS = 2000;
+
+interface MachinesOptions {
+  /** Reload every this many milliseconds (the Poll update checkbox), or never. */
+  pollMs?: number;
+}
+
+/**
+ * One page of machines: `GET /accounts/{id}/machines` for an account, else
+ * `GET /machines`. The previous page stays shown while the next loads.
+ */
+export function useMachines(query: MachineListQuery, { pollMs }: MachinesOptions = {}) {
+  const hubConnected = useTaskHubConnected();
+  const { accountId, startIndex, limit } = query;
+  return useQuery({
+    queryKey: machineKeys.list(query),
+    queryFn: ({ signal }) =>
+      accountId === undefined
+        ? api.get<TListMachinesResponse>('machines', { searchParams: { startIndex, limit }, signal })
+        : api.get<TListMachinesResponse>(`accounts/${accountId}/machines`, { searchParams: { startIndex, limit }, signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => {
+      const waiting = !hubConnected && (q.state.data?.items.some((m) => m.tasks.some(isUnfinished)) ?? false);
+      if (waiting) return Math.min(TASK_FALLBACK_POLL_MS, pollMs ?? Infinity);
+      return pollMs ?? false;
+    },
+  });
+}
+
+/** `GET /machines/{id}/tasks`: one page of the machine's tasks, newest first (the tasks drawer). */
+export function useMachineTasks(machineId: number | undefined, page: TaskPageQuery) {
+  const hubConnected = useTaskHubConnected();
+  return useQuery({
+    queryKey: machineKeys.taskPage(machineId ?? 0, page),
+    queryFn: ({ signal }) => api.get<TTaskListResponse>(`machines/${machineId}/tasks`, { searchParams: { ...page }, signal }),
+    enabled: machineId !== undefined,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: (q) => (!hubConnected && q.state.data?.items.some(isUnfinished) ? TASK_FALLBACK_POLL_MS : false),
+  });
+}
+
+/** `GET /accounts/{id}/creatable-machines`: machines the account's instance policy still lacks. */
+export function useCreatableMachines(accountId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: machineKeys.creatable(accountId),
+    queryFn: ({ signal }) => api.get<TCreatableMachine[]>(`accounts/${accountId}/creatable-machines`, { signal }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/** `GET /cloud/instance-types`: machine instance types (silent on failure, spec 1 §8). */
+export function useInstanceTypes(enabled: boolean) {
+  return useQuery({
+    queryKey: machineKeys.instanceTypes(),
+    queryFn: ({ signal }) => api.get<TInstanceType[]>('cloud/instance-types', { signal }),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** `GET /notification/messages`: one page of messages not yet delivered, newest first. */
+export function usePendingMessages(page: TaskPageQuery, enabled: boolean) {
+  return useQuery({
+    queryKey: notificationKeys.pending(page),
+    queryFn: ({ signal }) => api.get<TPendingMessagesResponse>('notification/messages', { searchParams: { ...page }, signal }),
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Columns of the machine table (spec 2 §2.2): id, (account), name with its
+ * class tag, status, tasks count, bundle version, instance state, the switches
+ * managed / maintenance / turbo / smoke test / oversee termination, launcher
+ * flag, site name, instance id, instance type with storage size, IP address and
+ * (write permission) actions. The select column is the table's row selection.
+ *
+ * Tasks count is the number of the machine's unfinished (New or Running)
+ * tasks; it is a button opening the tasks drawer, for every user.
+ *
+ * The switches change the machine only with write permission; without it they
+ * show the value, disabled. Each has an accessible name such as
+ * `Managed for {machine name}`.
+ */
+import { Button, Switch, Tag, Typography, type TableProps } from 'antd';
+import { CheckOutlined } from '@ant-design/icons';
+import type { TInstanceState, TMachine } from '@fleet/contracts';
+import type { MachineSwitch } from '../api/mutations';
+import { unfinishedTasks } from '../machine-status';
+import { MachineActions, type MachineMenuAction } from './MachineActions';
+import { MachineStatusCell } from './MachineStatusCell';
+
+type Column = NonNullable<TableProps<TMachine>['columns']>[number];
+
+/** Switch columns: field, column title, and the word of the accessible name. */
+export const SWITCHES: { field: MachineSwitch; title: string; label: string }[] = [
+  { field: 'managed', title: 'Managed', label: 'Managed' },
+  { field: 'manualMaintenance', title: 'Maintenance', label: 'Maintenance' },
+  { field: 'turbo', title: 'Turbo', label: 'Turbo' },
+  { field: 'runSmokeTest', title: 'Smoke test', label: 'Run smoke test' },
+  { field: 'overseeTermination', title: 'Oversee termination', label: 'Oversee termination' },
+];
+
+const INSTANCE_COLORS: Record<TInstanceState, string> = {
+  pending: 'processing',
+  running: 'success',
+  stopping: 'processing',
+  stopped: 'default',
+  'shutting-down': 'warning',
+  terminated: 'error',
+};
+
+export interface ColumnContext {
+  canWrite: boolean;
+  showAccount: boolean;
+  resettingId: number | undefined;
+  onResetFailure(machine: TMachine): void;
+  onToggle(machine: TMachine, field: MachineSwitch, value: boolean): void;
+  onViewTasks(machine: TMachine): void;
+  onStart(machine: TMachine): void;
+  onStop(machine: TMachine): void;
+  onMenu(action: MachineMenuAction, machine: TMachine): void;
+}
+
+const none = <Typography.Text type="secondary">—</Typography.Text>;
+
+export function machineColumns(ctx: ColumnContext): Column[] {
+  const columns: Column[] = [
+    { key: 'id', title: 'ID', dataIndex: 'id', width: 70 },
+    ...(ctx.showAccount ? [{ key: 'account', title: 'Account', dataIndex: ['account', 'name'] } satisfies Column] : []),
+    {
+      key: 'name',
+      title: 'Name',
+      render: (_, m) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          {m.name} <Tag>{m.class.name}</Tag>
+        </span>
+      ),
+    },
+    {
+      key: 'status',
+      title: 'Status',
+      render: (_, m) => (
+        <MachineStatusCell machine={m} canWrite={ctx.canWrite} resetting={ctx.resettingId === m.id} onResetFailure={ctx.onResetFailure} />
+      ),
+    },
+    {
+      key: 'tasks',
+      title: 'Tasks',
+      render: (_, m) => (
+        <Button size="small" type="link" aria-label={`Tasks of ${m.name}`} onClick={() => ctx.onViewTasks(m)}>
+          {unfinishedTasks(m).length}
+        </Button>
+      ),
+    },
+    { key: 'bundleVersion', title: 'Bundle version', dataIndex: 'bundleVersion', render: (v: string | null) => v ?? none },
+    {
+      key: 'instance',
+      title: 'Instance',
+      render: (_, m) => (m.instance ? <Tag color={INSTANCE_COLORS[m.instance.status]}>{m.instance.status}</Tag> : none),
+    },
+    ...SWITCHES.map(
+      ({ field, title, label }): Column => ({
+        key: field,
+        title,
+        align: 'center',
+        render: (_, m) => (
+          <Switch
+            size="small"
+            checked={m[field]}
+            disabled={!ctx.canWrite}
+            aria-label={`${label} for ${m.name}`}
+            onChange={(value) => ctx.onToggle(m, field, value)}
+          />
+        ),
+      }),
+    ),
+    {
+      key: 'isLauncher',
+      title: 'Launcher',
+      align: 'center',
+      render: (_, m) => (m.isLauncher ? <CheckOutlined aria-label="Launcher" /> : null),
+    },
+    { key: 'siteName', title: 'Site', dataIndex: 'siteName', render: (v: string | null) => v ?? none },
+    { key: 'cloudId', title: 'Instance ID', render: (_, m) => m.instance?.cloudId ?? none },
+    {
+      key: 'instanceType',
+      title: 'Instance type',
+      render: (_, m) => (m.cloudInstanceType ? `${m.cloudInstanceType.name} (${m.cloudInstanceType.storageSize} GB)` : none),
+    },
+    { key: 'ipAddress', title: 'IP address', render: (_, m) => m.instance?.ipAddress || none },
+  ];
+  if (ctx.canWrite) {
+    columns.push({
+      key: 'actions',
+      title: 'Actions',
+      fixed: 'end',
+      render: (_, m) => <MachineActions machine={m} onStart={ctx.onStart} onStop={ctx.onStop} onMenu={ctx.onMenu} />,
+    });
+  }
+  return columns;
+}
