@@ -276,6 +276,9 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
             { batchSize: s.batchSize, pollingIntervalSeconds: s.pollingIntervalSeconds },
             async (jobs) => {
               const results = await Promise.allSettled(jobs.map((job) => tracked(job.data.machineId)));
+              // A full batch means more may wait: fetch again at once instead of
+              // after the polling interval (pg-boss only skips it when notified).
+              if (jobs.length === s.batchSize) for (const id of workerIds) boss?.notifyWorker(id);
               const failed = results.find((r) => r.status === 'rejected');
               if (failed) throw failed.reason;
             },

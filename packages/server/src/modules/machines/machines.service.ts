@@ -130,7 +130,8 @@ export function createMachineService({
         const found = await mustFind(tx, principal, machineId, { forUpdate: true });
         await refuseIfTerminating(tx, found);
         const changes = diffChanges('Machine', found.machine, flags);
-        await repo.updateMachineFields(tx, machineId, flags);
+        // An unchanged row is not written: the machine status triggers stay quiet.
+        if (changes.length > 0) await repo.updateMachineFields(tx, machineId, flags);
         const [q] = await tasks.enqueue(tx, [{ machine: taskMachine(found), type }]);
         await audit.record(tx, {
           action: type,
