@@ -34,5 +34,6 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(() => loadConfig({ DATA_DIR: dir, SEED: 'huge' })).toThrow(/SEED must be one of demo, none, scale/);
     expect(() => loadConfig({ DATA_DIR: dir, ROLE: 'boss' })).toThrow(/ROLE must be one of all, api, worker/);
     expect(() => loadConfig({ DATA_DIR: dir, DATA_KEY: 'short' })).toThrow(/DATA_KEY must be 64 hexadecimal/);
+    expect(() => loadConfig({ DATA_DIR: dir, DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be a whole number/);
   });
 });

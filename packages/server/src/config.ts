@@ -22,6 +22,8 @@ export interface Config {
   dataKey: string;
   seed: SeedKind;
   role: Role;
+  /** Connections of the process's PostgreSQL pool (`DATABASE_POOL_SIZE`). */
+  databasePoolSize: number;
   /** `CLOUD_PROVIDER`: the cloud the task engine drives (DESIGN §8). */
   cloudProvider: 'simulated';
   /** `SIM_CLOUD_DELAY_MS`: duration of each simulated instance transition, ms (default 2000). */
@@ -81,6 +83,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret ??= secrets.jwtSecret;
     dataKey ??= secrets.dataKey;
   }
+  const databasePoolSize = Number(env.DATABASE_POOL_SIZE ?? 10);
+  if (!Number.isInteger(databasePoolSize) || databasePoolSize < 1 || databasePoolSize > 200) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 200 (got '${env.DATABASE_POOL_SIZE}')`);
+  }
   if (!/^[0-9a-f]{64}$/i.test(dataKey!)) throw new ConfigError('DATA_KEY must be 64 hexadecimal characters (32 bytes)');
   const simCloudDelayMs = Number(env.SIM_CLOUD_DELAY_MS ?? 2000);
   if (!Number.isInteger(simCloudDelayMs) || simCloudDelayMs < 0) {
@@ -95,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataKey: dataKey!,
     seed: oneOf('SEED', env.SEED, ['demo', 'none', 'scale'], databaseUrl ? 'none' : 'demo'),
     role: oneOf('ROLE', env.ROLE, ['all', 'api', 'worker'], 'all'),
+    databasePoolSize,
     cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
     simCloudDelayMs,
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

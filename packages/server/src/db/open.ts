@@ -27,7 +27,10 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
     url = embedded.url;
     stopEmbedded = embedded.stop;
   }
-  const database = connectDatabase(url, { onError: (err) => log.warn({ err: err.message }, 'idle database connection lost') });
+  const database = connectDatabase(url, {
+    max: config.databasePoolSize,
+    onError: (err) => log.warn({ err: err.message }, 'idle database connection lost'),
+  });
   await runMigrations(database.db);
   return {
     ...database,
