@@ -8,7 +8,7 @@
  * DELETE) needs permission `write` unless its config says `selfService` (logout,
  * own password); a read that reveals secrets says `requireWrite`.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -165,7 +165,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // One line per request drowns what matters in a console's terminal; errors are
     // logged by the error handler, and LOG_LEVEL=debug shows each request.
-    disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true,
+    logController: new LogController({ disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true }),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
