@@ -4,6 +4,7 @@
  * Microsoft and .NET sample data and made-up ones); every domain is under
  * `example.com`/`fleet.example`.
  */
+import type { TConfigComponent } from '@fleet/contracts';
 
 /** Customer companies (GET /customers, account customer field). */
 export const CUSTOMERS = [
@@ -138,7 +139,8 @@ export const SOFTWARE_KEYS = [
   'voltServer',
   'cadImport',
   'auditChangeLog',
-] as const;
+  // The components of the contracts, in the order the seed generates them (the order keeps the demo data stable).
+] as const satisfies readonly TConfigComponent[];
 export type SoftwareKey = (typeof SOFTWARE_KEYS)[number];
 
 /** Components every machine runs (the others are integrations, used by some accounts only). */
@@ -146,7 +148,5 @@ export const CORE_SOFTWARE: readonly SoftwareKey[] = [
   'deployer', 'siteMaster', 'launcher', 'client', 'pdfExport', 'reporting', 'populate', 'sqlExport', 'smchk', 'auditChangeLog',
 ];
 
-/** The provider's domain: launcher and site URLs are subdomains of it. */
-export const PROVIDER_DOMAIN = 'fleet.example.net';
-/** The DevOps group address, the default maintainer (spec 1 §9). */
-export const DEVOPS_EMAIL = 'devops@fleet.example';
+/** The provider's domain and the DevOps address are the contracts' (spec 1 §9). */
+export { DEVOPS_EMAIL, PROVIDER_DOMAIN } from '@fleet/contracts';

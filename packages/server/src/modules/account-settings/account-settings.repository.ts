@@ -15,6 +15,7 @@ import {
   draftAccounts,
   sites,
 } from '../../db/schema.js';
+import { MACHINE_STATS_COLUMNS } from '../accounts/accounts.repository.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type SettingsRow = typeof accountSettings.$inferSelect;
@@ -71,16 +72,7 @@ export const selectSitesOf = (db: DbOrTx, accountId: number) =>
 
 export async function selectMachineCounts(db: DbOrTx, accountId: number) {
   const [row] = await db
-    .select({
-      machines: ams.machines,
-      needsAdmin: ams.needsAdmin,
-      unmanaged: ams.unmanaged,
-      manualMaintenance: ams.manualMaintenance,
-      stopped: ams.stopped,
-      turbo: ams.turbo,
-      obsolete: ams.obsolete,
-      idle: ams.idle,
-    })
+    .select(MACHINE_STATS_COLUMNS)
     .from(ams)
     .where(eq(ams.accountId, accountId));
   return row;

@@ -39,6 +39,9 @@ const STATUS_COUNT = {
   idle: ams.idle,
 } as const satisfies Record<TMachineStatus, unknown>;
 
+/** The columns of `account_machine_status` as a {@link TMachineStatusCounts} selection. */
+export const MACHINE_STATS_COLUMNS = { machines: ams.machines, ...STATUS_COUNT };
+
 /**
  * Turns free text into a prefix tsquery (`acme:* & corp:*`). Only letters and
  * digits pass, so the text cannot inject tsquery syntax. Undefined when nothing is left.
@@ -148,7 +151,7 @@ export async function selectAccountPage(
         vmImageName: accounts.vmImageName,
         billingPeriod: accounts.billingPeriod,
         isTemplate: accounts.isTemplate,
-        machineStats: { machines: ams.machines, ...STATUS_COUNT },
+        machineStats: MACHINE_STATS_COLUMNS,
       })
       .from(accounts)
       .leftJoin(ams, eq(ams.accountId, accounts.id))
