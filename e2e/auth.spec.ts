@@ -106,8 +106,12 @@ describe('login and guards', () => {
     await signIn(page, 'operator');
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
     await page.getByRole('button', { name: /Oscar Operator/ }).click();
+    // Log Out reloads the page: wait for that load, registered before the click.
+    const reloaded = page.waitForEvent('load');
     await page.getByText('Log Out').click();
+    await reloaded;
     await page.waitForURL(/#\/login/);
+    await page.getByLabel('Username').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('fleet.token'))).toBeNull();
     const res = await fetch(new URL('/api/v1/user/me', page.url()), { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(401);
