@@ -13,6 +13,20 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     () => ({
       success: (text, seconds = TOAST_SUCCESS_SECONDS) => void messageApi.success(text, seconds),
       error: (text, seconds = TOAST_ERROR_SECONDS) => void messageApi.error(text, seconds),
+      errorList: (title, lines, seconds = TOAST_ERROR_SECONDS) =>
+        void messageApi.error(
+          <span role="alert" aria-label={title}>
+            <strong>{title}</strong>
+            {lines.length > 0 && (
+              <ul style={{ margin: '4px 0 0', paddingInlineStart: 20, textAlign: 'left' }}>
+                {lines.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
+            )}
+          </span>,
+          seconds,
+        ),
     }),
     [messageApi],
   );

@@ -13,6 +13,8 @@ export const TOAST_ERROR_SECONDS = 5;
 export interface Toast {
   success(text: string, seconds?: number): void;
   error(text: string, seconds?: number): void;
+  /** An error toast with a title and one line per item (spec 1 §8 error lists). */
+  errorList(title: string, lines: readonly string[], seconds?: number): void;
 }
 
 export const ToastContext = createContext<Toast | null>(null);

@@ -28,6 +28,7 @@ import { AccountPropertiesSummary } from './components/AccountPropertiesSummary'
 import { ServicesTab } from './components/ServicesTab';
 import { SitesTab } from './components/SitesTab';
 import { deleteConfirmText } from '../accounts/delete-account';
+import { useSectionForms } from '../account-settings/shared/section-forms';
 
 const TABS = ['machines', 'sites', 'services'] as const;
 const readTab = oneOf(TABS);
@@ -52,6 +53,9 @@ export default function EditAccountPage() {
   const { canWrite } = useAuth();
   const [modal, modalHolder] = Modal.useModal();
   const account = useAccount(accountId);
+  // The settings cards below each take their form from here (Manage Templates loads into them).
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- until the first card is on the page
+  const forms = useSectionForms();
   const deleteAccount = useDeleteAccount();
 
   if (accountId === undefined) {
@@ -118,7 +122,12 @@ export default function EditAccountPage() {
           <Tabs activeKey={tab} onChange={setTab} items={tabs} destroyOnHidden />
         )}
       </Card>
+      {/* card:properties */}
       <AccountPropertiesSummary account={a} />
+      {/* card:license */}
+      {/* card:instance */}
+      {/* card:backup */}
+      {/* card:idle */}
       {canWrite && (
         <Flex justify="end" role="group" aria-label="Account actions">
           <Button danger icon={<DeleteOutlined aria-hidden />} onClick={confirmDelete}>
