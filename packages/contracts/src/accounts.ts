@@ -3,7 +3,7 @@
  * (spec 1 §2 Accounts list, §7 Accounts, §9; DESIGN §5, §6).
  */
 import { z } from 'zod';
-import { MAX_SEARCH_LENGTH, ZPageQuery, ZSortDirection, zCommaList, zPaged } from './common.js';
+import { MAX_SEARCH_LENGTH, PAGE_QUERY_FIELDS, ZSortDirection, zCommaList, zPaged } from './common.js';
 import { ZClassId, ZClassRef } from './classes.js';
 
 /** Machine status filter values and alert icons (DESIGN §6), in icon order. */
@@ -61,7 +61,7 @@ export const ZAccountFilter = z.object({
  * `GET /accounts` query. Without `sortBy` a search is ordered by relevance
  * (name and urlFriendlyName weigh twice customer and creator), otherwise by name.
  */
-export const ZListAccountsQuery = ZAccountFilter.extend(ZPageQuery.shape).extend({
+export const ZListAccountsQuery = ZAccountFilter.extend(PAGE_QUERY_FIELDS).extend({
   sortBy: ZAccountSortField.optional(),
   sortDirection: ZSortDirection.default('Ascending'),
 });
@@ -126,5 +126,17 @@ export const ZLauncherLoginsResponse = z.array(ZLauncherLogin);
 
 /** `GET /lookup/accounts`: id, name and class of the accounts the user may see. */
 export const ZAccountLookup = z.object({ id: z.number().int(), name: z.string(), classId: z.number().int() });
+/**
+ * `GET /lookup/accounts` query: `parentCandidates=true` keeps only the accounts
+ * an add-on may have as parent (spec 1 §5): no templates, no accounts that have
+ * a parent, no add-on accounts.
+ */
+export const ZAccountLookupQuery = z.object({
+  parentCandidates: z
+    .enum(['true', 'false'], { error: 'Must be true or false' })
+    .transform((v) => v === 'true')
+    .optional(),
+});
+export type TAccountLookupQuery = z.input<typeof ZAccountLookupQuery>;
 export type TAccountLookup = z.infer<typeof ZAccountLookup>;
 export const ZAccountLookupResponse = z.array(ZAccountLookup);

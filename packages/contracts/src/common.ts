@@ -19,10 +19,16 @@ export const ZIdParams = z.object({ id: ZId });
 export type TIdParams = z.infer<typeof ZIdParams>;
 
 /** `startIndex` (default 0) and `limit` (default 20, 1..1000) of every paged list. */
-export const ZPageQuery = z.object({
+/**
+ * The paging fields, as a plain object so that other queries extend with them
+ * (`.extend(PAGE_QUERY_FIELDS)`) without reading `ZPageQuery.shape` at module
+ * level, which would keep zod in the console's first chunk.
+ */
+export const PAGE_QUERY_FIELDS = {
   startIndex: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_SIZE),
-});
+};
+export const ZPageQuery = z.object(PAGE_QUERY_FIELDS);
 
 /** `{items, totalItems}` answer of a paged list. */
 export const zPaged = <T extends z.ZodTypeAny>(item: T) =>

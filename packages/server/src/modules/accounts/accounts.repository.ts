@@ -2,12 +2,13 @@
  * SQL of the accounts list, its footer statistics, lookups, launcher logins and
  * account deletion (spec 1 §2 Accounts list, §7 Accounts).
  *
- * The list is one page query and one count, both over accounts joined 1:1 with
+ * The list is one statement (page and count), over accounts joined 1:1 with
  * `account_machine_status` (per-account machine counts kept by triggers), so the
  * status filters and alert icons never scan machines.
  */
-import { and, asc, desc, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
+  CLASS_ADD_ON,
   className,
   FOOTER_CLASS_IDS,
   type TAccountListItem,
@@ -122,49 +123,55 @@ export async function selectAccountPage(
   order.push(q.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(q.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column));
   order.push(dir(accounts.id));
 
-  // Deferred join: find the page's ids first (an index-only walk in name order, or
-  // a narrow sort), then read only those rows. Deep pages never read wide rows.
-  const pageIds = async () => {
-    const idQuery = db.select({ id: accounts.id }).from(accounts);
-    const ids = (
-      await (filtersByStatus(q) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
-        .where(where)
-        .orderBy(...order)
-        .offset(q.startIndex)
-        .limit(q.limit)
-    ).map((r) => r.id);
-    if (ids.length === 0) return [];
-    const found = await db
-      .select({
-        id: accounts.id,
-        name: accounts.name,
-        urlFriendlyName: accounts.urlFriendlyName,
-        description: accounts.description,
-        customer: accounts.customer,
-        creator: accounts.creator,
-        creationTime: accounts.creationTime,
-        expirationTime: accounts.expirationTime,
-        bundleVersion: accounts.bundleVersion,
-        instancePolicy: accounts.instancePolicy,
-        classId: accounts.classId,
-        parentId: accounts.parentId,
-        vmImageName: accounts.vmImageName,
-        billingPeriod: accounts.billingPeriod,
-        isTemplate: accounts.isTemplate,
-        machineStats: MACHINE_STATS_COLUMNS,
-      })
-      .from(accounts)
-      .leftJoin(ams, eq(ams.accountId, accounts.id))
-      .where(inArray(accounts.id, ids));
-    const position = new Map(ids.map((id, i) => [id, i]));
-    return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
-  };
-
-  const [rows, [count]] = await Promise.all([pageIds(), countAccounts(db, q)]);
+  // One statement: the page's ids first (an index-only walk in name order, or a
+  // narrow sort; a deferred join, so deep pages never read wide rows), numbered
+  // by their position, then only those rows with their status counts, and the
+  // total as a scalar subquery evaluated once. One round trip and one plan
+  // instead of three.
+  const idQuery = db.select({ id: accounts.id }).from(accounts);
+  const pageIds = (filtersByStatus(q) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
+    .where(where)
+    .orderBy(...order)
+    .offset(q.startIndex)
+    .limit(q.limit);
+  const page = db.$with('page').as(
+    db
+      .select({ id: sql<number>`p.id`.as('page_id'), pos: sql<number>`p.pos`.as('page_pos') })
+      .from(sql`unnest(array(${pageIds})) with ordinality as p(id, pos)`),
+  );
+  let totalItems: number;
+  const rows = await db
+    .with(page)
+    .select({
+      totalItems: sql<number>`(${countAccounts(db, q)})`.mapWith(Number),
+      id: accounts.id,
+      name: accounts.name,
+      urlFriendlyName: accounts.urlFriendlyName,
+      description: accounts.description,
+      customer: accounts.customer,
+      creator: accounts.creator,
+      creationTime: accounts.creationTime,
+      expirationTime: accounts.expirationTime,
+      bundleVersion: accounts.bundleVersion,
+      instancePolicy: accounts.instancePolicy,
+      classId: accounts.classId,
+      parentId: accounts.parentId,
+      vmImageName: accounts.vmImageName,
+      billingPeriod: accounts.billingPeriod,
+      isTemplate: accounts.isTemplate,
+      machineStats: MACHINE_STATS_COLUMNS,
+    })
+    .from(page)
+    .innerJoin(accounts, eq(accounts.id, page.id))
+    .leftJoin(ams, eq(ams.accountId, accounts.id))
+    .orderBy(page.pos);
+  // An empty page (no match, or past the end) carries no total: count on its own.
+  if (rows.length > 0) totalItems = rows[0]!.totalItems;
+  else totalItems = (await countAccounts(db, q))[0]?.n ?? 0;
 
   return {
-    totalItems: count?.n ?? 0,
-    items: rows.map(({ machineStats, ...r }) => ({
+    totalItems,
+    items: rows.map(({ machineStats, totalItems: _total, ...r }) => ({
       ...r,
       creationTime: r.creationTime.toISOString(),
       expirationTime: r.expirationTime?.toISOString() ?? null,
@@ -231,11 +238,18 @@ export async function findVisibleAccount(db: DbOrTx, id: number, hiddenClassIds:
   return row;
 }
 
-export async function selectAccountLookup(db: DbOrTx, hiddenClassIds: number[]) {
+/** Visible live accounts by name; with `parentCandidates`, only those an add-on may have as parent (spec 1 §5). */
+export async function selectAccountLookup(db: DbOrTx, hiddenClassIds: number[], parentCandidates = false) {
   return db
     .select({ id: accounts.id, name: accounts.name, classId: accounts.classId })
     .from(accounts)
-    .where(and(isNull(accounts.deletedAt), hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined))
+    .where(
+      and(
+        isNull(accounts.deletedAt),
+        hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined,
+        parentCandidates ? and(eq(accounts.isTemplate, false), isNull(accounts.parentId), ne(accounts.classId, CLASS_ADD_ON)) : undefined,
+      ),
+    )
     .orderBy(asc(accounts.name));
 }
 

@@ -15,13 +15,28 @@ export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | un
   return row;
 }
 
-/** The user behind a live (unrevoked, unexpired) token, or undefined. */
-export async function findUserByLiveToken(db: DbOrTx, jti: string): Promise<UserRow | undefined> {
-  const [row] = await db
+function prepareLiveTokenQuery(db: DbOrTx) {
+  return db
     .select({ user: users })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
-    .where(and(eq(accessTokens.jti, jti), sql`${accessTokens.revokedAt} is null`, gt(accessTokens.expiresAt, sql`now()`)));
+    .where(and(eq(accessTokens.jti, sql.placeholder('jti')), sql`${accessTokens.revokedAt} is null`, gt(accessTokens.expiresAt, sql`now()`)))
+    .prepare('find_user_by_live_token');
+}
+const liveTokenQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareLiveTokenQuery>>();
+
+/**
+ * The user behind a live (unrevoked, unexpired) token, or undefined. Runs on
+ * every authenticated request, so it is a named prepared statement: each pooled
+ * connection plans it once.
+ */
+export async function findUserByLiveToken(db: DbOrTx, jti: string): Promise<UserRow | undefined> {
+  let query = liveTokenQueries.get(db);
+  if (!query) {
+    query = prepareLiveTokenQuery(db);
+    liveTokenQueries.set(db, query);
+  }
+  const [row] = await query.execute({ jti });
   return row?.user;
 }
 
