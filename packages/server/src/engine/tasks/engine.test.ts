@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { TTaskType } from '@fleet/contracts';
 import { connectDatabase, type Database } from '../../db/client.js';
-import { cloudInstances, machines, machineTasks } from '../../db/schema.js';
+import { cloudInstances, machineCredentials, machines, machineTasks } from '../../db/schema.js';
 import { createTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { softDeleteAccount } from '../../modules/accounts/accounts.repository.js';
@@ -299,6 +299,17 @@ describe('crashed workers', () => {
     const all = await database.db.select().from(cloudInstances).where(eq(cloudInstances.machineId, machine.id));
     expect(all).toHaveLength(2);
     expect(all.find((i) => i.active)).toMatchObject({ cloudId: launched.cloudId, status: 'running' });
+  });
+
+  it('a resumed create finds the instance its dead worker launched and issues the credential it had not', async () => {
+    const { machine } = await machineWith('none');
+    const row = await running(machine, 'CreateMachine', 1);
+    const launched = await cloud.launch({ machineId: machine.id, region: 'us-east-1', instanceTypeId: 2, clientToken: `task-${row.id}` });
+    await kill(row.id);
+    expect((await settled(row.id)).status).toBe('Completed');
+    const all = await database.db.select().from(cloudInstances).where(eq(cloudInstances.machineId, machine.id));
+    expect(all.map((i) => [i.cloudId, i.status])).toEqual([[launched.cloudId, 'running']]);
+    expect(await database.db.select().from(machineCredentials).where(eq(machineCredentials.machineId, machine.id))).toHaveLength(1);
   });
 
   it('a resumed resize remembers the machine was running before the dead worker stopped it', async () => {

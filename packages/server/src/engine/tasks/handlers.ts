@@ -6,9 +6,11 @@
  * acts, so a retried task (its first worker died) never repeats a cloud call
  * that already took effect: starting a running machine completes at once, a
  * launch carries the task's client token (`task-<id>`) so a second launch
- * answers the first instance, and facts a retry could no longer see (which
- * instance a recreate replaces, whether a resized machine was running) are
- * checkpointed in the task's params before the call that would hide them.
+ * answers the first instance (a resumed create that finds it issues the
+ * machine's credential unless the first attempt did), and facts a retry could
+ * no longer see (which instance a recreate replaces, whether a resized machine
+ * was running) are checkpointed in the task's params before the call that
+ * would hide them.
  *
  * Machine flags (stop, idle, terminate) are set by the API when the task is
  * queued (the operator's intent); handlers change them only to tell the truth
@@ -19,7 +21,7 @@
 import type { TInstanceState, TTaskType } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import type { CloudInstance, CloudProvider } from '../cloud/provider.js';
-import { markMachineTerminated, updateMachine, type MachineContext } from './machine-state.repository.js';
+import { hasCredential, markMachineTerminated, updateMachine, type MachineContext } from './machine-state.repository.js';
 
 /** A failure to report on the task as its error (the message is shown to operators). */
 export class TaskFailure extends Error {}
@@ -142,8 +144,11 @@ export const HANDLERS: Record<TTaskType, TaskHandler> = {
     async run(ctx) {
       requireLive(ctx);
       const existing = await ctx.activeInstance();
-      if (existing) await ensureRunning(ctx, existing);
-      else await launch(ctx);
+      if (!existing) return launch(ctx);
+      // A resumed create finds the instance its first attempt launched; that
+      // attempt may have died before issuing the credential.
+      await ensureRunning(ctx, existing);
+      if (!(await hasCredential(ctx.db, ctx.machine.id))) await ctx.issueCredential();
     },
   },
 

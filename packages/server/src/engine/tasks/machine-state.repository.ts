@@ -68,6 +68,12 @@ export async function updateMachine(
   await db.update(machines).set(values).where(eq(machines.id, machineId));
 }
 
+/** Whether the machine has a credential (a launch issues it once the instance runs). */
+export async function hasCredential(db: DbOrTx, machineId: number): Promise<boolean> {
+  const [row] = await db.select({ machineId: machineCredentials.machineId }).from(machineCredentials).where(eq(machineCredentials.machineId, machineId)).limit(1);
+  return row !== undefined;
+}
+
 /** Stores the machine's credential (sealed), replacing an earlier one (a recreated machine gets a new one). */
 export async function upsertCredential(db: DbOrTx, machineId: number, sealed: { rdpPasswordEnc: string; sshPrivateKeyEnc: string }): Promise<void> {
   await db

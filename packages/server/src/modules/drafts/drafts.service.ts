@@ -17,7 +17,9 @@
  * create-from-draft re-checks the draft (the catalogues and URL names may have
  * changed), applies the adjusted component configs, and in one transaction inserts
  * the account, its settings, sites (domain `{site}-{account}.{provider domain}`),
- * machines (with the catalogue's deployer config defaults) and queues one New
+ * machines (component and deployer config defaults by the rules of
+ * `machine-configs/config-rules.ts`, as their `GET default-*-config` answers
+ * them once they exist; component configs as adjusted) and queues one New
  * CreateMachine task per machine through the task queue (the engine runs them;
  * TaskQueued events are announced after the commit).
  */
@@ -52,13 +54,17 @@ import {
 import { resolveSiteNames } from '../sites/sites.service.js';
 import { selectSiteByDomain } from '../sites/sites.repository.js';
 import * as repo from './drafts.repository.js';
-import { checkAdjustedConfigs, compareVersions, configKeys, planMachines, typedValue, type ConfigDefinition } from './drafts.planner.js';
+import { defaultsFor } from '../machine-configs/config-rules.js';
+import { selectComponentDefinitions, selectDeployerDefinitions } from '../machine-configs/machine-configs.repository.js';
+import { checkAdjustedConfigs, configKeys, planMachines, plannedFacts, type PlanInput } from './drafts.planner.js';
 
 interface Prepared {
   payload: TCreateAccountPayload;
   sites: TPlannedSite[];
   machines: TPlannedMachine[];
   keys: TComponentConfigKey[];
+  /** What the plan was made from (null for add-on accounts, which plan no machines). */
+  plan: PlanInput | null;
 }
 
 export interface DraftService {
@@ -118,12 +124,6 @@ function payloadSites(p: TCreateAccountPayload): { sites: TPlannedSite[]; errors
   return { sites, errors };
 }
 
-const toDefinition = (r: Awaited<ReturnType<typeof catalogue.selectComponentConfigCatalogue>>[number]): ConfigDefinition => ({
-  ...r.config,
-  since: r.since,
-  deprecatedAt: r.deprecatedAt,
-});
-
 export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditService; tasks: TaskQueue }): DraftService {
   /** Validates and plans a payload (see the module docstring); throws 400, 403 or 409. */
   async function prepare(tx: DbOrTx, principal: Principal, body: TCreateAccountPayload): Promise<Prepared> {
@@ -148,23 +148,21 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
     for (const site of siteCheck.sites) {
       if (await selectSiteByDomain(tx, site.domainName)) throw conflict(`Domain name '${site.domainName}' is already used by another site`);
     }
-    if (addOn) return { payload, sites: [], machines: [], keys: [] };
-    const [image, rows] = await Promise.all([catalogue.selectImage(tx, payload.machineConfig.vmImageName), catalogue.selectComponentConfigCatalogue(tx)]);
-    const configs = rows.map(toDefinition);
-    const irmnVersion = image?.irmnVersion ?? null;
-    const machines = planMachines({
+    if (addOn) return { payload, sites: [], machines: [], keys: [], plan: null };
+    const [image, configs] = await Promise.all([catalogue.selectImage(tx, payload.machineConfig.vmImageName), selectComponentDefinitions(tx)]);
+    const plan: PlanInput = {
       classId: payload.classId,
       accountName: payload.name,
       accountUrlFriendlyName: payload.urlFriendlyName,
       instancePolicy: payload.licenseConfig.instancePolicy,
       enableSsl: payload.machineConfig.enableSsl,
       instanceTypeId: payload.licenseConfig.cloudInstanceType,
-      osType: image?.osType ?? 'Windows',
-      irmnVersion,
+      osType: image?.osType ?? null,
+      irmnVersion: image?.irmnVersion ?? null,
       sites: siteCheck.sites,
       configs,
-    });
-    return { payload, sites: siteCheck.sites, machines, keys: configKeys(configs, irmnVersion) };
+    };
+    return { payload, sites: siteCheck.sites, machines: planMachines(plan), keys: configKeys(configs, plan.irmnVersion), plan };
   }
 
   const recordDraft = (tx: DbOrTx, principal: Principal, draftAccountId: number, payload: TCreateAccountPayload) =>
@@ -226,7 +224,15 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
         const machines = prepared.machines.map((m) => ({ ...m, componentConfig: machineComponentConfigs[m.name] ?? m.componentConfig }));
         const p = prepared.payload;
         const addOn = p.classId === CLASS_ADD_ON;
-        const deployerConfig = addOn ? {} : await deployerDefaults(tx, p.machineConfig.vmImageName);
+        const deployerDefinitions = prepared.plan ? await selectDeployerDefinitions(tx) : [];
+        /** A planned machine's deployer config defaults, by the rules of its component configs. */
+        const deployerConfigOf = (m: TPlannedMachine) =>
+          prepared.plan
+            ? defaultsFor(
+                deployerDefinitions,
+                plannedFacts(prepared.plan, { ...m, site: prepared.sites.find((s) => s.urlFriendlyName === m.siteUrlFriendlyName) ?? null }),
+              )
+            : {};
         const account = {
           name: p.name,
           urlFriendlyName: p.urlFriendlyName,
@@ -275,7 +281,7 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
               sampleData: m.isSiteMaster && p.machineConfig.includeSampleData ? (p.machineConfig.sampleDataFile ? 'Select' : 'Default') : 'None',
               sampleDataFile: m.isSiteMaster ? p.machineConfig.sampleDataFile : null,
               componentConfig: m.componentConfig,
-              deployerConfig,
+              deployerConfig: deployerConfigOf(m),
             })),
           });
         } catch (error) {
@@ -313,16 +319,3 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
   };
 }
 
-/** Deployer config defaults of the catalogue at the image's IRMN version, typed. */
-async function deployerDefaults(db: DbOrTx, imageName: string): Promise<Record<string, unknown>> {
-  const [image, rows] = await Promise.all([catalogue.selectImage(db, imageName), catalogue.selectDeployerConfigCatalogue(db)]);
-  const version = image?.irmnVersion ?? null;
-  const out: Record<string, unknown> = {};
-  for (const { config, since, deprecatedAt } of rows) {
-    if (config.defaultValue === null) continue;
-    if (version && since && compareVersions(since, version) > 0) continue;
-    if (deprecatedAt && (!version || compareVersions(version, deprecatedAt) >= 0)) continue;
-    out[`${config.rootKey}.${config.subKey}`] = typedValue(config.dataType, config.defaultValue);
-  }
-  return out;
-}

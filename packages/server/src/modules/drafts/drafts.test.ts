@@ -180,7 +180,8 @@ describe('draft plans (DESIGN §6)', () => {
     expect(linux.machines[0]!.componentConfig).toMatchObject({ 'siteMaster.dataPath': '/var/lib/irmn/data', 'launcher.port': 8443, 'reporting.engine': 'jasper' });
     const onPrem = await draftOf(creationPayload({ name: 'Plan OnPrem', classId: 6 }));
     expect(onPrem.machines[0]!.componentConfig).toMatchObject({ 'launcher.publicUrl': 'https://Plan OnPrem', 'pdfExport.pageSize': 'Letter' });
-    expect(onPrem.machines[0]!.componentConfig).not.toHaveProperty('linkware.apiUrl');
+    // No on-prem value: the default of the type (config-rules.ts).
+    expect(onPrem.machines[0]!.componentConfig).toHaveProperty('linkware.apiUrl', '');
     const old = await draftOf(creationPayload({ name: 'Plan Old', machineConfig: { vmImageName: 'irmn-8.0.7-win2019-use1' } }));
     expect(old.machines[0]!.componentConfig).not.toHaveProperty('launcher.enableSso');
     expect(old.machines[0]!.componentConfig).toHaveProperty('siteMaster.syncIntervalSeconds', 30);

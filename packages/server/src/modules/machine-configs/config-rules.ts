@@ -1,44 +1,96 @@
 /**
- * Rules of machine configurations (spec 2 §5; DESIGN §6), without I/O:
+ * Rules of machine configurations (spec 2 §5, §9; spec 1 §2 Create account
+ * preview; spec 3 §2.5; DESIGN §6), without I/O. The one implementation of
+ * component and deployer config defaults: `GET /machines/{id}/default-*-config`,
+ * the machines a draft plans (`drafts.planner.ts`), the deployer config of the
+ * machines create-from-draft inserts, and `POST /accounts/{id}/machines` all
+ * call {@link defaultsFor}.
  *
  * - Which definitions apply to a machine: `launcher.*` keys to launchers,
  *   `siteMaster.*` keys and site-specific keys to site masters, others to all;
- *   only those of the machine's IRMN version (since ≤ version < deprecated).
- * - The default of a key: on-prem value for On Premise accounts, Linux value for
- *   Linux images (when set), else the SaaS value; the variables protocol,
- *   account_name, account_url_name, site_name, site_url_name and site_port
- *   substituted; typed by dataType, a missing value by type (number 0, boolean
- *   false, string empty, json empty object).
+ *   only those of the machine's IRMN version (since ≤ version < deprecated at;
+ *   with no known version, every definition not deprecated).
+ * - The default of a key: the Linux-specific value on a Linux image when set
+ *   (the catalogue's Linux override; null "inherits the default"), else the
+ *   on-prem value for class On Premise, else the SaaS value. A default that is
+ *   null (no value for this machine, or a definition created without defaults)
+ *   is the default of its type: number 0, boolean false, string empty, json
+ *   empty object (spec 2 §5, §9). Every applicable key is present.
+ * - The variables protocol (https with SSL), account_name, account_url_name,
+ *   site_name, site_url_name and site_port are substituted; a variable without a
+ *   value (site variables on a machine without a site) stays as written. Then
+ *   the text is typed by dataType; text that is not of the type (a number key
+ *   whose text is not a number, json that does not parse) gives the type's
+ *   default, so a default always passes {@link hasType}. Boolean text `null`
+ *   is null (booleans allow null).
  * - A saved configuration: every key `rootKey.subKey` has a definition, every
  *   value has its definition's type (booleans may be null), and protected keys
  *   keep their values (read-only).
  */
 import { CLASS_ON_PREMISE, type TFieldError } from '@fleet/contracts';
-import type { ConfigDefinition, SubstitutionFacts } from './machine-configs.repository.js';
+import type { ConfigDefinition } from './machine-configs.repository.js';
+
+export type { ConfigDefinition } from './machine-configs.repository.js';
+
+/**
+ * What the defaults of one machine depend on. `selectSubstitutionFacts` answers
+ * it for existing machines; the draft planner builds it for planned ones.
+ */
+export interface MachineFacts {
+  isLauncher: boolean;
+  isSiteMaster: boolean;
+  /** The account's class: On Premise (6) takes the on-prem values. */
+  accountClassId: number;
+  accountName: string;
+  accountUrlName: string;
+  /** The account's machine config; only `enableSsl === true` is read (protocol https). */
+  machineConfig: { enableSsl?: unknown } | null;
+  /** The machine's site; null on a machine without a site. */
+  siteName: string | null;
+  siteUrlName: string | null;
+  sitePort: number | null;
+  /** The account image's OS (`Windows`, `Linux`) and IRMN version name; null when the image is unknown. */
+  osType: string | null;
+  irmnVersion: string | null;
+}
 
 const KEY = /^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z0-9_.-]+$/;
+const NUMERIC = /^\d+$/;
 
-/** Compares dotted version names numerically (`8.10` after `8.2`). */
+/**
+ * Orders dotted version names: -1, 0 or 1, never NaN. Numeric parts compare as
+ * numbers (`8.10` after `8.2`), a missing part counts as `0` (`8.1` equals
+ * `8.1.0`), other parts compare as text with their digits as numbers
+ * (`8.2-rc1` before `8.2-rc2`).
+ */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
+  const pa = a.split('.');
+  const pb = b.split('.');
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
+    const x = pa[i] ?? '0';
+    const y = pb[i] ?? '0';
+    const d = NUMERIC.test(x) && NUMERIC.test(y) ? Number(x) - Number(y) : x.localeCompare(y, 'en', { numeric: true });
+    if (d !== 0) return Math.sign(d);
   }
   return 0;
 }
 
-export function applies(def: ConfigDefinition, m: SubstitutionFacts): boolean {
-  if (def.rootKey === 'launcher' && !m.isLauncher) return false;
-  if ((def.rootKey === 'siteMaster' || def.siteSpecific) && !m.isSiteMaster) return false;
-  const version = m.irmnVersion;
-  if (!version) return def.deprecatedAtVersion === null;
-  if (def.sinceVersion && compareVersions(def.sinceVersion, version) > 0) return false;
-  return !def.deprecatedAtVersion || compareVersions(version, def.deprecatedAtVersion) < 0;
+/** Whether the definition exists at the IRMN version (null: unknown, then only if never deprecated). */
+export function availableAt(def: Pick<ConfigDefinition, 'sinceVersion' | 'deprecatedAtVersion'>, irmnVersion: string | null): boolean {
+  if (!irmnVersion) return def.deprecatedAtVersion === null;
+  if (def.sinceVersion && compareVersions(def.sinceVersion, irmnVersion) > 0) return false;
+  return !def.deprecatedAtVersion || compareVersions(irmnVersion, def.deprecatedAtVersion) < 0;
 }
 
-export function substitute(template: string, m: SubstitutionFacts): string {
+/** Whether the definition applies to the machine: its role (launcher, site master) and its version. */
+export function applies(def: ConfigDefinition, m: MachineFacts): boolean {
+  if (def.rootKey === 'launcher' && !m.isLauncher) return false;
+  if ((def.rootKey === 'siteMaster' || def.siteSpecific) && !m.isSiteMaster) return false;
+  return availableAt(def, m.irmnVersion);
+}
+
+/** The template with the machine's variables substituted; unknown or valueless variables stay as written. */
+export function substitute(template: string, m: MachineFacts): string {
   const vars: Record<string, string | null> = {
     protocol: m.machineConfig?.enableSsl === true ? 'https' : 'http',
     account_name: m.accountName,
@@ -50,38 +102,60 @@ export function substitute(template: string, m: SubstitutionFacts): string {
   return template.replace(/\{([a-z_]+)\}/g, (whole, name: string) => vars[name] ?? whole);
 }
 
-/** The typed value of a catalogue text, or the default of the type. */
-export function typed(raw: string | null, dataType: string | null): unknown {
+/** The default of a data type (spec 2 §9): number 0, boolean false, json empty object, string (null) empty. */
+export function typeDefault(dataType: string | null): unknown {
   switch (dataType) {
-    case 'number': {
-      const n = raw === null ? NaN : Number(raw);
-      return Number.isFinite(n) ? n : 0;
-    }
+    case 'number':
+      return 0;
     case 'boolean':
-      return raw === 'true';
+      return false;
     case 'json':
-      try {
-        return raw === null ? {} : JSON.parse(raw);
-      } catch {
-        return {};
-      }
+      return {};
     default:
-      return raw ?? '';
+      return '';
   }
 }
 
-/** The machine's default configuration from the definitions. */
-export function defaultsFor(defs: ConfigDefinition[], m: SubstitutionFacts): Record<string, unknown> {
+/** The typed value of a catalogue text; the type's default when it is null or not of the type. */
+export function typed(raw: string | null, dataType: string | null): unknown {
+  if (raw === null) return typeDefault(dataType);
+  switch (dataType) {
+    case 'number': {
+      const n = raw.trim() === '' ? NaN : Number(raw);
+      return Number.isFinite(n) ? n : typeDefault(dataType);
+    }
+    case 'boolean':
+      return raw === 'null' ? null : raw === 'true';
+    case 'json':
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        return typeDefault(dataType);
+      }
+    default:
+      return raw;
+  }
+}
+
+/** The catalogue text that is the definition's default for the machine (before substitution), or null. */
+export function defaultText(def: ConfigDefinition, m: MachineFacts): string | null {
+  if (m.osType === 'Linux' && def.linux !== null) return def.linux;
+  return m.accountClassId === CLASS_ON_PREMISE ? def.onPrem : def.saas;
+}
+
+/** The machine's default configuration from the definitions: `{ 'rootKey.subKey': typed value }` of every definition that applies. */
+export function defaultsFor(defs: ConfigDefinition[], m: MachineFacts): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const def of defs) {
     if (!applies(def, m)) continue;
-    const raw = m.accountClassId === CLASS_ON_PREMISE ? (def.onPrem ?? def.saas) : m.osType === 'Linux' ? (def.linux ?? def.saas) : def.saas;
+    const raw = defaultText(def, m);
     out[`${def.rootKey}.${def.subKey}`] = typed(raw === null ? null : substitute(raw, m), def.dataType);
   }
   return out;
 }
 
-function hasType(value: unknown, dataType: string | null): boolean {
+/** Whether a value is of the data type: a finite number, a boolean or null, any json, a string (null dataType). */
+export function hasType(value: unknown, dataType: string | null): boolean {
   switch (dataType) {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value);
