@@ -142,6 +142,7 @@ export const ZUpdateDraftAccountRequest = ZCreateAccountFields.extend({ id: z.nu
 export type TUpdateDraftAccountRequest = z.input<typeof ZUpdateDraftAccountRequest>;
 
 export const ZDraftAccountIdResponse = z.object({ draftAccountId: z.number().int() });
+export type TDraftAccountIdResponse = z.infer<typeof ZDraftAccountIdResponse>;
 
 /** A planned site of a draft: what create-from-draft inserts. */
 export const ZPlannedSite = z.object({
@@ -201,3 +202,4 @@ export const ZCreateFromDraftRequest = z.object({
 });
 export type TCreateFromDraftRequest = z.input<typeof ZCreateFromDraftRequest>;
 export const ZCreateFromDraftResponse = z.object({ accountId: z.number().int() });
+export type TCreateFromDraftResponse = z.infer<typeof ZCreateFromDraftResponse>;
