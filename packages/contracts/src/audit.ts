@@ -37,7 +37,11 @@ export const AUDIT_ACTIONS = [
   'ViewCredential',
   'UpdateComponentConfig',
   'UpdateDeployerConfig',
+  'CreateComponentConfig',
+  'CreateDeployerConfig',
   'SendNotification',
+  'GenerateAccountKeys',
+  'DownloadAccountKeys',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

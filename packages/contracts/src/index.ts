@@ -13,3 +13,4 @@ export * from './templates.js';
 export * from './catalogues.js';
 export * from './software-update.js';
 export * from './license.js';
+export * from './account-keys.js';

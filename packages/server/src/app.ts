@@ -62,6 +62,8 @@ import { createNotificationService, type NotificationService } from './modules/n
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { createMachineConfigService, type MachineConfigService } from './modules/machine-configs/machine-configs.service.js';
 import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
+import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
+import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 
@@ -83,6 +85,7 @@ export interface Services {
   machines: MachineService;
   notifications: NotificationService;
   machineConfigs: MachineConfigService;
+  accountKeys: AccountKeyService;
 }
 
 declare module 'fastify' {
@@ -177,6 +180,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const events = opts.events ?? createTaskEvents();
   const tasks = createTaskQueue({ events });
   app.decorate('deps', { db, config, events, tasks });
+  const licenseSigner = createLicenseSigner(config.dataKey);
   app.decorate('services', {
     audit,
     auth: createAuthService({ db, tokens, audit }),
@@ -189,10 +193,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     templates: createTemplateService({ db, audit }),
     softwareUpdate: createSoftwareUpdateService({ db }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
-    licenseFiles: createLicenseFileService({ db, signer: createLicenseSigner(config.dataKey) }),
+    licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
     machines: createMachineService({ db, audit, tasks, events, secrets }),
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
+    accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -268,6 +273,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(machineRoutes);
       await api.register(notificationRoutes);
       await api.register(machineConfigRoutes);
+      await api.register(accountKeyRoutes);
     },
     { prefix: API_PREFIX },
   );

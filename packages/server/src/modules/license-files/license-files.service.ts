@@ -8,8 +8,8 @@
  *
  * Errors: 404 unknown or hidden account.
  *
- * Known limitations: the file is made when downloaded, from the stored sections;
- * license keys and the keys zip need stored key pairs (a schema change).
+ * The file is made when downloaded, from the stored sections. The account's key
+ * pairs (keys zip, CAA key, license keys) are the account-keys module's.
  */
 import { LICENSE_FORMAT, type TLicenseFile, type TLicensePayload } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';

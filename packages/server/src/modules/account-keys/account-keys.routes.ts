@@ -1,0 +1,60 @@
+/**
+ * `POST /accounts/{id}/generate-keys` and the key downloads `GET
+ * /accounts/{id}/files/keys`, `/files/caa-key`, `/files/license-keys` (spec 1
+ * §7). The downloads reveal private keys, so they need permission write like
+ * the other secret reads; each is audited by the service.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZGenerateKeysRequest, ZGenerateKeysResponse, ZIdParams, type TAccountKeyFile } from '@fleet/contracts';
+
+const tags = ['Account settings'];
+
+const DOWNLOADS: { file: TAccountKeyFile; operationId: string; summary: string }[] = [
+  {
+    file: 'keys',
+    operationId: 'downloadAccountKeys',
+    summary: "'{urlFriendlyName} keys.zip': the account's encryption key pair (private.pem, public.pem, keys.json). Write permission; audited; 422 for add-ons",
+  },
+  {
+    file: 'caa-key',
+    operationId: 'downloadCaaKey',
+    summary: "'{urlFriendlyName} caa-account.txt': the account's CAA key (Ed25519, PEM). Write permission; audited; 422 for add-ons",
+  },
+  {
+    file: 'license-keys',
+    operationId: 'downloadLicenseKeys',
+    summary: "'{urlFriendlyName} license keys.zip': id_rsa, id_rsa.pub, config.json. Write permission; audited; 422 for add-ons",
+  },
+];
+
+export const accountKeyRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/accounts/:id/generate-keys',
+    {
+      schema: {
+        operationId: 'generateAccountKeys',
+        tags,
+        summary: "Replace the account's key pairs (all kinds unless `kinds` says which); audited; 422 for add-ons",
+        params: ZIdParams,
+        body: ZGenerateKeysRequest.nullish(),
+        response: { 200: ZGenerateKeysResponse },
+      },
+    },
+    (req) => app.services.accountKeys.generate({ principal: req.principal!, accountId: req.params.id, kinds: req.body?.kinds }),
+  );
+
+  for (const { file, operationId, summary } of DOWNLOADS) {
+    app.get(
+      `/accounts/:id/files/${file}`,
+      { config: { requireWrite: true }, schema: { operationId, tags, summary, params: ZIdParams } },
+      async (req, reply) => {
+        const { fileName, contentType, body } = await app.services.accountKeys.download({ principal: req.principal!, accountId: req.params.id, file });
+        return reply
+          .header('content-disposition', `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+          .header('cache-control', 'no-store')
+          .type(contentType)
+          .send(body);
+      },
+    );
+  }
+};
