@@ -5,7 +5,7 @@
  * packages and sample data files; and marking a commit breaking.
  */
 import { z } from 'zod';
-import { MAX_SEARCH_LENGTH, ZPageQuery, ZSortDirection } from './common.js';
+import { MAX_SEARCH_LENGTH, ZPageQuery, ZSortDirection, zCommaList } from './common.js';
 import { ZConfigComponent } from './account-sections.js';
 
 /** A `true`/`false` query flag (a plain coerce would read 'false' as true). */
@@ -18,6 +18,13 @@ export const COMMITS_PAGE_SIZE = 10;
 /** Library files added by this user count as LCT (spec 1 §2 Select Library File dialog). */
 export const LCT_USER = 'lct2';
 export const LIBRARY_FILE_TYPES = ['Dev', 'Prod', 'Custom'] as const;
+/**
+ * Age past which a library file is "old" and hidden by the Select Library File
+ * dialog's "hide old files" filter (spec 1 §2, on by default), in days. The
+ * specification names the filter without defining "old"; a file dated more than a
+ * year ago is old.
+ */
+export const LIBRARY_OLD_FILE_DAYS = 365;
 export const BUILD_TYPES = ['Daily', 'Release'] as const;
 export const IRMN_VERSION_STATUSES = ['InDevelopment', 'Planned', 'Released'] as const;
 
@@ -138,10 +145,14 @@ export const LIBRARY_SORT_FIELDS = ['name', 'package', 'type', 'version', 'added
 /**
  * `GET /library/files` (spec 1 §2 Select Library File dialog): search over name and
  * package; filters version, type, package, LCT only, latest only (the newest file
- * of each package and type); sorted by `sortBy` (default date, newest first).
+ * of each package and type), hide old (dated more than {@link LIBRARY_OLD_FILE_DAYS}
+ * days ago) and `ids` (a comma list: those files only, e.g. an account's current
+ * files); sorted by `sortBy` (default date, newest first).
  */
 export const ZListLibraryFilesQuery = ZPageQuery.extend({
   search: z.string().max(MAX_SEARCH_LENGTH).optional(),
+  ids: zCommaList(z.coerce.number().int().min(1).max(2_147_483_647)).refine((ids) => ids.length <= 200, 'At most 200 ids').optional(),
+  hideOld: ZQueryFlag.optional(),
   version: z.string().max(50).optional(),
   type: z.enum(LIBRARY_FILE_TYPES).optional(),
   package: z.string().max(200).optional(),

@@ -3,9 +3,9 @@
  * Library) and of the catalogue checks the account rules make (does this image,
  * instance type, feature, library file or commit exist).
  */
-import { and, asc, desc, eq, ilike, inArray, isNotNull, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { LCT_USER, type TCommit, type TLibraryFile } from '@fleet/contracts';
+import { LCT_USER, LIBRARY_OLD_FILE_DAYS, type TCommit, type TLibraryFile } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import {
   accountSettings,
@@ -166,6 +166,10 @@ export const selectBuilds = (db: DbOrTx, software: string, type?: string) =>
 
 export interface LibraryFilter {
   search?: string;
+  /** Only these files (an empty list matches none). */
+  ids?: number[];
+  /** Leave out files dated more than LIBRARY_OLD_FILE_DAYS days ago. */
+  hideOld?: boolean;
   version?: string;
   type?: string;
   package?: string;
@@ -195,6 +199,8 @@ function libraryConditions(t: Record<'version' | 'type' | 'package' | 'addedBy',
 function libraryWhere(db: DbOrTx, f: LibraryFilter): SQL | undefined {
   const where = libraryConditions(libraryFiles, f);
   const search = f.search?.trim();
+  if (f.ids) where.push(f.ids.length > 0 ? inArray(libraryFiles.id, f.ids) : sql`false`);
+  if (f.hideOld) where.push(gte(libraryFiles.date, new Date(Date.now() - LIBRARY_OLD_FILE_DAYS * 86_400_000)));
   if (search) where.push(or(ilike(libraryFiles.name, likePattern(search)), ilike(libraryFiles.package, likePattern(search))));
   if (f.latestOnly) {
     // Latest only: no newer file of the same package and type among the filtered ones.

@@ -3,7 +3,7 @@
  * Cloud, Library) and of marking a commit breaking.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TBuild, TCommit, TInstanceType, TLibraryFile, TListCommitsResponse } from '@fleet/contracts';
+import { LIBRARY_OLD_FILE_DAYS, type TBuild, type TCommit, type TInstanceType, type TLibraryFile, type TListCommitsResponse } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { activities, fieldErrors } from '../../../test/account-fixtures.js';
 
@@ -144,6 +144,22 @@ describe('library', () => {
       const newest = all.filter((o) => o.package === f.package && o.type === f.type).sort((a, b) => b.date.localeCompare(a.date))[0]!;
       expect(f.date).toBe(newest.date);
     }
+  });
+
+  it('hides files dated more than a year ago with hideOld and answers only the files named by ids', async () => {
+    const all = (await files({ limit: '1000' })).items;
+    const cutoff = Date.now() - LIBRARY_OLD_FILE_DAYS * 86_400_000;
+    const old = all.filter((f) => Date.parse(f.date) < cutoff);
+    expect(old.length).toBeGreaterThan(0);
+    const recent = (await files({ hideOld: 'true', limit: '1000' })).items;
+    expect(recent.map((f) => f.id).sort()).toEqual(all.filter((f) => !old.includes(f)).map((f) => f.id).sort());
+    expect((await files({ hideOld: 'false', limit: '1000' })).totalItems).toBe(all.length);
+
+    const picked = [all[3]!.id, all[0]!.id, old[0]!.id];
+    const byIds = await files({ ids: picked.join(','), limit: '1000' });
+    expect(byIds.items.map((f) => f.id).sort()).toEqual([...picked].sort());
+    expect((await files({ ids: picked.join(','), hideOld: 'true', limit: '1000' })).items.map((f) => f.id)).not.toContain(old[0]!.id);
+    expect(fieldErrors(await t.call({ method: 'GET', url: '/library/files', as: 'viewer', query: { ids: '1,x' } }))[0]).toMatch(/^ids/);
   });
 
   it('lists package names and sample data files; answers 400 for bad filters', async () => {

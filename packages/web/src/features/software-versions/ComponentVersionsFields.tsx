@@ -1,0 +1,105 @@
+/**
+ * The Component Versions card of the Instance Settings card (spec 1 §2, §3, §4;
+ * spec 3 §2.1, §4), rendered inside the Instance Settings antd Form, whose
+ * values have the `TMachineConfigInput` shape. Its fields are machineConfig's:
+ *
+ * - `{component}VersionMode` / `{component}Version` for Launcher, Web Client,
+ *   Reporting, Export, Audit ChangeLog, Site Master, Site Master Validator,
+ *   Relational Export, Populate, CAD Import and the integrations Linkware,
+ *   Discovery, ServiceNow, VoltServer, Fiber SenSys, Fiber Mountain, CommScope,
+ *   AP Sensing (modes Latest, Select, None; see {@link VersionPicker});
+ * - `mainLibraryMode` / `mainLibraryFiles` and `accountLibraryMode` /
+ *   `accountLibraryFiles` / `accountLibraryFile` (see {@link LibraryFilesField}).
+ *
+ * The content of the card (the Instance Settings card draws the card around it).
+ * Above the pickers is the bundle version (`bundleVersion`, else the form's
+ * `bundleVersion`) as a link opening the Compare Versions dialog. When auto test
+ * runs with a branch (`autoTestBranch`), an info banner says so and every picker
+ * is disabled, as with `disabled`.
+ *
+ * Known limitation: "installed" library files (for the dialog's newer-installed
+ * warning) are the files the form holds in both library fields, which are the
+ * account's current files until the user changes them.
+ */
+import { useState, type JSX } from 'react';
+import { Alert, Col, Divider, Flex, Form, Row, Tooltip, Typography } from 'antd';
+import type { TMachineConfigInput } from '@fleet/contracts';
+import { useLibraryFilesByIds } from './api/queries';
+import { CORE_COMPONENTS, INTEGRATION_COMPONENTS } from './card-components';
+import { CompareVersionsDialog } from './CompareVersionsDialog';
+import { ComponentVersionItem } from './ComponentVersionItem';
+import { LibraryFilesField } from './LibraryFilesField';
+
+const pickerCol = { xs: 24, md: 12, xxl: 8 } as const;
+
+export function ComponentVersionsFields(props: {
+  disabled?: boolean;
+  autoTestBranch?: string | null;
+  bundleVersion?: string | null;
+}): JSX.Element {
+  const form = Form.useFormInstance();
+  const [compareOpen, setCompareOpen] = useState(false);
+  const formBundle = Form.useWatch('bundleVersion', form) as string | null | undefined;
+  const mainIds = (Form.useWatch('mainLibraryFiles', form) as number[] | undefined) ?? [];
+  const accountIds = (Form.useWatch('accountLibraryFiles', form) as number[] | undefined) ?? [];
+  const installed = useLibraryFilesByIds([...mainIds, ...accountIds]).files;
+
+  const autoTest = Boolean(props.autoTestBranch);
+  const disabled = props.disabled || autoTest;
+  const bundle = props.bundleVersion ?? formBundle ?? null;
+
+  return (
+    <>
+      <Flex justify="flex-end" style={{ marginBottom: 8 }}>
+        <span>
+          Bundle version:{' '}
+          <Tooltip title="Compare versions">
+            <Typography.Link onClick={() => setCompareOpen(true)}>{bundle || 'none'}</Typography.Link>
+          </Tooltip>
+        </span>
+      </Flex>
+      {autoTest && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          title={`Auto test is active with branch ${props.autoTestBranch}`}
+          description="The components run the latest code of that branch, so their versions and library files cannot be chosen here."
+        />
+      )}
+      <Row gutter={16}>
+        {CORE_COMPONENTS.map((c) => (
+          <Col key={c} {...pickerCol}>
+            <ComponentVersionItem component={c} disabled={disabled} />
+          </Col>
+        ))}
+      </Row>
+      <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
+        Integrations
+      </Divider>
+      <Row gutter={16}>
+        {INTEGRATION_COMPONENTS.map((c) => (
+          <Col key={c} {...pickerCol}>
+            <ComponentVersionItem component={c} disabled={disabled} />
+          </Col>
+        ))}
+      </Row>
+      <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
+        Library files
+      </Divider>
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <LibraryFilesField kind="main" disabled={disabled} installedFiles={installed} />
+        </Col>
+        <Col xs={24} md={12}>
+          <LibraryFilesField kind="account" disabled={disabled} installedFiles={installed} />
+        </Col>
+      </Row>
+      <CompareVersionsDialog
+        open={compareOpen}
+        current={(compareOpen ? form.getFieldsValue(true) : {}) as Partial<TMachineConfigInput> & Record<string, unknown>}
+        onClose={() => setCompareOpen(false)}
+      />
+    </>
+  );
+}

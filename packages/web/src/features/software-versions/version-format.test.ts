@@ -1,0 +1,60 @@
+/** Version strings of the picker (spec 3 §4, §9) and the library dialog's rules (spec 1 §2, §9). */
+import { describe, expect, it } from 'vitest';
+import type { TLibraryFile } from '@fleet/contracts';
+import { LIBRARY_DIALOG_PAGE_SIZE, newerInstalled } from './library-files';
+import { commitVersion, formatFileSize, latestBranch, latestVersion, truncate, versionLabel } from './version-format';
+
+describe('version strings', () => {
+  it('writes Latest as {branch}|latest, master by default and blank for any branch', () => {
+    expect(latestVersion()).toBe('master|latest');
+    expect(latestVersion('release/8.1')).toBe('release/8.1|latest');
+    expect(latestVersion('')).toBe('|latest');
+    expect(latestBranch('release/8.1|latest')).toBe('release/8.1');
+    expect(latestBranch('|latest')).toBe('');
+    expect(latestBranch('release/8.1|abc1234')).toBeNull();
+  });
+
+  it('writes a commit as {branch}|{shortHash} and shows a build URL as the zip file name', () => {
+    expect(commitVersion({ branch: 'develop', shortHash: 'abc1234' })).toBe('develop|abc1234');
+    expect(commitVersion({ branch: null, shortHash: 'abc1234' })).toBe('abc1234');
+    expect(versionLabel('https://builds.example.net/launcher/release/launcher-8.1.3.1402.zip')).toBe('launcher-8.1.3.1402.zip');
+    expect(versionLabel('develop|abc1234')).toBe('develop|abc1234');
+  });
+
+  it('cuts messages at 45 characters and formats sizes with base 1000 and 2 decimals', () => {
+    expect(truncate('x'.repeat(45))).toBe('x'.repeat(45));
+    expect(truncate('x'.repeat(46))).toBe(`${'x'.repeat(45)}…`);
+    expect(formatFileSize(0)).toBe('0 Bytes');
+    expect(formatFileSize(999)).toBe('999 Bytes');
+    expect(formatFileSize(1000)).toBe('1 KB');
+    expect(formatFileSize(123_456_789)).toBe('123.46 MB');
+    expect(formatFileSize(1e27)).toBe('1000 YB');
+  });
+});
+
+describe('library dialog', () => {
+  const file = (id: number, pkg: string, date: string): TLibraryFile => ({
+    id,
+    name: `${pkg}_${id}.zip`,
+    url: '',
+    package: pkg,
+    type: 'Dev',
+    version: '8.1',
+    inS3: true,
+    addedBy: 'lct2',
+    isLct: true,
+    date,
+  });
+
+  it('pages 12 files (550 / 45)', () => {
+    expect(LIBRARY_DIALOG_PAGE_SIZE).toBe(12);
+  });
+
+  it('warns only where an installed file of the same package is newer', () => {
+    const installed = [file(1, 'Fiber', '2026-05-01T00:00:00Z'), file(2, 'Fiber', '2026-06-01T00:00:00Z'), file(3, 'Core', '2026-07-01T00:00:00Z')];
+    expect(newerInstalled(file(9, 'Fiber', '2026-04-01T00:00:00Z'), installed)?.id).toBe(2);
+    expect(newerInstalled(file(9, 'Fiber', '2026-06-02T00:00:00Z'), installed)).toBeUndefined();
+    expect(newerInstalled(file(9, 'Power', '2026-01-01T00:00:00Z'), installed)).toBeUndefined();
+    expect(newerInstalled(installed[1]!, installed)).toBeUndefined();
+  });
+});
