@@ -69,6 +69,15 @@ const SECTIONS: Record<Section, { action: string; label: string; addOn: boolean 
   idle: { action: 'PushIdleSchedule', label: 'Idle schedule', addOn: false },
 };
 
+/**
+ * 409 for a URL name another live account uses. Unlike a stale version, it names
+ * the field (`errors[0].propertyName` 'urlFriendlyName'), so that a form shows it there.
+ */
+function urlNameTaken(urlFriendlyName: string): HttpProblem {
+  const detail = `Account URL name '${urlFriendlyName}' is already used by another account`;
+  return new HttpProblem(409, 'Conflict', detail, [{ propertyName: 'urlFriendlyName', errorMessage: detail, attemptedValue: urlFriendlyName }]);
+}
+
 const EMPTY_COUNTS: TMachineStatusCounts = { machines: 0, needsAdmin: 0, unmanaged: 0, manualMaintenance: 0, stopped: 0, turbo: 0, obsolete: 0, idle: 0 };
 
 function versionOf({ account, settings }: Loaded, section: Section): number {
@@ -237,7 +246,7 @@ export function createAccountSettingsService({ db, audit }: { db: Db; audit: Aud
           }
           if (errors.length > 0) throw badRequest(errors);
           if (props.urlFriendlyName !== account.urlFriendlyName && (await repo.selectAccountByUrlName(tx, props.urlFriendlyName, accountId))) {
-            throw conflict(`Account URL name '${props.urlFriendlyName}' is already used by another account`);
+            throw urlNameTaken(props.urlFriendlyName);
           }
           const before = propertiesOf(account);
           try {
@@ -246,7 +255,7 @@ export function createAccountSettingsService({ db, audit }: { db: Db; audit: Aud
               propertiesVersion: next,
             });
           } catch (error) {
-            if (repo.isUniqueViolation(error)) throw conflict(`Account URL name '${props.urlFriendlyName}' is already used by another account`);
+            if (repo.isUniqueViolation(error)) throw urlNameTaken(props.urlFriendlyName);
             throw error;
           }
           if (props.customer) await catalogue.insertCustomer(tx, props.customer);

@@ -123,6 +123,7 @@ describe('PUT /accounts/{id} (Push Account Properties)', () => {
     const stale = await t.call({ method: 'PUT', url: `/accounts/${ids.other}`, as: 'operator', body: { ...body, description: 'Second operator' } });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().detail).toContain('admin');
+    expect(stale.json().errors).toBeUndefined();
     expect(stale.json().detail).toContain(activity!.time);
     expect((await detail(t, ids.other)).description).toBe('Pushed by the lifecycle test');
     // The new customer joins the autocomplete list.
@@ -135,6 +136,10 @@ describe('PUT /accounts/{id} (Push Account Properties)', () => {
     const res = await t.call({ method: 'PUT', url: `/accounts/${ids.staging}`, as: 'admin', body: { ...propertiesBody(a), urlFriendlyName: taken } });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe(`Account URL name '${taken}' is already used by another account`);
+    // Named as a field error, so that a form can tell it from a stale version (which names none).
+    expect(res.json().errors).toEqual([
+      { propertyName: 'urlFriendlyName', errorMessage: `Account URL name '${taken}' is already used by another account`, attemptedValue: taken },
+    ]);
   });
 
   it('needs an add-on parent, and one that may be a parent', async () => {

@@ -1,11 +1,13 @@
 /**
  * Accounts list calls (spec 1 §7 Accounts): `GET /accounts`, `GET /accounts/info`,
- * `DELETE /accounts/{id}`, `GET /accounts/{id}/launcher-logins`, `GET /lookup/accounts`.
+ * `DELETE /accounts/{id}`, `GET /accounts/{id}/launcher-logins`, `GET /lookup/accounts`
+ * (`parentCandidates=true`: possible add-on parents, spec 1 §5).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ZAccountFilter,
+  ZAccountLookupQuery,
   ZAccountLookupResponse,
   ZAccountsInfo,
   ZIdParams,
@@ -80,10 +82,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'lookupAccounts',
         tags,
-        summary: 'Id, name and class of every visible account',
+        summary: 'Id, name and class of every visible account; parentCandidates=true keeps possible add-on parents',
+        querystring: ZAccountLookupQuery,
         response: { 200: ZAccountLookupResponse },
       },
     },
-    (req) => app.services.accounts.lookup(req.principal!),
+    (req) => app.services.accounts.lookup(req.principal!, { parentCandidates: req.query.parentCandidates }),
   );
 };

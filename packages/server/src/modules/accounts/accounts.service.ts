@@ -23,7 +23,8 @@ type FilterQuery = Omit<ListQuery, 'sortBy' | 'sortDirection' | 'startIndex' | '
 export interface AccountService {
   list(principal: Principal, query: ListQuery): Promise<TListAccountsResponse>;
   info(principal: Principal, query: FilterQuery): Promise<TAccountsInfo>;
-  lookup(principal: Principal): Promise<TAccountLookup[]>;
+  /** Visible accounts by name; `parentCandidates` keeps those an add-on may have as parent (spec 1 §5). */
+  lookup(principal: Principal, opts?: { parentCandidates?: boolean }): Promise<TAccountLookup[]>;
   /** Decrypted launcher logins; each read is audited (ViewLauncherLogins). */
   launcherLogins(principal: Principal, accountId: number): Promise<TLauncherLogin[]>;
   /** Deletes the account and queues TerminateMachine for each machine; audited. */
@@ -36,7 +37,7 @@ export function createAccountService({ db, audit, secrets }: { db: Db; audit: Au
 
     info: (principal, q) => repo.selectAccountsInfo(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
 
-    lookup: (principal) => repo.selectAccountLookup(db, hiddenClassIds(principal)),
+    lookup: (principal, opts = {}) => repo.selectAccountLookup(db, hiddenClassIds(principal), opts.parentCandidates ?? false),
 
     async launcherLogins(principal, accountId) {
       return db.transaction(async (tx) => {

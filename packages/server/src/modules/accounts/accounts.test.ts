@@ -213,3 +213,28 @@ describe('DELETE /accounts/{id}', () => {
     expect((await t.call({ method: 'DELETE', url: `/accounts/${ids.flagged}`, as: 'operator' })).statusCode).toBe(404);
   });
 });
+
+describe('GET /lookup/accounts?parentCandidates=true', () => {
+  it('keeps only possible add-on parents: no templates, no accounts with a parent, no add-ons (spec 1 §5)', async () => {
+    const db = t.database.db;
+    const parent = await insertAccount(db, { name: 'Wombat Parent Candidate', classId: 2 });
+    const template = await insertAccount(db, { name: 'Wombat Template', classId: 2, isTemplate: true });
+    const addOn = await insertAccount(db, { name: 'Wombat Add-on', classId: 200, parentId: parent.id });
+    const lookup = async (query: Record<string, string>) => {
+      const res = await t.call({ method: 'GET', url: '/lookup/accounts', as: 'operator', query });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { id: number; classId: number }[]).map((a) => a.id);
+    };
+    const all = await lookup({});
+    expect(all).toEqual(expect.arrayContaining([parent.id, template.id, addOn.id]));
+    const candidates = await lookup({ parentCandidates: 'true' });
+    expect(candidates).toContain(parent.id);
+    expect(candidates).not.toContain(template.id);
+    expect(candidates).not.toContain(addOn.id);
+    expect(candidates).not.toContain(ids.cp);
+    expect(await lookup({ parentCandidates: 'false' })).toEqual(all);
+    const bad = await t.call({ method: 'GET', url: '/lookup/accounts', as: 'operator', query: { parentCandidates: 'yes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].propertyName).toBe('parentCandidates');
+  });
+});

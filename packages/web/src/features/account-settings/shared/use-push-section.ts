@@ -8,7 +8,9 @@
  *   (`GET /accounts/{id}`), which carries the new section version;
  * - 409 (someone pushed the section after it was loaded): no toast; `conflict`
  *   holds the server's detail (who pushed, when, which versions) until the user
- *   reloads (`reload()`) or pushes again. Show it with `<SectionConflict>`;
+ *   reloads (`reload()`) or pushes again. Show it with `<SectionConflict>`.
+ *   A 409 that names fields (a duplicate URL name) is not a stale version: it
+ *   is handled like a 400, and the caller shows its errors on the fields;
  * - 400: the error toast, or with `listErrors` a toast listing every field error
  *   (`errorMessage` and, with `'attempted'`, its `attemptedValue`) for
  *   `errorSeconds`;
@@ -62,7 +64,7 @@ export function usePushSection<TBody, TResponse>(opts: PushSectionOptions) {
       await queryClient.invalidateQueries({ queryKey: accountKeys.all });
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 409) {
+      if (error instanceof ApiError && error.status === 409 && error.errors.length === 0) {
         setConflict(error.detail ?? error.title);
         return;
       }
