@@ -13,4 +13,5 @@ export * from './templates.js';
 export * from './catalogues.js';
 export * from './software-update.js';
 export * from './license.js';
+export * from './config-definitions.js';
 export * from './account-keys.js';

@@ -1,9 +1,10 @@
 /**
  * SQL of machine configurations (spec 2 §5, §7): the config definitions of the
  * catalogues with their version names, what substituting a machine's default
- * values needs, and writing a machine's component or deployer configuration.
+ * values needs, writing a machine's component or deployer configuration, and
+ * the catalogues of definitions: a filtered page of each, and creating one.
  */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { accounts, accountSettings, componentConfigs, deployerConfigs, irmnVersions, machines, saasImages, sites } from '../../db/schema.js';
@@ -104,4 +105,104 @@ export async function updateMachineConfig(
   values: { componentConfig: Record<string, unknown> } | { deployerConfig: Record<string, unknown> },
 ): Promise<void> {
   await db.update(machines).set(values).where(eq(machines.id, machineId));
+}
+
+// ---------------------------------------------------------------- the catalogues of definitions
+
+const versionRef = (v: typeof since | typeof until) =>
+  sql<{ id: number; name: string; status: string } | null>`case when ${v.id} is null then null else json_build_object('id', ${v.id}, 'name', ${v.name}, 'status', ${v.status}) end`;
+
+/** A page of definitions sorted by `rootKey.subKey`, with `search` a substring of that key (any case) and `rootKey` exact. */
+export interface DefinitionFilter {
+  search?: string;
+  rootKey?: string;
+  startIndex: number;
+  limit: number;
+}
+
+function definitionWhere(table: typeof componentConfigs | typeof deployerConfigs, { search, rootKey }: DefinitionFilter): SQL | undefined {
+  const where: SQL[] = [];
+  if (search) {
+    const escaped = search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    where.push(ilike(sql`${table.rootKey} || '.' || ${table.subKey}`, `%${escaped}%`));
+  }
+  if (rootKey) where.push(eq(table.rootKey, rootKey));
+  return where.length > 0 ? and(...where) : undefined;
+}
+
+export async function selectComponentDefinitionPage(db: DbOrTx, filter: DefinitionFilter) {
+  const where = definitionWhere(componentConfigs, filter);
+  const [items, [total]] = await Promise.all([
+    db
+      .select({
+        id: componentConfigs.id,
+        rootKey: componentConfigs.rootKey,
+        subKey: componentConfigs.subKey,
+        dataType: componentConfigs.dataType,
+        protected: componentConfigs.protected,
+        siteSpecific: componentConfigs.siteSpecific,
+        version: versionRef(since),
+        deprecatedAtVersion: versionRef(until),
+        saasDefaultValue: componentConfigs.saasDefaultValue,
+        onPremDefaultValue: componentConfigs.onPremDefaultValue,
+        linuxSpecificValue: componentConfigs.linuxSpecificValue,
+      })
+      .from(componentConfigs)
+      .leftJoin(since, eq(since.id, componentConfigs.versionId))
+      .leftJoin(until, eq(until.id, componentConfigs.deprecatedAtVersionId))
+      .where(where)
+      .orderBy(asc(componentConfigs.rootKey), asc(componentConfigs.subKey), asc(componentConfigs.id))
+      .offset(filter.startIndex)
+      .limit(filter.limit),
+    db.select({ count: count() }).from(componentConfigs).where(where),
+  ]);
+  return { items, totalItems: total?.count ?? 0 };
+}
+
+export async function selectDeployerDefinitionPage(db: DbOrTx, filter: DefinitionFilter) {
+  const where = definitionWhere(deployerConfigs, filter);
+  const [items, [total]] = await Promise.all([
+    db
+      .select({
+        id: deployerConfigs.id,
+        rootKey: deployerConfigs.rootKey,
+        subKey: deployerConfigs.subKey,
+        dataType: deployerConfigs.dataType,
+        protected: deployerConfigs.protected,
+        version: versionRef(since),
+        deprecatedAtVersion: versionRef(until),
+        defaultValue: deployerConfigs.defaultValue,
+      })
+      .from(deployerConfigs)
+      .leftJoin(since, eq(since.id, deployerConfigs.versionId))
+      .leftJoin(until, eq(until.id, deployerConfigs.deprecatedAtVersionId))
+      .where(where)
+      .orderBy(asc(deployerConfigs.rootKey), asc(deployerConfigs.subKey), asc(deployerConfigs.id))
+      .offset(filter.startIndex)
+      .limit(filter.limit),
+    db.select({ count: count() }).from(deployerConfigs).where(where),
+  ]);
+  return { items, totalItems: total?.count ?? 0 };
+}
+
+/**
+ * Inserts a definition unless its key exists; answers its id, or null for a
+ * duplicate. The catalogue has no unique index on the key, so creations of one
+ * catalogue are serialised by a transaction-scoped advisory lock (`tx` must be a transaction).
+ */
+export async function insertDefinition(
+  tx: DbOrTx,
+  kind: 'component' | 'deployer',
+  values: { rootKey: string; subKey: string; dataType: string | null },
+): Promise<number | null> {
+  const table = kind === 'component' ? componentConfigs : deployerConfigs;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`config-definitions:${kind}`}))`);
+  const [existing] = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.rootKey, values.rootKey), eq(table.subKey, values.subKey)))
+    .limit(1);
+  if (existing) return null;
+  const [row] = await tx.insert(table).values(values).returning({ id: table.id });
+  return row!.id;
 }

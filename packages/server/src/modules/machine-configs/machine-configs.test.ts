@@ -4,7 +4,7 @@
  * per machine (DESIGN §6).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TMachine, TUserActivity } from '@fleet/contracts';
+import type { TListComponentConfigDefinitionsResponse, TListDeployerConfigDefinitionsResponse, TMachine, TUserActivity } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { accountSettings, sites } from '../../db/schema.js';
@@ -172,5 +172,72 @@ describe('default configurations', () => {
     expect(compareVersions('8.10', '8.2')).toBeGreaterThan(0);
     expect(compareVersions('8.1', '8.1')).toBe(0);
     expect(compareVersions('7.6', '8.0')).toBeLessThan(0);
+  });
+});
+
+describe('the catalogues of definitions: GET and POST /component-configs, /deployer-configs', () => {
+  const post = (kind: 'component' | 'deployer', body: unknown, as = 'operator') => t.call({ method: 'POST', url: `/${kind}-configs`, as, body });
+
+  it('lists definitions sorted by key, filtered by a substring of rootKey.subKey or by root key', async () => {
+    const all = await get<TListComponentConfigDefinitionsResponse>('/component-configs', 'viewer', { limit: '1000' });
+    expect(all.totalItems).toBe(all.items.length);
+    const keys = all.items.map((d) => `${d.rootKey}.${d.subKey}`);
+    expect(keys).toEqual([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const port = all.items.find((d) => d.rootKey === 'launcher' && d.subKey === 'port')!;
+    expect(port).toMatchObject({ dataType: 'number', protected: false, siteSpecific: false, saasDefaultValue: '443', onPremDefaultValue: '80', linuxSpecificValue: '8443' });
+    const sso = all.items.find((d) => d.rootKey === 'launcher' && d.subKey === 'enableSso')!;
+    expect(sso.version).toMatchObject({ name: '8.1' });
+    expect(all.items.find((d) => d.subKey === 'connectionString')).toMatchObject({ protected: true, dataType: null });
+
+    const search = await get<TListComponentConfigDefinitionsResponse>('/component-configs', 'viewer', { search: 'MASTER.PO' });
+    expect(search.items.map((d) => `${d.rootKey}.${d.subKey}`)).toEqual(['siteMaster.port']);
+    const root = await get<TListComponentConfigDefinitionsResponse>('/component-configs', 'viewer', { rootKey: 'launcher', limit: '2' });
+    expect(root.items).toHaveLength(2);
+    expect(root.totalItems).toBe(all.items.filter((d) => d.rootKey === 'launcher').length);
+    expect((await get<TListComponentConfigDefinitionsResponse>('/component-configs', 'viewer', { search: '%' })).totalItems).toBe(0);
+
+    const deployer = await get<TListDeployerConfigDefinitionsResponse>('/deployer-configs', 'viewer', { rootKey: 'deployer', limit: '1000' });
+    expect(deployer.items.find((d) => d.subKey === 'retryCount')).toMatchObject({ dataType: 'number', defaultValue: '3' });
+  });
+
+  it('creates a definition for an unknown key, which a machine may then use; 409 for a known key', async () => {
+    const res = await post('component', { rootKey: 'featureFlags', subKey: 'beta.maps', dataType: 'boolean' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ rootKey: 'featureFlags', subKey: 'beta.maps', dataType: 'boolean', protected: false, siteSpecific: false, saasDefaultValue: null, version: null });
+    const [activity] = await get<TUserActivity[]>('/user-activities', 'admin', { action: 'CreateComponentConfig', limit: '1' });
+    expect(activity!.metadata.params).toMatchObject({ key: 'featureFlags.beta.maps', dataType: 'boolean' });
+
+    const saved = await put('component', ids.siteMaster, { 'database.connectionString': 'Server=db1', 'featureFlags.beta.maps': null });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const again = await post('component', { rootKey: 'featureFlags', subKey: 'beta.maps', dataType: 'number' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toContain('featureFlags.beta.maps');
+
+    const deployer = await post('deployer', { rootKey: 'deployer', subKey: 'parallelism', dataType: null });
+    expect(deployer.statusCode, deployer.body).toBe(200);
+    expect(deployer.json()).toMatchObject({ rootKey: 'deployer', subKey: 'parallelism', dataType: null, defaultValue: null });
+    expect((await post('deployer', { rootKey: 'deployer', subKey: 'retryCount', dataType: 'number' })).statusCode).toBe(409);
+  });
+
+  it('creates one definition when two creations of a key race', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => post('deployer', { rootKey: 'race', subKey: 'once', dataType: 'json' })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect((await get<TListDeployerConfigDefinitionsResponse>('/deployer-configs', 'viewer', { rootKey: 'race' })).totalItems).toBe(1);
+  });
+
+  it('answers 400 naming the field for a malformed key or type, 403 to a viewer', async () => {
+    for (const [body, field] of [
+      [{ rootKey: '1abc', subKey: 'x', dataType: null }, 'rootKey'],
+      [{ rootKey: 'abc', subKey: 'a b', dataType: null }, 'subKey'],
+      [{ rootKey: 'abc', subKey: 'x', dataType: 'text' }, 'dataType'],
+      [{ rootKey: 'abc', subKey: 'x' }, 'dataType'],
+    ] as const) {
+      const res = await post('component', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().errors[0].propertyName).toBe(field);
+    }
+    expect((await post('component', { rootKey: 'viewerKey', subKey: 'x', dataType: null }, 'viewer')).statusCode).toBe(403);
+    expect((await get<TListComponentConfigDefinitionsResponse>('/component-configs', 'viewer', { rootKey: 'viewerKey' })).totalItems).toBe(0);
   });
 });

@@ -8,7 +8,9 @@
  * Live updates come from the push channel (`useTaskHub`); while it is down the
  * list polls every 2 s as long as a task is unfinished.
  *
- * Confirmations (spec 2 §5): terminate and recreate ask first.
+ * Confirmations (spec 2 §5): terminate and recreate ask first; switching the
+ * MMA class asks in its dialog. The row menu also opens the Component Configs
+ * and Deployer Config editors and the Credential dialog (spec 2 §2.3).
  */
 import { useState } from 'react';
 import { Button, Checkbox, Flex, Modal, Tooltip } from 'antd';
@@ -26,10 +28,13 @@ import {
 import { useMachines } from './api/queries';
 import { useTaskHub } from './api/task-hub';
 import { ChangeInstanceTypeDialog } from './components/ChangeInstanceTypeDialog';
+import { ConfigEditorDialog } from './components/ConfigEditorDialog';
 import { CreateMachineDialog } from './components/CreateMachineDialog';
+import { CredentialDialog } from './components/CredentialDialog';
 import type { MachineMenuAction } from './components/MachineActions';
 import { MachinesTable } from './components/MachinesTable';
 import { NotificationDialog } from './components/NotificationDialog';
+import { SwitchClassDialog } from './components/SwitchClassDialog';
 import { TasksDrawer } from './components/TasksDrawer';
 
 export const terminateConfirmText = (name: string) => `This will terminate machine ${name} and its cloud instance.`;
@@ -44,7 +49,10 @@ export interface MachinesPanelProps {
   showAccount?: boolean;
 }
 
-type Dialog = { kind: 'create' } | { kind: 'notification' } | { kind: 'instance-type'; machine: TMachine };
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'notification' }
+  | { kind: 'instance-type' | 'switch-class' | 'component-config' | 'deployer-config' | 'credential'; machine: TMachine };
 
 export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount = false }: MachinesPanelProps) {
   const { canWrite } = useAuth();
@@ -91,6 +99,12 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
         break;
       case 'change-instance-type':
         setDialog({ kind: 'instance-type', machine });
+        break;
+      case 'switch-class':
+      case 'component-config':
+      case 'deployer-config':
+      case 'credential':
+        setDialog({ kind: action, machine });
         break;
       case 'view-tasks':
         setTasksOf(machine);
@@ -144,6 +158,16 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
       />
       {dialog?.kind === 'create' && accountId !== undefined && <CreateMachineDialog accountId={accountId} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'instance-type' && <ChangeInstanceTypeDialog machine={dialog.machine} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'switch-class' && <SwitchClassDialog machine={dialog.machine} onClose={() => setDialog(undefined)} />}
+      {(dialog?.kind === 'component-config' || dialog?.kind === 'deployer-config') && (
+        <ConfigEditorDialog
+          key={`${dialog.kind}-${dialog.machine.id}`}
+          kind={dialog.kind === 'component-config' ? 'component' : 'deployer'}
+          machine={dialog.machine}
+          onClose={() => setDialog(undefined)}
+        />
+      )}
+      {dialog?.kind === 'credential' && <CredentialDialog machine={dialog.machine} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'notification' && (
         <NotificationDialog machines={items} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
       )}

@@ -1,4 +1,7 @@
-/** Query keys of the machines area (spec 2 §7 Machines, Notifications; spec 1 §7 Lookups). */
+/** Query keys of the machines area (spec 2 §7 Machines, Notifications, Configs; spec 1 §7 Lookups). */
+
+/** The two kinds of machine configuration (spec 2 §2.3 Component Configs and Deployer Config). */
+export type ConfigKind = 'component' | 'deployer';
 
 /** One page of a machine list: the machines of one account, or every visible machine. */
 export interface MachineListQuery {
@@ -24,6 +27,15 @@ export const machineKeys = {
   taskPage: (machineId: number, page: TaskPageQuery) => [...machineKeys.tasks(machineId), page] as const,
   creatable: (accountId: number) => [...machineKeys.all, 'creatable', accountId] as const,
   instanceTypes: () => [...machineKeys.all, 'instance-types'] as const,
+  /** The machine's credential: a secret, never kept once its dialog closes. */
+  credential: (machineId: number) => [...machineKeys.all, 'credential', machineId] as const,
+  defaultConfig: (kind: ConfigKind, machineId: number) => [...machineKeys.all, 'default-config', kind, machineId] as const,
+};
+
+/** The catalogues of config definitions (spec 2 §7 Configs; spec 3 §7). */
+export const configDefinitionKeys = {
+  all: ['config-definitions'] as const,
+  catalogue: (kind: ConfigKind) => [...configDefinitionKeys.all, kind] as const,
 };
 
 export const notificationKeys = {

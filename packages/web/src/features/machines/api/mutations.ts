@@ -8,6 +8,8 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
+  TConfigMap,
+  TCreateConfigDefinitionRequest,
   TCreateMachineRequest,
   TMachine,
   TSendNotificationRequest,
@@ -16,7 +18,8 @@ import type {
 } from '@fleet/contracts';
 import { api, ApiError } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
-import { machineKeys, notificationKeys } from './keys';
+import { configDefinitionKeys, machineKeys, notificationKeys, type ConfigKind } from './keys';
+import type { TConfigDefinition } from './queries';
 import { applyMachine, applyTask, invalidateListsOf, refreshMachine, updateMachineRows } from './task-cache';
 
 /** The specification's error text, with the server's detail after it when there is one. */
@@ -164,5 +167,77 @@ export function useSendNotification() {
       return queryClient.invalidateQueries({ queryKey: notificationKeys.all });
     },
     onError: (error) => toast.error(withDetail('Error occurred sending message', error)),
+  });
+}
+
+/**
+ * `PATCH /accounts/{id}/machines/{machineId}` with `classId`: switches the
+ * machine's MMA class (spec 2 §2.3, §4). 'Machine has been updated' / 'Error
+ * occurred updating machine' (spec 2 §8, update machine).
+ */
+export function useSwitchMachineClass() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ machine, classId }: { machine: TMachine; classId: number }) => {
+      const patch: TUpdateMachineRequest = { classId };
+      return api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, patch);
+    },
+    onSuccess: (machine) => {
+      applyMachine(queryClient, machine);
+      toast.success('Machine has been updated');
+    },
+    onError: (error) => toast.error(withDetail('Error occurred updating machine', error)),
+  });
+}
+
+const CONFIG_TOASTS: Record<ConfigKind, { success: string; error: string }> = {
+  component: { success: 'Machine component config has been saved', error: 'Error occurred saving machine component config' },
+  deployer: { success: 'Machine deployer config has been saved', error: 'Error occurred saving machine deployer config' },
+};
+
+/** The server's first field error (`componentConfig.<key>: message`), else its detail. */
+function configErrorText(text: string, error: unknown): string {
+  const first = error instanceof ApiError ? error.errors[0] : undefined;
+  return first ? `${text}: ${first.propertyName.replace(/^(componentConfig|deployerConfig)\./, '')}: ${first.errorMessage}` : withDetail(text, error);
+}
+
+/**
+ * `PUT /machines/{id}/component-config` (body `componentConfig`) or
+ * `PUT /machines/{id}/deployer-config` (body `deployerConfig`): the machine's
+ * whole configuration of the kind (answer: the machine). Toasts of spec 2 §8
+ * 'Save component config' / 'Save deployer config'.
+ */
+export function useSaveMachineConfig(kind: ConfigKind) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const toasts = CONFIG_TOASTS[kind];
+  return useMutation({
+    mutationFn: ({ machine, config }: { machine: MachineRef; config: TConfigMap }) =>
+      api.put<TMachine>(`machines/${machine.id}/${kind}-config`, kind === 'component' ? { componentConfig: config } : { deployerConfig: config }),
+    onSuccess: (machine) => {
+      applyMachine(queryClient, machine);
+      toast.success(toasts.success);
+    },
+    onError: (error) => toast.error(configErrorText(toasts.error, error)),
+  });
+}
+
+/**
+ * `POST /component-configs` or `POST /deployer-configs` (rootKey, subKey,
+ * dataType): a definition for a key the catalogue lacks (spec 2 §5), answering
+ * it. Error 'Error occurred saving component config' (spec 3 §8, also used for
+ * deployer configs); no success toast, since the editor shows the new key at once.
+ */
+export function useCreateConfigDefinition(kind: ConfigKind) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (body: TCreateConfigDefinitionRequest) => api.post<TConfigDefinition>(`${kind}-configs`, body),
+    onSuccess: (created) => {
+      queryClient.setQueryData<TConfigDefinition[]>(configDefinitionKeys.catalogue(kind), (old) => (old ? [...old, created] : old));
+      return queryClient.invalidateQueries({ queryKey: configDefinitionKeys.catalogue(kind) });
+    },
+    onError: (error) => toast.error(withDetail('Error occurred saving component config', error)),
   });
 }

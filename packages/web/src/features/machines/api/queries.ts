@@ -1,22 +1,27 @@
 /**
- * Reads of the machines panel (spec 2 §2.2–2.4, §7 Machines and Notifications;
- * spec 1 §7 Lookups), one hook per call.
+ * Reads of the machines panel (spec 2 §2.2–2.4, §7 Machines, Notifications and
+ * Configs; spec 1 §7 Lookups), one hook per call.
  *
  * Machine lists and task pages are kept current by the push channel
  * (`task-hub.ts`); while it is not connected they poll every 2 s as long as a
  * task they show is New or Running. Lookup failures are silent (spec 1 §8).
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type {
-  TCreatableMachine,
-  TInstanceType,
-  TListMachinesResponse,
-  TPendingMessagesResponse,
-  TTaskListResponse,
+import {
+  MAX_PAGE_LIMIT,
+  type TComponentConfigDefinition,
+  type TConfigMap,
+  type TCreatableMachine,
+  type TDeployerConfigDefinition,
+  type TInstanceType,
+  type TListMachinesResponse,
+  type TMachineCredential,
+  type TPendingMessagesResponse,
+  type TTaskListResponse,
 } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { isUnfinished } from '../machine-status';
-import { machineKeys, notificationKeys, type MachineListQuery, type TaskPageQuery } from './keys';
+import { configDefinitionKeys, machineKeys, notificationKeys, type ConfigKind, type MachineListQuery, type TaskPageQuery } from './keys';
 import { useTaskHubConnected } from './task-hub';
 
 /** Poll interval while the push channel is down and a task is unfinished, milliseconds. */
@@ -90,5 +95,56 @@ export function usePendingMessages(page: TaskPageQuery, enabled: boolean) {
     enabled,
     placeholderData: keepPreviousData,
     staleTime: 0,
+  });
+}
+
+/**
+ * `GET /machines/{id}/credential` (write permission; every read is audited):
+ * the RDP password and SSH private key. Read once per opening of the credential
+ * dialog, not retried, and dropped from the cache as soon as the dialog closes.
+ * A 404 is the machine having none ('Credentials not found').
+ */
+export function useMachineCredential(machineId: number) {
+  return useQuery({
+    queryKey: machineKeys.credential(machineId),
+    queryFn: ({ signal }) => api.get<TMachineCredential>(`machines/${machineId}/credential`, { signal }),
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** A config definition of either catalogue, as the machine config editors use it. */
+export type TConfigDefinition = TComponentConfigDefinition | TDeployerConfigDefinition;
+
+/**
+ * `GET /component-configs` or `GET /deployer-configs` with `limit` 1000: the
+ * catalogue of definitions (dataTypes, protected keys, sub-key suggestions).
+ *
+ * Known limitations: a catalogue of more than 1000 definitions is read in part.
+ */
+export function useConfigDefinitions(kind: ConfigKind) {
+  return useQuery({
+    queryKey: configDefinitionKeys.catalogue(kind),
+    queryFn: async ({ signal }) =>
+      (await api.get<{ items: TConfigDefinition[] }>(`${kind}-configs`, { searchParams: { startIndex: 0, limit: MAX_PAGE_LIMIT }, signal })).items,
+    staleTime: 30_000,
+  });
+}
+
+/**
+ * `GET /machines/{id}/default-component-config` or `default-deployer-config`: the
+ * machine's defaults from the catalogue. Failures are silent (spec 2 §8).
+ */
+export function useDefaultConfig(kind: ConfigKind, machineId: number) {
+  return useQuery({
+    queryKey: machineKeys.defaultConfig(kind, machineId),
+    queryFn: async ({ signal }) => {
+      const answer = await api.get<{ componentConfig?: TConfigMap; deployerConfig?: TConfigMap }>(`machines/${machineId}/default-${kind}-config`, { signal });
+      return (kind === 'component' ? answer.componentConfig : answer.deployerConfig) ?? {};
+    },
+    retry: false,
+    staleTime: 30_000,
   });
 }

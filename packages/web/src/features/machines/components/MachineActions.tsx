@@ -1,7 +1,8 @@
 /**
  * The actions cell of a machine row (spec 2 §2.2, §2.3; write permission only):
  * Start when the instance is not running, Stop when it is, and the row menu
- * (Terminate, Recreate, Change instance type, View tasks).
+ * (Terminate, Recreate, Change instance type, Switch MMA class, Component
+ * configs, Deployer config, View credential, View tasks).
  *
  * Start, Stop and Terminate are disabled while any task of the machine is New
  * or Running; unfinished StartMachine / StopMachine tasks show a loading
@@ -13,19 +14,31 @@
  */
 import { Button, Dropdown, Flex, type MenuProps } from 'antd';
 import {
+  ApartmentOutlined,
   CaretRightOutlined,
   DeleteOutlined,
+  KeyOutlined,
   LoadingOutlined,
   MoreOutlined,
   PoweroffOutlined,
   RedoOutlined,
+  SettingOutlined,
   SwapOutlined,
+  ToolOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
 import type { TMachine } from '@fleet/contracts';
 import { hasUnfinished, isBusy } from '../machine-status';
 
-export type MachineMenuAction = 'terminate' | 'recreate' | 'change-instance-type' | 'view-tasks';
+export type MachineMenuAction =
+  | 'terminate'
+  | 'recreate'
+  | 'change-instance-type'
+  | 'switch-class'
+  | 'component-config'
+  | 'deployer-config'
+  | 'credential'
+  | 'view-tasks';
 
 interface Props {
   machine: TMachine;
@@ -50,6 +63,11 @@ export function MachineActions({ machine, onStart, onStop, onMenu }: Props) {
     },
     { key: 'recreate', label: 'Recreate', icon: <RedoOutlined aria-hidden /> },
     { key: 'change-instance-type', label: 'Change instance type', icon: <SwapOutlined aria-hidden /> },
+    { key: 'switch-class', label: 'Switch MMA class', icon: <ApartmentOutlined aria-hidden /> },
+    { type: 'divider' },
+    { key: 'component-config', label: 'Component configs', icon: <SettingOutlined aria-hidden /> },
+    { key: 'deployer-config', label: 'Deployer config', icon: <ToolOutlined aria-hidden /> },
+    { key: 'credential', label: 'View credential', icon: <KeyOutlined aria-hidden /> },
     { type: 'divider' },
     { key: 'view-tasks', label: 'View tasks', icon: <UnorderedListOutlined aria-hidden /> },
   ];

@@ -1,0 +1,497 @@
+/**
+ * The per-machine dialogs of the machines panel (spec 2 §2.3, §4, §5, §8, §9) in
+ * Chromium against the real server: the Component Configs and Deployer Config
+ * editors under each rule of §5 (type mismatch silently aborted, known key with
+ * its default, unknown key created as a definition first, booleans true / false
+ * / null, protected keys read-only, sub-key suggestions without the machine's
+ * keys), saved and seen again after a reload and through the API; the
+ * Credential dialog (id_rsa, config.json, 'Credentials not found'); the switch
+ * of MMA class with its confirmation; the warning for unmanaged and panicked
+ * machines; and what a viewer may not do.
+ *
+ * Every test that changes a machine creates its own account through the API
+ * (draft, then create-from-draft: one AllInOne machine with the catalogue's
+ * default configs), so tests do not depend on each other or on the seed.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Download, Locator, Page } from 'playwright-core';
+import type {
+  TConfigMap,
+  TListComponentConfigDefinitionsResponse,
+  TListDeployerConfigDefinitionsResponse,
+  TListMachinesResponse,
+  TMachine,
+  TMachineCredential,
+  TTaskListResponse,
+} from '@fleet/contracts';
+import { api, apiToken, baseUrl, launchBrowser, newPage, signIn } from './browser.js';
+
+/** Longest wait for a simulated cloud launch, or for a reload on a busy machine. */
+const LIVE_TIMEOUT = 30_000;
+/** Each test makes an account, signs in and walks a dialog through several steps. */
+const LONG = 120_000;
+
+let browser: Browser;
+let adminToken: string;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await apiToken('admin');
+});
+afterAll(() => browser.close());
+
+let counter = 0;
+/** A new AllInOne account of class Experimental and its one machine (CreateMachine queued). */
+async function newMachine(): Promise<TMachine> {
+  counter += 1;
+  const body = {
+    name: `Machine Dialogs ${Date.now()} ${counter}`,
+    contactName: 'Casey Contact',
+    contactEmail: 'casey@example.com',
+    machineConfig: { vmImageName: 'irmn-8.1.3-win2022-use1' },
+  };
+  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
+  const { accountId } = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
+    method: 'POST',
+    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
+  });
+  const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
+  if (!machine) throw new Error('create-from-draft made no machine');
+  return machine;
+}
+
+const machineNow = (id: number) => api<TMachine>(`/machines/${id}`, adminToken);
+
+/** Status of a call as `username`, for the calls that must be refused. */
+async function statusOf(path: string, username: string, method: string, body?: unknown): Promise<number> {
+  const token = await apiToken(username);
+  const res = await fetch(`${baseUrl()}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await res.body?.cancel();
+  return res.status;
+}
+
+const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);
+
+async function openAccount(page: Page, user: string, machine: TMachine) {
+  await signIn(page, user, user, `/account/edit/${machine.accountId}`);
+  await row(page, machine).waitFor({ timeout: LIVE_TIMEOUT });
+}
+
+/** Reloads the page (slow on a busy machine) and waits for the machine's row. */
+async function reload(page: Page, machine: TMachine) {
+  await page.reload();
+  await row(page, machine).waitFor({ timeout: LIVE_TIMEOUT });
+}
+
+/** Closes an open suggestion or option list by clicking the dialog's title (Esc would be the dialog's own). */
+const closeLists = (dialog: Locator) => dialog.locator('.ant-modal-title').click();
+
+async function openMenu(page: Page, machine: TMachine, entry: string): Promise<void> {
+  await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
+  await page.getByRole('menuitem', { name: entry }).click();
+}
+
+const editor = (page: Page, title: string, machine: TMachine) => page.getByRole('dialog', { name: `${title}: ${machine.name}` });
+/** The value input of a key (its accessible name is the key). */
+const valueOf = (dialog: Locator, key: string) => dialog.getByLabel(key, { exact: true });
+const visibleDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
+
+async function chooseType(page: Page, dialog: Locator, type: string) {
+  // The Select's own input is not what a user clicks; its box is.
+  await dialog.getByLabel('Data type').click({ force: true });
+  await visibleDropdown(page).getByTitle(type, { exact: true }).click();
+}
+
+/** Fills the add-key row and presses Add (without choosing a suggestion). */
+async function addKey(page: Page, dialog: Locator, rootKey: string, subKey: string, type: string) {
+  await dialog.getByLabel('Component', { exact: true }).fill(rootKey);
+  await dialog.getByLabel('Sub key').fill(subKey);
+  await closeLists(dialog);
+  await chooseType(page, dialog, type);
+  await dialog.getByRole('button', { name: 'Add' }).click();
+}
+
+/** The sub keys the Sub key input suggests for `rootKey`. */
+async function suggestions(page: Page, dialog: Locator, rootKey: string): Promise<string[]> {
+  await dialog.getByLabel('Component', { exact: true }).fill(rootKey);
+  await closeLists(dialog);
+  await dialog.getByLabel('Sub key').fill('');
+  await dialog.getByLabel('Sub key').click();
+  const options = visibleDropdown(page).locator('.ant-select-item-option');
+  await options.first().waitFor();
+  return (await options.allInnerTexts()).map((t) => t.trim());
+}
+
+/** Waits for the CreateMachine task of a new machine to complete (its credential is issued at launch). */
+async function launched(machine: TMachine): Promise<void> {
+  await expect
+    .poll(
+      async () => (await api<TTaskListResponse>(`/machines/${machine.id}/tasks`, adminToken)).items.find((t) => t.type === 'CreateMachine')?.status,
+      { timeout: LIVE_TIMEOUT, interval: 500 },
+    )
+    .toBe('Completed');
+}
+
+async function downloaded(download: Download): Promise<string> {
+  const path = await download.path();
+  return readFile(path, 'utf8');
+}
+
+describe('Component Configs editor', () => {
+  it('edits by type, keeps protected keys read-only, suggests only missing keys, and saves what persists', async () => {
+    const machine = await newMachine();
+    const created = machine.config.componentConfig;
+    const protectedKeys = ['database.connectionString', 'mongo.uri', 'discovery.snmpCommunity', 'smtp.host'];
+    // A known starting point: the protected keys as created, and a few launcher and client keys.
+    const start: TConfigMap = {
+      ...Object.fromEntries(protectedKeys.map((k) => [k, created[k]])),
+      'launcher.port': 443,
+      'launcher.enableSso': true,
+      'client.features': { mapView: true },
+      'logging.level': 'Information',
+    };
+    await api(`/machines/${machine.id}/component-config`, adminToken, { method: 'PUT', body: JSON.stringify({ componentConfig: start }) });
+
+    const { context, page } = await newPage(browser);
+    let definitionCalls = 0;
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && req.url().endsWith('/api/v1/component-configs')) definitionCalls += 1;
+    });
+    await openAccount(page, 'operator', machine);
+    await openMenu(page, machine, 'Component configs');
+    const dialog = editor(page, 'Component Configs', machine);
+    await valueOf(dialog, 'launcher.port').waitFor();
+
+    // Protected: read-only, no remove button; other keys can be removed.
+    expect(await valueOf(dialog, 'database.connectionString').isDisabled()).toBe(true);
+    expect(await valueOf(dialog, 'database.connectionString').inputValue()).toBe(created['database.connectionString']);
+    expect(await dialog.getByRole('button', { name: 'Remove database.connectionString' }).count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: 'Remove logging.level' }).count()).toBe(1);
+
+    // Suggestions: the catalogue's launcher sub keys without the two the machine has.
+    const launcherSubKeys = (await api<TListComponentConfigDefinitionsResponse>('/component-configs?rootKey=launcher&limit=1000', adminToken)).items.map((d) => d.subKey);
+    const suggested = await suggestions(page, dialog, 'launcher');
+    expect(suggested).toEqual(launcherSubKeys.filter((k) => k !== 'port' && k !== 'enableSso').sort());
+    expect(suggested).toContain('sessionTimeoutMinutes');
+    await closeLists(dialog);
+
+    // A known key with another dataType is silently aborted: no row, no definition, no message.
+    await addKey(page, dialog, 'launcher', 'maxUploadMb', 'string');
+    await page.waitForTimeout(300);
+    expect(await valueOf(dialog, 'launcher.maxUploadMb').count()).toBe(0);
+    expect(await page.locator('.ant-message-notice').count()).toBe(0);
+    expect(definitionCalls).toBe(0);
+
+    // A suggested key takes its definition's type and the machine's default.
+    await dialog.getByLabel('Component', { exact: true }).fill('launcher');
+    await dialog.getByLabel('Sub key').fill('session');
+    await visibleDropdown(page).getByTitle('sessionTimeoutMinutes', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    // A number input (the suggestion set the type) holding the catalogue's SaaS default.
+    const session = dialog.getByRole('spinbutton', { name: 'launcher.sessionTimeoutMinutes', exact: true });
+    await expect.poll(() => session.inputValue()).toBe('30');
+    expect(definitionCalls).toBe(0);
+
+    // An unknown key: its definition is created first, then it gets the default of its type.
+    const subKey = `beta${Date.now()}`;
+    await addKey(page, dialog, 'featureFlags', subKey, 'boolean');
+    const flag = valueOf(dialog, `featureFlags.${subKey}`);
+    await flag.waitFor();
+    expect(definitionCalls).toBe(1);
+    expect(await flag.getByRole('radio', { name: 'false' }).isChecked()).toBe(true);
+    await flag.getByText('null', { exact: true }).click();
+
+    // Values by type: boolean null, a number, JSON (invalid JSON blocks Save), a removed key.
+    await valueOf(dialog, 'launcher.enableSso').getByText('null', { exact: true }).click();
+    await valueOf(dialog, 'launcher.port').fill('8443');
+    const save = dialog.getByRole('button', { name: 'Save' });
+    await valueOf(dialog, 'client.features').fill('{"mapView": ');
+    await dialog.getByText('Invalid JSON').waitFor();
+    expect(await save.isDisabled()).toBe(true);
+    await valueOf(dialog, 'client.features').fill('{"mapView": false}');
+    await dialog.getByRole('button', { name: 'Remove logging.level' }).click();
+    expect(await save.isEnabled()).toBe(true);
+    await save.click();
+    await page.getByText('Machine component config has been saved').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const expected = {
+      ...Object.fromEntries(protectedKeys.map((k) => [k, created[k]])),
+      'launcher.port': 8443,
+      'launcher.enableSso': null,
+      'launcher.sessionTimeoutMinutes': 30,
+      'client.features': { mapView: false },
+      [`featureFlags.${subKey}`]: null,
+    };
+    expect((await machineNow(machine.id)).config.componentConfig).toEqual(expected);
+    const defs = await api<TListComponentConfigDefinitionsResponse>(`/component-configs?rootKey=featureFlags&limit=1000`, adminToken);
+    expect(defs.items.find((d) => d.subKey === subKey)).toMatchObject({ dataType: 'boolean', protected: false });
+
+    // After a reload the editor shows what was saved.
+    await reload(page, machine);
+    await openMenu(page, machine, 'Component configs');
+    await valueOf(dialog, 'launcher.port').waitFor();
+    expect(await valueOf(dialog, 'launcher.port').inputValue()).toBe('8443');
+    expect(await valueOf(dialog, 'launcher.enableSso').getByRole('radio', { name: 'null' }).isChecked()).toBe(true);
+    expect(await valueOf(dialog, `featureFlags.${subKey}`).getByRole('radio', { name: 'null' }).isChecked()).toBe(true);
+    expect(await valueOf(dialog, 'logging.level').count()).toBe(0);
+    // A key already present is no longer suggested; the new definition is, for a machine without it.
+    expect(await suggestions(page, dialog, 'launcher')).not.toContain('sessionTimeoutMinutes');
+    await context.close();
+  }, LONG);
+});
+
+describe('Deployer Config editor', () => {
+  it('applies the same rules to the deployer catalogue; a failed save keeps the dialog open', async () => {
+    const machine = await newMachine();
+    const created = machine.config.deployerConfig;
+    const { context, page } = await newPage(browser);
+    let definitionCalls = 0;
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && req.url().endsWith('/api/v1/deployer-configs')) definitionCalls += 1;
+    });
+    await openAccount(page, 'admin', machine);
+    await openMenu(page, machine, 'Deployer config');
+    const dialog = editor(page, 'Deployer Config', machine);
+    await valueOf(dialog, 'deployer.retryCount').waitFor();
+
+    expect(await valueOf(dialog, 's3.bucket').isDisabled()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Remove s3.bucket' }).count()).toBe(0);
+    const iisSuggested = await suggestions(page, dialog, 'iis');
+    expect(iisSuggested).toEqual(['enable32Bit']);
+    await closeLists(dialog);
+
+    await addKey(page, dialog, 'deployer', 'parallelSites', 'boolean');
+    await addKey(page, dialog, 'smokeTest', 'suite', 'number');
+    await page.waitForTimeout(300);
+    expect(await valueOf(dialog, 'smokeTest.suite').count()).toBe(0);
+    expect(definitionCalls).toBe(0);
+
+    await addKey(page, dialog, 'iis', 'enable32Bit', 'boolean');
+    await valueOf(dialog, 'iis.enable32Bit').getByText('true', { exact: true }).click();
+    const subKey = `settings${Date.now()}`;
+    await addKey(page, dialog, 'customHooks', subKey, 'json');
+    await valueOf(dialog, `customHooks.${subKey}`).waitFor();
+    expect(definitionCalls).toBe(1);
+    expect(JSON.parse(await valueOf(dialog, `customHooks.${subKey}`).inputValue())).toEqual({});
+    await valueOf(dialog, 'backup.compression').getByText('false', { exact: true }).click();
+
+    // A failure: the spec's error toast, and the dialog stays open with the edits.
+    await page.route(`**/api/v1/machines/${machine.id}/deployer-config`, (route) => route.abort(), { times: 1 });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Error occurred saving machine deployer config').waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await machineNow(machine.id)).config.deployerConfig).toEqual(created);
+
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Machine deployer config has been saved').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await machineNow(machine.id)).config.deployerConfig).toEqual({
+      ...created,
+      'backup.compression': false,
+      'iis.enable32Bit': true,
+      [`customHooks.${subKey}`]: {},
+    });
+    const defs = await api<TListDeployerConfigDefinitionsResponse>('/deployer-configs?rootKey=customHooks&limit=1000', adminToken);
+    expect(defs.items.map((d) => [d.subKey, d.dataType])).toContainEqual([subKey, 'json']);
+
+    await reload(page, machine);
+    await openMenu(page, machine, 'Deployer config');
+    await valueOf(dialog, 'iis.enable32Bit').waitFor();
+    expect(await valueOf(dialog, 'iis.enable32Bit').getByRole('radio', { name: 'true' }).isChecked()).toBe(true);
+    expect(await valueOf(dialog, 'backup.compression').getByRole('radio', { name: 'false' }).isChecked()).toBe(true);
+    await context.close();
+  }, LONG);
+});
+
+describe('Credential dialog', () => {
+  it('masks the RDP password until revealed, downloads id_rsa with the private key and config.json with the configs', async () => {
+    const machine = await newMachine();
+    await launched(machine);
+    const credential = await api<TMachineCredential>(`/machines/${machine.id}/credential`, adminToken);
+    expect(credential.sshPrivateKey).toMatch(/^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----\s*$/);
+
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', machine);
+    await openMenu(page, machine, 'View credential');
+    const dialog = page.getByRole('dialog', { name: `Credential: ${machine.name}` });
+    const password = dialog.getByLabel('RDP password', { exact: true });
+    await password.waitFor();
+    expect(await password.getAttribute('type')).toBe('password');
+    expect(await password.inputValue()).toBe(credential.rdpPassword);
+    await dialog.locator('.ant-input-password-icon').click();
+    expect(await password.getAttribute('type')).toBe('text');
+
+    const [key] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download id_rsa' }).click()]);
+    expect(key.suggestedFilename()).toBe('id_rsa');
+    const pem = await downloaded(key);
+    expect(pem).toMatch(/^-----BEGIN [A-Z ]*PRIVATE KEY-----\n/);
+    expect(pem.trim()).toBe(credential.sshPrivateKey.trim());
+
+    const [configFile] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download config.json' }).click()]);
+    expect(configFile.suggestedFilename()).toBe('config.json');
+    const now = await machineNow(machine.id);
+    expect(JSON.parse(await downloaded(configFile))).toEqual({ componentConfig: now.config.componentConfig, deployerConfig: now.config.deployerConfig });
+    expect(await dialog.getByText('Credentials not found').count()).toBe(0);
+    await context.close();
+  }, LONG);
+
+  it("warns 'Credentials not found' for a machine without a credential, and still offers config.json", async () => {
+    // Demo machines have no credential until recreated; take one the API confirms has none.
+    const machines = (await api<TListMachinesResponse>('/machines?limit=200', adminToken)).items.filter((m) => m.classId === 1 || m.classId === 2);
+    let machine: TMachine | undefined;
+    for (const m of machines) {
+      if ((await statusOf(`/machines/${m.id}/credential`, 'admin', 'GET')) === 404) {
+        machine = m;
+        break;
+      }
+    }
+    if (!machine) throw new Error('no machine without a credential');
+
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'admin', machine);
+    await openMenu(page, machine, 'View credential');
+    const dialog = page.getByRole('dialog', { name: `Credential: ${machine.name}` });
+    await dialog.getByText('Credentials not found').waitFor();
+    expect(await dialog.locator('.ant-alert-warning').count()).toBe(1);
+    expect(await dialog.getByRole('button', { name: 'Download id_rsa' }).count()).toBe(0);
+    expect(await dialog.getByLabel('RDP password').count()).toBe(0);
+    const [configFile] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download config.json' }).click()]);
+    expect(configFile.suggestedFilename()).toBe('config.json');
+    expect(JSON.parse(await downloaded(configFile))).toEqual({ componentConfig: machine.config.componentConfig, deployerConfig: machine.config.deployerConfig });
+    await context.close();
+  }, LONG);
+});
+
+describe('Switch MMA class', () => {
+  it('does nothing for the same class; another class asks first, and Cancel keeps the machine where it was', async () => {
+    const machine = await newMachine();
+    expect(machine.class.name).toBe('Experimental');
+    const { context, page } = await newPage(browser);
+    let patches = 0;
+    page.on('request', (req) => {
+      if (req.method() === 'PATCH' && req.url().endsWith(`/machines/${machine.id}`)) patches += 1;
+    });
+    await openAccount(page, 'operator', machine);
+    const dialog = page.getByRole('dialog', { name: 'Switch MMA class' });
+
+    await openMenu(page, machine, 'Switch MMA class');
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(patches).toBe(0);
+
+    await openMenu(page, machine, 'Switch MMA class');
+    await dialog.getByLabel('MMA class').click({ force: true });
+    await visibleDropdown(page).getByTitle('Internal Testing', { exact: true }).click();
+    // The operator is not in CustomerProductionAccess: that class is not offered.
+    await dialog.getByLabel('MMA class').click({ force: true });
+    expect(await visibleDropdown(page).getByTitle('Customer Production', { exact: true }).count()).toBe(0);
+    expect(await visibleDropdown(page).getByTitle('Add-on Account', { exact: true }).count()).toBe(0);
+    await closeLists(dialog);
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.getByText(`Switch machine ${machine.name} from MMA class Experimental to Internal Testing?`).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(patches).toBe(0);
+    expect((await machineNow(machine.id)).classId).toBe(1);
+
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await confirm.getByRole('button', { name: 'Switch' }).click();
+    await page.getByText('Machine has been updated').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(patches).toBe(1);
+    expect((await machineNow(machine.id)).class).toEqual({ id: 2, name: 'Internal Testing' });
+    await row(page, machine).getByText('Internal Testing').waitFor();
+    await context.close();
+  }, LONG);
+});
+
+describe('unmanaged or panicked machine', () => {
+  it('warns that the operation will not run immediately before saving; Cancel saves nothing, Continue saves', async () => {
+    const machine = await newMachine();
+    await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: false }) });
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', machine);
+    await openMenu(page, machine, 'Component configs');
+    const dialog = editor(page, 'Component Configs', machine);
+    await valueOf(dialog, 'launcher.port').fill('9443');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const warning = page.locator('.ant-modal-confirm');
+    await warning.locator('.ant-modal-confirm-title', { hasText: 'The operation will not run immediately' }).waitFor();
+    await warning.getByText(`Machine ${machine.name} is unmanaged: operations on it wait until it is managed again.`).waitFor();
+    expect(await warning.getByText('is in panic').count()).toBe(0);
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    await warning.waitFor({ state: 'hidden' });
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await machineNow(machine.id)).config.componentConfig['launcher.port']).toBe(443);
+
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await warning.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('Machine component config has been saved').waitFor();
+    expect((await machineNow(machine.id)).config.componentConfig['launcher.port']).toBe(9443);
+
+    // Managed again (and not in panic), it saves without the warning.
+    await page.getByRole('switch', { name: `Managed for ${machine.name}` }).click();
+    await page.getByText('Machine has been updated').waitFor();
+    await openMenu(page, machine, 'Component configs');
+    await valueOf(dialog, 'launcher.port').fill('8443');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Machine component config has been saved').waitFor();
+    expect(await warning.count()).toBe(0);
+    expect((await machineNow(machine.id)).config.componentConfig['launcher.port']).toBe(8443);
+    await context.close();
+  }, LONG);
+
+  it('names the panic of a machine that needs admin attention', async () => {
+    // Panic (needsAdmin) comes only from failing operations: take a seeded one, and change nothing.
+    const machines = (await api<TListMachinesResponse>('/machines?limit=1000', adminToken)).items;
+    const fits = (m: TMachine) => m.needsAdmin && m.managed && !('smokeTest.suite' in m.config.deployerConfig);
+    const machine = machines.find((m) => fits(m) && m.classId === 2) ?? machines.find(fits);
+    if (!machine) throw new Error('no machine in panic');
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', machine);
+    await openMenu(page, machine, 'Deployer config');
+    const dialog = editor(page, 'Deployer Config', machine);
+    await dialog.getByLabel('Component', { exact: true }).waitFor();
+    // Add a known key so that there is something to save.
+    await addKey(page, dialog, 'smokeTest', 'suite', 'string');
+    await valueOf(dialog, 'smokeTest.suite').waitFor();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const warning = page.locator('.ant-modal-confirm');
+    await warning.getByText(`Machine ${machine.name} is in panic: operations on it wait until its failure state is reset.`).waitFor();
+    expect(await warning.getByText('is unmanaged').count()).toBe(0);
+    await warning.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await machineNow(machine.id)).config.deployerConfig).toEqual(machine.config.deployerConfig);
+    await context.close();
+  }, LONG);
+});
+
+describe('without write permission', () => {
+  it('shows a viewer no machine actions, and the server refuses the dialogs calls (403)', async () => {
+    const machine = await newMachine();
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'viewer', machine);
+    expect(await page.getByRole('button', { name: `Actions for ${machine.name}` }).count()).toBe(0);
+    expect(await page.getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);
+    await context.close();
+
+    const config = machine.config.componentConfig;
+    expect(await statusOf(`/machines/${machine.id}/component-config`, 'viewer', 'PUT', { componentConfig: { ...config, 'launcher.port': 1 } })).toBe(403);
+    expect(await statusOf(`/machines/${machine.id}/deployer-config`, 'viewer', 'PUT', { deployerConfig: machine.config.deployerConfig })).toBe(403);
+    expect(await statusOf('/component-configs', 'viewer', 'POST', { rootKey: 'viewerKeys', subKey: 'one', dataType: null })).toBe(403);
+    expect(await statusOf('/deployer-configs', 'viewer', 'POST', { rootKey: 'viewerKeys', subKey: 'one', dataType: null })).toBe(403);
+    expect(await statusOf(`/machines/${machine.id}/credential`, 'viewer', 'GET')).toBe(403);
+    expect(await statusOf(`/accounts/${machine.accountId}/machines/${machine.id}`, 'viewer', 'PATCH', { classId: 2 })).toBe(403);
+    const after = await machineNow(machine.id);
+    expect(after.config).toEqual(machine.config);
+    expect(after.classId).toBe(machine.classId);
+    // The same PUT as an operator succeeds: the 403 is the permission, not the body.
+    expect(await statusOf(`/machines/${machine.id}/component-config`, 'operator', 'PUT', { componentConfig: { ...config, 'launcher.port': 1 } })).toBe(200);
+  }, LONG);
+});
