@@ -35,9 +35,11 @@ async function multiSiteAccount(classId: number, skip = 0): Promise<TAccountList
   return found[skip];
 }
 
+/** The machine names of the Machines tab (the settings cards below have tables of their own). */
 async function machineRowNames(page: Page): Promise<string[]> {
-  await page.locator('.ant-table-tbody tr[data-row-key]').first().waitFor();
-  const cells = await page.locator('.ant-table-tbody tr[data-row-key] td:nth-child(4)').allInnerTexts();
+  const rows = page.getByRole('tabpanel').locator('.ant-table-tbody tr[data-row-key]');
+  await rows.first().waitFor();
+  const cells = await rows.locator('td:nth-child(4)').allInnerTexts();
   return cells.map((text) => text.replace(/\s+/g, ' ').trim().split(' ')[0]!);
 }
 
@@ -58,10 +60,11 @@ describe('edit account as admin', () => {
     await page.getByText(`1-${expected.length} of ${expected.length} machines`).waitFor();
 
     const detail = await api<TAccountDetail>(`/accounts/${account.id}`, adminToken);
-    const properties = page.locator('.ant-card', { hasText: 'Account Properties' });
-    for (const text of [detail.urlFriendlyName, detail.contact.name, detail.class.name, detail.launcherUrl!]) {
-      await properties.getByText(text, { exact: false }).first().waitFor();
-    }
+    const properties = page.getByRole('region', { name: 'Account Properties' });
+    await expect.poll(() => properties.getByLabel('URL name', { exact: true }).inputValue()).toBe(detail.urlFriendlyName);
+    expect(await properties.getByLabel('Contact name', { exact: true }).inputValue()).toBe(detail.contact.name);
+    await properties.locator('.ant-select', { has: page.getByLabel('MMA class', { exact: true }) }).getByText(detail.class.name).waitFor();
+    await properties.getByText(detail.launcherUrl!).waitFor();
     await page.getByRole('button', { name: 'Delete Account' }).waitFor();
     await context.close();
   });

@@ -21,7 +21,7 @@ import {
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -89,10 +89,6 @@ async function openAccount(page: Page, id: number, user = 'admin') {
   await expect.poll(() => field(page, 'Display name').inputValue()).not.toBe('');
 }
 
-async function chooseOption(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
 
 describe('account properties as admin', () => {
   it('edits every kind of field, pushes, and shows the values after a reload', async () => {

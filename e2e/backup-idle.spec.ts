@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -92,10 +92,6 @@ async function addBackupTime(page: Page, time: string) {
   await backupCard(page).getByRole('button', { name: 'Add Time' }).click();
 }
 
-async function chooseOption(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).click();
-}
 
 async function setStopAt(row: Locator, text: string) {
   const input = row.getByLabel('Stop at');

@@ -3,7 +3,7 @@
  * per test, and sign-in through the real login form.
  */
 import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
@@ -64,4 +64,21 @@ export async function api<T>(path: string, token: string, init: RequestInit = {}
   const res = await fetch(`${baseUrl()}/api/v1${path}`, { ...init, headers });
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/**
+ * Chooses `option` in an antd Select: opens it and clicks the first option of
+ * its own dropdown containing that text (or, with `exact`, whose text is exactly
+ * it). The dropdown is found by the listbox the combobox controls, so that
+ * another select's dropdown still fading out is never used.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string, opts: { exact?: boolean } = {}) {
+  await select.click();
+  const input = (await select.getAttribute('role')) === 'combobox' ? select : select.getByRole('combobox').first();
+  const listId = await input.getAttribute('aria-controls');
+  const dropdown = listId
+    ? page.locator('.ant-select-dropdown', { has: page.locator(`[id="${listId}"]`) })
+    : page.locator('.ant-select-dropdown:visible');
+  const options = dropdown.locator('.ant-select-item-option');
+  await (opts.exact ? options.getByText(option, { exact: true }) : options.filter({ hasText: option })).first().click();
 }

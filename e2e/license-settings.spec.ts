@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type {
   TAccountDetail,
   TCreateAccountRequest,
@@ -25,7 +25,7 @@ import type {
   TLicenseFile,
   TListAccountsResponse,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
 
 const root = new URL('..', import.meta.url).pathname;
 let browser: Browser;
@@ -99,10 +99,6 @@ async function openAccount(page: Page, id: number, user = 'admin') {
   await expect.poll(() => field(page, 'Maximum Credits').inputValue()).not.toBe('');
 }
 
-async function chooseOption(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-}
 
 /** Answers the open confirmation, after checking its text; waits until it is gone. */
 async function answer(page: Page, text: string, reply: 'Yes' | 'No') {

@@ -15,7 +15,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBuild, TCommit, TInstanceSettings, TLibraryFile, TListCommitsResponse, TListLibraryFilesResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -77,14 +77,10 @@ async function openAccount(page: Page, id: number) {
   await card(page).getByLabel('Launcher version mode', { exact: true }).waitFor();
 }
 
-async function chooseOption(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').getByText(option, { exact: true }).click();
-}
 
 /** Opens the Select Version modal of `component` by choosing the Select mode. */
 async function openSelect(page: Page, component: string): Promise<Locator> {
-  await chooseOption(page, card(page).getByLabel(`${component} version mode`, { exact: true }), 'Select');
+  await chooseOption(page, card(page).getByLabel(`${component} version mode`, { exact: true }), 'Select', { exact: true });
   const modal = versionModal(page);
   await modal.getByRole('tab', { name: 'Commits' }).waitFor();
   await poll(() => rows(modal).count()).toBeGreaterThan(0);
@@ -125,7 +121,7 @@ describe('Select Version modal', () => {
     await page.getByRole('tooltip').getByText(first.items[0]!.fullHash).waitFor();
 
     // Branch filter.
-    await chooseOption(page, modal.getByRole('combobox', { name: 'Branch', exact: true }), 'release/8.1');
+    await chooseOption(page, modal.getByRole('combobox', { name: 'Branch', exact: true }), 'release/8.1', { exact: true });
     const onBranch = await commitsApi('branch=release%2F8.1&limit=10');
     await expectCommits(modal, onBranch.items);
     expect(new Set(await column(modal, 3))).toEqual(new Set(['release/8.1']));
@@ -221,7 +217,7 @@ describe('Select Version modal', () => {
     // A commit for the launcher: its branch and short hash.
     modal = await openSelect(page, 'Launcher');
     const [commit] = (await commitsApi('branch=release%2F8.1&limit=10')).items;
-    await chooseOption(page, modal.getByRole('combobox', { name: 'Branch', exact: true }), 'release/8.1');
+    await chooseOption(page, modal.getByRole('combobox', { name: 'Branch', exact: true }), 'release/8.1', { exact: true });
     await poll(() => rowKeys(modal).then((keys) => keys[0])).toBe(commit!.fullHash);
     await rows(modal).first().click();
     await modal.getByText(`Chosen: release/8.1|${commit!.shortHash}`).waitFor();
@@ -230,8 +226,8 @@ describe('Select Version modal', () => {
     expect(await card(page).getByLabel('Launcher version', { exact: true }).inputValue()).toBe(`release/8.1|${commit!.shortHash}`);
 
     // Latest starts at master; clearing the branch means any branch.
-    await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'None');
-    await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'Latest');
+    await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'None', { exact: true });
+    await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'Latest', { exact: true });
     await poll(() => selectText(card(page), 'Web Client branch')).toBe('master');
     const branchSelect = card(page).locator('.ant-select', { has: page.getByLabel('Web Client branch', { exact: true }) });
     await branchSelect.hover();
@@ -281,7 +277,7 @@ describe('Select Library File dialog', () => {
     const account = await newAccount();
     const { context, page } = await openPage();
     await openAccount(page, account.id);
-    await chooseOption(page, card(page).getByLabel('Main Library mode', { exact: true }), 'Select');
+    await chooseOption(page, card(page).getByLabel('Main Library mode', { exact: true }), 'Select', { exact: true });
     const dialog = page.getByRole('dialog', { name: 'Select Main Library File' });
     const ok = dialog.getByRole('button', { name: 'OK' });
 
@@ -295,7 +291,7 @@ describe('Select Library File dialog', () => {
     expect(await ok.isDisabled()).toBe(true);
 
     // Type, LCT only, then sorted by name.
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Type', exact: true }), 'Prod');
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Type', exact: true }), 'Prod', { exact: true });
     await dialog.getByRole('switch', { name: 'LCT only' }).click();
     const prodLct = await libraryApi('hideOld=true&type=Prod&lctOnly=true&limit=12');
     await poll(() => rowKeys(dialog)).toEqual(prodLct.items.map((f) => String(f.id)));
@@ -306,10 +302,10 @@ describe('Select Library File dialog', () => {
     await poll(() => rowKeys(dialog)).toEqual(byName.items.map((f) => String(f.id)));
 
     // Package and latest only, old files shown: one Fiber file per type.
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Type', exact: true }), 'Dev');
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Type', exact: true }), 'Dev', { exact: true });
     await dialog.getByRole('switch', { name: 'LCT only' }).click();
     await dialog.getByRole('switch', { name: 'Hide old files' }).click();
-    await chooseOption(page, dialog.getByRole('combobox', { name: 'Package', exact: true }), 'Fiber');
+    await chooseOption(page, dialog.getByRole('combobox', { name: 'Package', exact: true }), 'Fiber', { exact: true });
     await dialog.getByRole('switch', { name: 'Latest only' }).click();
     const [newest] = (await libraryApi('type=Dev&package=Fiber&latestOnly=true')).items;
     await poll(() => rowKeys(dialog)).toEqual([String(newest!.id)]);
@@ -322,11 +318,11 @@ describe('Select Library File dialog', () => {
     await card(page).getByLabel('Main Library files', { exact: true }).getByText(newest!.name).waitFor();
 
     // The account now has the newest Fiber Dev file: older Fiber files warn.
-    await chooseOption(page, card(page).getByLabel('Account Library mode', { exact: true }), 'Select');
+    await chooseOption(page, card(page).getByLabel('Account Library mode', { exact: true }), 'Select', { exact: true });
     const account2 = page.getByRole('dialog', { name: 'Select Account Library File' });
     expect(await account2.getByRole('button', { name: 'OK' }).isDisabled()).toBe(true);
     await account2.getByRole('switch', { name: 'Hide old files' }).click();
-    await chooseOption(page, account2.getByRole('combobox', { name: 'Package', exact: true }), 'Fiber');
+    await chooseOption(page, account2.getByRole('combobox', { name: 'Package', exact: true }), 'Fiber', { exact: true });
     const fiber = (await libraryApi('package=Fiber&limit=12')).items;
     await poll(() => rowKeys(account2)).toEqual(fiber.map((f) => String(f.id)));
     const warned = (f: TLibraryFile) => Date.parse(f.date) < Date.parse(newest!.date);
