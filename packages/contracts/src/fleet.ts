@@ -44,6 +44,24 @@ export const ZMmaClass = z.object({
 export type TMmaClass = z.infer<typeof ZMmaClass>;
 export const ZMmaClassesResponse = z.array(ZMmaClass);
 
+/**
+ * What a jump-start image brings to an account (spec 1 §2 Instance Settings card:
+ * picking one "sets SSL, monitoring and all component versions and library files
+ * from the image, and sets the modes to Select"; spec 3 §3 jumpStartConfig with
+ * the deployer version). Versions are as the version picker writes them
+ * (`{branch}|{shortHash}` or a build URL), keyed by component (`launcher`,
+ * `siteMaster`, ...); `libraryFiles` are main library file ids.
+ */
+export const ZJumpStartConfig = z.object({
+  deployer: z.string().nullable(),
+  enableSsl: z.boolean(),
+  showInGrafana: z.boolean(),
+  versions: z.record(z.string(), z.string()),
+  libraryFiles: z.array(z.number().int()),
+});
+export type TJumpStartConfig = z.infer<typeof ZJumpStartConfig>;
+
+/** A SaaS image (spec 3 §3); `jumpStartConfig` is null unless `jumpStart`. */
 export const ZSaasImage = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -53,6 +71,7 @@ export const ZSaasImage = z.object({
   official: z.boolean(),
   active: z.boolean(),
   jumpStart: z.boolean(),
+  jumpStartConfig: ZJumpStartConfig.nullable(),
   osType: z.enum(['Windows', 'Linux']),
   cloudImage: z.string(),
   accountCount: z.number().int(),

@@ -57,7 +57,7 @@ export const APP_ROUTES: AppRoute[] = [
     redirect: HOME_PATH,
     children: [
       { path: 'list', title: 'List Accounts', page: () => import('../features/accounts/AccountsListPage') },
-      { path: 'new', title: 'New Account', permission: PERMISSION_WRITE, page: notBuiltYet },
+      { path: 'new', title: 'New Account', permission: PERMISSION_WRITE, page: () => import('../features/account-create/CreateAccountPage') },
       { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: () => import('../features/account-edit/EditAccountPage') },
     ],
   },

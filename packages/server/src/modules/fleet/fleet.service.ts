@@ -7,6 +7,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import {
   className,
   TOP_BAR_CLASS_IDS,
+  type TJumpStartConfig,
   type TMachineStats,
   type TMmaClass,
   type TMmaStats,
@@ -15,6 +16,22 @@ import {
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { accounts, irmnVersions, mmaClasses, mmaInstances, saasImages } from '../../db/schema.js';
+
+/**
+ * The stored jump-start config of an image as the contract has it: a field of
+ * the wrong type reads as its empty value rather than failing the whole list.
+ */
+export function readJumpStartConfig(stored: Record<string, unknown> | null): TJumpStartConfig {
+  const c = stored ?? {};
+  const versions = typeof c.versions === 'object' && c.versions !== null ? (c.versions as Record<string, unknown>) : {};
+  return {
+    deployer: typeof c.deployer === 'string' && c.deployer !== '' ? c.deployer : null,
+    enableSsl: c.enableSsl !== false,
+    showInGrafana: c.showInGrafana === true,
+    versions: Object.fromEntries(Object.entries(versions).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')),
+    libraryFiles: Array.isArray(c.libraryFiles) ? c.libraryFiles.filter((id): id is number => Number.isInteger(id)) : [],
+  };
+}
 
 export interface FleetService {
   machineStats(principal: Principal): Promise<TMachineStats>;
@@ -116,6 +133,7 @@ export function createFleetService({ db }: { db: Db }): FleetService {
         official: image.official,
         active: image.active,
         jumpStart: image.jumpStart,
+        jumpStartConfig: image.jumpStart ? readJumpStartConfig(image.jumpStartConfig) : null,
         osType: image.osType as TSaasImage['osType'],
         cloudImage: image.cloudImage,
         accountCount,

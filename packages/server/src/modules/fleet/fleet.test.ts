@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import type { TMachineStats } from '@fleet/contracts';
+import type { TMachineStats, TSaasImage } from '@fleet/contracts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,5 +43,37 @@ describe('GET /mma/stats and /mma/classes', () => {
     const classes = (await t.call({ method: 'GET', url: '/mma/classes', as: 'viewer' })).json();
     const standby = classes.filter((c: { mmaInstance: { standby: boolean } | null }) => c.mmaInstance?.standby).length;
     expect(res.json()).toEqual({ standby });
+  });
+});
+
+describe('GET /cloud/images', () => {
+  it('lists the images; a jump-start image carries its deployer, SSL, monitoring, versions and library files', async () => {
+    const res = await t.call({ method: 'GET', url: '/cloud/images', as: 'viewer' });
+    expect(res.statusCode, res.body).toBe(200);
+    const images = res.json() as TSaasImage[];
+    const plain = images.filter((i) => !i.jumpStart);
+    const jumpStart = images.filter((i) => i.jumpStart);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(jumpStart.length).toBeGreaterThan(0);
+    expect(plain.every((i) => i.jumpStartConfig === null)).toBe(true);
+
+    const campus = jumpStart.find((i) => i.name === 'js-8.1.3-campus-use1')!;
+    const config = campus.jumpStartConfig!;
+    expect(config.enableSsl).toBe(true);
+    expect(config.showInGrafana).toBe(true);
+    expect(config.deployer).toMatch(/^master\|[0-9a-f]{7,}$/);
+    expect(Object.keys(config.versions)).toEqual(
+      expect.arrayContaining(['launcher', 'siteMaster', 'smchk', 'client', 'reporting', 'pdfExport', 'sqlExport', 'populate', 'auditChangeLog']),
+    );
+    expect(config.versions.launcher).toMatch(/^release\/8\.1\|[0-9a-f]{7,}$/);
+    // The library files are Prod files of the image's IRMN version.
+    const files = (await t.call({ method: 'GET', url: '/library/files', as: 'viewer', query: { limit: '1000', type: 'Prod', version: '8.1' } })).json() as {
+      items: { id: number }[];
+    };
+    expect(config.libraryFiles.length).toBeGreaterThan(0);
+    expect(config.libraryFiles.every((id) => files.items.some((f) => f.id === id))).toBe(true);
+
+    const preview = jumpStart.find((i) => i.name.includes('preview'))!;
+    expect(preview.jumpStartConfig!.showInGrafana).toBe(false);
   });
 });

@@ -2,16 +2,16 @@
  * Edit Account, `/account/edit/{id}` (spec 1 §2 Edit account, §6, §8; spec 2
  * §2.2–2.4): the account from `GET /accounts/{id}` with its name and class, the
  * tabs Machines, Sites and Services (none for add-on accounts, class 200; the
- * open tab is kept in the URL as `tab`), a read-only Account Properties summary,
- * and a footer with Delete Account (write permission; the list's confirmation
- * and toasts, then back to the list).
+ * open tab is kept in the URL as `tab`), the Account Properties and License
+ * Settings cards (add-on accounts too) and the other settings cards,
+ * and a footer (write permission) with Manage Templates (the dialog loads
+ * templates into the cards' forms and saves them; License and Instance Settings
+ * also have a template picker in their headers) and Delete Account (the list's
+ * confirmation and toasts, then back to the list).
  *
  * A load failure shows the server's detail in an error alert (spec 1 §8); an
  * account the user may not see (Customer Production without the group) answers
  * 404 and shows that way too.
- *
- * Known limitations: the settings cards (properties, license, instance, backup,
- * idle schedule) and Manage Templates are not on this page yet.
  */
 import { Alert, Button, Card, Flex, Modal, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
@@ -24,11 +24,17 @@ import { oneOf, writeParam } from '../../lib/url-params';
 import { useDeleteAccount } from '../accounts/api/mutations';
 import { MachinesPanel } from '../machines/MachinesPanel';
 import { useAccount } from './api/queries';
-import { AccountPropertiesSummary } from './components/AccountPropertiesSummary';
 import { ServicesTab } from './components/ServicesTab';
 import { SitesTab } from './components/SitesTab';
 import { deleteConfirmText } from '../accounts/delete-account';
 import { useSectionForms } from '../account-settings/shared/section-forms';
+import { AccountPropertiesCard } from '../account-settings/properties/AccountPropertiesCard';
+import { LicenseSettingsCard } from '../account-settings/license/LicenseSettingsCard';
+import { ManageTemplatesButton } from '../templates/ManageTemplatesButton';
+import { TemplatePicker } from '../templates/TemplatePicker';
+import { InstanceSettingsCard } from '../account-settings/instance/InstanceSettingsCard';
+import { BackupSettingsCard } from '../account-settings/backup/BackupSettingsCard';
+import { IdleScheduleCard } from '../account-settings/idle/IdleScheduleCard';
 
 const TABS = ['machines', 'sites', 'services'] as const;
 const readTab = oneOf(TABS);
@@ -54,7 +60,6 @@ export default function EditAccountPage() {
   const [modal, modalHolder] = Modal.useModal();
   const account = useAccount(accountId);
   // The settings cards below each take their form from here (Manage Templates loads into them).
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- until the first card is on the page
   const forms = useSectionForms();
   const deleteAccount = useDeleteAccount();
 
@@ -123,13 +128,30 @@ export default function EditAccountPage() {
         )}
       </Card>
       {/* card:properties */}
-      <AccountPropertiesSummary account={a} />
+      <AccountPropertiesCard account={a} form={forms.properties} canWrite={canWrite} />
       {/* card:license */}
+      <LicenseSettingsCard
+        account={a}
+        form={forms.license}
+        canWrite={canWrite}
+        templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
+      />
       {/* card:instance */}
+      {a.classId !== CLASS_ADD_ON && (
+        <InstanceSettingsCard
+          account={a}
+          form={forms.instance}
+          canWrite={canWrite}
+          templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
+        />
+      )}
       {/* card:backup */}
+      {a.classId !== CLASS_ADD_ON && <BackupSettingsCard account={a} form={forms.backup} canWrite={canWrite} />}
       {/* card:idle */}
+      {a.classId !== CLASS_ADD_ON && <IdleScheduleCard account={a} form={forms.idle} canWrite={canWrite} />}
       {canWrite && (
-        <Flex justify="end" role="group" aria-label="Account actions">
+        <Flex justify="end" gap={8} role="group" aria-label="Account actions">
+          <ManageTemplatesButton forms={forms} accountClassId={a.classId} existingAccount />
           <Button danger icon={<DeleteOutlined aria-hidden />} onClick={confirmDelete}>
             Delete Account
           </Button>

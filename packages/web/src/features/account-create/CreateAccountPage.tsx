@@ -1,0 +1,230 @@
+/**
+ * Create account, `/account/new` (spec 1 §2 Create account, §4 draft → preview →
+ * created, §5, §9; DESIGN §6), for users with write permission.
+ *
+ * Step 1, the form: collapsible sections in the specification's order (Account
+ * Properties, Instance Settings, License Settings, Backup Settings, Idle
+ * Schedule; an add-on account, class 200, has only properties and license), a
+ * Sites tab for other classes, and a footer with Manage Templates and Next. The
+ * instance settings are usable only after a template is picked, Customize or
+ * Start from scratch. Next validates properties, instance settings and license
+ * (then the sites), and saves a draft (`POST /accounts`, or `POST
+ * /draft-accounts` for the draft of an earlier Next); the server's field errors
+ * go on their fields and are listed in a toast.
+ *
+ * Step 2, the preview (`DraftPreview`): the planned machines and sites; Back
+ * returns to the form with every value kept (the form stays mounted, hidden);
+ * Create makes the account and opens Edit Account.
+ */
+import { useEffect, useState } from 'react';
+import { Button, Flex, Form, Tabs, Typography, type FormInstance } from 'antd';
+import { ArrowRightOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
+import { CLASS_ADD_ON, DEVOPS_EMAIL, ZLicenseConfig, type TInstancePolicy } from '@fleet/contracts';
+import { ApiError } from '../../app/api-client';
+import { useToast } from '../../app/toast';
+import { fieldErrorLine } from '../account-settings/shared/use-push-section';
+import { SectionCard } from '../account-settings/shared/SectionCard';
+import { useSectionForms, type SectionForms } from '../account-settings/shared/section-forms';
+import { PropertiesFields } from '../account-settings/properties/PropertiesFields';
+import type { PropertiesValues } from '../account-settings/properties/properties-rules';
+import { InstanceFields } from '../account-settings/instance/InstanceFields';
+import { InstanceTemplateGate, loadInstanceDefaults } from '../account-settings/instance/InstanceTemplateGate';
+import { LicenseFields } from '../account-settings/license/LicenseFields';
+import { BackupFields } from '../account-settings/backup/BackupFields';
+import { IdleFields } from '../account-settings/idle/IdleFields';
+import { useInstanceTypes } from '../machines/api/queries';
+import { ManageTemplatesButton } from '../templates/ManageTemplatesButton';
+import { TemplatePicker } from '../templates/TemplatePicker';
+import { useSaveDraft } from './api/drafts';
+import { DraftPreview } from './components/DraftPreview';
+import { SitesFields } from './components/SitesFields';
+import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
+
+/** The properties of a new account before anything is typed (spec 1 §9). */
+const NEW_PROPERTIES: Partial<PropertiesValues> = {
+  classId: 1,
+  parentId: null,
+  name: '',
+  urlFriendlyName: '',
+  description: '',
+  customer: '',
+  contact: { name: '', email: '', phone1: null, phone2: null },
+  maintainer: DEVOPS_EMAIL,
+  billing: { period: 'Biweekly', amount: 10 },
+  managed: true,
+  whiteGlove: false,
+  autoTest: false,
+  autoTestBranch: null,
+};
+
+const ERROR_TITLE = 'The account could not be saved as a draft';
+
+/** Validates the form of each section; resolves to whether all passed (every form shows its errors). */
+async function validate(forms: Partial<Record<string, { validateFields(opts?: object): Promise<unknown> }>>): Promise<boolean> {
+  const results = await Promise.allSettled(Object.values(forms).map((f) => f!.validateFields({ recursive: true })));
+  return results.every((r) => r.status === 'fulfilled');
+}
+
+function readValues(forms: SectionForms, sites: SitesValues): CreateFormValues {
+  return {
+    properties: forms.properties.getFieldsValue(true),
+    license: forms.license.getFieldsValue(true),
+    instance: forms.instance.getFieldsValue(true),
+    backup: forms.backup.getFieldsValue(true),
+    idle: forms.idle.getFieldsValue(true),
+    sites,
+  };
+}
+
+export default function CreateAccountPage() {
+  const forms = useSectionForms();
+  const [sitesForm] = Form.useForm<SitesValues>();
+  const [step, setStep] = useState<'form' | 'preview'>('form');
+  const [draftId, setDraftId] = useState<number>();
+  const [instanceOpen, setInstanceOpen] = useState(false);
+  const [tab, setTab] = useState('sections');
+  const navigate = useNavigate();
+  const toast = useToast();
+  const saveDraft = useSaveDraft();
+  const instanceTypes = useInstanceTypes(true);
+
+  const classId = Form.useWatch('classId', forms.properties) as number | undefined;
+  const accountUrlName = (Form.useWatch('urlFriendlyName', forms.properties) as string | undefined) ?? '';
+  const autoTest = Form.useWatch('autoTest', forms.properties) as boolean | undefined;
+  const autoTestBranch = Form.useWatch('autoTestBranch', forms.properties) as string | null | undefined;
+  const instancePolicy = Form.useWatch('instancePolicy', forms.license) as TInstancePolicy | undefined;
+  const maxSites = (Form.useWatch('maxSites', forms.license) as number | undefined) ?? 1;
+  const addOn = classId === CLASS_ADD_ON;
+
+  // Start values: license defaults with the first instance type (spec 1 §4 Start from scratch).
+  const firstInstanceType = instanceTypes.data?.find((t) => t.memorySize === null)?.id;
+  useEffect(() => {
+    if (forms.license.isFieldsTouched()) return;
+    forms.license.setFieldsValue(ZLicenseConfig.parse(firstInstanceType === undefined ? {} : { cloudInstanceType: firstInstanceType }));
+  }, [forms.license, firstInstanceType]);
+
+  const onNext = async () => {
+    const sectionsValid = await validate(
+      addOn ? { properties: forms.properties, license: forms.license } : { properties: forms.properties, instance: forms.instance, license: forms.license },
+    );
+    if (!instanceOpen && !addOn) {
+      toast.error('Choose an instance settings template, Customize or Start from scratch');
+      return;
+    }
+    if (!sectionsValid) return;
+    if (!addOn && !(await validate({ sites: sitesForm, backup: forms.backup, idle: forms.idle }))) {
+      setTab('sites');
+      return;
+    }
+    const payload = toCreationPayload(readValues(forms, sitesForm.getFieldsValue(true)));
+    saveDraft.mutate(
+      { draftId, payload },
+      {
+        onSuccess: ({ draftAccountId }) => {
+          setDraftId(draftAccountId);
+          setStep('preview');
+        },
+        onError: (error) => {
+          if (!(error instanceof ApiError)) return toast.error(ERROR_TITLE);
+          const bySection = new Map<string, { name: (string | number)[]; errors: string[] }[]>();
+          for (const e of error.errors) {
+            const target = fieldOfCreationError(e.propertyName);
+            if (!target) continue;
+            bySection.set(target.section, [...(bySection.get(target.section) ?? []), { name: target.name, errors: [e.errorMessage] }]);
+          }
+          for (const [section, fields] of bySection) {
+            const form: FormInstance = section === 'sites' ? sitesForm : forms[section as keyof SectionForms];
+            form.setFields(fields);
+          }
+          if (bySection.has('sites')) setTab('sites');
+          toast.errorList(ERROR_TITLE, error.errors.length > 0 ? error.errors.map((e) => fieldErrorLine(e, false)) : [error.detail ?? error.title]);
+        },
+      },
+    );
+  };
+
+  const sections = (
+    <Flex vertical gap={16}>
+      <SectionCard title="Account Properties">
+        <Form form={forms.properties} name="create-properties" layout="vertical" initialValues={NEW_PROPERTIES}>
+          <PropertiesFields mode="create" />
+        </Form>
+      </SectionCard>
+      {!addOn && (
+        <SectionCard title="Instance Settings">
+          <InstanceTemplateGate
+            open={instanceOpen}
+            onCustomize={() => {
+              if (!forms.instance.getFieldValue('keyType')) loadInstanceDefaults(forms.instance);
+              setInstanceOpen(true);
+            }}
+            onStartFromScratch={() => {
+              loadInstanceDefaults(forms.instance);
+              setInstanceOpen(true);
+            }}
+            templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} onPicked={() => setInstanceOpen(true)} />}
+          />
+          <Form form={forms.instance} name="create-instance" layout="vertical" disabled={!instanceOpen}>
+            <InstanceFields mode="create" disabled={!instanceOpen} autoTestBranch={autoTest ? autoTestBranch : null} />
+          </Form>
+        </SectionCard>
+      )}
+      <SectionCard title="License Settings" extra={<TemplatePicker kind="license-settings" form={forms.license} />}>
+        <Form form={forms.license} name="create-license" layout="vertical">
+          <LicenseFields mode="create" addOn={addOn} />
+        </Form>
+      </SectionCard>
+      {!addOn && (
+        <SectionCard title="Backup Settings">
+          <BackupFields form={forms.backup} mode="create" />
+        </SectionCard>
+      )}
+      {!addOn && (
+        <SectionCard title="Idle Schedule">
+          <IdleFields form={forms.idle} mode="create" />
+        </SectionCard>
+      )}
+    </Flex>
+  );
+
+  return (
+    <>
+      <Flex vertical gap={16} style={step === 'form' ? undefined : { display: 'none' }} aria-hidden={step !== 'form'}>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          New Account
+        </Typography.Title>
+        {addOn ? (
+          sections
+        ) : (
+          <Tabs
+            activeKey={tab}
+            onChange={setTab}
+            items={[
+              { key: 'sections', label: 'Settings', children: sections, forceRender: true },
+              {
+                key: 'sites',
+                label: 'Sites',
+                forceRender: true,
+                children: (
+                  <Form form={sitesForm} name="create-sites" initialValues={{ sites: [NEW_SITE_ROW] }}>
+                    <SitesFields maxSites={instancePolicy === 'AllInOne' ? 1 : Math.max(1, maxSites)} accountUrlName={accountUrlName} />
+                  </Form>
+                ),
+              },
+            ]}
+          />
+        )}
+        <Flex justify="end" gap={8} role="group" aria-label="Create account actions">
+          <ManageTemplatesButton forms={forms} accountClassId={classId} />
+          <Button type="primary" icon={<ArrowRightOutlined aria-hidden />} loading={saveDraft.isPending} onClick={() => void onNext()}>
+            Next
+          </Button>
+        </Flex>
+      </Flex>
+      {step === 'preview' && draftId !== undefined && (
+        <DraftPreview draftId={draftId} onBack={() => setStep('form')} onCreated={(accountId) => navigate(`/account/edit/${accountId}`)} />
+      )}
+    </>
+  );
+}
