@@ -21,7 +21,7 @@ import {
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -31,26 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-const IMAGE = 'irmn-8.1.3-win2022-use1';
-let counter = 0;
-
 /** A new account made through the API (draft, then create-from-draft); add-ons (class 200) get no image. */
 async function newAccount(extra: Partial<TCreateAccountRequest> = {}): Promise<TAccountDetail> {
-  counter += 1;
-  const addOn = extra.classId === 200;
-  const body: TCreateAccountRequest = {
-    name: `Properties ${Date.now() % 1_000_000} ${counter}`,
-    contactName: 'Casey Contact',
-    contactEmail: 'casey@example.com',
-    ...(addOn ? {} : { machineConfig: { vmImageName: IMAGE } }),
-    ...extra,
-  };
-  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
-  const created = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
-    method: 'POST',
-    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
-  });
-  return detail(created.accountId);
+  return detail(await createAccount(adminToken, 'Properties', extra));
 }
 
 async function newAddOn(parent: TAccountDetail): Promise<TAccountDetail> {

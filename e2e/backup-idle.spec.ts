@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -28,24 +28,9 @@ const IDLE: TIdleScheduleEntry[] = [
   { stopAt: '2027-03-08T18:00:00.000Z', resumeAfter: 12 },
 ];
 
-let counter = 0;
 /** A new AllInOne account with backup times 02:00 and 14:30 and the two idle entries of `IDLE`. */
 async function newAccount(): Promise<TAccountDetail> {
-  counter += 1;
-  const body = {
-    name: `Backup Idle ${Date.now()} ${counter}`,
-    contactName: 'Casey Contact',
-    contactEmail: 'casey@example.com',
-    machineConfig: { vmImageName: 'irmn-8.1.3-win2022-use1' },
-    backupConfig: { times: ['14:30', '02:00'] },
-    idleSchedules: IDLE,
-  };
-  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
-  const created = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
-    method: 'POST',
-    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
-  });
-  return detail(created.accountId);
+  return detail(await createAccount(adminToken, 'Backup Idle', { backupConfig: { times: ['14:30', '02:00'] }, idleSchedules: IDLE }));
 }
 
 const detail = (id: number) => api<TAccountDetail>(`/accounts/${id}`, adminToken);

@@ -5,6 +5,7 @@
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import type { TCreateAccountRequest } from '@fleet/contracts';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -66,19 +67,54 @@ export async function api<T>(path: string, token: string, init: RequestInit = {}
   return (await res.json()) as T;
 }
 
+/** The visible dropdowns of antd Selects and AutoCompletes (normally the one just opened). */
+export const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
+
+/** Waits until no dropdown is visible (one closed a moment ago fades out for a while). */
+export async function dropdownsClosed(page: Page) {
+  await page.waitForFunction(() => ![...document.querySelectorAll('.ant-select-dropdown')].some((d) => (d as HTMLElement).offsetParent !== null));
+}
+
 /**
- * Chooses `option` in an antd Select: opens it and clicks the first option of
- * its own dropdown containing that text (or, with `exact`, whose text is exactly
- * it). The dropdown is found by the listbox the combobox controls, so that
- * another select's dropdown still fading out is never used.
+ * Chooses `option` in an antd Select: opens it and clicks the first visible
+ * option containing that text (or, with `exact`, whose text is exactly it).
  */
 export async function chooseOption(page: Page, select: Locator, option: string, opts: { exact?: boolean } = {}) {
   await select.click();
-  const input = (await select.getAttribute('role')) === 'combobox' ? select : select.getByRole('combobox').first();
-  const listId = await input.getAttribute('aria-controls');
-  const dropdown = listId
-    ? page.locator('.ant-select-dropdown', { has: page.locator(`[id="${listId}"]`) })
-    : page.locator('.ant-select-dropdown:visible');
-  const options = dropdown.locator('.ant-select-item-option');
+  const options = openDropdown(page).locator('.ant-select-item-option');
   await (opts.exact ? options.getByText(option, { exact: true }) : options.filter({ hasText: option })).first().click();
+}
+
+/** Turns an antd Switch on or off (a no-op when it already is) and waits until it shows that state. */
+export async function setSwitch(control: Locator, on: boolean) {
+  if ((await control.getAttribute('aria-checked')) !== String(on)) await control.click();
+  await control.and(control.page().locator(`[aria-checked="${on}"]`)).waitFor();
+}
+
+/** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */
+export const TEST_IMAGE = 'irmn-8.1.3-win2022-use1';
+let created = 0;
+
+/**
+ * A new account made through the API as a user would through the console: a
+ * draft (`POST /accounts`), then `POST /accounts/create-from-draft`. Its name is
+ * `{prefix} {time} {n}` (unique per run); contact Casey; image {@link TEST_IMAGE}
+ * unless an add-on (class 200); `extra` overrides any field of the creation
+ * payload. Answers the new account's id.
+ */
+export async function createAccount(token: string, prefix: string, extra: Partial<TCreateAccountRequest> = {}): Promise<number> {
+  created += 1;
+  const body: TCreateAccountRequest = {
+    name: `${prefix} ${Date.now() % 1_000_000} ${created}`,
+    contactName: 'Casey Contact',
+    contactEmail: 'casey@example.com',
+    ...(extra.classId === 200 ? {} : { machineConfig: { vmImageName: TEST_IMAGE } }),
+    ...extra,
+  };
+  const draft = await api<{ draftAccountId: number }>('/accounts', token, { method: 'POST', body: JSON.stringify(body) });
+  const { accountId } = await api<{ accountId: number }>('/accounts/create-from-draft', token, {
+    method: 'POST',
+    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
+  });
+  return accountId;
 }

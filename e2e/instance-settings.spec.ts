@@ -17,7 +17,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TInstanceSettings, TListAccountsResponse, TSaasImage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, createAccount } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -42,22 +42,10 @@ const DEPLOYER_WARNING =
   'Choosing a deployer version different from the default version of the MMA class may result in machine(s) having inconsistent state';
 const IMAGE = 'irmn-8.1.3-win2022-use1';
 
-let counter = 0;
 /** A new AllInOne account in us-east-1 on {@link IMAGE}, with sample data off and SSL on. */
 async function newAccount(): Promise<TAccountDetail> {
-  counter += 1;
-  const body = {
-    name: `Instance Settings ${Date.now()} ${counter}`,
-    contactName: 'Casey Contact',
-    contactEmail: 'casey@example.com',
-    machineConfig: { vmImageName: IMAGE, marketingVersion: '8.1' },
-  };
-  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
-  const created = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
-    method: 'POST',
-    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
-  });
-  return api<TAccountDetail>(`/accounts/${created.accountId}`, adminToken);
+  const id = await createAccount(adminToken, 'Instance Settings', { machineConfig: { vmImageName: IMAGE, marketingVersion: '8.1' } });
+  return api<TAccountDetail>(`/accounts/${id}`, adminToken);
 }
 
 const settings = (id: number) => api<TInstanceSettings>(`/accounts/${id}/instance-settings`, adminToken);

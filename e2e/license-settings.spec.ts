@@ -25,7 +25,7 @@ import type {
   TLicenseFile,
   TListAccountsResponse,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount } from './browser.js';
 
 const root = new URL('..', import.meta.url).pathname;
 let browser: Browser;
@@ -41,29 +41,12 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-const IMAGE = 'irmn-8.1.3-win2022-use1';
 const T2_MEDIUM_CONFIRM =
   'You have selected t2.medium for Cloud Instance Type. Machine created with this instance type may have low performance and should only be used for simple testing. Are you sure to continue?';
 const ADD_ON_CONFIRM = 'Pushing license settings for add-on account will update license file of parent account. Are you sure to continue?';
-let counter = 0;
-
 /** A new AllInOne account made through the API (draft, then create-from-draft); add-ons (class 200) get no image. */
 async function newAccount(extra: Partial<TCreateAccountRequest> = {}): Promise<TAccountDetail> {
-  counter += 1;
-  const addOn = extra.classId === 200;
-  const body: TCreateAccountRequest = {
-    name: `License ${Date.now() % 1_000_000} ${counter}`,
-    contactName: 'Casey Contact',
-    contactEmail: 'casey@example.com',
-    ...(addOn ? {} : { machineConfig: { vmImageName: IMAGE } }),
-    ...extra,
-  };
-  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
-  const created = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
-    method: 'POST',
-    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
-  });
-  return detail(created.accountId);
+  return detail(await createAccount(adminToken, 'License', extra));
 }
 
 async function newAddOn(): Promise<TAccountDetail> {

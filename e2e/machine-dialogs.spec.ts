@@ -25,7 +25,7 @@ import type {
   TMachineCredential,
   TTaskListResponse,
 } from '@fleet/contracts';
-import { api, apiToken, baseUrl, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, baseUrl, launchBrowser, newPage, signIn, createAccount, openDropdown, dropdownsClosed } from './browser.js';
 
 /** Longest wait for a simulated cloud launch, or for a reload on a busy machine. */
 const LIVE_TIMEOUT = 30_000;
@@ -40,21 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-let counter = 0;
 /** A new AllInOne account of class Experimental and its one machine (CreateMachine queued). */
 async function newMachine(): Promise<TMachine> {
-  counter += 1;
-  const body = {
-    name: `Machine Dialogs ${Date.now()} ${counter}`,
-    contactName: 'Casey Contact',
-    contactEmail: 'casey@example.com',
-    machineConfig: { vmImageName: 'irmn-8.1.3-win2022-use1' },
-  };
-  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
-  const { accountId } = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
-    method: 'POST',
-    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
-  });
+  const accountId = await createAccount(adminToken, 'Machine Dialogs');
   const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
   if (!machine) throw new Error('create-from-draft made no machine');
   return machine;
@@ -98,12 +86,11 @@ async function openMenu(page: Page, machine: TMachine, entry: string): Promise<v
 const editor = (page: Page, title: string, machine: TMachine) => page.getByRole('dialog', { name: `${title}: ${machine.name}` });
 /** The value input of a key (its accessible name is the key). */
 const valueOf = (dialog: Locator, key: string) => dialog.getByLabel(key, { exact: true });
-const visibleDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 
 async function chooseType(page: Page, dialog: Locator, type: string) {
   // The Select's own input is not what a user clicks; its box is.
   await dialog.getByLabel('Data type').click({ force: true });
-  await visibleDropdown(page).getByTitle(type, { exact: true }).click();
+  await openDropdown(page).getByTitle(type, { exact: true }).click();
 }
 
 /** Fills the add-key row and presses Add (without choosing a suggestion). */
@@ -119,9 +106,11 @@ async function addKey(page: Page, dialog: Locator, rootKey: string, subKey: stri
 async function suggestions(page: Page, dialog: Locator, rootKey: string): Promise<string[]> {
   await dialog.getByLabel('Component', { exact: true }).fill(rootKey);
   await closeLists(dialog);
+  // The component list fades out; its options must not be read as sub keys.
+  await dropdownsClosed(page);
   await dialog.getByLabel('Sub key').fill('');
   await dialog.getByLabel('Sub key').click();
-  const options = visibleDropdown(page).locator('.ant-select-item-option');
+  const options = openDropdown(page).locator('.ant-select-item-option');
   await options.first().waitFor();
   return (await options.allInnerTexts()).map((t) => t.trim());
 }
@@ -189,7 +178,7 @@ describe('Component Configs editor', () => {
     // A suggested key takes its definition's type and the machine's default.
     await dialog.getByLabel('Component', { exact: true }).fill('launcher');
     await dialog.getByLabel('Sub key').fill('session');
-    await visibleDropdown(page).getByTitle('sessionTimeoutMinutes', { exact: true }).click();
+    await openDropdown(page).getByTitle('sessionTimeoutMinutes', { exact: true }).click();
     await dialog.getByRole('button', { name: 'Add' }).click();
     // A number input (the suggestion set the type) holding the catalogue's SaaS default.
     const session = dialog.getByRole('spinbutton', { name: 'launcher.sessionTimeoutMinutes', exact: true });
@@ -342,7 +331,10 @@ describe('Credential dialog', () => {
 
   it("warns 'Credentials not found' for a machine without a credential, and still offers config.json", async () => {
     // Demo machines have no credential until recreated; take one the API confirms has none.
-    const machines = (await api<TListMachinesResponse>('/machines?limit=200', adminToken)).items.filter((m) => m.classId === 1 || m.classId === 2);
+    // Only settled machines: a machine other specs are creating gets its credential at launch.
+    const machines = (await api<TListMachinesResponse>('/machines?limit=200', adminToken)).items.filter(
+      (m) => (m.classId === 1 || m.classId === 2) && m.instance?.status === 'running' && m.tasks.length === 0,
+    );
     let machine: TMachine | undefined;
     for (const m of machines) {
       if ((await statusOf(`/machines/${m.id}/credential`, 'admin', 'GET')) === 404) {
@@ -385,12 +377,14 @@ describe('Switch MMA class', () => {
     expect(patches).toBe(0);
 
     await openMenu(page, machine, 'Switch MMA class');
+    const classes = openDropdown(page);
     await dialog.getByLabel('MMA class').click({ force: true });
-    await visibleDropdown(page).getByTitle('Internal Testing', { exact: true }).click();
+    await classes.getByTitle('Internal Testing', { exact: true }).click();
     // The operator is not in CustomerProductionAccess: that class is not offered.
     await dialog.getByLabel('MMA class').click({ force: true });
-    expect(await visibleDropdown(page).getByTitle('Customer Production', { exact: true }).count()).toBe(0);
-    expect(await visibleDropdown(page).getByTitle('Add-on Account', { exact: true }).count()).toBe(0);
+    await classes.getByTitle('Internal Testing', { exact: true }).waitFor();
+    expect(await classes.getByTitle('Customer Production', { exact: true }).count()).toBe(0);
+    expect(await classes.getByTitle('Add-on Account', { exact: true }).count()).toBe(0);
     await closeLists(dialog);
     await dialog.getByRole('button', { name: 'Submit' }).click();
     const confirm = page.locator('.ant-modal-confirm');

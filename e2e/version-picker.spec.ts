@@ -15,7 +15,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBuild, TCommit, TInstanceSettings, TLibraryFile, TListCommitsResponse, TListLibraryFilesResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, setSwitch, openDropdown } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -41,23 +41,13 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 
 /** Timeout of a test that walks through several dialogs. */
 const LONG = 150_000;
 
-let counter = 0;
 /** A new AllInOne account; `autoTestBranch` turns auto test on with that branch. */
 async function newAccount(autoTestBranch?: string): Promise<TAccountDetail> {
-  counter += 1;
-  const body = {
-    name: `Version Picker ${Date.now()} ${counter}`,
-    contactName: 'Vera Picker',
-    contactEmail: 'vera@example.com',
+  const id = await createAccount(adminToken, 'Version Picker', {
     ...(autoTestBranch ? { autoTest: true, autoTestBranch } : {}),
     machineConfig: { vmImageName: 'irmn-8.1.3-win2022-use1', marketingVersion: '8.1' },
-  };
-  const draft = await api<{ draftAccountId: number }>('/accounts', adminToken, { method: 'POST', body: JSON.stringify(body) });
-  const created = await api<{ accountId: number }>('/accounts/create-from-draft', adminToken, {
-    method: 'POST',
-    body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
   });
-  return api<TAccountDetail>(`/accounts/${created.accountId}`, adminToken);
+  return api<TAccountDetail>(`/accounts/${id}`, adminToken);
 }
 
 const commitsApi = (query: string) => api<TListCommitsResponse>(`/software/launcher/commits?${query}`, adminToken);
@@ -127,18 +117,18 @@ describe('Select Version modal', () => {
     expect(new Set(await column(modal, 3))).toEqual(new Set(['release/8.1']));
 
     // Tags only, within the branch; then builds only as well.
-    await modal.getByRole('switch', { name: 'Tags only' }).click();
+    await setSwitch(modal.getByRole('switch', { name: 'Tags only' }), true);
     const tagged = await commitsApi('branch=release%2F8.1&tagsOnly=true&limit=10');
     expect(tagged.items.length).toBeGreaterThan(0);
     expect(tagged.totalItems).toBeLessThan(onBranch.totalItems);
     await expectCommits(modal, tagged.items);
     expect((await column(modal, 6)).every((tags) => tags.trim().length > 0)).toBe(true);
-    await modal.getByRole('switch', { name: 'Tags only' }).click();
-    await modal.getByRole('switch', { name: 'Builds only' }).click();
+    await setSwitch(modal.getByRole('switch', { name: 'Tags only' }), false);
+    await setSwitch(modal.getByRole('switch', { name: 'Builds only' }), true);
     const built = await commitsApi('branch=release%2F8.1&buildsOnly=true&limit=10');
     await expectCommits(modal, built.items);
     expect((await column(modal, 7)).every((builds) => builds.trim().length > 0)).toBe(true);
-    await modal.getByRole('switch', { name: 'Builds only' }).click();
+    await setSwitch(modal.getByRole('switch', { name: 'Builds only' }), false);
 
     // Search (debounced) over every branch: by author.
     const branchSelect = modal.locator('.ant-select', { has: page.getByRole('combobox', { name: 'Branch', exact: true }) });
@@ -292,7 +282,7 @@ describe('Select Library File dialog', () => {
 
     // Type, LCT only, then sorted by name.
     await chooseOption(page, dialog.getByRole('combobox', { name: 'Type', exact: true }), 'Prod', { exact: true });
-    await dialog.getByRole('switch', { name: 'LCT only' }).click();
+    await setSwitch(dialog.getByRole('switch', { name: 'LCT only' }), true);
     const prodLct = await libraryApi('hideOld=true&type=Prod&lctOnly=true&limit=12');
     await poll(() => rowKeys(dialog)).toEqual(prodLct.items.map((f) => String(f.id)));
     expect(new Set(await column(dialog, 4))).toEqual(new Set(['Prod']));
@@ -303,10 +293,10 @@ describe('Select Library File dialog', () => {
 
     // Package and latest only, old files shown: one Fiber file per type.
     await chooseOption(page, dialog.getByRole('combobox', { name: 'Type', exact: true }), 'Dev', { exact: true });
-    await dialog.getByRole('switch', { name: 'LCT only' }).click();
-    await dialog.getByRole('switch', { name: 'Hide old files' }).click();
+    await setSwitch(dialog.getByRole('switch', { name: 'LCT only' }), false);
+    await setSwitch(dialog.getByRole('switch', { name: 'Hide old files' }), false);
     await chooseOption(page, dialog.getByRole('combobox', { name: 'Package', exact: true }), 'Fiber', { exact: true });
-    await dialog.getByRole('switch', { name: 'Latest only' }).click();
+    await setSwitch(dialog.getByRole('switch', { name: 'Latest only' }), true);
     const [newest] = (await libraryApi('type=Dev&package=Fiber&latestOnly=true')).items;
     await poll(() => rowKeys(dialog)).toEqual([String(newest!.id)]);
 
@@ -321,7 +311,7 @@ describe('Select Library File dialog', () => {
     await chooseOption(page, card(page).getByLabel('Account Library mode', { exact: true }), 'Select', { exact: true });
     const account2 = page.getByRole('dialog', { name: 'Select Account Library File' });
     expect(await account2.getByRole('button', { name: 'OK' }).isDisabled()).toBe(true);
-    await account2.getByRole('switch', { name: 'Hide old files' }).click();
+    await setSwitch(account2.getByRole('switch', { name: 'Hide old files' }), false);
     await chooseOption(page, account2.getByRole('combobox', { name: 'Package', exact: true }), 'Fiber', { exact: true });
     const fiber = (await libraryApi('package=Fiber&limit=12')).items;
     await poll(() => rowKeys(account2)).toEqual(fiber.map((f) => String(f.id)));
@@ -352,10 +342,10 @@ describe('Component Versions card', () => {
 
     // A template adds a column.
     await dialog.getByLabel('Templates to compare').click();
-    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
+    const option = openDropdown(page).locator('.ant-select-item-option').first();
     const name = (await option.innerText()).replace(/ \(account\)$/, '');
     await option.click();
-    await dialog.getByRole('columnheader', { name }).waitFor();
+    await poll(async () => (await dialog.getByRole('columnheader').allInnerTexts()).map((t) => t.trim())).toContain(name);
     await context.close();
   }, LONG);
 

@@ -11,6 +11,10 @@ export default defineConfig({
     include: ['**/*.spec.ts'],
     globalSetup: ['./global-setup.ts'],
     fileParallelism: false,
+    // A failed test runs once more. Some dialogs' steps race antd's animations on
+    // a busy 2-core runner (see docs/architecture.md, Known limitations); a test
+    // that fails twice fails the run.
+    retry: 1,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },

@@ -39,10 +39,6 @@ import { IdleScheduleCard } from '../account-settings/idle/IdleScheduleCard';
 const TABS = ['machines', 'sites', 'services'] as const;
 const readTab = oneOf(TABS);
 
-/**
- * The delete confirmation, the same text as the accounts list's (spec 1 §2, §5);
- * repeated here so that this page's chunk does not pull in the list page.
- */
 
 /** A positive whole number from the path, else undefined. */
 function parseId(raw: string | undefined): number | undefined {
@@ -127,16 +123,13 @@ export default function EditAccountPage() {
           <Tabs activeKey={tab} onChange={setTab} items={tabs} destroyOnHidden />
         )}
       </Card>
-      {/* card:properties */}
       <AccountPropertiesCard account={a} form={forms.properties} canWrite={canWrite} />
-      {/* card:license */}
       <LicenseSettingsCard
         account={a}
         form={forms.license}
         canWrite={canWrite}
         templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
       />
-      {/* card:instance */}
       {a.classId !== CLASS_ADD_ON && (
         <InstanceSettingsCard
           account={a}
@@ -145,9 +138,7 @@ export default function EditAccountPage() {
           templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
         />
       )}
-      {/* card:backup */}
       {a.classId !== CLASS_ADD_ON && <BackupSettingsCard account={a} form={forms.backup} canWrite={canWrite} />}
-      {/* card:idle */}
       {a.classId !== CLASS_ADD_ON && <IdleScheduleCard account={a} form={forms.idle} canWrite={canWrite} />}
       {canWrite && (
         <Flex justify="end" gap={8} role="group" aria-label="Account actions">
