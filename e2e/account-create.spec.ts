@@ -94,6 +94,25 @@ describe('create account', () => {
     });
   });
 
+  it('creates an account from an instance settings template: the picker fills the settings, Create keeps them', async () => {
+    await withPage(async (page) => {
+      await openNew(page);
+      const name = `E2E From Template ${Date.now()}`;
+      await fillProperties(page, name);
+      const instance = section(page, 'Instance Settings');
+      // The settings stay disabled until a template, Customize or Start from scratch.
+      expect(await instance.getByLabel('Marketing version').isDisabled()).toBe(true);
+      await chooseOption(page, instance.getByRole('combobox', { name: 'Instance Settings template' }), 'v8.1 EU', { exact: true });
+      await expect.poll(() => instance.getByLabel('Image', { exact: true }).inputValue()).toBe('irmn-8.1.3-win2022-euw1');
+      expect(await instance.getByLabel('Marketing version').isDisabled()).toBe(false);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('table', { name: 'Planned machines' }).locator('tbody tr[data-row-key]').first().waitFor(PAGE_LOAD);
+      await page.getByRole('button', { name: 'Create' }).click();
+      const account = await createdAccount(page);
+      expect(account.machineConfig).toMatchObject({ vmImageName: 'irmn-8.1.3-win2022-euw1', region: 'eu-west-1' });
+    });
+  });
+
   it('creates an InstancePerSiteMaster account with two sites; Back keeps the values; an adjusted component config is kept', async () => {
     await withPage(async (page) => {
     await openNew(page);

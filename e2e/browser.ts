@@ -70,9 +70,14 @@ export async function api<T>(path: string, token: string, init: RequestInit = {}
 /** The visible dropdowns of antd Selects and AutoCompletes (normally the one just opened). */
 export const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 
-/** Waits until no dropdown is visible (one closed a moment ago fades out for a while). */
-export async function dropdownsClosed(page: Page) {
-  await page.waitForFunction(() => ![...document.querySelectorAll('.ant-select-dropdown')].some((d) => (d as HTMLElement).offsetParent !== null));
+/**
+ * Waits until no dropdown is visible (one closed a moment ago fades out for a
+ * while, and would be found before the one about to open), at most `ms`.
+ */
+export async function dropdownsClosed(page: Page, ms = 15_000) {
+  await page.waitForFunction(() => ![...document.querySelectorAll('.ant-select-dropdown')].some((d) => (d as HTMLElement).offsetParent !== null), undefined, {
+    timeout: ms,
+  });
 }
 
 /**
@@ -80,6 +85,8 @@ export async function dropdownsClosed(page: Page) {
  * option containing that text (or, with `exact`, whose text is exactly it).
  */
 export async function chooseOption(page: Page, select: Locator, option: string, opts: { exact?: boolean } = {}) {
+  // A dropdown left open on purpose (a multiple select) does not block: after 3 s, go on.
+  await dropdownsClosed(page, 3000).catch(() => undefined);
   await select.click();
   const options = openDropdown(page).locator('.ant-select-item-option');
   await (opts.exact ? options.getByText(option, { exact: true }) : options.filter({ hasText: option })).first().click();

@@ -153,7 +153,7 @@ describe('Component Configs editor', () => {
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'Component configs');
     const dialog = editor(page, 'Component Configs', machine);
-    await valueOf(dialog, 'launcher.port').waitFor();
+    await valueOf(dialog, 'launcher.port').waitFor({ timeout: 40_000 });
 
     // Protected: read-only, no remove button; other keys can be removed.
     expect(await valueOf(dialog, 'database.connectionString').isDisabled()).toBe(true);
@@ -223,7 +223,7 @@ describe('Component Configs editor', () => {
     // After a reload the editor shows what was saved.
     await reload(page, machine);
     await openMenu(page, machine, 'Component configs');
-    await valueOf(dialog, 'launcher.port').waitFor();
+    await valueOf(dialog, 'launcher.port').waitFor({ timeout: 40_000 });
     expect(await valueOf(dialog, 'launcher.port').inputValue()).toBe('8443');
     expect(await valueOf(dialog, 'launcher.enableSso').getByRole('radio', { name: 'null' }).isChecked()).toBe(true);
     expect(await valueOf(dialog, `featureFlags.${subKey}`).getByRole('radio', { name: 'null' }).isChecked()).toBe(true);
