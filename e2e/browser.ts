@@ -28,6 +28,8 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
     baseURL: baseUrl(),
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
     acceptDownloads: true,
+    // The console honours reduced motion (no antd animations): no step races a fade.
+    reducedMotion: 'reduce',
   });
   // Well under the test timeout, so that a stuck step names itself.
   context.setDefaultTimeout(15_000);
