@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TAccountDetail, TMachine } from '@fleet/contracts';
-import { api, apiToken, chooseOption, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, chooseOption, launchBrowser, signIn, withPage } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -20,15 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-/** Runs `body` on a fresh page and closes its context even when the test fails. */
-async function withPage(body: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(browser);
-  try {
-    await body(page);
-  } finally {
-    await context.close();
-  }
-}
 
 const PAGE_LOAD = { timeout: 40_000 };
 const section = (page: Page, title: string) => page.getByRole('region', { name: title });
@@ -68,7 +59,7 @@ async function createdAccount(page: Page): Promise<TAccountDetail> {
 
 describe('create account', () => {
   it('creates an AllInOne account from scratch: draft, preview with one machine, Create opens Edit Account', async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
     await openNew(page);
     const name = `E2E AllInOne ${Date.now()}`;
     await fillProperties(page, name);
@@ -95,7 +86,7 @@ describe('create account', () => {
   });
 
   it('creates an account from an instance settings template: the picker fills the settings, Create keeps them', async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await openNew(page);
       const name = `E2E From Template ${Date.now()}`;
       await fillProperties(page, name);
@@ -114,7 +105,7 @@ describe('create account', () => {
   });
 
   it('creates an InstancePerSiteMaster account with two sites; Back keeps the values; an adjusted component config is kept', async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
     await openNew(page);
     const name = `E2E PerSite ${Date.now()}`;
     await fillProperties(page, name);
@@ -166,7 +157,7 @@ describe('create account', () => {
   });
 
   it('creates an add-on account: only properties and license, parent sets the name', async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
     await openNew(page);
     const props = section(page, 'Account Properties');
     await chooseOption(page, props.getByLabel('MMA class'), 'Add-on Account');
@@ -200,7 +191,7 @@ describe('create account', () => {
   });
 
   it('validates before saving a draft, and puts a server error on its field', async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
     await openNew(page);
     let drafts = 0;
     page.on('request', (r) => {
@@ -226,7 +217,7 @@ describe('create account', () => {
   });
 
   it('is not open to a viewer, who has no New Account entry', async () => {
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
     await signIn(page, 'viewer');
     await page.goto('/#/account/new');
     await page.waitForURL((url) => url.hash.startsWith('#/account/list'));

@@ -11,7 +11,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TAccountDetail } from '@fleet/contracts';
-import { api, apiToken, createAccount, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, createAccount, launchBrowser, signIn, withPage } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -21,14 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-async function withPage(body: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(browser);
-  try {
-    await body(page);
-  } finally {
-    await context.close();
-  }
-}
 
 const instanceCard = (page: Page) => page.getByRole('region', { name: 'Instance Settings' });
 
@@ -41,7 +33,7 @@ describe('account keys', () => {
   it('downloads the keys zip with a matching key pair and the CAA key', async () => {
     const id = await createAccount(adminToken, 'Keys');
     const account = await api<TAccountDetail>(`/accounts/${id}`, adminToken);
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await openAccount(page, 'admin', id);
       const [zip] = await Promise.all([page.waitForEvent('download'), instanceCard(page).getByRole('button', { name: 'Download Keys' }).click()]);
       expect(zip.suggestedFilename()).toBe(`${account.urlFriendlyName} keys.zip`);
@@ -62,7 +54,7 @@ describe('account keys', () => {
 
   it('shows the error toast when a download fails', async () => {
     const id = await createAccount(adminToken, 'Keys Fault');
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await openAccount(page, 'admin', id);
       await page.route(`**/api/v1/accounts/${id}/files/keys`, (route) =>
         route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, title: 'Service Unavailable' }) }),
@@ -74,7 +66,7 @@ describe('account keys', () => {
 
   it('offers a viewer no key download, and the server refuses it', async () => {
     const id = await createAccount(adminToken, 'Keys Viewer');
-    await withPage(async (page) => {
+    await withPage(browser, async (page) => {
       await openAccount(page, 'viewer', id);
       const button = instanceCard(page).getByRole('button', { name: 'Download Keys' });
       expect((await button.count()) === 0 || (await button.isDisabled())).toBe(true);

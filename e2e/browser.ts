@@ -37,6 +37,16 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
   return { context, page };
 }
 
+/** Runs `body` on a fresh page of `browser` and closes its context even when the test fails. */
+export async function withPage(browser: Browser, body: (page: Page) => Promise<void>) {
+  const { context, page } = await newPage(browser);
+  try {
+    await body(page);
+  } finally {
+    await context.close();
+  }
+}
+
 /**
  * Opens `/#/login` (with `path` as its redirect), signs in through the form and
  * waits until the console has landed on `path` (or the accounts list for `/`).

@@ -11,6 +11,7 @@
  */
 import ky, { HTTPError, TimeoutError } from 'ky';
 import type { TFieldError, TProblemDetails } from '@fleet/contracts';
+import { fileNameFromDisposition, type DownloadedFile } from '../lib/download';
 import { clearToken, getToken } from './auth/token-store';
 
 export const API_BASE = '/api/v1';
@@ -92,17 +93,35 @@ function cleanParams(params: QueryParams | undefined): Record<string, string> | 
   return Object.fromEntries(entries.map(([k, v]) => [k, String(v)]));
 }
 
-async function request<T>(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, opts: RequestOptions = {}): Promise<T> {
+async function send(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, opts: RequestOptions = {}): Promise<Response> {
   try {
     return await http(path, {
       method,
       searchParams: cleanParams(opts.searchParams),
       json: opts.json,
       signal: opts.signal,
-    }).json<T>();
+    });
   } catch (error) {
     throw await toApiError(error, path);
   }
+}
+
+async function request<T>(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, opts: RequestOptions = {}): Promise<T> {
+  const response = await send(method, path, opts);
+  try {
+    // As ky's `.json()`: an empty body (204) answers ''.
+    const text = await response.text();
+    return (text === '' ? '' : JSON.parse(text)) as T;
+  } catch (error) {
+    throw await toApiError(error, path);
+  }
+}
+
+/** `GET` a file: its bytes and the name of its `Content-Disposition` (else `fallbackName`). Rejects like the JSON calls. */
+async function file(path: string, fallbackName: string, opts?: Omit<RequestOptions, 'json'>): Promise<DownloadedFile> {
+  const response = await send('get', path, opts);
+  const blob = await response.blob();
+  return { blob, fileName: fileNameFromDisposition(response.headers.get('Content-Disposition')) ?? fallbackName };
 }
 
 /** Typed calls relative to `/api/v1` (paths without a leading slash, e.g. `accounts/info`). */
@@ -112,4 +131,5 @@ export const api = {
   put: <T>(path: string, json?: unknown, opts?: RequestOptions) => request<T>('put', path, { ...opts, json }),
   patch: <T>(path: string, json?: unknown, opts?: RequestOptions) => request<T>('patch', path, { ...opts, json }),
   delete: <T>(path: string, opts?: RequestOptions) => request<T>('delete', path, opts),
+  file,
 };

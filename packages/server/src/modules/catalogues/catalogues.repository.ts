@@ -9,9 +9,7 @@ import { LCT_USER, LIBRARY_OLD_FILE_DAYS, type TCommit, type TLibraryFile } from
 import type { DbOrTx } from '../../db/client.js';
 import {
   accountSettings,
-  componentConfigs,
   customers,
-  deployerConfigs,
   features,
   instanceTypes,
   irmnVersions,
@@ -316,28 +314,4 @@ export async function selectKnownBuilds(db: DbOrTx, urls: string[]): Promise<Set
 
 export async function selectBranchNames(db: DbOrTx): Promise<Set<string>> {
   return new Set((await db.select({ name: softwareBranches.name }).from(softwareBranches)).map((r) => r.name));
-}
-
-/** The component config catalogue with the names of its since/deprecated-at IRMN versions. */
-export async function selectComponentConfigCatalogue(db: DbOrTx) {
-  const since = alias(irmnVersions, 'since');
-  const until = alias(irmnVersions, 'until');
-  return db
-    .select({ config: componentConfigs, since: since.name, deprecatedAt: until.name })
-    .from(componentConfigs)
-    .leftJoin(since, eq(since.id, componentConfigs.versionId))
-    .leftJoin(until, eq(until.id, componentConfigs.deprecatedAtVersionId))
-    .orderBy(asc(componentConfigs.rootKey), asc(componentConfigs.subKey));
-}
-
-/** The deployer config catalogue with the names of its since/deprecated-at IRMN versions. */
-export async function selectDeployerConfigCatalogue(db: DbOrTx) {
-  const since = alias(irmnVersions, 'since');
-  const until = alias(irmnVersions, 'until');
-  return db
-    .select({ config: deployerConfigs, since: since.name, deprecatedAt: until.name })
-    .from(deployerConfigs)
-    .leftJoin(since, eq(since.id, deployerConfigs.versionId))
-    .leftJoin(until, eq(until.id, deployerConfigs.deprecatedAtVersionId))
-    .orderBy(asc(deployerConfigs.rootKey), asc(deployerConfigs.subKey));
 }

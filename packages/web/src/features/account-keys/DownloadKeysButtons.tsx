@@ -22,7 +22,8 @@ import { useMutation } from '@tanstack/react-query';
 import { accountKeyFileName, CLASS_ADD_ON, type TAccountDetail } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
 import { useToast } from '../../app/toast';
-import { fetchBlob, saveBlob } from './download-blob';
+import { api } from '../../app/api-client';
+import { saveBlob } from '../../lib/download';
 
 /** The spec's error toast for both key downloads (spec 1 §8). */
 export const DOWNLOAD_KEYS_ERROR = 'Error occurred downloading license keys';
@@ -36,7 +37,7 @@ export function DownloadKeysButtons(props: { account: TAccountDetail }): JSX.Ele
   const { canWrite } = useAuth();
   const download = useMutation({
     mutationFn: async (file: KeyFile) =>
-      saveBlob(await fetchBlob(`accounts/${account.id}/files/${file}`, accountKeyFileName(file, account.urlFriendlyName))),
+      saveBlob(await api.file(`accounts/${account.id}/files/${file}`, accountKeyFileName(file, account.urlFriendlyName))),
     onError: () => toast.error(DOWNLOAD_KEYS_ERROR),
   });
 

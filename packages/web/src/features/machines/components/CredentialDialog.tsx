@@ -17,7 +17,7 @@ import type { TMachine } from '@fleet/contracts';
 import { ApiError, errorText } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
 import { useMachineCredential } from '../api/queries';
-import { downloadText } from './download';
+import { saveBlob } from '../../../lib/download';
 
 export const CREDENTIALS_NOT_FOUND = 'Credentials not found';
 export const SSH_KEY_FILE = 'id_rsa';
@@ -35,14 +35,14 @@ export function CredentialDialog({ machine, onClose }: Props) {
 
   const downloadKey = (key: string) => {
     try {
-      downloadText(SSH_KEY_FILE, key.endsWith('\n') ? key : `${key}\n`, 'application/octet-stream');
+      saveBlob({ fileName: SSH_KEY_FILE, blob: new Blob([key.endsWith('\n') ? key : `${key}\n`], { type: 'application/octet-stream' }) });
     } catch {
       toast.error('Error occurred downloading SSH Private Key');
     }
   };
   const downloadConfig = () => {
     const { componentConfig, deployerConfig } = machine.config;
-    downloadText(CONFIG_FILE, `${JSON.stringify({ componentConfig, deployerConfig }, null, 2)}\n`, 'application/json');
+    saveBlob({ fileName: CONFIG_FILE, blob: new Blob([`${JSON.stringify({ componentConfig, deployerConfig }, null, 2)}\n`], { type: 'application/json' }) });
   };
 
   return (

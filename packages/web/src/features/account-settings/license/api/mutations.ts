@@ -3,7 +3,7 @@
  * (saved as '{account urlFriendlyName} license.dat')", §7
  * `GET /accounts/{id}/files/license`, §8 'Error occurred downloading license').
  *
- * The file is fetched with the bearer token (`fetchBlob`) and handed to the
+ * The file is fetched with the bearer token (`api.file`) and handed to the
  * browser under '{urlFriendlyName} license.dat' of the account as loaded (the
  * name the server also gives it). A success shows no toast: the browser's
  * download is the feedback. The push is the shared `usePushSection`.
@@ -11,7 +11,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { TAccountDetail } from '@fleet/contracts';
 import { useToast } from '../../../../app/toast';
-import { fetchBlob, saveBlob } from '../../../account-keys/download-blob';
+import { api } from '../../../../app/api-client';
+import { saveBlob } from '../../../../lib/download';
 
 export const DOWNLOAD_LICENSE_ERROR = 'Error occurred downloading license';
 
@@ -24,7 +25,7 @@ export function useDownloadLicense(account: Pick<TAccountDetail, 'id' | 'urlFrie
   return useMutation({
     mutationFn: async () => {
       const name = licenseFileName(account.urlFriendlyName);
-      const file = await fetchBlob(`accounts/${account.id}/files/license`, name);
+      const file = await api.file(`accounts/${account.id}/files/license`, name);
       saveBlob({ ...file, fileName: name });
     },
     onError: () => toast.error(DOWNLOAD_LICENSE_ERROR),

@@ -1,6 +1,6 @@
 /** File names of `Content-Disposition` headers as the key downloads send them (spec 1 §7 blob downloads). */
 import { describe, expect, it } from 'vitest';
-import { fileNameFromDisposition } from './download-blob';
+import { fileNameFromDisposition } from './download';
 
 describe('fileNameFromDisposition', () => {
   it('prefers the UTF-8 extended parameter, then the quoted one, then a bare one', () => {
