@@ -1,7 +1,8 @@
 /**
  * Start-up (DESIGN §4, §9): configuration, database (embedded or `DATABASE_URL`),
  * migrations, the demo seed on first start, the task engine (`ROLE` all or
- * worker), the API and console on `PORT` (`ROLE` all or api).
+ * worker) with the account count compaction, the API and console on `PORT`
+ * (`ROLE` all or api).
  * SIGINT and SIGTERM close the server, the engine, the pool and the embedded database.
  */
 import pino from 'pino';
@@ -14,6 +15,7 @@ import { createTaskEvents } from './engine/push/events.js';
 import { createTaskHub } from './engine/push/task-hub.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
+import { startAccountCountCompaction } from './db/account-counts.js';
 
 async function main() {
   let config;
@@ -45,7 +47,9 @@ async function main() {
     log,
   });
   let engine: TaskEngine | undefined;
+  let stopCompaction: (() => void) | undefined;
   if (config.role !== 'api') {
+    stopCompaction = startAccountCountCompaction(database.db, { log });
     const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
     engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
     await engine.start();
@@ -56,6 +60,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    stopCompaction?.();
     await hub.close();
     await app.close();
     await engine?.stop();

@@ -18,6 +18,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -375,20 +376,61 @@ export const machines = pgTable(
 
 /**
  * Per-account counts of live machines by status, kept by statement-level triggers
- * on `machines` (migration `0001_account_machine_status` and `0002_…_triggers`) in the transaction that
- * changes the machines. The accounts list filters and shows alert icons from it
- * without scanning machines.
+ * on `machines` (migrations `0001_account_machine_status`, `0002_…_triggers`) in the
+ * transaction that changes the machines; one row per account (an accounts trigger
+ * of migration `0008_account_counts` inserts it with the account and keeps `classId`
+ * and `live` equal to the account's class and liveness). The accounts list filters
+ * and shows alert icons from it without scanning machines.
+ *
+ * `statusFlags` is the bitmask of the statuses with at least one machine, bit per
+ * status in {@link STATUS_BITS} order (needsAdmin 1, unmanaged 2, manualMaintenance 4,
+ * stopped 8, turbo 16, obsolete 32, idle 64).
  */
-export const accountMachineStatus = pgTable('account_machine_status', {
-  accountId: integer('account_id').primaryKey().references(() => accounts.id),
-  machines: integer('machines').notNull().default(0),
-  needsAdmin: integer('needs_admin').notNull().default(0),
-  unmanaged: integer('unmanaged').notNull().default(0),
-  manualMaintenance: integer('manual_maintenance').notNull().default(0),
-  stopped: integer('stopped').notNull().default(0),
-  turbo: integer('turbo').notNull().default(0),
-  obsolete: integer('obsolete').notNull().default(0),
-  idle: integer('idle').notNull().default(0),
+export const accountMachineStatus = pgTable(
+  'account_machine_status',
+  {
+    accountId: integer('account_id').primaryKey().references(() => accounts.id),
+    classId: integer('class_id').notNull(),
+    live: boolean('live').notNull().default(true),
+    machines: integer('machines').notNull().default(0),
+    needsAdmin: integer('needs_admin').notNull().default(0),
+    unmanaged: integer('unmanaged').notNull().default(0),
+    manualMaintenance: integer('manual_maintenance').notNull().default(0),
+    stopped: integer('stopped').notNull().default(0),
+    turbo: integer('turbo').notNull().default(0),
+    obsolete: integer('obsolete').notNull().default(0),
+    idle: integer('idle').notNull().default(0),
+    statusFlags: smallint('status_flags')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`((needs_admin > 0)::int | ((unmanaged > 0)::int << 1) | ((manual_maintenance > 0)::int << 2) | ((stopped > 0)::int << 3) | ((turbo > 0)::int << 4) | ((obsolete > 0)::int << 5) | ((idle > 0)::int << 6))::smallint`,
+      ),
+  },
+);
+
+/** The bit of each machine status in `account_machine_status.status_flags` (the generated column's order). */
+export const STATUS_BITS = {
+  needsAdmin: 1,
+  unmanaged: 2,
+  manualMaintenance: 4,
+  stopped: 8,
+  turbo: 16,
+  obsolete: 32,
+  idle: 64,
+} as const;
+
+/**
+ * Live accounts counted by (class, status flags), as insert-only deltas: a trigger
+ * on `account_machine_status` (migration `0008_account_counts`) adds +1/-1 rows when
+ * an account appears, leaves, changes class or changes flags, so concurrent writers
+ * never wait on a shared counter row; `compactAccountCounts` folds them into one
+ * row per bucket. The accounts list's total for class and status filters is a sum
+ * over these few rows instead of a scan of every account.
+ */
+export const accountCountDeltas = pgTable('account_count_deltas', {
+  classId: integer('class_id').notNull(),
+  statusFlags: smallint('status_flags').notNull(),
+  n: integer('n').notNull(),
 });
 
 /**

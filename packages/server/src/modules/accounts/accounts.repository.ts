@@ -3,8 +3,10 @@
  * account deletion (spec 1 §2 Accounts list, §7 Accounts).
  *
  * The list is one statement (page and count), over accounts joined 1:1 with
- * `account_machine_status` (per-account machine counts kept by triggers), so the
- * status filters and alert icons never scan machines.
+ * `account_machine_status` (per-account machine counts and status flags kept by
+ * triggers), so the status filters and alert icons never scan machines. Its total,
+ * when only class and status filters apply, is a sum over `account_count_deltas`
+ * (live accounts per class and status flags, see `db/account-counts.ts`).
  */
 import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
@@ -18,7 +20,15 @@ import {
   type TMachineStatusCounts,
 } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { accountMachineStatus as ams, accounts, launcherLogins, machines, machineTasks } from '../../db/schema.js';
+import {
+  accountCountDeltas,
+  accountMachineStatus as ams,
+  accounts,
+  launcherLogins,
+  machines,
+  machineTasks,
+  STATUS_BITS,
+} from '../../db/schema.js';
 
 export interface AccountFilter {
   search?: string;
@@ -29,7 +39,7 @@ export interface AccountFilter {
   hiddenClassIds: number[];
 }
 
-/** The per-account count behind each status filter value (DESIGN §6). */
+/** The per-account count of live machines of each status (DESIGN §6), shown as alert icons. */
 const STATUS_COUNT = {
   needsAdmin: ams.needsAdmin,
   unmanaged: ams.unmanaged,
@@ -57,7 +67,7 @@ export function toPrefixTsQuery(search: string | undefined): string | undefined 
   return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : undefined;
 }
 
-/** The account has a live machine of any of the statuses (no status row: no machines). */
+/** The account has a live machine of any of the statuses (coalesce: as if a status row were missing, no machines). */
 function anyMachineWith(statuses: TMachineStatus[]): SQL {
   return sql`(${sql.join(
     statuses.map((st) => sql`coalesce(${STATUS_COUNT[st]}, 0) > 0`),
@@ -72,10 +82,15 @@ function whereOf(f: AccountFilter): SQL | undefined {
   if (f.saasImage) where.push(eq(accounts.vmImageName, f.saasImage));
   const tsq = toPrefixTsQuery(f.search);
   if (tsq) where.push(sql`${accounts.search} @@ to_tsquery('simple', ${tsq})`);
+  // Conditions on the counts rather than on `status_flags`: the planner estimates
+  // `count > 0` sensibly (and walks the name index to a page), a bitmask test not.
   if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(anyMachineWith(f.machineStatusInclude));
   if (f.machineStatusExclude && f.machineStatusExclude.length > 0) where.push(sql`not ${anyMachineWith(f.machineStatusExclude)}`);
   return and(...where);
 }
+
+/** The `status_flags` bits of the statuses. */
+const flagsOf = (statuses: TMachineStatus[]) => statuses.reduce((mask, st) => mask | STATUS_BITS[st], 0);
 
 const SORT_COLUMN = {
   name: accounts.name,
@@ -101,8 +116,25 @@ const EMPTY_COUNTS: TMachineStatusCounts = {
 const filtersByStatus = (f: AccountFilter) =>
   (f.machineStatusInclude?.length ?? 0) + (f.machineStatusExclude?.length ?? 0) > 0;
 
-/** Live accounts matching the filter; joins the status counts only when a status filter needs them. */
+/**
+ * Live accounts matching the filter. With only class and status filters (the
+ * common case, and the one that would otherwise scan every account) a sum over
+ * the per-(class, flags) buckets; with a search or an image, a count of the
+ * matching rows (both narrow the set through an index).
+ */
 function countAccounts(db: DbOrTx, f: AccountFilter) {
+  if (!toPrefixTsQuery(f.search) && !f.saasImage) {
+    const flags = accountCountDeltas.statusFlags;
+    const where: SQL[] = [];
+    if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusInclude)}) <> 0`);
+    if (f.machineStatusExclude && f.machineStatusExclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusExclude)}) = 0`);
+    if (f.hiddenClassIds.length > 0) where.push(notInArray(accountCountDeltas.classId, f.hiddenClassIds));
+    if (f.classIds && f.classIds.length > 0) where.push(inArray(accountCountDeltas.classId, f.classIds));
+    return db
+      .select({ n: sql<number>`coalesce(sum(${accountCountDeltas.n}), 0)::int` })
+      .from(accountCountDeltas)
+      .where(and(...where));
+  }
   const query = db.select({ n: sql<number>`count(*)::int` }).from(accounts);
   return (filtersByStatus(f) ? query.leftJoin(ams, eq(ams.accountId, accounts.id)) : query).where(whereOf(f));
 }

@@ -97,6 +97,33 @@ describe('GET /accounts', () => {
     expect(healthy.items.every((a) => a.machineStats.needsAdmin === 0 && a.machineStats.unmanaged === 0)).toBe(true);
   });
 
+  it('gives a total equal to the matching rows, for every filter and for each user', async () => {
+    const filters: Record<string, string>[] = [
+      {},
+      { classIds: '1,2,3,4' },
+      { classIds: '5' },
+      { machineStatusInclude: 'needsAdmin,turbo' },
+      { machineStatusExclude: 'stopped' },
+      { classIds: '1,2,3,4', machineStatusInclude: 'needsAdmin,turbo', machineStatusExclude: 'stopped' },
+      { machineStatusInclude: 'obsolete', machineStatusExclude: 'idle,manualMaintenance' },
+      { saasImage: 'fixture-image', machineStatusExclude: 'unmanaged' },
+      { search: 'fixture', machineStatusInclude: 'needsAdmin' },
+    ];
+    for (const as of ['admin', 'operator']) {
+      for (const filter of filters) {
+        const page = await list(as, { ...filter, limit: '1000' });
+        expect(page.totalItems, `${as} ${JSON.stringify(filter)}`).toBe(page.items.length);
+      }
+    }
+    // A new account, a flagged machine and a deletion move the totals at once.
+    const before = (await list('admin', { machineStatusInclude: 'stopped' })).totalItems;
+    const account = await insertAccount(t.database.db, { name: 'Total Mover', classId: 1 });
+    await insertMachine(t.database.db, { accountId: account.id, stop: true });
+    expect((await list('admin', { machineStatusInclude: 'stopped' })).totalItems).toBe(before + 1);
+    expect((await t.call({ method: 'DELETE', url: `/accounts/${account.id}`, as: 'admin' })).statusCode).toBe(200);
+    expect((await list('admin', { machineStatusInclude: 'stopped' })).totalItems).toBe(before);
+  });
+
   it('counts each account machines per status', async () => {
     const { items } = await list('admin', { search: 'flagged fixture' });
     expect(items[0]!.machineStats).toMatchObject({ machines: 2, needsAdmin: 1, turbo: 1, unmanaged: 1, stopped: 0 });
