@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { ZBillingPeriod } from './accounts.js';
-import { CLASS_ADD_ON } from './classes.js';
+import { CLASS_ADD_ON } from './constants.js';
 import {
   DEVOPS_EMAIL,
   URL_NAME_MESSAGE,

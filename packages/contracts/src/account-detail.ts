@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import { ZBillingPeriod, ZInstancePolicy, ZMachineStatusCounts } from './accounts.js';
 import { ZId } from './common.js';
-import { CLASS_ADD_ON, CLASS_IDS, ZClassRef } from './classes.js';
+import { ZClassRef } from './classes.js';
+import { CLASS_ADD_ON, CLASS_IDS } from './constants.js';
 import {
   DEVOPS_EMAIL,
   URL_NAME_MESSAGE,

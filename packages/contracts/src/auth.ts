@@ -3,15 +3,6 @@
  */
 import { z } from 'zod';
 
-/** The one permission the specification names; it gates every mutation. */
-export const PERMISSION_WRITE = 'write';
-/** Group that may see and act on accounts and machines of class Customer Production. */
-export const GROUP_CUSTOMER_PRODUCTION_ACCESS = 'CustomerProductionAccess';
-/** Failed sign-ins per username and address within a minute before 429. */
-export const LOGIN_MAX_FAILURES = 5;
-/** Window and lock-out of the sign-in throttle, in seconds. */
-export const LOGIN_THROTTLE_WINDOW_SECONDS = 60;
-
 export const ZLoginRequest = z.object({
   username: z.string().trim().min(1, 'Username is required').max(100),
   password: z.string().min(1, 'Password is required').max(200),

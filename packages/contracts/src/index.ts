@@ -1,4 +1,5 @@
 /** Contracts of the Fleet Console API: the one source of request and response types. */
+export * from './constants.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './classes.js';

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { ZPageQuery, zCommaList, zPaged } from './common.js';
-import { CLASS_ADD_ON, CLASS_IDS, ZClassRef } from './classes.js';
+import { ZClassRef } from './classes.js';
+import { CLASS_ADD_ON, CLASS_IDS } from './constants.js';
 
 // ---------------------------------------------------------------- tasks
 

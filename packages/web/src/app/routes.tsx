@@ -17,7 +17,7 @@ import {
   TeamOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
-import { PERMISSION_WRITE } from '@fleet/contracts';
+import { PERMISSION_WRITE } from '@fleet/contracts/constants';
 
 /** A page module: its default export is the page component. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;

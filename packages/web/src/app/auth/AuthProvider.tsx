@@ -10,7 +10,7 @@
  */
 import { useCallback, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_WRITE } from '@fleet/contracts';
+import { GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_WRITE } from '@fleet/contracts/constants';
 import { errorText } from '../api-client';
 import { useToast } from '../toast';
 import { authKeys, fetchCurrentUser, postLogin, postLogout } from './auth-api';

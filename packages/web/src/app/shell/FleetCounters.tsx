@@ -7,7 +7,8 @@
  * failures are silent.
  */
 import { Flex, Tag, Tooltip, Typography } from 'antd';
-import { TOP_BAR_CLASS_IDS, type TMachineStats } from '@fleet/contracts';
+import type { TMachineStats } from '@fleet/contracts';
+import { TOP_BAR_CLASS_IDS } from '@fleet/contracts/constants';
 import { useMachineStats } from '../../features/fleet/api/queries';
 
 function classOrder(stats: TMachineStats['classStats']) {
