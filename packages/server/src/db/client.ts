@@ -29,6 +29,15 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
   return { db, pool, close: () => pool.end() };
 }
 
+/**
+ * True for the error a connection gets when PostgreSQL shuts down or restarts
+ * (SQLSTATE 57P01, admin_shutdown): expected at Ctrl-C, when the embedded server
+ * stops with the process, so callers log it quietly.
+ */
+export function isAdminShutdown(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === '57P01';
+}
+
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Applies the checked-in migrations not applied yet; safe to call at every start. */

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { loadOrCreateSecrets, type Config } from '../config.js';
-import { connectDatabase, runMigrations, type Database } from './client.js';
+import { connectDatabase, isAdminShutdown, runMigrations, type Database } from './client.js';
 import { startEmbeddedPostgres } from './embedded.js';
 
 export interface OpenDatabase extends Database {
@@ -29,7 +29,10 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
   }
   const database = connectDatabase(url, {
     max: config.databasePoolSize,
-    onError: (err) => log.warn({ err: err.message }, 'idle database connection lost'),
+    onError: (err) =>
+      isAdminShutdown(err)
+        ? log.debug({ err: err.message }, 'database shut down an idle connection')
+        : log.warn({ err: err.message }, 'idle database connection lost'),
   });
   await runMigrations(database.db);
   return {

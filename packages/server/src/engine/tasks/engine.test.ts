@@ -241,6 +241,34 @@ describe('faults', () => {
   });
 });
 
+describe('task notifications', () => {
+  const listeners = async () =>
+    (
+      await database.db.execute<{ pid: number }>(
+        sql`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+      )
+    ).rows.map((r) => r.pid);
+
+  it('listens again when the database drops the notification connection, and tasks still wake it', async () => {
+    const [before] = await listeners();
+    expect(before).toBeDefined();
+    await database.db.execute(sql`select pg_terminate_backend(${before})`);
+    const deadline = Date.now() + 10_000;
+    let after: number[] = [];
+    while (Date.now() < deadline) {
+      after = await listeners();
+      if (after.length === 1 && after[0] !== before) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+
+    const { machine } = await machineWith('stopped');
+    const started = await enqueue(machine, 'StartMachine');
+    expect((await settled(started.id)).status).toBe('Completed');
+  });
+});
+
 describe('crashed workers', () => {
   /** A task Running on another worker (fresh heartbeat) after `attempts` attempts; {@link kill} makes it stale. */
   async function running(machine: TaskMachine, type: TTaskType, attempts: number, params: Record<string, unknown> = {}) {

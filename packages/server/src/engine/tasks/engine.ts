@@ -27,7 +27,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { TInstanceState, TTaskEventName, TTaskType } from '@fleet/contracts';
-import type { Db } from '../../db/client.js';
+import { isAdminShutdown, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -242,14 +242,36 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       wake(ids).catch((err: Error) => log?.warn({ err: err.message }, 'wake-up failed'));
     });
     client.on('error', (err) => {
-      log?.warn({ err: err.message }, 'task notification connection lost; reconnecting');
+      // A database shutdown (Ctrl-C stops the embedded one too) is expected; other losses are not.
+      if (isAdminShutdown(err)) log?.debug({ err: err.message }, 'task notification connection closed by the database');
+      else log?.warn({ err: err.message }, 'task notification connection lost; reconnecting');
       if (listener === client) listener = undefined;
       client.end().catch(() => undefined);
-      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 1000).unref();
+      relisten(1000);
     });
-    await client.connect();
-    await client.query(`listen ${TASK_QUEUED_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`listen ${TASK_QUEUED_CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
     listener = client;
+  }
+
+  /**
+   * Listens again after `delayMs`, doubling the delay up to 30 s while it fails;
+   * until then the sweep still finds queued tasks every `sweepMs`.
+   */
+  function relisten(delayMs: number): void {
+    if (stopping) return;
+    setTimeout(() => {
+      if (stopping) return;
+      listen().catch((err: Error) => {
+        log?.warn({ err: err.message, retryInMs: Math.min(delayMs * 2, 30_000) }, 'task notifications unavailable; retrying');
+        relisten(Math.min(delayMs * 2, 30_000));
+      });
+    }, delayMs).unref();
   }
 
   return {
