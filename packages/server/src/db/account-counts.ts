@@ -2,7 +2,7 @@
  * Live accounts counted per (class, machine status flags), for the accounts list's
  * total (spec 1 §7 Accounts: `totalItems`) without a scan of every account.
  *
- * Triggers of migration `0008_account_counts` append +1/-1 rows to
+ * Row triggers of migration `0009_account_counts_row_triggers` append +1/-1 rows to
  * `account_count_deltas` whenever an account's bucket changes; appending never
  * waits on another writer, unlike one shared counter row per bucket would. The
  * sum of a bucket's rows is its count at any snapshot. {@link compactAccountCounts}

@@ -421,7 +421,7 @@ export const STATUS_BITS = {
 
 /**
  * Live accounts counted by (class, status flags), as insert-only deltas: a trigger
- * on `account_machine_status` (migration `0008_account_counts`) adds +1/-1 rows when
+ * on `account_machine_status` (migration `0009_account_counts_row_triggers`) adds +1/-1 rows when
  * an account appears, leaves, changes class or changes flags, so concurrent writers
  * never wait on a shared counter row; `compactAccountCounts` folds them into one
  * row per bucket. The accounts list's total for class and status filters is a sum
