@@ -51,6 +51,16 @@ describe('shell', () => {
     const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
     await toggle.waitFor();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    // The closed sidebar shows no pop-up of the current group over the page.
+    await page.getByRole('region', { name: 'Fleet counters' }).getByText('Experimental:').waitFor();
+    await page.getByRole('row').nth(1).waitFor();
+    expect(await page.locator('.ant-menu-submenu-popup:not(.ant-menu-submenu-hidden)').count()).toBe(0);
+    await expect.poll(() => page.getByRole('link', { name: 'List Accounts' }).isVisible()).toBe(false);
+    // Opened, it shows the current group expanded; choosing an entry closes it.
+    await toggle.click();
+    await page.getByRole('navigation').getByRole('link', { name: 'New Account' }).click();
+    await page.waitForURL(/#\/account\/new/);
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     await page.setViewportSize({ width: 1021, height: 800 });
     await context.close();
   });

@@ -54,7 +54,7 @@ export default function Shell() {
             {sidebar.open ? APP_NAME : 'FC'}
           </Typography.Title>
           <nav style={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
-            <SideMenu onNavigate={sidebar.isMobile ? sidebar.close : undefined} />
+            <SideMenu collapsed={!sidebar.open} onNavigate={sidebar.isMobile ? sidebar.close : undefined} />
           </nav>
           <div style={{ color: 'rgba(255,255,255,0.65)', padding: '12px 4px', fontSize: 12, textAlign: 'center', whiteSpace: 'nowrap' }}>
             {SIDEBAR_FOOTER}

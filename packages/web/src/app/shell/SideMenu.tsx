@@ -1,7 +1,8 @@
 /**
  * Sidebar menu built from the router table (spec 1 §2, §6): entries the user's
  * permissions do not allow are hidden, and entries marked hidden (EditAccount,
- * Account Settings) are never listed. Entries are real links.
+ * Account Settings) are never listed. Entries are real links. A collapsed
+ * sidebar shows groups as pop-ups on hover only, never the expanded groups.
  */
 import { useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -21,7 +22,7 @@ function toItems(routes: AppRoute[], parentPath: string): MenuItem[] {
   });
 }
 
-export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
+export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { hasPermission } = useAuth();
   const { pathname } = useLocation();
   const items = useMemo(() => toItems(visibleMenuRoutes(APP_ROUTES, hasPermission), ''), [hasPermission]);
@@ -35,6 +36,9 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
     setSeenSection(section);
     if (!openKeys.includes(section)) setOpenKeys([...openKeys, section]);
   }
+  // Collapsed, open keys are pop-ups: kept apart, so that a page opened on a
+  // narrow screen (sidebar closed) shows no pop-up and expanding restores the groups.
+  const [popupKeys, setPopupKeys] = useState<string[]>([]);
 
   return (
     <Menu
@@ -42,8 +46,8 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
       mode="inline"
       items={items}
       selectedKeys={[pathname]}
-      openKeys={openKeys}
-      onOpenChange={setOpenKeys}
+      openKeys={collapsed ? popupKeys : openKeys}
+      onOpenChange={collapsed ? setPopupKeys : setOpenKeys}
       onClick={onNavigate}
       aria-label="Main navigation"
     />

@@ -55,8 +55,10 @@ export function AccountFilters({ filters, showCustomerProduction, onChange }: Pr
   };
 
   return (
+    // Filters share a row and wrap on a narrow screen; a cap on their width keeps a
+    // wrapped one from stretching across the whole row.
     <Form layout="vertical" component="div" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12 }}>
-      <Form.Item label="Search" htmlFor="accounts-search" style={{ flex: '1 1 180px', marginBottom: 12 }}>
+      <Form.Item label="Search" htmlFor="accounts-search" style={{ flex: '1 1 180px', maxWidth: 360, marginBottom: 12 }}>
         <Input
           id="accounts-search"
           type="search"
@@ -68,7 +70,7 @@ export function AccountFilters({ filters, showCustomerProduction, onChange }: Pr
           onPressEnter={() => onSearchNow(text)}
         />
       </Form.Item>
-      <Form.Item label="MMA class" htmlFor="accounts-class" style={{ flex: '1.5 1 240px', marginBottom: 12 }}>
+      <Form.Item label="MMA class" htmlFor="accounts-class" style={{ flex: '1.5 1 240px', maxWidth: 480, marginBottom: 12 }}>
         <Select
           id="accounts-class"
           mode="multiple"
@@ -81,7 +83,7 @@ export function AccountFilters({ filters, showCustomerProduction, onChange }: Pr
           showSearch={{ optionFilterProp: 'label' }}
         />
       </Form.Item>
-      <Form.Item label="SaaS image" htmlFor="accounts-image" style={{ flex: '1 1 160px', marginBottom: 12 }}>
+      <Form.Item label="SaaS image" htmlFor="accounts-image" style={{ flex: '1 1 160px', maxWidth: 360, marginBottom: 12 }}>
         <Select
           id="accounts-image"
           allowClear
@@ -93,7 +95,7 @@ export function AccountFilters({ filters, showCustomerProduction, onChange }: Pr
           loading={images.isLoading}
         />
       </Form.Item>
-      <Form.Item label="Machine status include" htmlFor="accounts-status-include" style={{ flex: '1 1 170px', marginBottom: 12 }}>
+      <Form.Item label="Machine status include" htmlFor="accounts-status-include" style={{ flex: '1 1 190px', maxWidth: 360, marginBottom: 12 }}>
         <Select
           id="accounts-status-include"
           mode="multiple"
@@ -105,7 +107,7 @@ export function AccountFilters({ filters, showCustomerProduction, onChange }: Pr
           maxTagCount="responsive"
         />
       </Form.Item>
-      <Form.Item label="Machine status exclude" htmlFor="accounts-status-exclude" style={{ flex: '1 1 170px', marginBottom: 12 }}>
+      <Form.Item label="Machine status exclude" htmlFor="accounts-status-exclude" style={{ flex: '1 1 190px', maxWidth: 360, marginBottom: 12 }}>
         <Select
           id="accounts-status-exclude"
           mode="multiple"
