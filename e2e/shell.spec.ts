@@ -65,6 +65,18 @@ describe('shell', () => {
     await context.close();
   });
 
+  it('keeps a phone header on one line and lets the actions column scroll with the names', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 800 });
+    await signIn(page, 'admin');
+    const breadcrumb = page.locator('.ant-breadcrumb');
+    await breadcrumb.getByText('List Accounts').waitFor();
+    expect(await breadcrumb.getByText('Dashboard').count()).toBe(0);
+    const actions = page.getByRole('columnheader', { name: 'Actions' });
+    await actions.waitFor({ state: 'attached' });
+    expect(await actions.evaluate((th) => getComputedStyle(th).position)).not.toBe('sticky');
+    await context.close();
+  });
+
   it('shows the fleet counters per class, without Customer Production for users without the group', async () => {
     const stats = await api<TMachineStats>('/machines/stats', await apiToken('operator'));
     const { context, page } = await newPage(browser);

@@ -20,3 +20,19 @@ function subscribe(onChange: () => void): () => void {
 export function useIsMobile(): boolean {
   return useSyncExternalStore(subscribe, isMobileWidth);
 }
+
+/** Widths below this are phones, pixels (antd's `md` breakpoint). */
+export const PHONE_BREAKPOINT_PX = 768;
+
+function isPhoneWidth(): boolean {
+  return document.body.getBoundingClientRect().width < PHONE_BREAKPOINT_PX;
+}
+
+/**
+ * True while the body is narrower than a tablet: tables then scroll their
+ * actions column with the rest (a pinned one would cover the name), and the
+ * breadcrumb shows only the current page.
+ */
+export function useIsPhone(): boolean {
+  return useSyncExternalStore(subscribe, isPhoneWidth);
+}

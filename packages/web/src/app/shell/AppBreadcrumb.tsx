@@ -1,10 +1,12 @@
 /**
  * Breadcrumb of the current route (spec 1 §2 Shell): "Dashboard" first, then the
  * title of each matched route of the router table; all but the last are links.
+ * On a phone only the current page is shown, so the header keeps one line.
  */
 import { Link, useMatches } from 'react-router';
 import { Breadcrumb } from 'antd';
 import { titledMatches } from '../routes';
+import { useIsPhone } from '../../lib/use-mobile-layout';
 
 export function AppBreadcrumb() {
   const trail = titledMatches(useMatches());
@@ -15,5 +17,6 @@ export function AppBreadcrumb() {
       title: i < trail.length - 1 ? <Link to={pathname}>{handle.title}</Link> : handle.title,
     })),
   ];
-  return <Breadcrumb items={items} aria-label="Breadcrumb" />;
+  const isPhone = useIsPhone();
+  return <Breadcrumb items={isPhone ? items.slice(-1) : items} aria-label="Breadcrumb" />;
 }

@@ -9,6 +9,7 @@
 import { Table, Typography } from 'antd';
 import type { TMachine } from '@fleet/contracts';
 import { machineColumns, type ColumnContext } from './machine-columns';
+import { useIsPhone } from '../../../lib/use-mobile-layout';
 import './machines.css';
 
 export const EMPTY_MACHINES_TEXT = 'This account has no machines';
@@ -26,11 +27,12 @@ interface Props extends ColumnContext {
 }
 
 export function MachinesTable({ items, total, loading, page, pageSize, selectedIds, emptyText, onPageChange, onSelect, ...ctx }: Props) {
+  const isPhone = useIsPhone();
   return (
     <Table<TMachine>
       rowKey="id"
       size="small"
-      columns={machineColumns(ctx)}
+      columns={machineColumns({ ...ctx, pinActions: !isPhone })}
       dataSource={items}
       loading={loading}
       scroll={{ x: 'max-content' }}
