@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TAccountDetail, TMachine } from '@fleet/contracts';
-import { api, apiToken, chooseOption, launchBrowser, signIn, withPage } from './browser.js';
+import { api, apiToken, chooseOption, launchBrowser, openDropdown, signIn, TEST_IMAGE, withPage } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -19,7 +19,6 @@ beforeAll(async () => {
   adminToken = await apiToken('admin');
 });
 afterAll(() => browser.close());
-
 
 const PAGE_LOAD = { timeout: 40_000 };
 const section = (page: Page, title: string) => page.getByRole('region', { name: title });
@@ -65,7 +64,7 @@ describe('create account', () => {
     await fillProperties(page, name);
     const expectedUrl = name.toLowerCase().replace(/[\s-]/g, '').replace(/\W/g, '');
     expect(await section(page, 'Account Properties').getByLabel('URL name').inputValue()).toBe(expectedUrl);
-    await fillInstance(page, 'irmn-8.1.3-win2022-use1');
+    await fillInstance(page, TEST_IMAGE);
     await page.getByRole('button', { name: 'Next' }).click();
 
     const preview = page.getByRole('region', { name: 'Preview' }).or(page.locator('[aria-label="Preview"]'));
@@ -77,7 +76,7 @@ describe('create account', () => {
 
     const account = await createdAccount(page);
     expect(account).toMatchObject({ name, urlFriendlyName: expectedUrl, instancePolicy: 'AllInOne' });
-    expect(account.machineConfig?.vmImageName).toBe('irmn-8.1.3-win2022-use1');
+    expect(account.machineConfig?.vmImageName).toBe(TEST_IMAGE);
     expect(account.sites).toHaveLength(1);
     const listed = await api<{ items: TMachine[] }>(`/accounts/${account.id}/machines`, adminToken);
     expect(listed.items).toHaveLength(1);
@@ -109,7 +108,7 @@ describe('create account', () => {
     await openNew(page);
     const name = `E2E PerSite ${Date.now()}`;
     await fillProperties(page, name);
-    await fillInstance(page, 'irmn-8.1.3-win2022-use1');
+    await fillInstance(page, TEST_IMAGE);
     const license = section(page, 'License Settings');
     await chooseOption(page, license.getByLabel('Server instance policy'), 'Instance per site master');
     await license.getByLabel('Maximum sites').fill('3');
@@ -170,7 +169,7 @@ describe('create account', () => {
     expect(await page.getByRole('tab', { name: 'Sites' }).count()).toBe(0);
     const parentSelect = props.getByLabel('Add-on parent account');
     await parentSelect.click();
-    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').first();
+    const option = openDropdown(page).locator('.ant-select-item-option').first();
     const parentName = (await option.innerText()).trim();
     await option.click();
     expect(await props.getByLabel('Display name').inputValue()).toBe(`${parentName} add-on`);
@@ -204,7 +203,7 @@ describe('create account', () => {
 
     // The console cannot send a bad email; alter the request so that the server answers a real 400.
     await fillProperties(page, `E2E Invalid ${Date.now()}`);
-    await fillInstance(page, 'irmn-8.1.3-win2022-use1');
+    await fillInstance(page, TEST_IMAGE);
     await page.route('**/api/v1/accounts', async (route) => {
       const body = JSON.parse(route.request().postData() ?? '{}') as { contactEmail: string };
       await route.continue({ postData: JSON.stringify({ ...body, contactEmail: 'not-an-email' }) });

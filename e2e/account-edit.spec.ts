@@ -28,11 +28,19 @@ const accounts = async (query: string) => (await api<TListAccountsResponse>(`/ac
 const machineNames = async (accountId: number) =>
   (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items.map((m) => m.name);
 
-/** An InstancePerSiteMaster account (it has sites and several machines) of class `classId`. */
-async function multiSiteAccount(classId: number, skip = 0): Promise<TAccountListItem> {
-  const found = (await accounts(`classIds=${classId}&limit=200`)).filter((a) => a.instancePolicy === 'InstancePerSiteMaster');
+/** The InstancePerSiteMaster accounts (they have sites and several machines) of class `classId`. */
+const multiSiteAccounts = async (classId: number) =>
+  (await accounts(`classIds=${classId}&limit=200`)).filter((a) => a.instancePolicy === 'InstancePerSiteMaster');
+
+/** The `skip`-th of `found` (the InstancePerSiteMaster accounts of class `classId`). */
+function nth(found: TAccountListItem[], classId: number, skip: number): TAccountListItem {
   if (!found[skip]) throw new Error(`no InstancePerSiteMaster account of class ${classId}`);
   return found[skip];
+}
+
+/** An InstancePerSiteMaster account (it has sites and several machines) of class `classId`. */
+async function multiSiteAccount(classId: number, skip = 0): Promise<TAccountListItem> {
+  return nth(await multiSiteAccounts(classId), classId, skip);
 }
 
 /** The machine names of the Machines tab (the settings cards below have tables of their own). */
@@ -71,10 +79,11 @@ describe('edit account as admin', () => {
 
   it('lists the services with their status', async () => {
     // A seeded account with services (accounts made by other specs have new machines without versions yet).
-    let account = await multiSiteAccount(1, 1);
+    const candidates = await multiSiteAccounts(1);
+    let account = nth(candidates, 1, 1);
     let services = await api<TAccountService[]>(`/accounts/${account.id}/software-status`, adminToken);
     for (let skip = 2; services.length === 0; skip += 1) {
-      account = await multiSiteAccount(1, skip);
+      account = nth(candidates, 1, skip);
       services = await api<TAccountService[]>(`/accounts/${account.id}/software-status`, adminToken);
     }
     const { context, page } = await newPage(browser);

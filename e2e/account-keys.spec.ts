@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-
 const instanceCard = (page: Page) => page.getByRole('region', { name: 'Instance Settings' });
 
 async function openAccount(page: Page, user: string, id: number) {

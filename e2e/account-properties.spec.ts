@@ -21,7 +21,7 @@ import {
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, openDropdown, selectText } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -59,7 +59,6 @@ function propertiesBody(a: TAccountDetail): TPushAccountPropertiesRequest {
 const card = (page: Page) => page.getByRole('region', { name: 'Account Properties' });
 const field = (page: Page, label: string) => card(page).getByLabel(label, { exact: true });
 const pushButton = (page: Page) => card(page).getByRole('button', { name: 'Push Account Properties' });
-const selectText = (page: Page, label: string) => card(page).locator('.ant-select', { has: page.getByLabel(label, { exact: true }) }).innerText();
 /** A maintainer choice as the user clicks it (antd hides the radio input inside its button). */
 const maintainerButton = (page: Page, name: string) => card(page).locator('label.ant-radio-button-wrapper', { hasText: name });
 const isChecked = async (control: Locator) => (await control.getAttribute('aria-checked')) === 'true';
@@ -71,7 +70,6 @@ async function openAccount(page: Page, id: number, user = 'admin') {
   await signIn(page, user, user, `/account/edit/${id}`);
   await expect.poll(() => field(page, 'Display name').inputValue()).not.toBe('');
 }
-
 
 describe('account properties as admin', () => {
   it('edits every kind of field, pushes, and shows the values after a reload', async () => {
@@ -86,7 +84,7 @@ describe('account properties as admin', () => {
     await field(page, 'Description').fill('Edited by the properties spec');
     // The customer autocomplete offers known customers.
     await field(page, 'Customer').fill('Contoso');
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Contoso Telecom' }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Contoso Telecom' }).click();
     await field(page, 'Phone 1').fill('+1 555 0100');
     await chooseOption(page, field(page, 'Billing period'), 'Monthly');
     await field(page, 'Billing amount').fill('25');
@@ -120,7 +118,7 @@ describe('account properties as admin', () => {
     await expect.poll(() => field(page, 'Description').inputValue()).toBe('Edited by the properties spec');
     expect(await field(page, 'Customer').inputValue()).toBe('Contoso Telecom');
     expect(await field(page, 'Phone 1').inputValue()).toBe('+1 555 0100');
-    expect(await selectText(page, 'Billing period')).toBe('Monthly');
+    expect(await selectText(card(page), 'Billing period')).toBe('Monthly');
     expect(await field(page, 'Billing amount').inputValue()).toBe('25');
     expect(await c.getByRole('radio', { name: 'Contact' }).isChecked()).toBe(true);
     expect(await field(page, 'Auto test branch').inputValue()).toBe('develop');
@@ -212,7 +210,7 @@ describe('account properties as admin', () => {
     const account = await newAccount();
     const { context, page } = await newPage(browser);
     await openAccount(page, account.id);
-    expect(await selectText(page, 'MMA class')).toBe('Experimental');
+    expect(await selectText(card(page), 'MMA class')).toBe('Experimental');
 
     // The same class does nothing.
     await chooseOption(page, field(page, 'MMA class'), 'Experimental');
@@ -223,11 +221,11 @@ describe('account properties as admin', () => {
     await dialog.getByText('Change the MMA class from Experimental to Internal Testing?').waitFor();
     await dialog.getByRole('button', { name: 'No' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await selectText(page, 'MMA class')).toBe('Experimental');
+    expect(await selectText(card(page), 'MMA class')).toBe('Experimental');
 
     await chooseOption(page, field(page, 'MMA class'), 'Internal Testing');
     await dialog.getByRole('button', { name: 'Yes' }).click();
-    await expect.poll(() => selectText(page, 'MMA class')).toBe('Internal Testing');
+    await expect.poll(() => selectText(card(page), 'MMA class')).toBe('Internal Testing');
     await pushButton(page).click();
     await page.getByText('Account properties pushed').waitFor();
     expect((await detail(account.id)).classId).toBe(2);
@@ -265,9 +263,9 @@ describe('add-on accounts', () => {
     const { context, page } = await newPage(browser);
     await openAccount(page, addOn.id);
 
-    expect(await selectText(page, 'MMA class')).toBe('Add-on Account');
+    expect(await selectText(card(page), 'MMA class')).toBe('Add-on Account');
     expect(await field(page, 'MMA class').isDisabled()).toBe(true);
-    expect(await selectText(page, 'Add-on parent account')).toBe(first.name);
+    expect(await selectText(card(page), 'Add-on parent account')).toBe(first.name);
     for (const label of ['Managed', 'White glove', 'Auto test']) {
       const control = card(page).getByRole('switch', { name: label });
       expect(await control.isDisabled()).toBe(true);
@@ -280,13 +278,13 @@ describe('add-on accounts', () => {
     const parent = field(page, 'Add-on parent account');
     await parent.click();
     await parent.fill(first.name);
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: first.name }).waitFor();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: first.name }).waitFor();
     for (const name of [templates[0]!.name, addOn.name]) {
       await parent.fill(name);
-      await page.locator('.ant-select-dropdown:visible .ant-empty-description').waitFor();
+      await openDropdown(page).locator('.ant-empty-description').waitFor();
     }
     await parent.fill(second.name);
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: second.name }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: second.name }).click();
     await expect.poll(() => field(page, 'Display name').inputValue()).toBe(`${second.name} add-on`);
 
     await pushButton(page).click();
@@ -303,8 +301,8 @@ describe('who may do what', () => {
       const { context, page } = await newPage(browser);
       await openAccount(page, account.id, user);
       await field(page, 'MMA class').click();
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
-      const texts = await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
+      await openDropdown(page).locator('.ant-select-item-option').first().waitFor();
+      const texts = await openDropdown(page).locator('.ant-select-item-option').allInnerTexts();
       await context.close();
       return texts;
     };

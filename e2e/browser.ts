@@ -4,7 +4,7 @@
  */
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterEach, inject } from 'vitest';
 import type { TCreateAccountRequest } from '@fleet/contracts';
 
 export const baseUrl = () => inject('baseUrl');
@@ -35,6 +35,25 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * A page opener for the tests of a spec file (call it at the top level): each
+ * call opens a fresh context of the browser `getBrowser` answers (asked at each
+ * call, once `beforeAll` has launched it), and the contexts opened during a test
+ * are closed after it whatever its outcome, so a failed test leaves no page
+ * behind to slow down the next one.
+ */
+export function pagesPerTest(getBrowser: () => Browser): (opts?: { width?: number; height?: number }) => Promise<{ context: BrowserContext; page: Page }> {
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+  });
+  return async (opts) => {
+    const opened = await newPage(getBrowser(), opts);
+    contexts.push(opened.context);
+    return opened;
+  };
 }
 
 /** Runs `body` on a fresh page of `browser` and closes its context even when the test fails. */
@@ -104,10 +123,30 @@ export async function chooseOption(page: Page, select: Locator, option: string, 
   await (opts.exact ? options.getByText(option, { exact: true }) : options.filter({ hasText: option })).first().click();
 }
 
+/** The antd Select (its whole box) within `scope` whose control is labelled exactly `label`. */
+const selectOf = (scope: Locator, label: string) => scope.locator('.ant-select', { has: scope.page().getByLabel(label, { exact: true }) });
+
+/** The text an antd Select shows (its chosen option or tags, or its placeholder). */
+export const selectText = (scope: Locator, label: string) => selectOf(scope, label).innerText();
+
+/** Clears an antd Select by its clear icon (shown on hover). */
+export async function clearSelect(scope: Locator, label: string) {
+  const select = selectOf(scope, label);
+  await select.hover();
+  await select.locator('.ant-select-clear').click();
+}
+
 /** Turns an antd Switch on or off (a no-op when it already is) and waits until it shows that state. */
 export async function setSwitch(control: Locator, on: boolean) {
   if ((await control.getAttribute('aria-checked')) !== String(on)) await control.click();
   await control.and(control.page().locator(`[aria-checked="${on}"]`)).waitFor();
+}
+
+/** An ISO time as the console shows it (`YYYY-MM-DD HH:mm`) in the browser's (and this process's) time zone. */
+export function localDateTime(iso: string): string {
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 /** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */

@@ -14,10 +14,10 @@
  * Every test that changes an account creates its own through the API (draft,
  * then create-from-draft), so tests do not depend on each other or on the seed.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TInstanceSettings, TListAccountsResponse, TSaasImage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, createAccount } from './browser.js';
+import { api, apiToken, launchBrowser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, localDateTime, selectText, TEST_IMAGE } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -27,35 +27,19 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-/** Contexts of the running test, closed after it whatever its outcome. */
-const contexts: BrowserContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-async function openPage(opts?: { height?: number }) {
-  const opened = await newPage(browser, opts);
-  contexts.push(opened.context);
-  return opened.page;
-}
+/** A fresh page; its context is closed after the test whatever its outcome. */
+const openPage = pagesPerTest(() => browser);
 
 const DEPLOYER_WARNING =
   'Choosing a deployer version different from the default version of the MMA class may result in machine(s) having inconsistent state';
-const IMAGE = 'irmn-8.1.3-win2022-use1';
 
-/** A new AllInOne account in us-east-1 on {@link IMAGE}, with sample data off and SSL on. */
+/** A new AllInOne account in us-east-1 on {@link TEST_IMAGE}, with sample data off and SSL on. */
 async function newAccount(): Promise<TAccountDetail> {
-  const id = await createAccount(adminToken, 'Instance Settings', { machineConfig: { vmImageName: IMAGE, marketingVersion: '8.1' } });
+  const id = await createAccount(adminToken, 'Instance Settings', { machineConfig: { vmImageName: TEST_IMAGE, marketingVersion: '8.1' } });
   return api<TAccountDetail>(`/accounts/${id}`, adminToken);
 }
 
 const settings = (id: number) => api<TInstanceSettings>(`/accounts/${id}/instance-settings`, adminToken);
-
-/** An ISO time as the console shows it in the browser's (and this process's) time zone. */
-function localText(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
 
 /** `expect.poll` with room for a loaded machine (its default gives up after 1 s). */
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 10_000 });
@@ -63,16 +47,10 @@ const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 10_000 });
 const card = (page: Page) => page.getByRole('region', { name: 'Instance Settings' });
 const pushButton = (page: Page) => card(page).getByRole('button', { name: 'Push Instance Settings' });
 const isChecked = async (control: Locator) => (await control.getAttribute('aria-checked')) === 'true';
-const selectText = (page: Page, label: string) => card(page).locator('.ant-select', { has: page.getByLabel(label, { exact: true }) }).innerText();
 
 async function openAccount(page: Page, id: number, user = 'admin') {
   await signIn(page, user, user, `/account/edit/${id}`);
   await card(page).getByText('Component Versions').waitFor();
-}
-
-async function chooseOption(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
 }
 
 /**
@@ -95,13 +73,6 @@ async function recordValidations(page: Page) {
 
 const validations = (page: Page) => page.evaluate(() => (window as unknown as { __validations: Record<string, unknown>[] }).__validations);
 
-/** Clears an antd select by its clear icon (shown on hover). */
-async function clearSelect(scope: Locator, label: string) {
-  const select = scope.locator('.ant-select', { has: scope.page().getByLabel(label) });
-  await select.hover();
-  await select.locator('.ant-select-clear').click();
-}
-
 /** Sets the deployer mode (Latest starts on master). */
 async function setDeployer(page: Page, mode: 'Latest' | 'Default') {
   await chooseOption(page, card(page).getByLabel('Deployer version mode'), mode);
@@ -111,15 +82,15 @@ describe('instance settings as admin', () => {
   it('edits the marketing version, auto-stop time and a switch, pushes, and shows them after a reload; the locked fields stay locked', async () => {
     const account = await newAccount();
     const before = await settings(account.id);
-    const page = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
 
     // What the server holds is what the card shows; region, image, SSL and sample data are locked.
     const c = card(page);
-    await poll(() => c.getByLabel('Image', { exact: true }).inputValue()).toBe(IMAGE);
+    await poll(() => c.getByLabel('Image', { exact: true }).inputValue()).toBe(TEST_IMAGE);
     expect(await c.getByLabel('Marketing version').inputValue()).toBe('8.1');
-    expect(await selectText(page, 'Region')).toContain('us-east-1');
-    expect(await c.getByLabel('Auto-stop time').inputValue()).toBe(localText(before.autoStopTime!));
+    expect(await selectText(card(page), 'Region')).toContain('us-east-1');
+    expect(await c.getByLabel('Auto-stop time').inputValue()).toBe(localDateTime(before.autoStopTime!));
     expect(await c.getByLabel('Region', { exact: true }).isDisabled()).toBe(true);
     expect(await c.getByRole('button', { name: 'Choose image' }).isDisabled()).toBe(true);
     expect(await c.getByLabel('Enable SSL').isDisabled()).toBe(true);
@@ -146,7 +117,7 @@ describe('instance settings as admin', () => {
       runSmokeTest: !wasSmokeTest,
       keyType: 'Unique',
       useUniqueKey: true,
-      vmImageName: IMAGE,
+      vmImageName: TEST_IMAGE,
       region: 'us-east-1',
       version: before.version + 1,
     });
@@ -162,7 +133,7 @@ describe('instance settings as admin', () => {
   it('lists the issues of the validation and pushes only once the user confirms them', async () => {
     const account = await newAccount();
     const before = await settings(account.id);
-    const page = await openPage();
+    const { page } = await openPage();
     await recordValidations(page);
     await openAccount(page, account.id);
 
@@ -174,7 +145,7 @@ describe('instance settings as admin', () => {
     await pushButton(page).click();
     await poll(async () => (await validations(page)).length).toBe(1);
     const [sent] = await validations(page);
-    expect(sent).toMatchObject({ accountId: account.id, deployerVersionMode: 'Latest', deployerVersion: 'master|latest', vmImageName: IMAGE });
+    expect(sent).toMatchObject({ accountId: account.id, deployerVersionMode: 'Latest', deployerVersion: 'master|latest', vmImageName: TEST_IMAGE });
 
     const dialog = page.getByRole('dialog', { name: 'Push instance settings?' });
     const issues = dialog.getByRole('list', { name: 'Issues' });
@@ -190,14 +161,14 @@ describe('instance settings as admin', () => {
     await dialog.getByRole('button', { name: 'Push' }).click();
     await page.getByText('Instance settings pushed').waitFor();
     expect(await settings(account.id)).toMatchObject({ deployerVersionMode: 'Latest', deployerVersion: 'master|latest', version: before.version + 1 });
-    await poll(() => selectText(page, 'Deployer version mode')).toBe('Latest');
-    expect(await selectText(page, 'Deployer branch')).toBe('master');
+    await poll(() => selectText(card(page), 'Deployer version mode')).toBe('Latest');
+    expect(await selectText(card(page), 'Deployer branch')).toBe('master');
   });
 
   it("shows 'Failed to push instance settings' with every server error, for longer than the default 5 s", async () => {
     const account = await newAccount();
     const before = await settings(account.id);
-    const page = await openPage();
+    const { page } = await openPage();
     await recordValidations(page);
     // A real 400 with two errors: values the console cannot send (a branch and a
     // library file that do not exist) are put into the push on its way.
@@ -225,7 +196,7 @@ describe('instance settings as admin', () => {
 
   it('shows the conflict of a push made in between, and Reload loads the other values', async () => {
     const account = await newAccount();
-    const page = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
 
     // Another operator pushes the section after this page loaded it.
@@ -259,7 +230,7 @@ describe('instance settings as admin', () => {
     const account = await newAccount();
     const images = await api<TSaasImage[]>('/cloud/images', adminToken);
     // Tall enough for the popover and the dropdowns of its filters.
-    const page = await openPage({ height: 1400 });
+    const { page } = await openPage({ height: 1400 });
     // The account as if it had no image yet (the server then accepts one).
     await page.route(new RegExp(`/api/v1/accounts/${account.id}$`), async (route) => {
       const response = await route.fetch();
@@ -325,7 +296,7 @@ describe('instance settings as admin', () => {
     await picker.waitFor({ state: 'hidden' });
     expect(await c.getByLabel('Image', { exact: true }).inputValue()).toBe(jumpStart.name);
     expect(await isChecked(c.getByLabel('Show in Grafana'))).toBe(true);
-    expect(await selectText(page, 'Deployer version mode')).toBe('Select');
+    expect(await selectText(card(page), 'Deployer version mode')).toBe('Select');
     expect(await c.getByLabel('Deployer version', { exact: true }).inputValue()).toBe(config.deployer);
 
     // What is pushed carries every version and library file of the image, modes Select.
@@ -355,7 +326,7 @@ describe('instance settings as viewer', () => {
   it('shows the settings read-only, without push or key downloads; add-on accounts have no card', async () => {
     const [account] = (await api<TListAccountsResponse>('/accounts?classIds=2&limit=1', adminToken)).items;
     const stored = await settings(account!.id);
-    const page = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account!.id, 'viewer');
     const c = card(page);
     await poll(() => c.getByLabel('Image', { exact: true }).inputValue()).toBe(stored.vmImageName);

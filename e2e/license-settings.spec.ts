@@ -25,7 +25,7 @@ import type {
   TLicenseFile,
   TListAccountsResponse,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText } from './browser.js';
 
 const root = new URL('..', import.meta.url).pathname;
 let browser: Browser;
@@ -60,18 +60,13 @@ async function newAddOn(): Promise<TAccountDetail> {
 }
 
 /** A date as the console shows it in the browser's (and this process's) time zone. */
-function localDate(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-}
+const localDate = (iso: string) => localDateTime(iso).slice(0, 10);
 
 const detail = (id: number) => api<TAccountDetail>(`/accounts/${id}`, adminToken);
 
 const card = (page: Page) => page.getByRole('region', { name: 'License Settings' });
 const field = (page: Page, label: string) => card(page).getByLabel(label, { exact: true });
 const pushButton = (page: Page) => card(page).getByRole('button', { name: 'Push License Settings' });
-const selectText = (page: Page, label: string) => card(page).locator('.ant-select', { has: page.getByLabel(label, { exact: true }) }).innerText();
 const fieldError = (page: Page, label: string) =>
   card(page).locator('.ant-form-item', { has: page.getByLabel(label, { exact: true }) }).locator('.ant-form-item-explain-error');
 /** The confirmation asking `text` (a second one may open while the first is still fading out). */
@@ -81,7 +76,6 @@ async function openAccount(page: Page, id: number, user = 'admin') {
   await signIn(page, user, user, `/account/edit/${id}`);
   await expect.poll(() => field(page, 'Maximum Credits').inputValue()).not.toBe('');
 }
-
 
 /** Answers the open confirmation, after checking its text; waits until it is gone. */
 async function answer(page: Page, text: string, reply: 'Yes' | 'No') {
@@ -99,7 +93,7 @@ describe('license settings as admin', () => {
     const c = card(page);
 
     // AllInOne (the default) has exactly one site, not editable.
-    expect(await selectText(page, 'Server instance policy')).toBe('All in one');
+    expect(await selectText(card(page), 'Server instance policy')).toBe('All in one');
     expect(await field(page, 'Maximum sites').inputValue()).toBe('1');
     expect(await field(page, 'Maximum sites').isDisabled()).toBe(true);
 
@@ -112,7 +106,7 @@ describe('license settings as admin', () => {
     await chooseOption(page, field(page, 'Redis instance type'), 'cache.t3.small');
     await chooseOption(page, field(page, 'Features'), 'Audit Trail');
     // The list stays open after a pick of a multiple select.
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Floor Plans' }).click();
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Floor Plans' }).click();
     await page.keyboard.press('Escape');
     await chooseOption(page, field(page, 'Reporting categories'), 'Fiber');
     await page.keyboard.press('Escape');
@@ -139,14 +133,14 @@ describe('license settings as admin', () => {
 
     await page.reload();
     await expect.poll(() => field(page, 'Maximum Credits').inputValue()).toBe('500');
-    expect(await selectText(page, 'Server instance policy')).toBe('Instance per site master (IPSM)');
+    expect(await selectText(card(page), 'Server instance policy')).toBe('Instance per site master (IPSM)');
     expect(await field(page, 'Maximum sites').inputValue()).toBe('12');
     expect(await field(page, 'Maximum racks').inputValue()).toBe('40');
-    expect(await selectText(page, 'Cloud instance type')).toContain('m5.large');
-    expect(await selectText(page, 'Redis instance type')).toContain('cache.t3.small');
-    expect(await selectText(page, 'Features')).toContain('Audit Trail');
-    expect(await selectText(page, 'Features')).toContain('Floor Plans');
-    expect(await selectText(page, 'Reporting categories')).toContain('Fiber');
+    expect(await selectText(card(page), 'Cloud instance type')).toContain('m5.large');
+    expect(await selectText(card(page), 'Redis instance type')).toContain('cache.t3.small');
+    expect(await selectText(card(page), 'Features')).toContain('Audit Trail');
+    expect(await selectText(card(page), 'Features')).toContain('Floor Plans');
+    expect(await selectText(card(page), 'Reporting categories')).toContain('Fiber');
     expect(await field(page, 'Expiration date').inputValue()).toBe('2031-06-15');
     expect(await c.getByRole('switch', { name: 'Active' }).getAttribute('aria-checked')).toBe('false');
 

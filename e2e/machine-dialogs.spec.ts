@@ -50,9 +50,13 @@ async function newMachine(): Promise<TMachine> {
 
 const machineNow = (id: number) => api<TMachine>(`/machines/${id}`, adminToken);
 
+/** One login per user for the whole file (a test may poll {@link statusOf} many times). */
+const tokens = new Map<string, Promise<string>>();
+const tokenOf = (username: string) => tokens.get(username) ?? tokens.set(username, apiToken(username)).get(username)!;
+
 /** Status of a call as `username`, for the calls that must be refused. */
 async function statusOf(path: string, username: string, method: string, body?: unknown): Promise<number> {
-  const token = await apiToken(username);
+  const token = await tokenOf(username);
   const res = await fetch(`${baseUrl()}/api/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -12,10 +12,10 @@
  * Each test that changes an account creates its own through the API (draft, then
  * create-from-draft); what the modal lists is compared with what the API answers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBuild, TCommit, TInstanceSettings, TLibraryFile, TListCommitsResponse, TListLibraryFilesResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, setSwitch, openDropdown } from './browser.js';
+import { api, apiToken, launchBrowser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, setSwitch, openDropdown, TEST_IMAGE } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -26,15 +26,7 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 
 // A failed test leaves no page behind to slow down the next one.
-const contexts: BrowserContext[] = [];
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
-});
-async function openPage() {
-  const opened = await newPage(browser);
-  contexts.push(opened.context);
-  return opened;
-}
+const openPage = pagesPerTest(() => browser);
 
 /** Waits up to 15 s (the table follows a debounce and a server call; the 1 s default is too short on a busy machine). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
@@ -45,7 +37,7 @@ const LONG = 150_000;
 async function newAccount(autoTestBranch?: string): Promise<TAccountDetail> {
   const id = await createAccount(adminToken, 'Version Picker', {
     ...(autoTestBranch ? { autoTest: true, autoTestBranch } : {}),
-    machineConfig: { vmImageName: 'irmn-8.1.3-win2022-use1', marketingVersion: '8.1' },
+    machineConfig: { vmImageName: TEST_IMAGE, marketingVersion: '8.1' },
   });
   return api<TAccountDetail>(`/accounts/${id}`, adminToken);
 }
@@ -59,14 +51,12 @@ const rows = (scope: Locator) => scope.locator('.ant-table-tbody tr[data-row-key
 /** The text of column `n` (1-based, the selection column included) of every row. */
 const column = (scope: Locator, n: number) => rows(scope).locator(`td:nth-child(${n})`).allInnerTexts();
 const rowKeys = (scope: Locator) => rows(scope).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key') ?? ''));
-const selectText = (scope: Locator, label: string) => scope.locator('.ant-select', { has: scope.page().getByLabel(label, { exact: true }) }).innerText();
 
 async function openAccount(page: Page, id: number) {
   await signIn(page, 'admin', 'admin', `/account/edit/${id}`);
   await card(page).getByText('Component Versions').waitFor();
   await card(page).getByLabel('Launcher version mode', { exact: true }).waitFor();
 }
-
 
 /** Opens the Select Version modal of `component` by choosing the Select mode. */
 async function openSelect(page: Page, component: string): Promise<Locator> {
@@ -85,7 +75,7 @@ async function expectCommits(modal: Locator, expected: TCommit[]) {
 describe('Select Version modal', () => {
   it('opens on Select and filters commits by branch, search, tags only and builds only, 10 a page', async () => {
     const account = await newAccount();
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     const modal = await openSelect(page, 'Launcher');
     expect(await modal.getByRole('tab', { name: 'Builds' }).count()).toBe(1);
@@ -131,9 +121,7 @@ describe('Select Version modal', () => {
     await setSwitch(modal.getByRole('switch', { name: 'Builds only' }), false);
 
     // Search (debounced) over every branch: by author.
-    const branchSelect = modal.locator('.ant-select', { has: page.getByRole('combobox', { name: 'Branch', exact: true }) });
-    await branchSelect.hover();
-    await branchSelect.locator('.ant-select-clear').click();
+    await clearSelect(modal, 'Branch');
     await expectCommits(modal, first.items);
     const author = first.items[0]!.author;
     await modal.getByLabel('Search commits').fill(author);
@@ -141,12 +129,11 @@ describe('Select Version modal', () => {
     expect(byAuthor.totalItems).toBeLessThan(first.totalItems);
     await expectCommits(modal, byAuthor.items);
     expect(new Set(await column(modal, 4))).toEqual(new Set([author]));
-    await context.close();
   }, LONG);
 
   it('marks a commit breaking and back, and reverts the checkbox when the call fails', async () => {
     const account = await newAccount();
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     const modal = await openSelect(page, 'Launcher');
     const [commit] = (await commitsApi('branch=develop&limit=10')).items.filter((c) => !c.isBreaking);
@@ -177,12 +164,11 @@ describe('Select Version modal', () => {
     await checkbox.click();
     await poll(isBreaking).toBe(false);
     await poll(() => checkbox.isChecked()).toBe(false);
-    await context.close();
   }, LONG);
 
   it('lists Daily and Release builds and puts a chosen build or commit in the picker; a push stores it', async () => {
     const account = await newAccount();
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     let modal = await openSelect(page, 'Reporting');
 
@@ -221,9 +207,7 @@ describe('Select Version modal', () => {
     await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'None', { exact: true });
     await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'Latest', { exact: true });
     await poll(() => selectText(card(page), 'Web Client branch')).toBe('master');
-    const branchSelect = card(page).locator('.ant-select', { has: page.getByLabel('Web Client branch', { exact: true }) });
-    await branchSelect.hover();
-    await branchSelect.locator('.ant-select-clear').click();
+    await clearSelect(card(page), 'Web Client branch');
     await poll(() => selectText(card(page), 'Web Client branch')).toBe('Any branch');
 
     await card(page).getByRole('button', { name: 'Push Instance Settings' }).click();
@@ -240,12 +224,11 @@ describe('Select Version modal', () => {
       clientVersionMode: 'Latest',
       clientVersion: '|latest',
     });
-    await context.close();
   }, LONG);
 
   it('reverts to None when Select is pressed with nothing chosen or the modal is cancelled', async () => {
     const account = await newAccount();
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     expect(await selectText(card(page), 'Export version mode')).toBe('Latest');
 
@@ -260,14 +243,13 @@ describe('Select Version modal', () => {
     await modal.getByRole('button', { name: 'Cancel' }).click();
     await modal.waitFor({ state: 'hidden' });
     await poll(() => selectText(card(page), 'Populate version mode')).toBe('None');
-    await context.close();
   }, LONG);
 });
 
 describe('Select Library File dialog', () => {
   it('filters and pages the files, enables OK once a file is chosen, and warns where an installed file is newer', async () => {
     const account = await newAccount();
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await chooseOption(page, card(page).getByLabel('Main Library mode', { exact: true }), 'Select', { exact: true });
     const dialog = page.getByRole('dialog', { name: 'Select Main Library File' });
@@ -326,14 +308,13 @@ describe('Select Library File dialog', () => {
     // Cancel without a file: the account library stays None.
     await account2.getByRole('button', { name: 'Cancel' }).click();
     await poll(() => selectText(card(page), 'Account Library mode')).toBe('None');
-    await context.close();
   }, LONG);
 });
 
 describe('Component Versions card', () => {
   it('opens Compare Versions from the bundle version link', async () => {
     const account = await newAccount();
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await card(page).getByText('Bundle version:').locator('a').click();
     const dialog = page.getByRole('dialog', { name: 'Compare Versions' });
@@ -348,12 +329,11 @@ describe('Component Versions card', () => {
     const name = (await option.innerText()).replace(/ \(account\)$/, '');
     await option.click();
     await poll(async () => (await dialog.getByRole('columnheader').allInnerTexts()).map((t) => t.trim())).toContain(name);
-    await context.close();
   }, LONG);
 
   it('shows the auto-test banner and disables the pickers when auto test runs with a branch', async () => {
     const account = await newAccount('develop');
-    const { context, page } = await openPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await card(page).getByText('Auto test is active with branch develop').waitFor();
     for (const label of ['Launcher version mode', 'AP Sensing version mode', 'Main Library mode', 'Account Library mode']) {
@@ -365,6 +345,5 @@ describe('Component Versions card', () => {
     await card(page).getByLabel('Launcher version mode', { exact: true }).waitFor();
     expect(await card(page).getByText('Auto test is active').count()).toBe(0);
     expect(await card(page).getByLabel('Launcher version mode', { exact: true }).isDisabled()).toBe(false);
-    await context.close();
   }, LONG);
 });
