@@ -3,7 +3,7 @@
  * (spec 1 §2 Accounts list, §7 Accounts, §9; DESIGN §5, §6).
  */
 import { z } from 'zod';
-import { MAX_SEARCH_LENGTH, PAGE_QUERY_FIELDS, ZSortDirection, zCommaList, zPaged } from './common.js';
+import { MAX_SEARCH_LENGTH, PAGE_QUERY_FIELDS, ZQueryFlag, ZSortDirection, zCommaList, zPaged } from './common.js';
 import { ZClassId, ZClassRef } from './classes.js';
 
 /** Machine status filter values and alert icons (DESIGN §6), in icon order. */
@@ -132,10 +132,7 @@ export const ZAccountLookup = z.object({ id: z.number().int(), name: z.string(),
  * a parent, no add-on accounts.
  */
 export const ZAccountLookupQuery = z.object({
-  parentCandidates: z
-    .enum(['true', 'false'], { error: 'Must be true or false' })
-    .transform((v) => v === 'true')
-    .optional(),
+  parentCandidates: ZQueryFlag.optional(),
 });
 export type TAccountLookupQuery = z.input<typeof ZAccountLookupQuery>;
 export type TAccountLookup = z.infer<typeof ZAccountLookup>;

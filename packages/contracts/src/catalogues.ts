@@ -5,13 +5,8 @@
  * packages and sample data files; and marking a commit breaking.
  */
 import { z } from 'zod';
-import { MAX_SEARCH_LENGTH, ZPageQuery, ZSortDirection, zCommaList } from './common.js';
+import { MAX_SEARCH_LENGTH, ZId, ZPageQuery, ZQueryFlag, ZSortDirection, zCommaList } from './common.js';
 import { ZConfigComponent } from './account-sections.js';
-
-/** A `true`/`false` query flag (a plain coerce would read 'false' as true). */
-export const ZQueryFlag = z
-  .enum(['true', 'false'], { error: 'Must be true or false' })
-  .transform((v) => v === 'true');
 
 /** Commits per page of the Select Version modal (spec 3 §9). */
 export const COMMITS_PAGE_SIZE = 10;
@@ -151,7 +146,7 @@ export const LIBRARY_SORT_FIELDS = ['name', 'package', 'type', 'version', 'added
  */
 export const ZListLibraryFilesQuery = ZPageQuery.extend({
   search: z.string().max(MAX_SEARCH_LENGTH).optional(),
-  ids: zCommaList(z.coerce.number().int().min(1).max(2_147_483_647)).refine((ids) => ids.length <= 200, 'At most 200 ids').optional(),
+  ids: zCommaList(ZId).refine((ids) => ids.length <= 200, 'At most 200 ids').optional(),
   hideOld: ZQueryFlag.optional(),
   version: z.string().max(50).optional(),
   type: z.enum(LIBRARY_FILE_TYPES).optional(),

@@ -13,13 +13,18 @@ export const MAX_SEARCH_LENGTH = 200;
 export const ZSortDirection = z.enum(['Ascending', 'Descending']);
 export type TSortDirection = z.infer<typeof ZSortDirection>;
 
+/** A `true`/`false` query flag (a plain coerce would read 'false' as true). */
+export const ZQueryFlag = z
+  .enum(['true', 'false'], { error: 'Must be true or false' })
+  .transform((v) => v === 'true');
+
 /** A positive integer id in a path, e.g. `/accounts/{id}`. Malformed ids are 400. */
 export const ZId = z.coerce.number().int().min(1).max(2_147_483_647);
 export const ZIdParams = z.object({ id: ZId });
 export type TIdParams = z.infer<typeof ZIdParams>;
 
-/** `startIndex` (default 0) and `limit` (default 20, 1..1000) of every paged list. */
 /**
+ * `startIndex` (default 0) and `limit` (default 20, 1..1000) of every paged list.
  * The paging fields, as a plain object so that other queries extend with them
  * (`.extend(PAGE_QUERY_FIELDS)`) without reading `ZPageQuery.shape` at module
  * level, which would keep zod in the console's first chunk.

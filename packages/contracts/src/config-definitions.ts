@@ -6,12 +6,14 @@
  * A key is written `rootKey.subKey`; `dataType` null means string. The machine
  * config editors read the catalogue (dataTypes, sub-key suggestions) and create
  * a definition for an unknown key (`POST`, body rootKey, subKey, dataType).
+ * The key patterns and the rules of types (defaults, type checks) here are the
+ * ones both the server and the editors apply.
  *
  * Known limitations: only the list and create calls exist; reading, updating and
  * deleting one definition (spec 3 §7) belong to the catalogue screens.
  */
 import { z } from 'zod';
-import { ZPageQuery, zPaged } from './common.js';
+import { MAX_SEARCH_LENGTH, ZPageQuery, zPaged } from './common.js';
 import { IRMN_VERSION_STATUSES } from './catalogues.js';
 
 /** Data types of a config value as the editors name them (spec 2 §9). */
@@ -22,10 +24,46 @@ export type TConfigDataTypeName = (typeof CONFIG_DATA_TYPES)[number];
 export const ZConfigDataType = z.enum(['number', 'boolean', 'json']).nullable();
 export type TConfigDataType = z.infer<typeof ZConfigDataType>;
 
+const ROOT_KEY = '[A-Za-z][A-Za-z0-9_]*';
+const SUB_KEY = '[A-Za-z0-9_.-]+';
 /** A root key: a letter, then letters, digits or `_` (e.g. `launcher`, `rabbitMq`). */
-export const CONFIG_ROOT_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+export const CONFIG_ROOT_KEY = new RegExp(`^${ROOT_KEY}$`);
+/** What a root key that fails {@link CONFIG_ROOT_KEY} is told. */
+export const CONFIG_ROOT_KEY_MESSAGE = 'A letter, then letters, digits or _';
 /** A sub key: letters, digits, `_`, `.` or `-` (e.g. `port`, `smtp.host`). */
-export const CONFIG_SUB_KEY = /^[A-Za-z0-9_.-]+$/;
+export const CONFIG_SUB_KEY = new RegExp(`^${SUB_KEY}$`);
+/** What a sub key that fails {@link CONFIG_SUB_KEY} is told. */
+export const CONFIG_SUB_KEY_MESSAGE = 'Letters, digits, _, . or -';
+/** A whole key `rootKey.subKey` (the root key ends at the first dot; a sub key may hold dots). */
+export const CONFIG_KEY = new RegExp(`^${ROOT_KEY}\\.${SUB_KEY}$`);
+
+/** The default of a data type (spec 2 §5, §9): number 0, boolean false, json empty object, string (null or any other name) empty. */
+export function configTypeDefault(dataType: string | null): unknown {
+  switch (dataType) {
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'json':
+      return {};
+    default:
+      return '';
+  }
+}
+
+/** Whether a value is of the data type: a finite number, a boolean or null, any json, a string (null or any other name). */
+export function hasConfigType(value: unknown, dataType: string | null): boolean {
+  switch (dataType) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return value === true || value === false || value === null;
+    case 'json':
+      return value !== undefined;
+    default:
+      return typeof value === 'string';
+  }
+}
 
 /** The version a definition applies since, or is deprecated at (name and status). */
 export const ZConfigVersionRef = z.object({ id: z.number().int(), name: z.string(), status: z.enum(IRMN_VERSION_STATUSES) });
@@ -61,10 +99,9 @@ export type TDeployerConfigDefinition = z.infer<typeof ZDeployerConfigDefinition
  * `rootKey` one root key exactly.
  */
 export const ZListConfigDefinitionsQuery = ZPageQuery.extend({
-  search: z.string().trim().max(200).optional(),
+  search: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
   rootKey: z.string().trim().max(100).optional(),
 });
-export type TListConfigDefinitionsQuery = z.input<typeof ZListConfigDefinitionsQuery>;
 export const ZListComponentConfigDefinitionsResponse = zPaged(ZComponentConfigDefinition);
 export type TListComponentConfigDefinitionsResponse = z.infer<typeof ZListComponentConfigDefinitionsResponse>;
 export const ZListDeployerConfigDefinitionsResponse = zPaged(ZDeployerConfigDefinition);
@@ -76,8 +113,8 @@ export type TListDeployerConfigDefinitionsResponse = z.infer<typeof ZListDeploye
  * the key exists already.
  */
 export const ZCreateConfigDefinitionRequest = z.object({
-  rootKey: z.string().trim().min(1, 'Root key is required').max(100).regex(CONFIG_ROOT_KEY, 'A letter, then letters, digits or _'),
-  subKey: z.string().trim().min(1, 'Sub key is required').max(100).regex(CONFIG_SUB_KEY, 'Letters, digits, _, . or -'),
+  rootKey: z.string().trim().min(1, 'Root key is required').max(100).regex(CONFIG_ROOT_KEY, CONFIG_ROOT_KEY_MESSAGE),
+  subKey: z.string().trim().min(1, 'Sub key is required').max(100).regex(CONFIG_SUB_KEY, CONFIG_SUB_KEY_MESSAGE),
   dataType: ZConfigDataType,
 });
 export type TCreateConfigDefinitionRequest = z.infer<typeof ZCreateConfigDefinitionRequest>;

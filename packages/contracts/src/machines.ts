@@ -3,7 +3,7 @@
  * §4, §7 Machines and Notifications, §9; DESIGN §6, §7).
  */
 import { z } from 'zod';
-import { ZPageQuery, zCommaList, zPaged } from './common.js';
+import { ZId, ZPageQuery, zCommaList, zPaged } from './common.js';
 import { ZClassRef } from './classes.js';
 import { CLASS_ADD_ON, CLASS_IDS } from './constants.js';
 
@@ -54,8 +54,8 @@ export type TTaskListResponse = z.infer<typeof ZTaskListResponse>;
 
 /** `/machines/{id}/tasks/{taskId}/...` path parameters. */
 export const ZTaskParams = z.object({
-  id: z.coerce.number().int().min(1).max(2_147_483_647),
-  taskId: z.coerce.number().int().min(1).max(2_147_483_647),
+  id: ZId,
+  taskId: ZId,
 });
 
 // ---------------------------------------------------------------- push channel
@@ -151,7 +151,7 @@ export type TMachine = z.infer<typeof ZMachine>;
 
 /** `GET /machines`: every visible live machine, optionally of one account, by account then name. */
 export const ZListMachinesQuery = ZPageQuery.extend({
-  accountId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  accountId: ZId.optional(),
 });
 export type TListMachinesQuery = z.input<typeof ZListMachinesQuery>;
 export const ZListMachinesResponse = zPaged(ZMachine);
@@ -162,8 +162,8 @@ export const ZAccountMachinesQuery = ZPageQuery;
 
 /** `/accounts/{id}/machines/{machineId}` path parameters. */
 export const ZAccountMachineParams = z.object({
-  id: z.coerce.number().int().min(1).max(2_147_483_647),
-  machineId: z.coerce.number().int().min(1).max(2_147_483_647),
+  id: ZId,
+  machineId: ZId,
 });
 
 /**
@@ -267,7 +267,7 @@ export const ZPendingMessage = z.object({
 });
 export type TPendingMessage = z.infer<typeof ZPendingMessage>;
 export const ZPendingMessagesQuery = ZPageQuery.extend({
-  machineId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  machineId: ZId.optional(),
 });
 export const ZPendingMessagesResponse = zPaged(ZPendingMessage);
 export type TPendingMessagesResponse = z.infer<typeof ZPendingMessagesResponse>;
@@ -295,5 +295,5 @@ export const ZDefaultDeployerConfigsResponse = z.array(ZDefaultDeployerConfig);
 
 /** Batch defaults: `ids` is a comma list of machine ids (spec 3 §7 Updater and batch). */
 export const ZMachineIdsQuery = z.object({
-  ids: zCommaList(z.coerce.number().int().min(1).max(2_147_483_647)).refine((ids) => ids.length > 0 && ids.length <= 200, 'From 1 to 200 machine ids'),
+  ids: zCommaList(ZId).refine((ids) => ids.length > 0 && ids.length <= 200, 'From 1 to 200 machine ids'),
 });

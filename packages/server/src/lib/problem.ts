@@ -19,6 +19,7 @@ export class HttpProblem extends Error {
 export const notFound = (what: string) => new HttpProblem(404, 'Not Found', `${what} was not found`);
 export const forbidden = (detail: string) => new HttpProblem(403, 'Forbidden', detail);
 export const unauthorized = (detail: string) => new HttpProblem(401, 'Unauthorized', detail);
-export const conflict = (detail: string) => new HttpProblem(409, 'Conflict', detail);
+export const conflict = (detail: string, errors?: TFieldError[]) => new HttpProblem(409, 'Conflict', detail, errors);
+export const unprocessable = (detail: string) => new HttpProblem(422, 'Unprocessable Content', detail);
 export const badRequest = (errors: TFieldError[]) =>
   new HttpProblem(400, 'Bad Request', 'One or more fields are invalid', errors);

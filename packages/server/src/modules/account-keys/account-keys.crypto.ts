@@ -8,7 +8,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPair } from '
 import type { TAccountKeyKind } from '@fleet/contracts';
 
 /** The algorithm of each kind, as stored in `account_keys.algorithm`. */
-export const KEY_ALGORITHMS = { encryption: 'rsa-2048', caa: 'ed25519', license: 'rsa-2048' } as const satisfies Record<TAccountKeyKind, string>;
+const KEY_ALGORITHMS = { encryption: 'rsa-2048', caa: 'ed25519', license: 'rsa-2048' } as const satisfies Record<TAccountKeyKind, string>;
 
 /** RSA modulus length, bits. */
 const RSA_BITS = 2048;
@@ -24,7 +24,7 @@ export interface PemKeyPair {
 }
 
 /** SHA-256 hex of a public key's SPKI DER. Throws on a malformed PEM. */
-export function fingerprintOf(publicKeyPem: string): string {
+function fingerprintOf(publicKeyPem: string): string {
   const der = createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' });
   return createHash('sha256').update(der).digest('hex');
 }

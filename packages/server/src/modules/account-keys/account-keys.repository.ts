@@ -3,10 +3,11 @@
  * visible account with its machineConfig.keyType, reading, inserting and
  * replacing pairs. Private keys arrive here sealed; this file never sees a PEM.
  */
-import { and, asc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TAccountKeyKind } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { accountKeys, accounts, accountSettings } from '../../db/schema.js';
+import { visibleAccount } from '../accounts/accounts.repository.js';
 
 export type AccountKeyRow = typeof accountKeys.$inferSelect;
 export type NewAccountKey = Omit<typeof accountKeys.$inferInsert, 'id' | 'createdAt'>;
@@ -27,13 +28,7 @@ export async function selectKeyAccount(db: DbOrTx, id: number, opts: { hiddenCla
     })
     .from(accounts)
     .leftJoin(accountSettings, eq(accountSettings.accountId, accounts.id))
-    .where(
-      and(
-        eq(accounts.id, id),
-        isNull(accounts.deletedAt),
-        opts.hiddenClassIds.length > 0 ? notInArray(accounts.classId, opts.hiddenClassIds) : undefined,
-      ),
-    );
+    .where(visibleAccount(id, opts.hiddenClassIds));
   const [row] = opts.forUpdate ? await query.for('update', { of: accounts }) : await query;
   return row;
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZGenerateKeysRequest, ZGenerateKeysResponse, ZIdParams, type TAccountKeyFile } from '@fleet/contracts';
+import { attachmentHeader } from '../../lib/attachment.js';
 
 const tags = ['Account settings'];
 
@@ -50,7 +51,7 @@ export const accountKeyRoutes: FastifyPluginAsyncZod = async (app) => {
       async (req, reply) => {
         const { fileName, contentType, body } = await app.services.accountKeys.download({ principal: req.principal!, accountId: req.params.id, file });
         return reply
-          .header('content-disposition', `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+          .header('content-disposition', attachmentHeader(fileName))
           .header('cache-control', 'no-store')
           .type(contentType)
           .send(body);

@@ -49,7 +49,7 @@ import {
 } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { HttpProblem, notFound } from '../../lib/problem.js';
+import { notFound, unprocessable } from '../../lib/problem.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LicenseSigner } from '../../lib/license-signing.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -104,9 +104,7 @@ export function createAccountKeyService({
   async function mustFind(tx: DbOrTx, principal: Principal, accountId: number, forUpdate = false): Promise<repo.KeyAccount> {
     const account = await repo.selectKeyAccount(tx, accountId, { hiddenClassIds: hiddenClassIds(principal), forUpdate });
     if (!account) throw notFound(`Account ${accountId}`);
-    if (account.classId === CLASS_ADD_ON) {
-      throw new HttpProblem(422, 'Unprocessable Content', "Add-on accounts have no keys; the parent account's keys apply");
-    }
+    if (account.classId === CLASS_ADD_ON) throw unprocessable("Add-on accounts have no keys; the parent account's keys apply");
     return account;
   }
 

@@ -11,7 +11,7 @@
 import { CLASS_ADD_ON, launcherUrl, type TSendCreationMailResponse } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { HttpProblem, notFound } from '../../lib/problem.js';
+import { HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import type { Mailer, MailMessage } from '../../lib/mailer.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { selectAccountWithSettings, selectSitesOf } from '../account-settings/account-settings.repository.js';
@@ -54,7 +54,7 @@ export function createAccountMailService({ db, audit, mailer }: { db: Db; audit:
       const loaded = await selectAccountWithSettings(db, accountId, { hiddenClassIds: hiddenClassIds(principal) });
       if (!loaded) throw notFound(`Account ${accountId}`);
       const { account: a, settings } = loaded;
-      if (!a.contactEmail) throw new HttpProblem(422, 'Unprocessable Content', `Account ${a.name} has no contact email`);
+      if (!a.contactEmail) throw unprocessable(`Account ${a.name} has no contact email`);
       const addOn = a.classId === CLASS_ADD_ON;
       const ssl = addOn ? true : readMachineConfig(settings.machineConfig, {}).enableSsl;
       const sites = addOn ? [] : await selectSitesOf(db, a.id);

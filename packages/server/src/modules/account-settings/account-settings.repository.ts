@@ -4,7 +4,7 @@
  * counts, its draft, add-on parent candidates, URL name uniqueness, and the
  * latest audit activity of a push (who changed a section last).
  */
-import { and, asc, desc, eq, isNull, ne, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   accountMachineStatus as ams,
@@ -15,13 +15,10 @@ import {
   draftAccounts,
   sites,
 } from '../../db/schema.js';
-import { MACHINE_STATS_COLUMNS } from '../accounts/accounts.repository.js';
+import { MACHINE_STATS_COLUMNS, visibleAccount } from '../accounts/accounts.repository.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type SettingsRow = typeof accountSettings.$inferSelect;
-
-const visible = (id: number, hiddenClassIds: number[]) =>
-  and(eq(accounts.id, id), isNull(accounts.deletedAt), hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined);
 
 /**
  * A live account the user may see with its settings row, or undefined. With
@@ -33,7 +30,7 @@ export async function selectAccountWithSettings(
   id: number,
   opts: { hiddenClassIds: number[]; forUpdate?: boolean },
 ): Promise<{ account: AccountRow; settings: SettingsRow } | undefined> {
-  const query = db.select().from(accounts).where(visible(id, opts.hiddenClassIds));
+  const query = db.select().from(accounts).where(visibleAccount(id, opts.hiddenClassIds));
   const [account] = opts.forUpdate ? await query.for('update') : await query;
   if (!account) return undefined;
   if (opts.forUpdate) await db.insert(accountSettings).values({ accountId: id }).onConflictDoNothing();
@@ -89,7 +86,7 @@ export async function selectParentCandidate(db: DbOrTx, id: number, hiddenClassI
   const [row] = await db
     .select({ id: accounts.id, name: accounts.name, classId: accounts.classId, parentId: accounts.parentId, isTemplate: accounts.isTemplate })
     .from(accounts)
-    .where(visible(id, hiddenClassIds));
+    .where(visibleAccount(id, hiddenClassIds));
   return row;
 }
 

@@ -40,7 +40,7 @@ import {
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { HttpProblem, badRequest, conflict, notFound } from '../../lib/problem.js';
+import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import * as catalogue from '../catalogues/catalogues.repository.js';
 import * as repo from './account-settings.repository.js';
@@ -75,7 +75,7 @@ const SECTIONS: Record<Section, { action: string; label: string; addOn: boolean 
  */
 function urlNameTaken(urlFriendlyName: string): HttpProblem {
   const detail = `Account URL name '${urlFriendlyName}' is already used by another account`;
-  return new HttpProblem(409, 'Conflict', detail, [{ propertyName: 'urlFriendlyName', errorMessage: detail, attemptedValue: urlFriendlyName }]);
+  return conflict(detail, [{ propertyName: 'urlFriendlyName', errorMessage: detail, attemptedValue: urlFriendlyName }]);
 }
 
 const EMPTY_COUNTS: TMachineStatusCounts = { machines: 0, needsAdmin: 0, unmanaged: 0, manualMaintenance: 0, stopped: 0, turbo: 0, obsolete: 0, idle: 0 };
@@ -146,8 +146,7 @@ export function createAccountSettingsService({ db, audit }: { db: Db; audit: Aud
     return loaded;
   };
 
-  const noSection = (section: Section) =>
-    new HttpProblem(422, 'Unprocessable Content', `Add-on accounts have no ${SECTIONS[section].label.toLowerCase()}`);
+  const noSection = (section: Section) => unprocessable(`Add-on accounts have no ${SECTIONS[section].label.toLowerCase()}`);
 
   /**
    * The frame of every push: lock, class-200 check, version check, then `apply`

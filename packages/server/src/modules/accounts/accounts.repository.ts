@@ -254,18 +254,16 @@ export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<
 
 export type AccountRow = typeof accounts.$inferSelect;
 
+/** The condition of the live account `id` whose class is not hidden. */
+export const visibleAccount = (id: number, hiddenClassIds: number[]) =>
+  and(eq(accounts.id, id), isNull(accounts.deletedAt), hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined);
+
 /** A live account the user may see, or undefined. */
 export async function findVisibleAccount(db: DbOrTx, id: number, hiddenClassIds: number[], forUpdate = false) {
   const query = db
     .select({ id: accounts.id, name: accounts.name, classId: accounts.classId })
     .from(accounts)
-    .where(
-      and(
-        eq(accounts.id, id),
-        isNull(accounts.deletedAt),
-        hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined,
-      ),
-    );
+    .where(visibleAccount(id, hiddenClassIds));
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }

@@ -13,8 +13,8 @@
  *   wins, substitution, typing), the same that `GET
  *   /machines/{id}/default-component-config` answers once the machine exists.
  */
-import type { TComponentConfigKey, TPlannedMachine, TPlannedSite } from '@fleet/contracts';
-import { availableAt, defaultsFor, hasType, type ConfigDefinition, type MachineFacts } from '../machine-configs/config-rules.js';
+import { hasConfigType, type TComponentConfigKey, type TPlannedMachine, type TPlannedSite } from '@fleet/contracts';
+import { availableAt, defaultsFor, type ConfigDefinition, type MachineFacts } from '../machine-configs/config-rules.js';
 
 export interface PlanInput {
   classId: number;
@@ -55,11 +55,6 @@ export function plannedFacts(input: Omit<PlanInput, 'sites' | 'instancePolicy' |
   };
 }
 
-/** The default component config of one planned machine (`config-rules.ts` {@link defaultsFor}). */
-export function defaultComponentConfig(input: Omit<PlanInput, 'sites' | 'instancePolicy' | 'instanceTypeId'>, machine: PlannedRole): Record<string, unknown> {
-  return defaultsFor(input.configs, plannedFacts(input, machine));
-}
-
 /** The planned machines of a non-add-on account (see the module docstring). */
 export function planMachines(input: PlanInput): TPlannedMachine[] {
   const url = input.accountUrlFriendlyName;
@@ -76,7 +71,7 @@ export function planMachines(input: PlanInput): TPlannedMachine[] {
     isSiteMaster: site !== null,
     siteUrlFriendlyName: site?.urlFriendlyName ?? null,
     instanceTypeId: input.instanceTypeId,
-    componentConfig: defaultComponentConfig(input, { isLauncher, isSiteMaster: site !== null, site }),
+    componentConfig: defaultsFor(input.configs, plannedFacts(input, { isLauncher, isSiteMaster: site !== null, site })),
   });
   if (input.instancePolicy === 'AllInOne') {
     const [site] = input.sites;
@@ -120,7 +115,7 @@ export function checkAdjustedConfigs(
       if (!def) errors.push({ propertyName: at, errorMessage: `Unknown component config '${key}'`, attemptedValue: value });
       else if (def.protected && JSON.stringify(value) !== JSON.stringify(machine.componentConfig[key])) {
         errors.push({ propertyName: at, errorMessage: `Component config '${key}' is protected`, attemptedValue: value });
-      } else if (!hasType(value, def.dataType)) {
+      } else if (!hasConfigType(value, def.dataType)) {
         errors.push({ propertyName: at, errorMessage: `Component config '${key}' must be a ${def.dataType ?? 'string'}`, attemptedValue: value });
       }
     }

@@ -37,7 +37,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import type { QueuedTask, TaskQueue } from '../../engine/tasks/queue.js';
-import { HttpProblem, badRequest, conflict, notFound } from '../../lib/problem.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import * as catalogue from '../catalogues/catalogues.repository.js';
 import { selectAccountByUrlName, isUniqueViolation } from '../account-settings/account-settings.repository.js';
@@ -217,7 +217,7 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
         if (!draft) throw notFound(`Draft account ${draftAccountId}`);
         if (draft.accountId) throw conflict(`Draft account ${draftAccountId} was already turned into account ${draft.accountId}`);
         const stored = ZCreateAccountFields.safeParse(draft.payload);
-        if (!stored.success) throw new HttpProblem(422, 'Unprocessable Content', `Draft account ${draftAccountId} no longer holds a valid payload; save it again`);
+        if (!stored.success) throw unprocessable(`Draft account ${draftAccountId} no longer holds a valid payload; save it again`);
         const prepared = await prepare(tx, principal, stored.data);
         const errors = checkAdjustedConfigs(machineComponentConfigs, prepared.machines, prepared.keys);
         if (errors.length > 0) throw badRequest(errors);

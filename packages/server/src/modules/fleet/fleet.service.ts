@@ -21,7 +21,7 @@ import { accounts, irmnVersions, mmaClasses, mmaInstances, saasImages } from '..
  * The stored jump-start config of an image as the contract has it: a field of
  * the wrong type reads as its empty value rather than failing the whole list.
  */
-export function readJumpStartConfig(stored: Record<string, unknown> | null): TJumpStartConfig {
+function readJumpStartConfig(stored: Record<string, unknown> | null): TJumpStartConfig {
   const c = stored ?? {};
   const versions = typeof c.versions === 'object' && c.versions !== null ? (c.versions as Record<string, unknown>) : {};
   return {

@@ -1,6 +1,7 @@
 /** `GET /accounts/{id}/files/license` (a download) and `GET /license/public-key` (spec 1 §7). */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZIdParams, ZLicensePublicKey } from '@fleet/contracts';
+import { attachmentHeader } from '../../lib/attachment.js';
 
 export const licenseFileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -16,7 +17,7 @@ export const licenseFileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const { fileName, file } = await app.services.licenseFiles.licenseFile({ principal: req.principal!, accountId: req.params.id });
       return reply
-        .header('content-disposition', `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+        .header('content-disposition', attachmentHeader(fileName))
         .type('application/octet-stream')
         .send(Buffer.from(`${JSON.stringify(file, null, 2)}\n`, 'utf8'));
     },

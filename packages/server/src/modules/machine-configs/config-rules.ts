@@ -21,13 +21,13 @@
  *   value (site variables on a machine without a site) stays as written. Then
  *   the text is typed by dataType; text that is not of the type (a number key
  *   whose text is not a number, json that does not parse) gives the type's
- *   default, so a default always passes {@link hasType}. Boolean text `null`
+ *   default, so a default always passes {@link hasConfigType}. Boolean text `null`
  *   is null (booleans allow null).
  * - A saved configuration: every key `rootKey.subKey` has a definition, every
  *   value has its definition's type (booleans may be null), and protected keys
  *   keep their values (read-only).
  */
-import { CLASS_ON_PREMISE, type TFieldError } from '@fleet/contracts';
+import { CLASS_ON_PREMISE, CONFIG_KEY, configTypeDefault, hasConfigType, type TFieldError } from '@fleet/contracts';
 import type { ConfigDefinition } from './machine-configs.repository.js';
 
 export type { ConfigDefinition } from './machine-configs.repository.js';
@@ -54,7 +54,6 @@ export interface MachineFacts {
   irmnVersion: string | null;
 }
 
-const KEY = /^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z0-9_.-]+$/;
 const NUMERIC = /^\d+$/;
 
 /**
@@ -102,27 +101,13 @@ export function substitute(template: string, m: MachineFacts): string {
   return template.replace(/\{([a-z_]+)\}/g, (whole, name: string) => vars[name] ?? whole);
 }
 
-/** The default of a data type (spec 2 §9): number 0, boolean false, json empty object, string (null) empty. */
-export function typeDefault(dataType: string | null): unknown {
-  switch (dataType) {
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'json':
-      return {};
-    default:
-      return '';
-  }
-}
-
 /** The typed value of a catalogue text; the type's default when it is null or not of the type. */
 export function typed(raw: string | null, dataType: string | null): unknown {
-  if (raw === null) return typeDefault(dataType);
+  if (raw === null) return configTypeDefault(dataType);
   switch (dataType) {
     case 'number': {
       const n = raw.trim() === '' ? NaN : Number(raw);
-      return Number.isFinite(n) ? n : typeDefault(dataType);
+      return Number.isFinite(n) ? n : configTypeDefault(dataType);
     }
     case 'boolean':
       return raw === 'null' ? null : raw === 'true';
@@ -130,7 +115,7 @@ export function typed(raw: string | null, dataType: string | null): unknown {
       try {
         return JSON.parse(raw) as unknown;
       } catch {
-        return typeDefault(dataType);
+        return configTypeDefault(dataType);
       }
     default:
       return raw;
@@ -138,7 +123,7 @@ export function typed(raw: string | null, dataType: string | null): unknown {
 }
 
 /** The catalogue text that is the definition's default for the machine (before substitution), or null. */
-export function defaultText(def: ConfigDefinition, m: MachineFacts): string | null {
+function defaultText(def: ConfigDefinition, m: MachineFacts): string | null {
   if (m.osType === 'Linux' && def.linux !== null) return def.linux;
   return m.accountClassId === CLASS_ON_PREMISE ? def.onPrem : def.saas;
 }
@@ -152,20 +137,6 @@ export function defaultsFor(defs: ConfigDefinition[], m: MachineFacts): Record<s
     out[`${def.rootKey}.${def.subKey}`] = typed(raw === null ? null : substitute(raw, m), def.dataType);
   }
   return out;
-}
-
-/** Whether a value is of the data type: a finite number, a boolean or null, any json, a string (null dataType). */
-export function hasType(value: unknown, dataType: string | null): boolean {
-  switch (dataType) {
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean':
-      return value === true || value === false || value === null;
-    case 'json':
-      return value !== undefined;
-    default:
-      return typeof value === 'string';
-  }
 }
 
 /**
@@ -183,9 +154,9 @@ export function checkConfig(
   for (const [key, value] of Object.entries(next)) {
     const def = byKey.get(key);
     const propertyName = `${field}.${key}`;
-    if (!KEY.test(key)) errors.push({ propertyName, errorMessage: 'Keys are written rootKey.subKey', attemptedValue: value });
+    if (!CONFIG_KEY.test(key)) errors.push({ propertyName, errorMessage: 'Keys are written rootKey.subKey', attemptedValue: value });
     else if (!def) errors.push({ propertyName, errorMessage: 'Unknown config key; create its definition first', attemptedValue: value });
-    else if (!hasType(value, def.dataType)) {
+    else if (!hasConfigType(value, def.dataType)) {
       errors.push({ propertyName, errorMessage: `Must be of type ${def.dataType ?? 'string'}`, attemptedValue: value });
     }
   }

@@ -5,9 +5,11 @@
  * the catalogues of definitions: a filtered page of each, and creating one.
  */
 import { and, asc, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { DbOrTx } from '../../db/client.js';
 import { accounts, accountSettings, componentConfigs, deployerConfigs, irmnVersions, machines, saasImages, sites } from '../../db/schema.js';
+import { likePattern } from '../catalogues/catalogues.repository.js';
 
 const since = alias(irmnVersions, 'since_version');
 const until = alias(irmnVersions, 'deprecated_version');
@@ -27,41 +29,37 @@ export interface ConfigDefinition {
   linux: string | null;
 }
 
-export async function selectComponentDefinitions(db: DbOrTx): Promise<ConfigDefinition[]> {
+type DefinitionTable = typeof componentConfigs | typeof deployerConfigs;
+
+/** The columns of `table` both catalogues share plus `extra`, with version names, sorted by key. */
+function definitionRows<E extends Record<string, AnyPgColumn>>(db: DbOrTx, table: DefinitionTable, extra: E) {
   return db
     .select({
-      rootKey: componentConfigs.rootKey,
-      subKey: componentConfigs.subKey,
-      dataType: componentConfigs.dataType,
-      protected: componentConfigs.protected,
-      siteSpecific: componentConfigs.siteSpecific,
+      rootKey: table.rootKey,
+      subKey: table.subKey,
+      dataType: table.dataType,
+      protected: table.protected,
       sinceVersion: since.name,
       deprecatedAtVersion: until.name,
-      saas: componentConfigs.saasDefaultValue,
-      onPrem: componentConfigs.onPremDefaultValue,
-      linux: componentConfigs.linuxSpecificValue,
+      ...extra,
     })
-    .from(componentConfigs)
-    .leftJoin(since, eq(since.id, componentConfigs.versionId))
-    .leftJoin(until, eq(until.id, componentConfigs.deprecatedAtVersionId))
-    .orderBy(asc(componentConfigs.rootKey), asc(componentConfigs.subKey));
+    .from(table)
+    .leftJoin(since, eq(since.id, table.versionId))
+    .leftJoin(until, eq(until.id, table.deprecatedAtVersionId))
+    .orderBy(asc(table.rootKey), asc(table.subKey));
+}
+
+export async function selectComponentDefinitions(db: DbOrTx): Promise<ConfigDefinition[]> {
+  return definitionRows(db, componentConfigs, {
+    siteSpecific: componentConfigs.siteSpecific,
+    saas: componentConfigs.saasDefaultValue,
+    onPrem: componentConfigs.onPremDefaultValue,
+    linux: componentConfigs.linuxSpecificValue,
+  });
 }
 
 export async function selectDeployerDefinitions(db: DbOrTx): Promise<ConfigDefinition[]> {
-  const rows = await db
-    .select({
-      rootKey: deployerConfigs.rootKey,
-      subKey: deployerConfigs.subKey,
-      dataType: deployerConfigs.dataType,
-      protected: deployerConfigs.protected,
-      sinceVersion: since.name,
-      deprecatedAtVersion: until.name,
-      value: deployerConfigs.defaultValue,
-    })
-    .from(deployerConfigs)
-    .leftJoin(since, eq(since.id, deployerConfigs.versionId))
-    .leftJoin(until, eq(until.id, deployerConfigs.deprecatedAtVersionId))
-    .orderBy(asc(deployerConfigs.rootKey), asc(deployerConfigs.subKey));
+  const rows = await definitionRows(db, deployerConfigs, { value: deployerConfigs.defaultValue });
   return rows.map(({ value, ...r }) => ({ ...r, siteSpecific: false, saas: value, onPrem: value, linux: null }));
 }
 
@@ -97,7 +95,6 @@ export async function selectSubstitutionFacts(db: DbOrTx, machineIds: number[]) 
     .orderBy(asc(machines.id));
   return rows;
 }
-export type SubstitutionFacts = Awaited<ReturnType<typeof selectSubstitutionFacts>>[number];
 
 export async function updateMachineConfig(
   db: DbOrTx,
@@ -112,78 +109,75 @@ export async function updateMachineConfig(
 const versionRef = (v: typeof since | typeof until) =>
   sql<{ id: number; name: string; status: string } | null>`case when ${v.id} is null then null else json_build_object('id', ${v.id}, 'name', ${v.name}, 'status', ${v.status}) end`;
 
-/** A page of definitions sorted by `rootKey.subKey`, with `search` a substring of that key (any case) and `rootKey` exact. */
+/**
+ * A page of definitions sorted by `rootKey.subKey`, with `search` a substring of
+ * that key (any case), `rootKey` exact and `id` that definition only.
+ */
 export interface DefinitionFilter {
+  id?: number;
   search?: string;
   rootKey?: string;
   startIndex: number;
   limit: number;
 }
 
-function definitionWhere(table: typeof componentConfigs | typeof deployerConfigs, { search, rootKey }: DefinitionFilter): SQL | undefined {
+function definitionWhere(table: DefinitionTable, { id, search, rootKey }: DefinitionFilter): SQL | undefined {
   const where: SQL[] = [];
-  if (search) {
-    const escaped = search.replace(/[\\%_]/g, (c) => `\\${c}`);
-    where.push(ilike(sql`${table.rootKey} || '.' || ${table.subKey}`, `%${escaped}%`));
-  }
+  if (id !== undefined) where.push(eq(table.id, id));
+  if (search) where.push(ilike(sql`${table.rootKey} || '.' || ${table.subKey}`, likePattern(search)));
   if (rootKey) where.push(eq(table.rootKey, rootKey));
   return where.length > 0 ? and(...where) : undefined;
 }
 
-export async function selectComponentDefinitionPage(db: DbOrTx, filter: DefinitionFilter) {
-  const where = definitionWhere(componentConfigs, filter);
+/** The columns of a page item both catalogues share. */
+const pageColumns = (table: DefinitionTable) => ({
+  id: table.id,
+  rootKey: table.rootKey,
+  subKey: table.subKey,
+  dataType: table.dataType,
+  protected: table.protected,
+  version: versionRef(since),
+  deprecatedAtVersion: versionRef(until),
+});
+
+/**
+ * A page of one catalogue: items of the shared columns plus `E`. Spelt out
+ * because drizzle types a select from either table as a union of rows, each
+ * with the other table's columns `never`; each such row is assignable to it.
+ */
+type DefinitionPageOf<E extends Record<string, AnyPgColumn>> = { items: SelectResultFields<ReturnType<typeof pageColumns> & E>[]; totalItems: number };
+
+/** A page of `table`'s definitions: the columns both catalogues share plus `extra`. */
+async function definitionPage<E extends Record<string, AnyPgColumn>>(db: DbOrTx, table: DefinitionTable, extra: E, filter: DefinitionFilter) {
+  const where = definitionWhere(table, filter);
   const [items, [total]] = await Promise.all([
     db
-      .select({
-        id: componentConfigs.id,
-        rootKey: componentConfigs.rootKey,
-        subKey: componentConfigs.subKey,
-        dataType: componentConfigs.dataType,
-        protected: componentConfigs.protected,
-        siteSpecific: componentConfigs.siteSpecific,
-        version: versionRef(since),
-        deprecatedAtVersion: versionRef(until),
-        saasDefaultValue: componentConfigs.saasDefaultValue,
-        onPremDefaultValue: componentConfigs.onPremDefaultValue,
-        linuxSpecificValue: componentConfigs.linuxSpecificValue,
-      })
-      .from(componentConfigs)
-      .leftJoin(since, eq(since.id, componentConfigs.versionId))
-      .leftJoin(until, eq(until.id, componentConfigs.deprecatedAtVersionId))
+      .select({ ...pageColumns(table), ...extra })
+      .from(table)
+      .leftJoin(since, eq(since.id, table.versionId))
+      .leftJoin(until, eq(until.id, table.deprecatedAtVersionId))
       .where(where)
-      .orderBy(asc(componentConfigs.rootKey), asc(componentConfigs.subKey), asc(componentConfigs.id))
+      .orderBy(asc(table.rootKey), asc(table.subKey), asc(table.id))
       .offset(filter.startIndex)
       .limit(filter.limit),
-    db.select({ count: count() }).from(componentConfigs).where(where),
+    db.select({ count: count() }).from(table).where(where),
   ]);
   return { items, totalItems: total?.count ?? 0 };
 }
 
-export async function selectDeployerDefinitionPage(db: DbOrTx, filter: DefinitionFilter) {
-  const where = definitionWhere(deployerConfigs, filter);
-  const [items, [total]] = await Promise.all([
-    db
-      .select({
-        id: deployerConfigs.id,
-        rootKey: deployerConfigs.rootKey,
-        subKey: deployerConfigs.subKey,
-        dataType: deployerConfigs.dataType,
-        protected: deployerConfigs.protected,
-        version: versionRef(since),
-        deprecatedAtVersion: versionRef(until),
-        defaultValue: deployerConfigs.defaultValue,
-      })
-      .from(deployerConfigs)
-      .leftJoin(since, eq(since.id, deployerConfigs.versionId))
-      .leftJoin(until, eq(until.id, deployerConfigs.deprecatedAtVersionId))
-      .where(where)
-      .orderBy(asc(deployerConfigs.rootKey), asc(deployerConfigs.subKey), asc(deployerConfigs.id))
-      .offset(filter.startIndex)
-      .limit(filter.limit),
-    db.select({ count: count() }).from(deployerConfigs).where(where),
-  ]);
-  return { items, totalItems: total?.count ?? 0 };
-}
+const componentPageColumns = {
+  siteSpecific: componentConfigs.siteSpecific,
+  saasDefaultValue: componentConfigs.saasDefaultValue,
+  onPremDefaultValue: componentConfigs.onPremDefaultValue,
+  linuxSpecificValue: componentConfigs.linuxSpecificValue,
+};
+const deployerPageColumns = { defaultValue: deployerConfigs.defaultValue };
+
+export const selectComponentDefinitionPage = (db: DbOrTx, filter: DefinitionFilter): Promise<DefinitionPageOf<typeof componentPageColumns>> =>
+  definitionPage(db, componentConfigs, componentPageColumns, filter);
+
+export const selectDeployerDefinitionPage = (db: DbOrTx, filter: DefinitionFilter): Promise<DefinitionPageOf<typeof deployerPageColumns>> =>
+  definitionPage(db, deployerConfigs, deployerPageColumns, filter);
 
 /**
  * Inserts a definition unless its key exists; answers its id, or null for a

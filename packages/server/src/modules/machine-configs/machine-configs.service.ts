@@ -26,7 +26,7 @@ import type {
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { badRequest, conflict, HttpProblem, notFound } from '../../lib/problem.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import { findVisibleMachine, selectMachine, selectVisibleTargets } from '../machines/machines.repository.js';
 import { checkConfig, defaultsFor } from './config-rules.js';
@@ -93,7 +93,7 @@ export function createMachineConfigService({ db, audit }: { db: Db; audit: Audit
         const { errors, protectedChanged } = checkConfig(field, config, current, await definitions(tx));
         if (errors.length > 0) throw badRequest(errors);
         if (protectedChanged.length > 0) {
-          throw new HttpProblem(422, 'Unprocessable Content', `Protected configs are read-only: ${protectedChanged.join(', ')}`);
+          throw unprocessable(`Protected configs are read-only: ${protectedChanged.join(', ')}`);
         }
         const removed = Object.fromEntries(Object.keys(current).filter((k) => !(k in config)).map((k) => [k, null]));
         const changes = diffChanges(entity, current, { ...config, ...removed });
@@ -134,9 +134,7 @@ export function createMachineConfigService({ db, audit }: { db: Db; audit: Audit
         });
         return inserted;
       });
-      const filter = { rootKey: body.rootKey, search: key, startIndex: 0, limit: 1000 };
-      const created = (await definitionPage(kind, filter)).items.find((d) => d.id === id);
-      if (!created) throw notFound(`Config ${key}`);
+      const [created] = (await definitionPage(kind, { id, startIndex: 0, limit: 1 })).items;
       return created as Definition<K>;
     },
 

@@ -26,7 +26,7 @@ import {
 } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { hasCustomerProductionAccess, hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { badRequest, conflict, forbidden, HttpProblem, notFound } from '../../lib/problem.js';
+import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import { findVisibleAccount } from '../accounts/accounts.repository.js';
@@ -171,7 +171,7 @@ export function createMachineService({
           throw badRequest([{ propertyName: 'instanceTypeId', errorMessage: 'Unknown machine instance type', attemptedValue: instanceTypeId }]);
         }
         if (found.machine.instanceTypeId === instanceTypeId) {
-          throw new HttpProblem(422, 'Unprocessable Content', `Machine ${found.machine.name} already has instance type ${type.name}`);
+          throw unprocessable(`Machine ${found.machine.name} already has instance type ${type.name}`);
         }
         const [q] = await tasks.enqueue(tx, [
           { machine: taskMachine(found), type: 'ChangeInstanceType', description: `Change instance type of ${found.machine.name} to ${type.name}`, params: { instanceTypeId } },

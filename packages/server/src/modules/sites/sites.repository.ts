@@ -2,16 +2,17 @@
  * SQL of an account's sites and of the machine facts behind its services
  * (spec 1 §2 Sites and Services tabs, §3 Site, Service).
  */
-import { and, asc, desc, eq, isNull, ne, notInArray } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { accounts, cloudInstances, machines, sites } from '../../db/schema.js';
+import { visibleAccount } from '../accounts/accounts.repository.js';
 
 /** A live account the user may see (locked with `forUpdate`), or undefined. */
 export async function selectVisibleAccount(db: DbOrTx, id: number, hiddenClassIds: number[], forUpdate = false) {
   const query = db
     .select({ id: accounts.id, name: accounts.name, classId: accounts.classId, urlFriendlyName: accounts.urlFriendlyName })
     .from(accounts)
-    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt), hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined));
+    .where(visibleAccount(id, hiddenClassIds));
   const [row] = forUpdate ? await query.for('update') : await query;
   return row;
 }

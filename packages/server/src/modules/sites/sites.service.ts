@@ -37,7 +37,7 @@ import {
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { HttpProblem, badRequest, conflict, notFound } from '../../lib/problem.js';
+import { badRequest, conflict, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import * as repo from './sites.repository.js';
 
@@ -96,7 +96,7 @@ export function createSiteService({ db, audit }: { db: Db; audit: AuditService }
       return db.transaction(async (tx) => {
         const account = await repo.selectVisibleAccount(tx, accountId, hiddenClassIds(principal), true);
         if (!account) throw notFound(`Account ${accountId}`);
-        if (account.classId === CLASS_ADD_ON) throw new HttpProblem(422, 'Unprocessable Content', 'Add-on accounts have no sites');
+        if (account.classId === CLASS_ADD_ON) throw unprocessable('Add-on accounts have no sites');
         const site = await repo.selectSiteForUpdate(tx, accountId, siteId);
         if (!site) throw notFound(`Site ${siteId} of account ${accountId}`);
         const names = resolveSiteNames(body, account.urlFriendlyName);

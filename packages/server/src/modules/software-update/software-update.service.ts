@@ -26,7 +26,7 @@ import {
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { HttpProblem, notFound } from '../../lib/problem.js';
+import { notFound, unprocessable } from '../../lib/problem.js';
 import { selectAccountWithSettings } from '../account-settings/account-settings.repository.js';
 import { normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
 import * as catalogue from '../catalogues/catalogues.repository.js';
@@ -45,7 +45,7 @@ export function createSoftwareUpdateService({ db }: { db: Db }): SoftwareUpdateS
     async validate({ principal, accountId, config: sent }) {
       const loaded = await selectAccountWithSettings(db, accountId, { hiddenClassIds: hiddenClassIds(principal) });
       if (!loaded) throw notFound(`Account ${accountId}`);
-      if (loaded.account.classId === CLASS_ADD_ON) throw new HttpProblem(422, 'Unprocessable Content', 'Add-on accounts have no instance settings');
+      if (loaded.account.classId === CLASS_ADD_ON) throw unprocessable('Add-on accounts have no instance settings');
       const config = normaliseMachineConfig(sent);
       const stored = readMachineConfig(loaded.settings.machineConfig, { autoStopTime: null, vmImageName: loaded.account.vmImageName ?? '' });
       const selected = (c: TMachineConfig, key: TConfigComponent) => (c[`${key}VersionMode`] === 'Select' ? c[`${key}Version`] : '');

@@ -15,7 +15,16 @@
  *   removed, and one it lacks cannot be added (the server answers 422 for both),
  *   so protected keys are not suggested either.
  */
-import { CONFIG_ROOT_KEY, CONFIG_SUB_KEY, type TConfigDataType, type TConfigDataTypeName } from '@fleet/contracts';
+import {
+  CONFIG_ROOT_KEY,
+  CONFIG_ROOT_KEY_MESSAGE,
+  CONFIG_SUB_KEY,
+  CONFIG_SUB_KEY_MESSAGE,
+  configTypeDefault,
+  hasConfigType,
+  type TConfigDataType,
+  type TConfigDataTypeName,
+} from '@fleet/contracts';
 
 /** A definition as the editors need it (either catalogue). */
 export interface DefinitionLike {
@@ -41,16 +50,7 @@ export const storedType = (name: TConfigDataTypeName): TConfigDataType => (name 
 
 /** Default value of a type (spec 2 §5, §9). */
 export function defaultOfType(name: TConfigDataTypeName): unknown {
-  switch (name) {
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'json':
-      return {};
-    default:
-      return '';
-  }
+  return configTypeDefault(name);
 }
 
 /** The type of a value whose key has no definition. */
@@ -94,8 +94,8 @@ export function decideAdd(
   definitions: ReadonlyMap<string, DefinitionLike>,
   present: ReadonlySet<string>,
 ): AddDecision {
-  if (!CONFIG_ROOT_KEY.test(input.rootKey)) return { kind: 'invalid', field: 'rootKey', message: 'A letter, then letters, digits or _' };
-  if (!CONFIG_SUB_KEY.test(input.subKey)) return { kind: 'invalid', field: 'subKey', message: 'Letters, digits, _, . or -' };
+  if (!CONFIG_ROOT_KEY.test(input.rootKey)) return { kind: 'invalid', field: 'rootKey', message: CONFIG_ROOT_KEY_MESSAGE };
+  if (!CONFIG_SUB_KEY.test(input.subKey)) return { kind: 'invalid', field: 'subKey', message: CONFIG_SUB_KEY_MESSAGE };
   const key = `${input.rootKey}.${input.subKey}`;
   if (present.has(key)) return { kind: 'present' };
   const def = definitions.get(key);
@@ -105,18 +105,16 @@ export function decideAdd(
   return { kind: 'known' };
 }
 
+const VALUE_PROBLEMS: Record<TConfigDataTypeName, string> = {
+  number: 'A number is needed',
+  boolean: 'true, false or null',
+  string: 'Text is needed',
+  json: 'Invalid JSON',
+};
+
 /** Why a value cannot be saved as `type`, or undefined when it can (booleans may be null). */
 export function valueProblem(value: unknown, type: TConfigDataTypeName): string | undefined {
-  switch (type) {
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'A number is needed';
-    case 'boolean':
-      return value === true || value === false || value === null ? undefined : 'true, false or null';
-    case 'string':
-      return typeof value === 'string' ? undefined : 'Text is needed';
-    default:
-      return value === undefined ? 'Invalid JSON' : undefined;
-  }
+  return hasConfigType(value, type) ? undefined : VALUE_PROBLEMS[type];
 }
 
 /** The JSON text of a value for its editor. */
