@@ -36,3 +36,8 @@ function isPhoneWidth(): boolean {
 export function useIsPhone(): boolean {
   return useSyncExternalStore(subscribe, isPhoneWidth);
 }
+
+/** Where a table pins its actions column: at the end, but not on a phone (see `useIsPhone`). */
+export function useActionsColumnFixed(): 'end' | undefined {
+  return useIsPhone() ? undefined : 'end';
+}

@@ -20,14 +20,14 @@ import { useEffect, useState } from 'react';
 import { Button, Flex, Form, Tabs, Typography, type FormInstance } from 'antd';
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { CLASS_ADD_ON, DEVOPS_EMAIL, ZLicenseConfig, type TInstancePolicy } from '@fleet/contracts';
+import { CLASS_ADD_ON, ZGeneralTemplateValues, ZLicenseConfig, type TInstancePolicy } from '@fleet/contracts';
 import { ApiError } from '../../app/api-client';
 import { useToast } from '../../app/toast';
 import { fieldErrorLine } from '../account-settings/shared/use-push-section';
+import { showFieldErrors } from '../account-settings/shared/field-errors';
 import { SectionCard } from '../account-settings/shared/SectionCard';
-import { useSectionForms, type SectionForms } from '../account-settings/shared/section-forms';
+import { useSectionForms, type SectionForms, type SectionKey } from '../account-settings/shared/section-forms';
 import { PropertiesFields } from '../account-settings/properties/PropertiesFields';
-import type { PropertiesValues } from '../account-settings/properties/properties-rules';
 import { InstanceFields } from '../account-settings/instance/InstanceFields';
 import { InstanceTemplateGate, loadInstanceDefaults } from '../account-settings/instance/InstanceTemplateGate';
 import { LicenseFields } from '../account-settings/license/LicenseFields';
@@ -36,27 +36,14 @@ import { IdleFields } from '../account-settings/idle/IdleFields';
 import { useInstanceTypes } from '../machines/api/queries';
 import { ManageTemplatesButton } from '../templates/ManageTemplatesButton';
 import { TemplatePicker } from '../templates/TemplatePicker';
+import { generalTemplateToProperties } from '../templates/template-values';
 import { useSaveDraft } from './api/drafts';
 import { DraftPreview } from './components/DraftPreview';
 import { SitesFields } from './components/SitesFields';
 import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
 
-/** The properties of a new account before anything is typed (spec 1 §9). */
-const NEW_PROPERTIES: Partial<PropertiesValues> = {
-  classId: 1,
-  parentId: null,
-  name: '',
-  urlFriendlyName: '',
-  description: '',
-  customer: '',
-  contact: { name: '', email: '', phone1: null, phone2: null },
-  maintainer: DEVOPS_EMAIL,
-  billing: { period: 'Biweekly', amount: 10 },
-  managed: true,
-  whiteGlove: false,
-  autoTest: false,
-  autoTestBranch: null,
-};
+/** The properties of a new account before anything is typed (spec 1 §9): a general template's defaults, no parent, no name yet. */
+const NEW_PROPERTIES = { ...generalTemplateToProperties(ZGeneralTemplateValues.parse({})), parentId: null, name: '', urlFriendlyName: '' };
 
 const ERROR_TITLE = 'The account could not be saved as a draft';
 
@@ -127,17 +114,14 @@ export default function CreateAccountPage() {
         },
         onError: (error) => {
           if (!(error instanceof ApiError)) return toast.error(ERROR_TITLE);
-          const bySection = new Map<string, { name: (string | number)[]; errors: string[] }[]>();
-          for (const e of error.errors) {
-            const target = fieldOfCreationError(e.propertyName);
-            if (!target) continue;
-            bySection.set(target.section, [...(bySection.get(target.section) ?? []), { name: target.name, errors: [e.errorMessage] }]);
+          const formOf: Record<SectionKey | 'sites', FormInstance> = { ...forms, sites: sitesForm };
+          for (const [section, form] of Object.entries(formOf)) {
+            const shown = showFieldErrors(form, error, (propertyName) => {
+              const target = fieldOfCreationError(propertyName);
+              return target?.section === section ? target.name : undefined;
+            });
+            if (section === 'sites' && shown > 0) setTab('sites');
           }
-          for (const [section, fields] of bySection) {
-            const form: FormInstance = section === 'sites' ? sitesForm : forms[section as keyof SectionForms];
-            form.setFields(fields);
-          }
-          if (bySection.has('sites')) setTab('sites');
           toast.errorList(ERROR_TITLE, error.errors.length > 0 ? error.errors.map((e) => fieldErrorLine(e, false)) : [error.detail ?? error.title]);
         },
       },

@@ -39,7 +39,6 @@ import { IdleScheduleCard } from '../account-settings/idle/IdleScheduleCard';
 const TABS = ['machines', 'sites', 'services'] as const;
 const readTab = oneOf(TABS);
 
-
 /** A positive whole number from the path, else undefined. */
 function parseId(raw: string | undefined): number | undefined {
   const id = Number(raw);
@@ -131,15 +130,17 @@ export default function EditAccountPage() {
         templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
       />
       {a.classId !== CLASS_ADD_ON && (
-        <InstanceSettingsCard
-          account={a}
-          form={forms.instance}
-          canWrite={canWrite}
-          templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
-        />
+        <>
+          <InstanceSettingsCard
+            account={a}
+            form={forms.instance}
+            canWrite={canWrite}
+            templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
+          />
+          <BackupSettingsCard account={a} form={forms.backup} canWrite={canWrite} />
+          <IdleScheduleCard account={a} form={forms.idle} canWrite={canWrite} />
+        </>
       )}
-      {a.classId !== CLASS_ADD_ON && <BackupSettingsCard account={a} form={forms.backup} canWrite={canWrite} />}
-      {a.classId !== CLASS_ADD_ON && <IdleScheduleCard account={a} form={forms.idle} canWrite={canWrite} />}
       {canWrite && (
         <Flex justify="end" gap={8} role="group" aria-label="Account actions">
           <ManageTemplatesButton forms={forms} accountClassId={a.classId} existingAccount />

@@ -12,14 +12,15 @@
  * gets `{branch}|{shortHash}`.
  */
 import { useState } from 'react';
-import { Checkbox, Flex, Input, Select, Switch, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Checkbox, Flex, Input, Select, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { COMMITS_PAGE_SIZE, type TCommit, type TConfigComponent } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
 import { formatDateTime } from '../../lib/format';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useBranches, useCommits } from './api/queries';
 import { useSetCommitBreaking } from './api/mutations';
-import { useDebouncedValue } from './use-debounced-value';
-import { commitVersion, truncate } from './version-format';
+import { FilterSwitch } from './SelectLibraryFileDialog';
+import { COMMIT_MESSAGE_MAX, commitVersion, truncate } from './version-format';
 
 interface CommitsTabProps {
   software: TConfigComponent;
@@ -109,7 +110,7 @@ export function CommitsTab({ software, chosen, onChoose }: CommitsTabProps) {
       title: 'Message',
       dataIndex: 'message',
       render: (message: string) =>
-        message.length > 45 ? <Tooltip title={message}>{truncate(message)}</Tooltip> : message,
+        message.length > COMMIT_MESSAGE_MAX ? <Tooltip title={message}>{truncate(message)}</Tooltip> : message,
     },
   ];
 
@@ -139,18 +140,8 @@ export function CommitsTab({ software, chosen, onChoose }: CommitsTabProps) {
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
-        <label>
-          <Flex gap={6} align="center">
-            <Switch size="small" checked={tagsOnly} onChange={setTagsOnly} aria-label="Tags only" />
-            Tags only
-          </Flex>
-        </label>
-        <label>
-          <Flex gap={6} align="center">
-            <Switch size="small" checked={buildsOnly} onChange={setBuildsOnly} aria-label="Builds only" />
-            Builds only
-          </Flex>
-        </label>
+        <FilterSwitch label="Tags only" checked={tagsOnly} onChange={setTagsOnly} />
+        <FilterSwitch label="Builds only" checked={buildsOnly} onChange={setBuildsOnly} />
       </Flex>
       <Table<TCommit>
         size="small"

@@ -4,8 +4,7 @@
  * order), then the bundle version and the main and account library modes, and a
  * column of the current (form) values plus one column per chosen template.
  *
- * Templates come from `templates` (e.g. passed by the templates dialog) and from
- * the instance-settings templates and template accounts of
+ * Templates are the instance-settings templates and template accounts of
  * `GET /template/instance-settings`, chosen in the Templates box. A version cell
  * reads "Latest ({branch})", "Select: {version}" (a build URL as the zip's file
  * name) or the mode;
@@ -13,24 +12,20 @@
  */
 import { useState } from 'react';
 import { Flex, Modal, Select, Table, Typography, type TableColumnsType } from 'antd';
-import { COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, type TMachineConfigInput } from '@fleet/contracts';
-import { useInstanceTemplates } from './api/queries';
+import { COMPONENT_LABELS, type TMachineConfigInput } from '@fleet/contracts';
+import { useTemplates } from '../templates/api/queries';
 import { CARD_COMPONENTS } from './card-components';
-import { latestBranch, versionLabel } from './version-format';
+import { effectiveLatestBranch, modeLabel, versionLabel } from './version-format';
 
 export const COMPARE_VERSIONS_WIDTH = 1000;
 
-/** A template to compare with: its name and its instance settings (flattened machineConfig fields). */
-export interface CompareTemplate {
-  name: string;
-  values: Partial<TMachineConfigInput> & Record<string, unknown>;
-}
+/** Instance settings to compare (flattened machineConfig fields). */
+type SettingValues = Partial<TMachineConfigInput> & Record<string, unknown>;
 
 export interface CompareVersionsDialogProps {
   open: boolean;
   /** The current instance settings (the form's values). */
-  current: Partial<TMachineConfigInput> & Record<string, unknown>;
-  templates?: readonly CompareTemplate[];
+  current: SettingValues;
   onClose(): void;
 }
 
@@ -63,42 +58,33 @@ const ROWS: Row[] = [
   },
 ];
 
-const MODE_TEXT: Record<string, string> = {
-  LatestBuild: 'Latest build',
-  LatestDev: 'Latest Dev',
-  LatestProd: 'Latest Prod',
-  LatestAccount: 'Latest Account',
-};
-
 /** "Latest (release/8.1)", "Latest (any branch)", "Select: {version}", or the mode. */
 function versionText(mode: string, version: string): string {
   if (mode === 'Latest') {
-    const branch = latestBranch(version) ?? (version || DEFAULT_LATEST_BRANCH);
-    return `Latest (${branch || 'any branch'})`;
+    return `Latest (${effectiveLatestBranch(version) || 'any branch'})`;
   }
-  if (version) return `${MODE_TEXT[mode] ?? mode}: ${versionLabel(version)}`;
-  return MODE_TEXT[mode] ?? mode;
+  if (version) return `${modeLabel(mode)}: ${versionLabel(version)}`;
+  return modeLabel(mode);
 }
 
 function libraryText(mode: string, files: unknown): string {
   const count = Array.isArray(files) ? files.length : 0;
-  const label = MODE_TEXT[mode] ?? mode;
+  const label = modeLabel(mode);
   return count > 0 ? `${label}: ${count} file${count === 1 ? '' : 's'}` : label;
 }
 
-export function CompareVersionsDialog({ open, current, templates = [], onClose }: CompareVersionsDialogProps) {
-  const stored = useInstanceTemplates(open);
+export function CompareVersionsDialog({ open, current, onClose }: CompareVersionsDialogProps) {
+  const stored = useTemplates('instance-settings', open);
   const [chosenIds, setChosenIds] = useState<number[]>([]);
 
   const options = (stored.data ?? []).map((t) => ({
     value: t.id,
     label: t.isTemplate ? t.name : `${t.name} (account)`,
   }));
-  const chosenStored: CompareTemplate[] = chosenIds.flatMap((id) => {
+  const compared = chosenIds.flatMap((id) => {
     const t = stored.data?.find((x) => x.id === id);
-    return t ? [{ name: t.name, values: t as CompareTemplate['values'] }] : [];
+    return t ? [{ name: t.name, values: t as SettingValues }] : [];
   });
-  const compared = [...templates, ...chosenStored];
 
   const columns: TableColumnsType<Row> = [
     { title: 'Component', dataIndex: 'label', width: 180, fixed: 'left' },

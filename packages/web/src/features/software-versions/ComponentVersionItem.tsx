@@ -5,9 +5,9 @@
  * (spec 1 §9 default).
  */
 import { Form } from 'antd';
-import { COMPONENT_LABELS, type TConfigComponent } from '@fleet/contracts';
+import { COMPONENT_LABELS, type TAccountVersionMode, type TConfigComponent } from '@fleet/contracts';
 import { HiddenFields } from './form-binding';
-import { VersionPicker, type VersionPickerMode, type VersionPickerProps } from './VersionPicker';
+import { VersionPicker, type VersionPickerProps } from './VersionPicker';
 
 export interface ComponentVersionItemProps extends Pick<VersionPickerProps, 'modes' | 'noneLabel' | 'disabled'> {
   component: TConfigComponent;
@@ -17,7 +17,7 @@ export function ComponentVersionItem({ component, ...picker }: ComponentVersionI
   const form = Form.useFormInstance();
   const modeName = `${component}VersionMode`;
   const versionName = `${component}Version`;
-  const mode = (Form.useWatch(modeName, form) as VersionPickerMode | undefined) ?? 'Latest';
+  const mode = (Form.useWatch(modeName, form) as TAccountVersionMode | undefined) ?? 'Latest';
   const version = (Form.useWatch(versionName, form) as string | undefined) ?? '';
   const label = COMPONENT_LABELS[component];
   return (

@@ -10,27 +10,19 @@
  * Choosing Select opens the Select Library File dialog; closing it without a file
  * reverts to None. Files are listed only in Select mode: any other mode empties
  * them. Clearing the mode (or removing the last file) resets it to None with no
- * files. `installedFiles` (the account's current files) drives the dialog's
+ * files. `installedFiles` (the files of both library fields, read once by
+ * ComponentVersionsFields) names the chosen files and drives the dialog's
  * newer-installed warning.
  */
 import { useState } from 'react';
 import { Button, Flex, Form, Select, Tag, Tooltip } from 'antd';
 import { FolderOpenOutlined } from '@ant-design/icons';
 import { ACCOUNT_LIBRARY_MODES, MAIN_LIBRARY_MODES, type TLibraryFile } from '@fleet/contracts';
-import { useLibraryFilesByIds } from './api/queries';
 import { HiddenFields } from './form-binding';
 import { SelectLibraryFileDialog } from './SelectLibraryFileDialog';
+import { MODE_LABELS } from './version-format';
 
 type LibraryKind = 'main' | 'account';
-
-const MODE_LABELS: Record<string, string> = {
-  None: 'None',
-  Skip: 'Skip',
-  LatestDev: 'Latest Dev',
-  LatestProd: 'Latest Prod',
-  LatestAccount: 'Latest Account',
-  Select: 'Select',
-};
 
 const KIND = {
   main: { label: 'Main Library', modes: MAIN_LIBRARY_MODES, modeName: 'mainLibraryMode', filesName: 'mainLibraryFiles', multiple: true },
@@ -40,6 +32,7 @@ const KIND = {
 export interface LibraryFilesFieldProps {
   kind: LibraryKind;
   disabled?: boolean;
+  /** The files of both library fields' ids (the account's current files until changed). */
   installedFiles: readonly TLibraryFile[];
 }
 
@@ -48,7 +41,8 @@ export function LibraryFilesField({ kind, disabled, installedFiles }: LibraryFil
   const form = Form.useFormInstance();
   const mode = (Form.useWatch(modeName, form) as string | undefined) ?? 'None';
   const ids = (Form.useWatch(filesName, form) as number[] | undefined) ?? [];
-  const { files } = useLibraryFilesByIds(ids);
+  // This field's files, in the order the server lists them.
+  const files = installedFiles.filter((f) => ids.includes(f.id));
   const [dialogOpen, setDialogOpen] = useState(false);
 
   const write = (nextMode: string, nextIds: number[]) =>
@@ -88,7 +82,7 @@ export function LibraryFilesField({ kind, disabled, installedFiles }: LibraryFil
             disabled={disabled}
             value={dialogOpen ? 'Select' : mode}
             onChange={onModeChange}
-            options={modes.map((m) => ({ value: m, label: MODE_LABELS[m] ?? m }))}
+            options={modes.map((m) => ({ value: m, label: MODE_LABELS[m] }))}
           />
           {mode === 'Select' && (
             <Tooltip title={multiple ? 'Choose files' : 'Choose a file'}>

@@ -22,9 +22,10 @@ import type { SortOrder, SorterResult } from 'antd/es/table/interface';
 import { WarningOutlined } from '@ant-design/icons';
 import { LIBRARY_FILE_TYPES, LIBRARY_SORT_FIELDS, type TLibraryFile, type TListLibraryFilesQuery } from '@fleet/contracts';
 import { formatDateTime } from '../../lib/format';
-import { useIrmnVersions, useLibraryFiles, useLibraryPackages } from './api/queries';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useIrmnVersions } from '../catalogues/api/queries';
+import { useLibraryFiles, useLibraryPackages } from './api/queries';
 import { LIBRARY_DIALOG_PAGE_SIZE, newerInstalled } from './library-files';
-import { useDebouncedValue } from './use-debounced-value';
 import './software-versions.css';
 
 /** Width of the dialog, px (spec 1 §9 dialog widths). */
@@ -269,7 +270,8 @@ function LibraryFileTable({ multiple, chosen, installedFiles, onChoose: choose }
   );
 }
 
-function FilterSwitch({ label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void }) {
+/** A small switch with its label beside it, for a dialog's filter row. */
+export function FilterSwitch({ label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void }) {
   return (
     <label>
       <Flex gap={6} align="center">

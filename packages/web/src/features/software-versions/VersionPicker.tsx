@@ -13,21 +13,19 @@
  *   Select with nothing chosen, or closing the modal without a version, reverts
  *   to None (a version already selected is kept when the modal is reopened and
  *   cancelled). The edit button reopens the modal; the clear button resets to None.
- * - None (labelled `noneLabel`, e.g. Default for the deployer), LatestBuild and
- *   Skip: version empty.
+ * - None (labelled `noneLabel`, e.g. Default for the deployer) and LatestBuild:
+ *   version empty.
  */
 import { useState } from 'react';
 import { Button, Input, Select, Space, Tooltip } from 'antd';
 import { CloseOutlined, EditOutlined } from '@ant-design/icons';
-import { DEFAULT_LATEST_BRANCH, type TConfigComponent } from '@fleet/contracts';
+import { DEFAULT_LATEST_BRANCH, type TAccountVersionMode, type TConfigComponent } from '@fleet/contracts';
 import { useBranches } from './api/queries';
 import { SelectVersionModal } from './SelectVersionModal';
-import { latestBranch, latestVersion, versionLabel } from './version-format';
-
-export type VersionPickerMode = 'None' | 'Skip' | 'Latest' | 'LatestBuild' | 'Select';
+import { effectiveLatestBranch, latestBranch, latestVersion, MODE_LABELS, versionLabel } from './version-format';
 
 export interface VersionPickerValue {
-  mode: VersionPickerMode;
+  mode: TAccountVersionMode;
   version: string;
 }
 
@@ -37,20 +35,12 @@ export interface VersionPickerProps {
   label: string;
   value: VersionPickerValue;
   onChange(value: VersionPickerValue): void;
-  modes?: readonly VersionPickerMode[];
+  modes?: readonly TAccountVersionMode[];
   noneLabel?: string;
   disabled?: boolean;
 }
 
-const MODE_LABELS: Record<VersionPickerMode, string> = {
-  None: 'None',
-  Skip: 'Skip',
-  Latest: 'Latest',
-  LatestBuild: 'Latest build',
-  Select: 'Select',
-};
-
-export const ACCOUNT_PICKER_MODES: readonly VersionPickerMode[] = ['Latest', 'Select', 'None'];
+export const ACCOUNT_PICKER_MODES: readonly TAccountVersionMode[] = ['Latest', 'Select', 'None'];
 
 export function VersionPicker({ software, label, value, onChange, modes = ACCOUNT_PICKER_MODES, noneLabel, disabled }: VersionPickerProps) {
   const [modalOpen, setModalOpen] = useState(false);
@@ -63,7 +53,7 @@ export function VersionPicker({ software, label, value, onChange, modes = ACCOUN
     label: m === 'None' && noneLabel ? noneLabel : MODE_LABELS[m],
   }));
 
-  const onModeChange = (next: VersionPickerMode) => {
+  const onModeChange = (next: TAccountVersionMode) => {
     if (next === 'Select') {
       setModalOpen(true);
       return;
@@ -81,15 +71,14 @@ export function VersionPicker({ software, label, value, onChange, modes = ACCOUN
     if (!(mode === 'Select' && version)) onChange({ mode: 'None', version: '' });
   };
 
-  // The server reads a Latest version without `|latest` as that branch (blank: master).
-  const branch = mode === 'Latest' ? (latestBranch(version) ?? (version || DEFAULT_LATEST_BRANCH)) : null;
+  const branch = mode === 'Latest' ? effectiveLatestBranch(version) : null;
   const branchNames = (branches.data ?? []).map((b) => b.name);
   if (branch && !branchNames.includes(branch)) branchNames.unshift(branch);
 
   return (
     <>
       <Space.Compact style={{ width: '100%' }}>
-        <Select<VersionPickerMode>
+        <Select<TAccountVersionMode>
           aria-label={`${label} version mode`}
           style={{ width: 132, flex: 'none' }}
           value={modalOpen ? 'Select' : mode}

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TLibraryFile } from '@fleet/contracts';
 import { LIBRARY_DIALOG_PAGE_SIZE, newerInstalled } from './library-files';
-import { commitVersion, formatFileSize, latestBranch, latestVersion, truncate, versionLabel } from './version-format';
+import { commitVersion, effectiveLatestBranch, formatFileSize, latestBranch, latestVersion, modeLabel, truncate, versionLabel } from './version-format';
 
 describe('version strings', () => {
   it('writes Latest as {branch}|latest, master by default and blank for any branch', () => {
@@ -12,6 +12,20 @@ describe('version strings', () => {
     expect(latestBranch('release/8.1|latest')).toBe('release/8.1');
     expect(latestBranch('|latest')).toBe('');
     expect(latestBranch('release/8.1|abc1234')).toBeNull();
+  });
+
+  it('reads a Latest version without |latest as that branch, blank as master', () => {
+    expect(effectiveLatestBranch('release/8.1|latest')).toBe('release/8.1');
+    expect(effectiveLatestBranch('|latest')).toBe('');
+    expect(effectiveLatestBranch('develop')).toBe('develop');
+    expect(effectiveLatestBranch('')).toBe('master');
+  });
+
+  it('labels every mode, an unknown one as itself', () => {
+    expect(modeLabel('LatestBuild')).toBe('Latest build');
+    expect(modeLabel('LatestDev')).toBe('Latest Dev');
+    expect(modeLabel('Select')).toBe('Select');
+    expect(modeLabel('Other')).toBe('Other');
   });
 
   it('writes a commit as {branch}|{shortHash} and shows a build URL as the zip file name', () => {

@@ -6,10 +6,30 @@
  * - Select: a commit as `{branch}|{shortHash}` (or a bare short hash), or a build URL.
  * - None and LatestBuild: empty.
  */
-import { DEFAULT_LATEST_BRANCH } from '@fleet/contracts';
+import { DEFAULT_LATEST_BRANCH, type ACCOUNT_LIBRARY_MODES, type MAIN_LIBRARY_MODES, type TAccountVersionMode } from '@fleet/contracts';
 
 /** Commit messages are cut at this many characters in the modal (spec 3 §9). */
 export const COMMIT_MESSAGE_MAX = 45;
+
+/** A version mode of a component or of a library. */
+export type VersionMode = TAccountVersionMode | (typeof MAIN_LIBRARY_MODES)[number] | (typeof ACCOUNT_LIBRARY_MODES)[number];
+
+/** What the pickers and the Compare Versions dialog call each mode. */
+export const MODE_LABELS: Readonly<Record<VersionMode, string>> = {
+  None: 'None',
+  Skip: 'Skip',
+  Latest: 'Latest',
+  LatestBuild: 'Latest build',
+  LatestDev: 'Latest Dev',
+  LatestProd: 'Latest Prod',
+  LatestAccount: 'Latest Account',
+  Select: 'Select',
+};
+
+/** The label of a stored mode; an unknown mode reads as itself. */
+export function modeLabel(mode: string): string {
+  return (MODE_LABELS as Readonly<Record<string, string | undefined>>)[mode] ?? mode;
+}
 
 /** The Latest version of `branch` (`master` by default; `''` for any branch). */
 export function latestVersion(branch: string | null | undefined = DEFAULT_LATEST_BRANCH): string {
@@ -20,6 +40,14 @@ export function latestVersion(branch: string | null | undefined = DEFAULT_LATEST
 export function latestBranch(version: string | null | undefined): string | null {
   if (!version?.endsWith('|latest')) return null;
   return version.slice(0, -'|latest'.length);
+}
+
+/**
+ * The branch a Latest-mode `version` runs: its branch (`''` is any branch); the
+ * server reads a version without `|latest` as that branch (blank: master).
+ */
+export function effectiveLatestBranch(version: string | null | undefined): string {
+  return latestBranch(version) ?? (version || DEFAULT_LATEST_BRANCH);
 }
 
 export const isBuildUrl = (version: string): boolean => /^https?:\/\//i.test(version);

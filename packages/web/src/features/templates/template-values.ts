@@ -33,9 +33,7 @@
 import {
   CLASS_ADD_ON,
   CONFIG_COMPONENTS,
-  type TBackupConfig,
-  type TLicenseConfig,
-  type TMachineConfig,
+  TEMPLATE_VALUE_SCHEMAS,
   type TPushAccountPropertiesRequest,
   type TTemplate,
   type TTemplateType,
@@ -74,37 +72,8 @@ export function kindsForClass(classId: number | undefined): TTemplateType[] {
 
 // ---------------------------------------------------------------- key lists
 
-/** Compiles only when `Missing` is never: the key lists below name every field of their contract type. */
-type AllKeysListed<Missing extends never> = Missing;
-
-type LicenseTemplateValues = Omit<TLicenseConfig, 'expirationTime' | 'matchedTemplate'>;
-
-const LICENSE_KEYS = [
-  'instancePolicy',
-  'cloudInstanceType',
-  'redisCloudInstanceType',
-  'maxSites',
-  'maxAreas',
-  'maxEquips',
-  'maxSoftwares',
-  'maxCircuits',
-  'maxPathways',
-  'maxMainholes',
-  'maxUsers',
-  'maxReportUsers',
-  'maxClientUsers',
-  'maxTechnicianUsers',
-  'maxFaceplates',
-  'maxRacks',
-  'cloudCredits',
-  'isActive',
-  'features',
-  'reportingCategories',
-  'addOnSiteName',
-  'addOnSitename',
-  'addOnAreaCategoryName',
-] as const satisfies readonly (keyof LicenseTemplateValues)[];
-type _LicenseKeysListed = AllKeysListed<Exclude<keyof LicenseTemplateValues, (typeof LICENSE_KEYS)[number]>>;
+/** The settings a template of each kind holds, as its contract schema (`TEMPLATE_VALUE_SCHEMAS`) lists them, in that order. */
+const LICENSE_KEYS = Object.keys(TEMPLATE_VALUE_SCHEMAS['license-settings'].shape);
 const LICENSE_NULLABLE: ReadonlySet<string> = new Set([
   'cloudInstanceType',
   'redisCloudInstanceType',
@@ -113,51 +82,17 @@ const LICENSE_NULLABLE: ReadonlySet<string> = new Set([
   'addOnAreaCategoryName',
 ]);
 
-const INSTANCE_COMPONENT_KEYS = CONFIG_COMPONENTS.flatMap((c) => [`${c}VersionMode`, `${c}Version`] as const);
-type InstancePlainValues = Omit<TMachineConfig, (typeof INSTANCE_COMPONENT_KEYS)[number]>;
+/** The component versions and modes go last, after the instance's other settings. */
+const INSTANCE_COMPONENT_KEYS: readonly string[] = CONFIG_COMPONENTS.flatMap((c) => [`${c}VersionMode`, `${c}Version`]);
 const INSTANCE_KEYS = [
-  'region',
-  'vmImageName',
-  'showInGrafana',
-  'useSparePool',
-  'runSmokeTest',
-  'includeSampleData',
-  'sampleDataFile',
-  'includeIrmoData',
-  'useUniqueKey',
-  'enableSsl',
-  'marketingVersion',
-  'autoStopTime',
-  'launcherUseCloudDb',
-  'siteMasterUseCloudDb',
-  'sqlExportUseCloudDb',
-  'bundleVersion',
-  'keyType',
-  'mainLibraryMode',
-  'mainLibraryFiles',
-  'accountLibraryMode',
-  'accountLibraryFiles',
-  'accountLibraryFile',
-] as const satisfies readonly (keyof InstancePlainValues)[];
-type _InstanceKeysListed = AllKeysListed<Exclude<keyof InstancePlainValues, (typeof INSTANCE_KEYS)[number]>>;
+  ...Object.keys(TEMPLATE_VALUE_SCHEMAS['instance-settings'].shape).filter((key) => !INSTANCE_COMPONENT_KEYS.includes(key)),
+  ...INSTANCE_COMPONENT_KEYS,
+];
 const INSTANCE_NULLABLE: ReadonlySet<string> = new Set(['sampleDataFile', 'marketingVersion', 'autoStopTime', 'bundleVersion', 'accountLibraryFile']);
 /** Instance fields the server locks once an account has them (spec 1 §2 Instance Settings card). */
-export const LOCKED_INSTANCE_KEYS = ['region', 'vmImageName', 'enableSsl', 'includeSampleData', 'sampleDataFile'] as const;
+const LOCKED_INSTANCE_KEYS = ['region', 'vmImageName', 'enableSsl', 'includeSampleData', 'sampleDataFile'] as const;
 
-const BACKUP_KEYS = [
-  'times',
-  'weeklyBackupDay',
-  'monthlyBackupDay',
-  'manualDaysToRetain',
-  'dailyDaysToRetain',
-  'weeklyDaysToRetain',
-  'monthlyDaysToRetain',
-  'manualEolAction',
-  'dailyEolAction',
-  'weeklyEolAction',
-  'monthlyEolAction',
-] as const satisfies readonly (keyof TBackupConfig)[];
-type _BackupKeysListed = AllKeysListed<Exclude<keyof TBackupConfig, (typeof BACKUP_KEYS)[number]>>;
+const BACKUP_KEYS = Object.keys(TEMPLATE_VALUE_SCHEMAS['backup-settings'].shape);
 
 /** The general template's own (not contact or billing) fields, and which of them may be null. */
 const GENERAL_PLAIN_KEYS = ['classId', 'description', 'customer', 'managed', 'whiteGlove', 'autoTest', 'autoTestBranch', 'maintainer'] as const;
@@ -273,7 +208,7 @@ export function templateToFormValues(kind: TTemplateType, template: TTemplate, o
     case 'license-settings':
       return { ...pick(t, LICENSE_KEYS, LICENSE_NULLABLE), matchedTemplate: template.isTemplate ? template.name : null };
     case 'instance-settings': {
-      const values = pick(t, [...INSTANCE_KEYS, ...INSTANCE_COMPONENT_KEYS], INSTANCE_NULLABLE);
+      const values = pick(t, INSTANCE_KEYS, INSTANCE_NULLABLE);
       if (values.autoStopTime === null) delete values.autoStopTime;
       if (opts.existingAccount) for (const key of LOCKED_INSTANCE_KEYS) delete values[key];
       return values;
@@ -295,7 +230,7 @@ export function formValuesToTemplate(kind: TTemplateType, values: Values): Value
     case 'license-settings':
       return pick(values, LICENSE_KEYS, LICENSE_NULLABLE);
     case 'instance-settings': {
-      const out = pick(values, [...INSTANCE_KEYS, ...INSTANCE_COMPONENT_KEYS], INSTANCE_NULLABLE);
+      const out = pick(values, INSTANCE_KEYS, INSTANCE_NULLABLE);
       delete out.autoStopTime;
       return out;
     }

@@ -2,14 +2,18 @@
  * The component config of one planned machine in the create preview (spec 1 §2
  * Create account: "lets component configs be adjusted per machine"; spec 2 §5):
  * a row per `rootKey.subKey` with the catalogue default already substituted,
- * edited by its data type: number, boolean (true / false / null) or JSON
- * (anything else is text). Protected keys are read-only.
+ * edited by its data type with the machine config editor's `ConfigValueInput`:
+ * number (emptied: 0), boolean (true / false / null), JSON (edited as text,
+ * stored parsed when it parses, else as the text) or text (a string value).
+ * Protected keys are read-only.
  *
  * `value` maps key → typed value; `onChange` receives the whole new map.
  */
 import { useState } from 'react';
-import { Input, InputNumber, Select, Table, Tag, Typography } from 'antd';
-import type { TComponentConfigKey } from '@fleet/contracts';
+import { Table, Tag, Typography } from 'antd';
+import type { TComponentConfigKey, TConfigDataTypeName } from '@fleet/contracts';
+import { ConfigValueInput } from '../../machines/components/ConfigValueInput';
+import { parseJson } from '../../machines/components/config-rules';
 
 interface Props {
   machineName: string;
@@ -18,38 +22,24 @@ interface Props {
   onChange(next: Record<string, unknown>): void;
 }
 
-const BOOLEAN_OPTIONS = [
-  { value: 'true', label: 'true' },
-  { value: 'false', label: 'false' },
-  { value: 'null', label: 'null' },
-];
-
-/** A JSON (or free text) value: edited as text, stored parsed when it parses, else as the text. */
-function JsonInput({ label, value, disabled, onChange }: { label: string; value: unknown; disabled: boolean; onChange(v: unknown): void }) {
-  const [text, setText] = useState(() => (typeof value === 'string' ? value : JSON.stringify(value)));
-  return (
-    <Input
-      aria-label={label}
-      value={text}
-      disabled={disabled}
-      onChange={(e) => setText(e.target.value)}
-      onBlur={() => {
-        if (typeof value === 'string') return onChange(text);
-        try {
-          onChange(JSON.parse(text));
-        } catch {
-          onChange(text);
-        }
-      }}
-    />
-  );
-}
-
 export function ComponentConfigEditor({ machineName, value, keys, onChange }: Props) {
+  /** Text of json values as typed; a key is here only once edited. */
+  const [texts, setTexts] = useState<Record<string, string>>({});
   const rows = Object.keys(value)
     .sort()
     .map((key) => ({ key, meta: keys.get(key) }));
   const set = (key: string, v: unknown) => onChange({ ...value, [key]: v });
+  /** A JSON (or free text) value: stored parsed when it parses, else as the text. */
+  const setText = (key: string, text: string) => {
+    setTexts((t) => ({ ...t, [key]: text }));
+    const parsed = parseJson(text);
+    set(key, parsed === undefined ? text : parsed);
+  };
+  /** Numbers and booleans by their definition; anything else is a text (a string value) or JSON (edited as text). */
+  const typeOf = (key: string, meta: TComponentConfigKey | undefined): TConfigDataTypeName => {
+    if (meta?.dataType === 'number' || meta?.dataType === 'boolean') return meta.dataType;
+    return key in texts || typeof value[key] !== 'string' ? 'json' : 'string';
+  };
 
   return (
     <Table
@@ -71,27 +61,19 @@ export function ComponentConfigEditor({ machineName, value, keys, onChange }: Pr
         {
           title: 'Value',
           render: (_, { key, meta }) => {
-            const label = `${machineName} ${key}`;
-            const disabled = meta?.protected ?? false;
-            const current = value[key];
-            if (meta?.dataType === 'number') {
-              return (
-                <InputNumber aria-label={label} value={typeof current === 'number' ? current : null} disabled={disabled} onChange={(v) => set(key, v ?? 0)} />
-              );
-            }
-            if (meta?.dataType === 'boolean') {
-              return (
-                <Select
-                  aria-label={label}
-                  style={{ width: 120 }}
-                  value={String(current)}
-                  disabled={disabled}
-                  options={BOOLEAN_OPTIONS}
-                  onChange={(v) => set(key, v === 'null' ? null : v === 'true')}
-                />
-              );
-            }
-            return <JsonInput label={label} value={current} disabled={disabled} onChange={(v) => set(key, v)} />;
+            const type = typeOf(key, meta);
+            return (
+              <ConfigValueInput
+                configKey={`${machineName} ${key}`}
+                type={type}
+                value={value[key]}
+                text={texts[key] ?? JSON.stringify(value[key])}
+                readOnly={meta?.protected ?? false}
+                invalid={false}
+                onChange={(v) => set(key, type === 'number' ? (v ?? 0) : v)}
+                onJsonText={(text) => setText(key, text)}
+              />
+            );
           },
         },
       ]}

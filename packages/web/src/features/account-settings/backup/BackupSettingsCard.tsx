@@ -15,13 +15,13 @@
  * accounts (class 200) have no backup settings: the page does not show the
  * card for them.
  */
-import { useEffect } from 'react';
 import { Button, type FormInstance } from 'antd';
 import { CloudUploadOutlined } from '@ant-design/icons';
 import type { TAccountDetail, TBackupConfig, TBackupSettings, TPushBackupSettingsRequest } from '@fleet/contracts';
 import { SectionCard } from '../shared/SectionCard';
 import { SectionConflict } from '../shared/SectionConflict';
 import { usePushSection } from '../shared/use-push-section';
+import { useSectionValues } from '../shared/use-section-values';
 import { BackupFields } from './BackupFields';
 import { defaultBackupConfig } from './backup-config';
 
@@ -44,11 +44,8 @@ export function BackupSettingsCard({ account, form, canWrite }: BackupSettingsCa
   const version = account.versions.backup;
 
   // A new section version (after a push or a Reload) replaces what the user typed;
-  // other reloads of the account keep the same `backupConfig` object (the query's
-  // structural sharing), so edits survive a push of another card.
-  useEffect(() => {
-    form.setFieldsValue(backupConfig ?? defaultBackupConfig());
-  }, [form, backupConfig, version]);
+  // the form is not reset first (touched state and field errors stay).
+  useSectionValues(form, backupConfig ?? defaultBackupConfig(), version, { reset: false });
 
   const onPush = () =>
     form.validateFields({ recursive: true }).then(

@@ -9,7 +9,7 @@
 import { EOL_ACTIONS, ZBackupConfig, normaliseBackupTimes, type TBackupConfig } from '@fleet/contracts';
 
 /** Days of the weekly backup, numbered 1 (Monday) to 7 (Sunday) (spec 1 §5, §9). */
-export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export const WEEKDAY_OPTIONS = WEEKDAYS.map((label, i) => ({ value: i + 1, label }));
 
 /** Monthly backup day range (spec 1 §5). */
@@ -29,7 +29,7 @@ export const RETENTION_KINDS: { kind: RetentionKind; label: string; days: `${Ret
 ).map((kind) => ({ kind, label: kind[0]!.toUpperCase() + kind.slice(1), days: `${kind}DaysToRetain`, eol: `${kind}EolAction` }));
 
 /** The time of day of Start from scratch (spec 1 §4 "one time a day ahead at 5:00"), UTC. */
-export const DEFAULT_BACKUP_TIME = '05:00';
+const DEFAULT_BACKUP_TIME = '05:00';
 
 /**
  * The backup settings of Start from scratch for a new account (spec 1 §4, §9):

@@ -17,13 +17,13 @@
  * accounts (class 200) have no idle schedule: the page does not show the card
  * for them.
  */
-import { useEffect } from 'react';
 import { Button, Form, type FormInstance } from 'antd';
 import { CloudUploadOutlined, UndoOutlined } from '@ant-design/icons';
 import type { TAccountDetail, TIdleScheduleEntry, TIdleScheduleSettings, TPushIdleScheduleRequest } from '@fleet/contracts';
 import { SectionCard } from '../shared/SectionCard';
 import { SectionConflict } from '../shared/SectionConflict';
 import { usePushSection } from '../shared/use-push-section';
+import { useSectionValues } from '../shared/use-section-values';
 import { IdleFields } from './IdleFields';
 import { sameIdleSchedules, type IdleFormValues } from './idle-schedule';
 
@@ -46,14 +46,9 @@ export function IdleScheduleCard({ account, form, canWrite }: IdleScheduleCardPr
   const version = account.versions.idle;
   const current = Form.useWatch('idleSchedules', form) as (Partial<TIdleScheduleEntry> | undefined)[] | undefined;
 
-  // A new section version (after a push or a Reload) replaces the list; other
-  // reloads of the account keep the same `idleSchedules` array (the query's
-  // structural sharing), so edits survive a push of another card.
-  useEffect(() => {
-    form.setFieldsValue({ idleSchedules });
-  }, [form, idleSchedules, version]);
-
-  const revert = () => form.setFieldsValue({ idleSchedules });
+  // A new section version (after a push or a Reload) replaces the list, and so does
+  // Revert Changes; the form is not reset first (touched state and field errors stay).
+  const { load: revert } = useSectionValues(form, { idleSchedules }, version, { reset: false });
 
   const onPush = () =>
     form.validateFields({ recursive: true }).then(

@@ -13,8 +13,8 @@ import type { TIdleScheduleEntry } from '@fleet/contracts';
 export const MIN_RESUME_AFTER_HOURS = 0;
 export const MAX_RESUME_AFTER_HOURS = 8760;
 /** Hour of day (local) and resume-after hours of Start from scratch and New Idle Time (spec 1 §4). */
-export const DEFAULT_STOP_HOUR = 6;
-export const DEFAULT_RESUME_AFTER_HOURS = 1;
+const DEFAULT_STOP_HOUR = 6;
+const DEFAULT_RESUME_AFTER_HOURS = 1;
 
 /** Form values of the idle schedule section (see `section-forms.ts`). */
 export interface IdleFormValues {

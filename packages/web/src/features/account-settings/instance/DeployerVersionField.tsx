@@ -12,9 +12,8 @@
 import { Alert, Form } from 'antd';
 import { DEPLOYER_WARNING, type TAccountVersionMode } from '@fleet/contracts';
 import { ComponentVersionItem } from '../../software-versions/ComponentVersionItem';
-import type { VersionPickerMode } from '../../software-versions/VersionPicker';
 
-const DEPLOYER_MODES: readonly VersionPickerMode[] = ['None', 'Latest', 'LatestBuild', 'Select'];
+const DEPLOYER_MODES: readonly TAccountVersionMode[] = ['None', 'Latest', 'LatestBuild', 'Select'];
 
 export function DeployerVersionField({ disabled }: { disabled?: boolean }) {
   return <ComponentVersionItem component="deployer" modes={DEPLOYER_MODES} noneLabel="Default" disabled={disabled} />;

@@ -22,9 +22,9 @@ import { useSaasImages } from '../../catalogues/api/queries';
 import { filterImages, imageBlock, NO_VERSION, versionOptions, type ImageFilters, type TriState } from './image-picker';
 
 /** The warning of the popover (spec 1 §2, spec 3 §2.3). */
-export const IMAGE_CHANGE_WARNING = 'Changing the VM image may require recreating the machine.';
+const IMAGE_CHANGE_WARNING = 'Changing the VM image may require recreating the machine.';
 /** Why the button is disabled for an existing account (spec 1 §2 "locked for existing accounts"). */
-export const IMAGE_LOCKED_TEXT = 'The image of an existing account cannot be changed';
+const IMAGE_LOCKED_TEXT = 'The image of an existing account cannot be changed';
 
 export interface ImagePickerProps {
   id?: string;

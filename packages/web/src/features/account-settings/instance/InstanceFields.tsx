@@ -26,11 +26,11 @@ import { AutoComplete, Card, Col, DatePicker, Form, Radio, Row, Select, Switch }
 import dayjs, { type Dayjs } from 'dayjs';
 import type { TMachineConfigInput, TSaasImage } from '@fleet/contracts';
 import { ComponentVersionsFields } from '../../software-versions/ComponentVersionsFields';
-import { useSaasImages } from '../../catalogues/api/queries';
+import { useIrmnVersions, useSaasImages } from '../../catalogues/api/queries';
+import { useRegions, useSampleDataFiles } from '../../catalogues/api/lookups';
 import { DeployerVersionField, DeployerWarning } from './DeployerVersionField';
 import { ImagePicker } from './ImagePicker';
 import { imageBlock, jumpStartValues } from './image-picker';
-import { useIrmnVersions, useRegions, useSampleDataFiles } from './api/queries';
 
 export interface InstanceFieldsProps {
   mode: 'create' | 'edit';
@@ -43,7 +43,7 @@ export interface InstanceFieldsProps {
   bundleVersion?: string | null;
 }
 
-export const LOCKED_TOOLTIP = 'Locked for an existing account';
+const LOCKED_TOOLTIP = 'Locked for an existing account';
 
 const KEY_TYPE_OPTIONS = [
   { value: 'Default', label: 'Default' },
@@ -56,7 +56,7 @@ const col = { xs: 24, md: 12, xl: 8 };
 const switchCol = { xs: 12, md: 8, xl: 4 };
 
 /** Which fields are locked (spec 1 §2). */
-export function instanceLocks(mode: InstanceFieldsProps['mode'], stored: InstanceFieldsProps['stored']) {
+function instanceLocks(mode: InstanceFieldsProps['mode'], stored: InstanceFieldsProps['stored']) {
   const edit = mode === 'edit';
   return {
     region: edit && Boolean(stored?.region),

@@ -20,18 +20,17 @@
  * has not edited the form (so that a reload never wipes edits).
  */
 import { useCallback, useEffect, useRef, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Form, Modal, Typography, type FormInstance } from 'antd';
 import { CloudUploadOutlined } from '@ant-design/icons';
 import type { TAccountDetail, TMachineConfigInput, TSoftwareUpdateIssue } from '@fleet/contracts';
-import { ApiError } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
-import { accountEditKeys } from '../../account-edit/api/keys';
 import { DownloadKeysButtons } from '../../account-keys/DownloadKeysButtons';
 import { SectionCard } from '../shared/SectionCard';
 import { SectionConflict } from '../shared/SectionConflict';
+import { reportPushError } from '../shared/use-push-section';
+import { loadSection } from '../shared/use-section-values';
 import { InstanceFields } from './InstanceFields';
-import { PUSH_INSTANCE_ERROR, PUSH_INSTANCE_ERROR_SECONDS, usePushInstanceSettings, useValidateSoftwareUpdate } from './api/mutations';
+import { PUSH_INSTANCE_ERROR, usePushInstanceSettings, useValidateSoftwareUpdate } from './api/mutations';
 
 export interface InstanceSettingsCardProps {
   account: TAccountDetail;
@@ -42,7 +41,7 @@ export interface InstanceSettingsCardProps {
 }
 
 /** Title of the confirmation listing the validation issues (spec 1 §5). */
-export const PUSH_ISSUES_TITLE = 'Push instance settings?';
+const PUSH_ISSUES_TITLE = 'Push instance settings?';
 
 function IssueList({ issues }: { issues: TSoftwareUpdateIssue[] }) {
   return (
@@ -61,7 +60,6 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
   const push = usePushInstanceSettings(account.id);
   const validate = useValidateSoftwareUpdate();
   const toast = useToast();
-  const queryClient = useQueryClient();
   const [modal, modalHolder] = Modal.useModal();
   const config = account.machineConfig;
   const version = account.versions.instance;
@@ -70,8 +68,7 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
 
   const load = useCallback(
     (values: TMachineConfigInput, sectionVersion: number) => {
-      form.resetFields();
-      form.setFieldsValue(values);
+      loadSection(form, values);
       loadedVersion.current = sectionVersion;
     },
     [form],
@@ -86,13 +83,8 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
     load(config, version);
   }, [config, version, form, load]);
 
-  const showFailure = (error: unknown) => {
-    if (error instanceof ApiError && error.errors.length > 0) {
-      toast.errorList(PUSH_INSTANCE_ERROR, error.errors.map((e) => e.errorMessage), PUSH_INSTANCE_ERROR_SECONDS);
-    } else {
-      toast.error(PUSH_INSTANCE_ERROR, PUSH_INSTANCE_ERROR_SECONDS);
-    }
-  };
+  // A failed validation reads like a failed push.
+  const showFailure = (error: unknown) => reportPushError(toast, error, PUSH_INSTANCE_ERROR);
 
   const onPush = async () => {
     try {
@@ -126,8 +118,7 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
   };
 
   const onReload = async () => {
-    await push.reload();
-    const fresh = queryClient.getQueryData<TAccountDetail>(accountEditKeys.detail(account.id));
+    const fresh = await push.reload();
     if (fresh?.machineConfig) load(fresh.machineConfig, fresh.versions.instance);
   };
 
@@ -143,7 +134,7 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
   return (
     <SectionCard
       title="Instance Settings"
-      extra={templatePicker && <span onClick={(e) => e.stopPropagation()}>{templatePicker}</span>}
+      extra={templatePicker}
       footer={footer}
     >
       <SectionConflict detail={push.conflict} onReload={() => void onReload()} />

@@ -22,6 +22,7 @@ import { Alert, Button, Flex } from 'antd';
 import { EditOutlined, FileAddOutlined } from '@ant-design/icons';
 import type { FormInstance } from 'antd';
 import { ZMachineConfig, type TMachineConfigInput } from '@fleet/contracts';
+import { loadSection } from '../shared/use-section-values';
 
 export interface InstanceTemplateGateProps {
   /** True once a template was chosen or Customize / Start from scratch clicked. */
@@ -33,17 +34,16 @@ export interface InstanceTemplateGateProps {
   disabled?: boolean;
 }
 
-export const GATE_NOTE = 'Choose a template, Customize or Start from scratch to edit the instance settings.';
+const GATE_NOTE = 'Choose a template, Customize or Start from scratch to edit the instance settings.';
 
 /** The instance settings of a new account with nothing chosen (spec 1 §9 machine defaults). */
-export function instanceDefaults(): TMachineConfigInput {
+function instanceDefaults(): TMachineConfigInput {
   return ZMachineConfig.parse({});
 }
 
 /** Replaces the form's values by the defaults (Start from scratch). */
 export function loadInstanceDefaults(form: FormInstance): void {
-  form.resetFields();
-  form.setFieldsValue(instanceDefaults());
+  loadSection(form, instanceDefaults());
 }
 
 export function InstanceTemplateGate({ open, onCustomize, onStartFromScratch, templatePicker, disabled }: InstanceTemplateGateProps) {

@@ -22,7 +22,7 @@ import { Col, DatePicker, Form, Input, InputNumber, Row, Select, Switch } from '
 import dayjs, { type Dayjs } from 'dayjs';
 import { INSTANCE_POLICIES, MAX_CLOUD_CREDITS, MIN_CLOUD_CREDITS, type TInstancePolicy, type TInstanceType } from '@fleet/contracts';
 import { useInstanceTypes } from '../../machines/api/queries';
-import { useFeatures, useRedisInstanceTypes, useReportingCategories } from './api/queries';
+import { useFeatures, useRedisInstanceTypes, useReportingCategories } from '../../catalogues/api/lookups';
 import { INSTANCE_POLICY_LABELS, LICENSE_COUNTS } from './license-rules';
 
 export interface LicenseFieldsProps {

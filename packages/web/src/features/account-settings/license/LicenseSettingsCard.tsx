@@ -22,7 +22,7 @@
  * The fields take the server's values when the account loads and whenever the
  * section's version changes (a push, a Reload), not on other reloads.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Form, Modal, type FormInstance } from 'antd';
 import { CloudUploadOutlined, DownloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { CLASS_ADD_ON, type TAccountDetail, type TLicenseSettings, type TPushLicenseSettingsRequest } from '@fleet/contracts';
@@ -31,6 +31,7 @@ import { SectionCard } from '../shared/SectionCard';
 import { SectionConflict } from '../shared/SectionConflict';
 import { showFieldErrors } from '../shared/field-errors';
 import { usePushSection } from '../shared/use-push-section';
+import { useSectionValues } from '../shared/use-section-values';
 import { LicenseFields } from './LicenseFields';
 import { useDownloadLicense } from './api/mutations';
 import { pushConfirmations, type LicenseValues } from './license-rules';
@@ -69,15 +70,8 @@ export function LicenseSettingsCard({ account, form, canWrite, templatePicker }:
   const download = useDownloadLicense(account);
   const [modal, modalHolder] = Modal.useModal();
   const [loginsOpen, setLoginsOpen] = useState(false);
-  const { licenseConfig } = account;
   const version = account.versions.license;
-
-  // A new section version (a push or a Reload) replaces what the user typed; other
-  // reloads keep the same `licenseConfig` object (the query's structural sharing).
-  useEffect(() => {
-    form.resetFields();
-    form.setFieldsValue(licenseConfig);
-  }, [form, licenseConfig, version]);
+  useSectionValues(form, account.licenseConfig, version);
 
   const onPush = async () => {
     try {

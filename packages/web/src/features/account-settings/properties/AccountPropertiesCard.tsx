@@ -21,7 +21,6 @@
  * other reloads of the account, so edits survive a push of another card.
  * Without write permission the fields are disabled and there are no buttons.
  */
-import { useEffect } from 'react';
 import { Button, Form, Typography, type FormInstance } from 'antd';
 import { CloudUploadOutlined, MailOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -30,9 +29,10 @@ import { SectionCard } from '../shared/SectionCard';
 import { SectionConflict } from '../shared/SectionConflict';
 import { showFieldErrors } from '../shared/field-errors';
 import { usePushSection } from '../shared/use-push-section';
+import { useSectionValues } from '../shared/use-section-values';
+import { lookupKey } from '../../catalogues/api/lookups';
 import { PropertiesFields } from './PropertiesFields';
 import { useSendCreationMail } from './api/mutations';
-import { propertiesKeys } from './api/keys';
 import { propertiesSection, type PropertiesValues } from './properties-rules';
 
 export interface AccountPropertiesCardProps {
@@ -51,14 +51,7 @@ export function AccountPropertiesCard({ account, form, canWrite }: AccountProper
   });
   const sendMail = useSendCreationMail(account.id);
   const version = account.versions.properties;
-  // The section as the server has it: a new text means new values or a new version.
-  const loaded = JSON.stringify({ version, values: propertiesSection(account) });
-
-  useEffect(() => {
-    const { values } = JSON.parse(loaded) as { values: PropertiesValues };
-    form.resetFields();
-    form.setFieldsValue(values);
-  }, [form, loaded]);
+  useSectionValues(form, propertiesSection(account), version);
 
   const onPush = () =>
     form.validateFields({ recursive: true }).then(
@@ -67,7 +60,7 @@ export function AccountPropertiesCard({ account, form, canWrite }: AccountProper
           { ...(form.getFieldsValue(true) as PropertiesValues), version },
           {
             // A new customer joins the autocomplete.
-            onSuccess: () => void queryClient.invalidateQueries({ queryKey: propertiesKeys.customers() }),
+            onSuccess: () => void queryClient.invalidateQueries({ queryKey: lookupKey('customers') }),
             onError: (error) => void showFieldErrors(form, error),
           },
         ),

@@ -19,7 +19,7 @@ export interface ClassSelectProps {
   onChosen?: (classId: number) => void;
 }
 
-export const changeClassText = (from: number, to: number) => `Change the MMA class from ${className(from)} to ${className(to)}?`;
+const changeClassText = (from: number, to: number) => `Change the MMA class from ${className(from)} to ${className(to)}?`;
 
 export function ClassSelect({ id, value, onChange, options, disabled, onChosen }: ClassSelectProps) {
   const [modal, holder] = Modal.useModal();

@@ -32,9 +32,10 @@ import { AutoComplete, Col, Form, Input, InputNumber, Row, Select, Switch } from
 import { BILLING_PERIODS, CLASS_ADD_ON, toUrlFriendlyName, type TAccountDetail } from '@fleet/contracts';
 import { useAuth } from '../../../app/auth/auth-context';
 import { useBranches } from '../../software-versions/api/queries';
+import { useCustomers } from '../../catalogues/api/lookups';
 import { ClassSelect } from './ClassSelect';
 import { MaintainerInput } from './MaintainerInput';
-import { useCustomers, useParentCandidates } from './api/queries';
+import { useParentCandidates } from './api/queries';
 import { ADD_ON_FORCED, addOnName, classOptions } from './properties-rules';
 
 export interface PropertiesFieldsProps {

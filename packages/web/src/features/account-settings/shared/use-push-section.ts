@@ -8,7 +8,8 @@
  *   (`GET /accounts/{id}`), which carries the new section version;
  * - 409 (someone pushed the section after it was loaded): no toast; `conflict`
  *   holds the server's detail (who pushed, when, which versions) until the user
- *   reloads (`reload()`) or pushes again. Show it with `<SectionConflict>`.
+ *   reloads (`reload()`, which resolves to the reloaded account) or pushes
+ *   again. Show it with `<SectionConflict>`.
  *   A 409 that names fields (a duplicate URL name) is not a stale version: it
  *   is handled like a 400, and the caller shows its errors on the fields;
  * - 400: the error toast, or with `listErrors` a toast listing every field error
@@ -21,9 +22,9 @@
  */
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TFieldError } from '@fleet/contracts';
+import type { TAccountDetail, TFieldError } from '@fleet/contracts';
 import { ApiError, api } from '../../../app/api-client';
-import { useToast } from '../../../app/toast';
+import { useToast, type Toast } from '../../../app/toast';
 import { accountKeys } from '../../accounts/api/keys';
 import { accountEditKeys } from '../../account-edit/api/keys';
 
@@ -48,6 +49,26 @@ export function fieldErrorLine(error: TFieldError, withAttempted: boolean): stri
   return `${error.errorMessage}: ${value}`;
 }
 
+/**
+ * The toast of a failed push that is not a stale version: with `listErrors`, a
+ * 400's field errors listed under `errorText`; otherwise `errorText` alone.
+ */
+export function reportPushError(
+  toast: Toast,
+  error: unknown,
+  { errorText, errorSeconds, listErrors }: Pick<PushSectionOptions, 'errorText' | 'errorSeconds' | 'listErrors'>,
+): void {
+  if (listErrors && error instanceof ApiError && error.errors.length > 0) {
+    toast.errorList(
+      errorText,
+      error.errors.map((e) => fieldErrorLine(e, listErrors === 'attempted')),
+      errorSeconds,
+    );
+    return;
+  }
+  toast.error(errorText, errorSeconds);
+}
+
 export function usePushSection<TBody, TResponse>(opts: PushSectionOptions) {
   const { accountId, path, successText, errorText, errorSeconds, listErrors } = opts;
   const queryClient = useQueryClient();
@@ -68,22 +89,15 @@ export function usePushSection<TBody, TResponse>(opts: PushSectionOptions) {
         setConflict(error.detail ?? error.title);
         return;
       }
-      if (listErrors && error instanceof ApiError && error.errors.length > 0) {
-        toast.errorList(
-          errorText,
-          error.errors.map((e) => fieldErrorLine(e, listErrors === 'attempted')),
-          errorSeconds,
-        );
-        return;
-      }
-      toast.error(errorText, errorSeconds);
+      reportPushError(toast, error, { errorText, errorSeconds, listErrors });
     },
   });
 
-  /** Reload the account (and so the section's values and version) after a conflict. */
-  const reload = async () => {
+  /** Reload the account (and so the section's values and version) after a conflict; resolves to the reloaded account. */
+  const reload = async (): Promise<TAccountDetail | undefined> => {
     await queryClient.invalidateQueries({ queryKey: accountEditKeys.detail(accountId) });
     setConflict(undefined);
+    return queryClient.getQueryData<TAccountDetail>(accountEditKeys.detail(accountId));
   };
 
   return { ...mutation, conflict, reload };

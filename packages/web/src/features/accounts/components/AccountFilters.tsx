@@ -8,11 +8,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Form, Input, Select } from 'antd';
 import { MACHINE_STATUSES, MACHINE_STATUS_LABELS } from '@fleet/contracts';
+import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-debounced-value';
 import { useSaasImages } from '../../catalogues/api/queries';
 import { selectableClasses, type AccountListFilters } from '../use-account-list-params';
-
-/** Debounce of the search box, milliseconds (spec 1 §9). */
-export const SEARCH_DEBOUNCE_MS = 500;
 
 const STATUS_OPTIONS = MACHINE_STATUSES.map((s) => ({ value: s, label: MACHINE_STATUS_LABELS[s] }));
 

@@ -15,7 +15,7 @@ import { CLASS_CUSTOMER_PRODUCTION, type TAccountListItem, type TAccountSortFiel
 import { formatDateTime } from '../../../lib/format';
 import type { AccountSort } from '../use-account-list-params';
 import { AlertIcons } from './AlertIcons';
-import { useIsPhone } from '../../../lib/use-mobile-layout';
+import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
 
 export const EMPTY_ACCOUNTS_TEXT = 'No accounts match these filters';
 
@@ -56,7 +56,7 @@ const SORT_FIELDS: Record<string, TAccountSortField> = {
 
 export function AccountsTable(props: Props) {
   const { sort, canWrite, hasCustomerProductionAccess } = props;
-  const isPhone = useIsPhone();
+  const actionsFixed = useActionsColumnFixed();
   const mayOpen = (account: TAccountListItem) => account.classId !== CLASS_CUSTOMER_PRODUCTION || hasCustomerProductionAccess;
 
   const sortable = (key: TAccountSortField): Partial<Column> => ({
@@ -119,7 +119,7 @@ export function AccountsTable(props: Props) {
     columns.push({
       key: 'actions',
       title: 'Actions',
-      fixed: isPhone ? undefined : 'end',
+      fixed: actionsFixed,
       render: (_, account) =>
         mayOpen(account) ? (
           <Flex gap={4} wrap={false}>

@@ -3,6 +3,10 @@
 /** The two kinds of machine configuration (spec 2 §2.3 Component Configs and Deployer Config). */
 export type ConfigKind = 'component' | 'deployer';
 
+/** The machine config field of each kind (machine `config`, request and answer bodies). */
+export const CONFIG_FIELD = { component: 'componentConfig', deployer: 'deployerConfig' } as const satisfies Record<ConfigKind, string>;
+export type ConfigField = (typeof CONFIG_FIELD)[ConfigKind];
+
 /** One page of a machine list: the machines of one account, or every visible machine. */
 export interface MachineListQuery {
   /** Absent: every machine the user may see (`GET /machines`). */

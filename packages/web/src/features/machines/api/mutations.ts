@@ -18,7 +18,7 @@ import type {
 } from '@fleet/contracts';
 import { api, ApiError } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
-import { configDefinitionKeys, machineKeys, notificationKeys, type ConfigKind } from './keys';
+import { CONFIG_FIELD, configDefinitionKeys, machineKeys, notificationKeys, type ConfigKind } from './keys';
 import type { TConfigDefinition } from './queries';
 import { applyMachine, applyTask, invalidateListsOf, refreshMachine, updateMachineRows } from './task-cache';
 
@@ -100,18 +100,33 @@ export function useChangeInstanceType() {
 export type MachineSwitch = 'managed' | 'manualMaintenance' | 'turbo' | 'runSmokeTest' | 'overseeTermination';
 
 /**
+ * `PATCH /accounts/{id}/machines/{machineId}` (spec 2 §8, update machine): the
+ * call, and the answer put into the cache with 'Machine has been updated', or
+ * 'Error occurred updating machine'.
+ */
+function useMachinePatch() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return {
+    queryClient,
+    patch: (machine: TMachine, body: TUpdateMachineRequest) => api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, body),
+    onSuccess: (machine: TMachine) => {
+      applyMachine(queryClient, machine);
+      toast.success('Machine has been updated');
+    },
+    onError: (error: unknown) => toast.error(withDetail('Error occurred updating machine', error)),
+  };
+}
+
+/**
  * `PATCH /accounts/{id}/machines/{machineId}` with one switch, optimistically:
  * the row changes at once and the switch reverts when the call fails
  * ('Error occurred updating machine'); success 'Machine has been updated'.
  */
 export function useUpdateMachineSwitch() {
-  const queryClient = useQueryClient();
-  const toast = useToast();
+  const { queryClient, patch, onSuccess, onError } = useMachinePatch();
   return useMutation({
-    mutationFn: ({ machine, field, value }: { machine: TMachine; field: MachineSwitch; value: boolean }) => {
-      const patch: TUpdateMachineRequest = { [field]: value };
-      return api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, patch);
-    },
+    mutationFn: ({ machine, field, value }: { machine: TMachine; field: MachineSwitch; value: boolean }) => patch(machine, { [field]: value }),
     onMutate: async ({ machine, field, value }) => {
       await queryClient.cancelQueries({ queryKey: machineKeys.lists() });
       updateMachineRows(queryClient, machine.id, (m) => ({ ...m, [field]: value }));
@@ -120,12 +135,9 @@ export function useUpdateMachineSwitch() {
     onError: (error, { machine, field }, context) => {
       // Only the toggled field goes back: the rest of the row may have changed since.
       if (context) updateMachineRows(queryClient, machine.id, (m) => ({ ...m, [field]: context.before }));
-      toast.error(withDetail('Error occurred updating machine', error));
+      onError(error);
     },
-    onSuccess: (machine) => {
-      applyMachine(queryClient, machine);
-      toast.success('Machine has been updated');
-    },
+    onSuccess,
   });
 }
 
@@ -176,18 +188,11 @@ export function useSendNotification() {
  * occurred updating machine' (spec 2 §8, update machine).
  */
 export function useSwitchMachineClass() {
-  const queryClient = useQueryClient();
-  const toast = useToast();
+  const { patch, onSuccess, onError } = useMachinePatch();
   return useMutation({
-    mutationFn: ({ machine, classId }: { machine: TMachine; classId: number }) => {
-      const patch: TUpdateMachineRequest = { classId };
-      return api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, patch);
-    },
-    onSuccess: (machine) => {
-      applyMachine(queryClient, machine);
-      toast.success('Machine has been updated');
-    },
-    onError: (error) => toast.error(withDetail('Error occurred updating machine', error)),
+    mutationFn: ({ machine, classId }: { machine: TMachine; classId: number }) => patch(machine, { classId }),
+    onSuccess,
+    onError,
   });
 }
 
@@ -196,10 +201,13 @@ const CONFIG_TOASTS: Record<ConfigKind, { success: string; error: string }> = {
   deployer: { success: 'Machine deployer config has been saved', error: 'Error occurred saving machine deployer config' },
 };
 
+/** A field error's leading `componentConfig.` or `deployerConfig.`. */
+const CONFIG_FIELD_PREFIX = new RegExp(`^(${Object.values(CONFIG_FIELD).join('|')})\\.`);
+
 /** The server's first field error (`componentConfig.<key>: message`), else its detail. */
 function configErrorText(text: string, error: unknown): string {
   const first = error instanceof ApiError ? error.errors[0] : undefined;
-  return first ? `${text}: ${first.propertyName.replace(/^(componentConfig|deployerConfig)\./, '')}: ${first.errorMessage}` : withDetail(text, error);
+  return first ? `${text}: ${first.propertyName.replace(CONFIG_FIELD_PREFIX, '')}: ${first.errorMessage}` : withDetail(text, error);
 }
 
 /**
@@ -214,7 +222,7 @@ export function useSaveMachineConfig(kind: ConfigKind) {
   const toasts = CONFIG_TOASTS[kind];
   return useMutation({
     mutationFn: ({ machine, config }: { machine: MachineRef; config: TConfigMap }) =>
-      api.put<TMachine>(`machines/${machine.id}/${kind}-config`, kind === 'component' ? { componentConfig: config } : { deployerConfig: config }),
+      api.put<TMachine>(`machines/${machine.id}/${kind}-config`, { [CONFIG_FIELD[kind]]: config }),
     onSuccess: (machine) => {
       applyMachine(queryClient, machine);
       toast.success(toasts.success);
@@ -236,7 +244,8 @@ export function useCreateConfigDefinition(kind: ConfigKind) {
     mutationFn: (body: TCreateConfigDefinitionRequest) => api.post<TConfigDefinition>(`${kind}-configs`, body),
     onSuccess: (created) => {
       queryClient.setQueryData<TConfigDefinition[]>(configDefinitionKeys.catalogue(kind), (old) => (old ? [...old, created] : old));
-      return queryClient.invalidateQueries({ queryKey: configDefinitionKeys.catalogue(kind) });
+      // The editor has the new definition already: the reload (up to 1000 definitions) is not awaited.
+      void queryClient.invalidateQueries({ queryKey: configDefinitionKeys.catalogue(kind) });
     },
     onError: (error) => toast.error(withDetail('Error occurred saving component config', error)),
   });

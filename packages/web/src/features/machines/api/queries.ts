@@ -21,7 +21,7 @@ import {
 } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { isUnfinished } from '../machine-status';
-import { configDefinitionKeys, machineKeys, notificationKeys, type ConfigKind, type MachineListQuery, type TaskPageQuery } from './keys';
+import { CONFIG_FIELD, configDefinitionKeys, machineKeys, notificationKeys, type ConfigField, type ConfigKind, type MachineListQuery, type TaskPageQuery } from './keys';
 import { useTaskHubConnected } from './task-hub';
 
 /** Poll interval while the push channel is down and a task is unfinished, milliseconds. */
@@ -141,8 +141,8 @@ export function useDefaultConfig(kind: ConfigKind, machineId: number) {
   return useQuery({
     queryKey: machineKeys.defaultConfig(kind, machineId),
     queryFn: async ({ signal }) => {
-      const answer = await api.get<{ componentConfig?: TConfigMap; deployerConfig?: TConfigMap }>(`machines/${machineId}/default-${kind}-config`, { signal });
-      return (kind === 'component' ? answer.componentConfig : answer.deployerConfig) ?? {};
+      const answer = await api.get<Partial<Record<ConfigField, TConfigMap>>>(`machines/${machineId}/default-${kind}-config`, { signal });
+      return answer[CONFIG_FIELD[kind]] ?? {};
     },
     retry: false,
     staleTime: 30_000,

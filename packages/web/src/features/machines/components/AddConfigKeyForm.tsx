@@ -13,7 +13,7 @@ import { useMemo, useState } from 'react';
 import { AutoComplete, Button, Flex, Form, Select } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { CONFIG_DATA_TYPES, type TConfigDataTypeName } from '@fleet/contracts';
-import { byKey, rootKeys, subKeySuggestions, typeName, type AddDecision, type DefinitionLike } from './config-rules';
+import { rootKeys, subKeySuggestions, typeName, type AddDecision, type DefinitionLike } from './config-rules';
 
 export interface AddKeyInput {
   rootKey: string;
@@ -25,6 +25,8 @@ interface Props {
   /** Prefix of the inputs' ids (one form per dialog). */
   idPrefix: string;
   definitions: readonly DefinitionLike[];
+  /** `definitions` by key (`byKey`). */
+  definitionsByKey: ReadonlyMap<string, DefinitionLike>;
   present: ReadonlySet<string>;
   adding: boolean;
   onAdd(input: AddKeyInput): Promise<AddDecision | 'failed'>;
@@ -32,13 +34,12 @@ interface Props {
 
 const matches = (input: string, option?: { value: string }) => (option?.value ?? '').toLowerCase().includes(input.toLowerCase());
 
-export function AddConfigKeyForm({ idPrefix, definitions, present, adding, onAdd }: Props) {
+export function AddConfigKeyForm({ idPrefix, definitions, definitionsByKey, present, adding, onAdd }: Props) {
   const [rootKey, setRootKey] = useState('');
   const [subKey, setSubKey] = useState('');
   const [dataType, setDataType] = useState<TConfigDataTypeName>('string');
   const [error, setError] = useState<{ field: 'rootKey' | 'subKey'; message: string } | undefined>(undefined);
 
-  const defs = useMemo(() => byKey(definitions), [definitions]);
   const rootOptions = useMemo(() => rootKeys(definitions, [...present]).map((value) => ({ value })), [definitions, present]);
   const subOptions = subKeySuggestions(definitions, rootKey.trim(), present).map((value) => ({ value }));
 
@@ -75,7 +76,7 @@ export function AddConfigKeyForm({ idPrefix, definitions, present, adding, onAdd
             placeholder="e.g. port"
             onChange={(v: string) => setSubKey(v)}
             onSelect={(v: string) => {
-              const def = defs.get(`${rootKey.trim()}.${v}`);
+              const def = definitionsByKey.get(`${rootKey.trim()}.${v}`);
               if (def) setDataType(typeName(def.dataType));
             }}
           />

@@ -26,7 +26,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Modal, Spin, Table, Tag, Typography, type TableProps } from 'antd';
 import { DeleteOutlined, LockOutlined } from '@ant-design/icons';
 import type { TConfigDataTypeName, TMachine } from '@fleet/contracts';
-import type { ConfigKind } from '../api/keys';
+import { CONFIG_FIELD, type ConfigKind } from '../api/keys';
 import { useCreateConfigDefinition, useSaveMachineConfig } from '../api/mutations';
 import { useConfigDefinitions, useDefaultConfig } from '../api/queries';
 import { AddConfigKeyForm, type AddKeyInput } from './AddConfigKeyForm';
@@ -69,7 +69,7 @@ interface Row {
 const shown = (value: unknown) => (typeof value === 'string' ? (value === '' ? '""' : value) : JSON.stringify(value));
 
 export function ConfigEditorDialog({ kind, machine, onClose }: Props) {
-  const initial = kind === 'component' ? machine.config.componentConfig : machine.config.deployerConfig;
+  const initial = machine.config[CONFIG_FIELD[kind]];
   const [entries, setEntries] = useState<Record<string, unknown>>(() => ({ ...initial }));
   /** Text of json values as typed; a key is here only once edited. */
   const [texts, setTexts] = useState<Record<string, string>>({});
@@ -248,7 +248,14 @@ export function ConfigEditorDialog({ kind, machine, onClose }: Props) {
             aria-label={`${CONFIG_DIALOG_TITLES[kind]} of ${machine.name}`}
           />
           <div style={{ marginTop: 16 }}>
-            <AddConfigKeyForm idPrefix={`${kind}-config-add`} definitions={definitions.data ?? []} present={present} adding={createDefinition.isPending} onAdd={onAdd} />
+            <AddConfigKeyForm
+              idPrefix={`${kind}-config-add`}
+              definitions={definitions.data ?? []}
+              definitionsByKey={defs}
+              present={present}
+              adding={createDefinition.isPending}
+              onAdd={onAdd}
+            />
           </div>
         </>
       )}

@@ -9,12 +9,12 @@
 import { Table, Typography } from 'antd';
 import type { TMachine } from '@fleet/contracts';
 import { machineColumns, type ColumnContext } from './machine-columns';
-import { useIsPhone } from '../../../lib/use-mobile-layout';
+import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
 import './machines.css';
 
 export const EMPTY_MACHINES_TEXT = 'This account has no machines';
 
-interface Props extends ColumnContext {
+interface Props extends Omit<ColumnContext, 'actionsFixed'> {
   items: TMachine[];
   total: number;
   loading: boolean;
@@ -27,12 +27,12 @@ interface Props extends ColumnContext {
 }
 
 export function MachinesTable({ items, total, loading, page, pageSize, selectedIds, emptyText, onPageChange, onSelect, ...ctx }: Props) {
-  const isPhone = useIsPhone();
+  const actionsFixed = useActionsColumnFixed();
   return (
     <Table<TMachine>
       rowKey="id"
       size="small"
-      columns={machineColumns({ ...ctx, pinActions: !isPhone })}
+      columns={machineColumns({ ...ctx, actionsFixed })}
       dataSource={items}
       loading={loading}
       scroll={{ x: 'max-content' }}

@@ -10,8 +10,9 @@
  */
 import { useState } from 'react';
 import { Form, Modal, Select, Typography } from 'antd';
-import { ACCOUNT_CLASSES, CLASS_ADD_ON, CLASS_CUSTOMER_PRODUCTION, className, type TMachine } from '@fleet/contracts';
+import { CLASS_ADD_ON, CLASS_CUSTOMER_PRODUCTION, className, type TMachine } from '@fleet/contracts';
 import { useAuth } from '../../../app/auth/auth-context';
+import { selectableClasses } from '../../accounts/use-account-list-params';
 import { useSwitchMachineClass } from '../api/mutations';
 
 export const SWITCH_CLASS_TITLE = 'Switch MMA class';
@@ -29,9 +30,10 @@ export function SwitchClassDialog({ machine, onClose }: Props) {
   const [modal, modalHolder] = Modal.useModal();
   const switchClass = useSwitchMachineClass();
   const [classId, setClassId] = useState(machine.classId);
-  const options = ACCOUNT_CLASSES.filter(
-    (c) => c.id !== CLASS_ADD_ON && (c.id !== CLASS_CUSTOMER_PRODUCTION || hasCustomerProductionAccess || machine.classId === c.id),
-  ).map((c) => ({ value: c.id, label: c.name }));
+  // A machine already in Customer Production keeps its class on offer.
+  const options = selectableClasses(hasCustomerProductionAccess || machine.classId === CLASS_CUSTOMER_PRODUCTION)
+    .filter((c) => c.id !== CLASS_ADD_ON)
+    .map((c) => ({ value: c.id, label: c.name }));
 
   const submit = () => {
     if (classId === machine.classId) {

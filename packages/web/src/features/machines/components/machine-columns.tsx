@@ -42,8 +42,8 @@ const INSTANCE_COLORS: Record<TInstanceState, string> = {
 
 export interface ColumnContext {
   canWrite: boolean;
-  /** Pin the actions column to the end (not on a phone, where it would cover the name). */
-  pinActions?: boolean;
+  /** Where the actions column is pinned (`useActionsColumnFixed`: not on a phone, where it would cover the name). */
+  actionsFixed: 'end' | undefined;
   showAccount: boolean;
   resettingId: number | undefined;
   onResetFailure(machine: TMachine): void;
@@ -126,7 +126,7 @@ export function machineColumns(ctx: ColumnContext): Column[] {
     columns.push({
       key: 'actions',
       title: 'Actions',
-      fixed: ctx.pinActions === false ? undefined : 'end',
+      fixed: ctx.actionsFixed,
       render: (_, m) => <MachineActions machine={m} onStart={ctx.onStart} onStop={ctx.onStop} onMenu={ctx.onMenu} />,
     });
   }

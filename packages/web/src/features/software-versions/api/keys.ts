@@ -1,6 +1,6 @@
 /**
  * Query keys of the software version picker and the library file dialog (spec 3
- * §7 Software, Library; spec 1 §7 Lookups, Templates).
+ * §7 Software, Library).
  */
 import type { TBuild, TConfigComponent, TListCommitsQuery, TListLibraryFilesQuery } from '@fleet/contracts';
 
@@ -17,9 +17,4 @@ export const libraryKeys = {
   fileLists: () => [...libraryKeys.all, 'files'] as const,
   files: (query: TListLibraryFilesQuery) => [...libraryKeys.fileLists(), query] as const,
   packages: () => [...libraryKeys.all, 'packages'] as const,
-};
-
-export const versionLookupKeys = {
-  irmnVersions: () => ['irmn-versions'] as const,
-  instanceTemplates: () => ['templates', 'instance-settings'] as const,
 };

@@ -1,31 +1,30 @@
 /**
- * Reads of the version picker, the Select Version modal, the Select Library File
- * dialog and the Compare Versions dialog (spec 3 §2.1, §7 Software and Library;
- * spec 1 §2 Instance Settings card, §7 Templates):
+ * Reads of the version picker, the Select Version modal and the Select Library
+ * File dialog (spec 3 §2.1, §7 Software and Library; spec 1 §2 Instance
+ * Settings card):
  *
  * - `GET /software/branches` → `TBranch[]`
  * - `GET /software/{software}/commits?branch&search&tagsOnly&buildsOnly&startIndex&limit`
  *   → `{items, totalItems, page, limit}` (10 per page)
  * - `GET /software/{software}/builds?type=Daily|Release` → `TBuild[]`
  * - `GET /library/files?…` → `{items, totalItems}`; `GET /library/packages` → `string[]`
- * - `GET /irmn-versions` → `TIrmnVersion[]` (the library dialog's version filter)
- * - `GET /template/instance-settings` → `TTemplate[]` (Compare Versions columns)
+ *
+ * The library dialog's IRMN versions are the catalogue's `useIrmnVersions`; the
+ * Compare Versions templates are `useTemplates('instance-settings')`.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   TBranch,
   TBuild,
   TConfigComponent,
-  TIrmnVersion,
   TLibraryFile,
   TListCommitsQuery,
   TListCommitsResponse,
   TListLibraryFilesQuery,
   TListLibraryFilesResponse,
-  TTemplate,
 } from '@fleet/contracts';
 import { api, type QueryParams } from '../../../app/api-client';
-import { libraryKeys, softwareKeys, versionLookupKeys } from './keys';
+import { libraryKeys, softwareKeys } from './keys';
 
 /** Catalogues change rarely; a minute keeps the options fresh enough. */
 const LOOKUP_STALE_MS = 60_000;
@@ -60,10 +59,10 @@ export function useBuilds(software: TConfigComponent, type: TBuild['type'], enab
 /** A page of library files; `ids` (an array here) is sent as a comma list. */
 export function useLibraryFiles(query: Omit<TListLibraryFilesQuery, 'ids'> & { ids?: number[] }, enabled = true) {
   const { ids, ...rest } = query;
-  const params: QueryParams = { ...(rest as QueryParams), ids: ids?.join(',') };
+  const params: TListLibraryFilesQuery = { ...rest, ids: ids?.join(',') };
   return useQuery({
-    queryKey: libraryKeys.files({ ...rest, ids: ids?.join(',') }),
-    queryFn: ({ signal }) => api.get<TListLibraryFilesResponse>('library/files', { signal, searchParams: params }),
+    queryKey: libraryKeys.files(params),
+    queryFn: ({ signal }) => api.get<TListLibraryFilesResponse>('library/files', { signal, searchParams: params as QueryParams }),
     placeholderData: keepPreviousData,
     enabled,
   });
@@ -82,23 +81,5 @@ export function useLibraryPackages() {
     queryKey: libraryKeys.packages(),
     queryFn: ({ signal }) => api.get<string[]>('library/packages', { signal }),
     staleTime: LOOKUP_STALE_MS,
-  });
-}
-
-export function useIrmnVersions() {
-  return useQuery({
-    queryKey: versionLookupKeys.irmnVersions(),
-    queryFn: ({ signal }) => api.get<TIrmnVersion[]>('irmn-versions', { signal }),
-    staleTime: LOOKUP_STALE_MS,
-  });
-}
-
-/** Instance-settings templates and template accounts, for the Compare Versions dialog. */
-export function useInstanceTemplates(enabled = true) {
-  return useQuery({
-    queryKey: versionLookupKeys.instanceTemplates(),
-    queryFn: ({ signal }) => api.get<TTemplate[]>('template/instance-settings', { signal }),
-    staleTime: LOOKUP_STALE_MS,
-    enabled,
   });
 }

@@ -18,12 +18,17 @@ import type {
   TValidateSoftwareUpdateResponse,
 } from '@fleet/contracts';
 import { api } from '../../../../app/api-client';
-import { usePushSection } from '../../shared/use-push-section';
+import { usePushSection, type PushSectionOptions } from '../../shared/use-push-section';
 
-/** Title of the failed push toast and of a failed validation (spec 1 §8). */
-export const PUSH_INSTANCE_ERROR = 'Failed to push instance settings';
-/** How long the failed push toast stays, seconds (spec 1 §8). */
-export const PUSH_INSTANCE_ERROR_SECONDS = 20;
+/**
+ * The failed push toast, also of a failed validation (spec 1 §8): 'Failed to
+ * push instance settings' listing every server error, for 20 s.
+ */
+export const PUSH_INSTANCE_ERROR = {
+  errorText: 'Failed to push instance settings',
+  errorSeconds: 20,
+  listErrors: 'plain',
+} as const satisfies Pick<PushSectionOptions, 'errorText' | 'errorSeconds' | 'listErrors'>;
 
 export function useValidateSoftwareUpdate() {
   return useMutation({
@@ -36,8 +41,6 @@ export function usePushInstanceSettings(accountId: number) {
     accountId,
     path: 'instance-settings',
     successText: 'Instance settings pushed',
-    errorText: PUSH_INSTANCE_ERROR,
-    errorSeconds: PUSH_INSTANCE_ERROR_SECONDS,
-    listErrors: 'plain',
+    ...PUSH_INSTANCE_ERROR,
   });
 }

@@ -9,8 +9,8 @@ import type { TSendCreationMailResponse } from '@fleet/contracts';
 import { api } from '../../../../app/api-client';
 import { useToast } from '../../../../app/toast';
 
-export const CREATION_MAIL_SENT = 'Creation email sent';
-export const CREATION_MAIL_ERROR = 'Error occurred sending creation email';
+const CREATION_MAIL_SENT = 'Creation email sent';
+const CREATION_MAIL_ERROR = 'Error occurred sending creation email';
 
 /** Send Creation Email of the account, with the toasts of spec 1 §8. */
 export function useSendCreationMail(accountId: number) {
