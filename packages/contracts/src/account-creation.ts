@@ -9,6 +9,8 @@
 import { z } from 'zod';
 import { ZBillingPeriod } from './accounts.js';
 import { CLASS_ADD_ON } from './constants.js';
+import { ZRefId, zBoundedMap } from './common.js';
+import { ZConfigMap } from './machines.js';
 import {
   DEVOPS_EMAIL,
   URL_NAME_MESSAGE,
@@ -20,7 +22,8 @@ import {
   requiredString,
   toUrlFriendlyName,
 } from './account-sections.js';
-import { ZBodyClassId, ZSiteFields, addOnParentRule, requiredEmail } from './account-detail.js';
+import { ZBodyClassId } from './classes.js';
+import { ZSiteFields, addOnParentRule, requiredEmail } from './account-detail.js';
 
 /** New account site defaults (spec 1 §9): 'Site 1', site1, port 8080. */
 export const NEW_ACCOUNT_SITE = { name: 'Site 1', urlFriendlyName: 'site1', port: 8080 } as const;
@@ -36,7 +39,7 @@ export const NEW_ACCOUNT_SITE = { name: 'Site 1', urlFriendlyName: 'site1', port
  */
 export const ZCreateAccountFields = z.object({
   classId: ZBodyClassId.default(1),
-  parentId: z.number().int().positive().nullable().default(null),
+  parentId: ZRefId.nullable().default(null),
   name: requiredString('Account name is required'),
   urlFriendlyName: z.string().trim().max(100).default(''),
   description: z.string().trim().max(2000).default(''),
@@ -56,8 +59,8 @@ export const ZCreateAccountFields = z.object({
   siteMasterUrlFriendlyName: z.string().trim().max(100).default(NEW_ACCOUNT_SITE.urlFriendlyName),
   siteMasterDomainName: z.string().trim().toLowerCase().max(253).default(''),
   siteMasterPort: z.number().int().min(1, 'Port must be between 1 and 65535').max(65535, 'Port must be between 1 and 65535').default(8080),
-  mainLibraryFiles: z.array(z.number().int().positive()).max(100).optional(),
-  accountLibraryFile: z.number().int().positive().nullable().optional(),
+  mainLibraryFiles: z.array(ZRefId).max(100).optional(),
+  accountLibraryFile: ZRefId.nullable().optional(),
   licenseConfig: ZLicenseConfig.prefault({}),
   machineConfig: ZMachineConfig.prefault({}),
   backupConfig: ZBackupConfig.prefault({}),
@@ -136,7 +139,7 @@ export type TCreateAccountRequest = z.input<typeof ZCreateAccountRequest>;
 export type TCreateAccountPayload = z.output<typeof ZCreateAccountFields>;
 
 /** `POST /draft-accounts`: the draft's id and its new payload. */
-export const ZUpdateDraftAccountRequest = ZCreateAccountFields.extend({ id: z.number().int().positive() }).superRefine(creationRules, {
+export const ZUpdateDraftAccountRequest = ZCreateAccountFields.extend({ id: ZRefId }).superRefine(creationRules, {
   when: () => true,
 });
 export type TUpdateDraftAccountRequest = z.input<typeof ZUpdateDraftAccountRequest>;
@@ -197,8 +200,8 @@ export type TDraftAccount = z.infer<typeof ZDraftAccount>;
  * out keep the planned defaults.
  */
 export const ZCreateFromDraftRequest = z.object({
-  draftAccountId: z.number().int().positive(),
-  machineComponentConfigs: z.record(z.string().max(200), z.record(z.string().max(200), z.unknown())).default({}),
+  draftAccountId: ZRefId,
+  machineComponentConfigs: zBoundedMap(z.string().max(200), ZConfigMap, 1000).default({}),
 });
 export type TCreateFromDraftRequest = z.input<typeof ZCreateFromDraftRequest>;
 export const ZCreateFromDraftResponse = z.object({ accountId: z.number().int() });

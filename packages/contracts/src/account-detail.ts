@@ -12,9 +12,9 @@
  */
 import { z } from 'zod';
 import { ZBillingPeriod, ZInstancePolicy, ZMachineStatusCounts } from './accounts.js';
-import { ZId } from './common.js';
-import { ZClassRef } from './classes.js';
-import { CLASS_ADD_ON, CLASS_IDS } from './constants.js';
+import { INT4_MAX, ZId, ZRefId } from './common.js';
+import { ZBodyClassId, ZClassRef } from './classes.js';
+import { CLASS_ADD_ON } from './constants.js';
 import {
   DEVOPS_EMAIL,
   URL_NAME_MESSAGE,
@@ -29,13 +29,8 @@ import {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** A section version as read from the server (a positive counter). */
-export const ZSectionVersion = z.number({ error: 'The version of the section is required' }).int().min(1);
+export const ZSectionVersion = z.number({ error: 'The version of the section is required' }).int().min(1).max(INT4_MAX);
 
-/** A class id in a body (spec 1 §9, DESIGN §6). */
-export const ZBodyClassId = z
-  .number()
-  .int()
-  .refine((v) => (CLASS_IDS as readonly number[]).includes(v), 'Unknown class id');
 
 /** An email the specification requires: `message` when missing or blank, a format message otherwise. */
 export const requiredEmail = (message: string) =>
@@ -60,7 +55,7 @@ export const ZBilling = z.object({
  */
 export const ZAccountPropertiesFields = z.object({
   classId: ZBodyClassId.default(1),
-  parentId: z.number().int().positive().nullable().default(null),
+  parentId: ZRefId.nullable().default(null),
   name: requiredString('Account name is required'),
   urlFriendlyName: requiredString('Account URL name is required', 100).refine((v) => v === '' || URL_NAME_PATTERN.test(v), URL_NAME_MESSAGE),
   description: z.string().trim().max(2000).default(''),

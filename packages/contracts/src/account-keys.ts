@@ -60,7 +60,7 @@ export type TAccountKeySummary = z.infer<typeof ZAccountKeySummary>;
  * left out. The body itself may be empty (`{}`).
  */
 export const ZGenerateKeysRequest = z.object({
-  kinds: z.array(ZAccountKeyKind).min(1, 'Choose at least one key kind').optional(),
+  kinds: z.array(ZAccountKeyKind).min(1, 'Choose at least one key kind').max(ACCOUNT_KEY_KINDS.length).optional(),
 });
 export type TGenerateKeysRequest = z.infer<typeof ZGenerateKeysRequest>;
 

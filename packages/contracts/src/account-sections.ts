@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { ZInstancePolicy } from './accounts.js';
+import { INT4_MAX, ZRefId } from './common.js';
 
 /** The provider's domain: launcher URLs and site domain names are under it (spec 1 §2 Sites tab). */
 export const PROVIDER_DOMAIN = 'fleet.example.net';
@@ -97,9 +98,14 @@ export const EOL_ACTIONS = ['Delete', 'MoveToGlacier'] as const;
 export const ZEolAction = z.enum(EOL_ACTIONS, { error: 'End-of-life action must be Delete or MoveToGlacier' });
 
 const DAY_MS = 86_400_000;
-const isoDateTime = (error: string) => z.iso.datetime({ offset: true, error });
+const isoDateTime = (error: string) => z.iso.datetime({ offset: true, error }).max(40, error);
 const count = (label: string, min: number, fallback: number) =>
-  z.number().int(`${label} must be a whole number`).min(min, `${label} must be at least ${min}`).default(fallback);
+  z
+    .number()
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(INT4_MAX, `${label} must be at most ${INT4_MAX}`)
+    .default(fallback);
 
 /**
  * A string that the specification requires: missing, null and blank all answer
@@ -122,8 +128,8 @@ export const requiredString = (message: string, max = 200) =>
  */
 export const ZLicenseConfig = z.object({
   instancePolicy: ZInstancePolicy.default('AllInOne'),
-  cloudInstanceType: z.number().int().positive().nullable().default(null),
-  redisCloudInstanceType: z.number().int().positive().nullable().default(null),
+  cloudInstanceType: ZRefId.nullable().default(null),
+  redisCloudInstanceType: ZRefId.nullable().default(null),
   maxSites: count('Maximum sites', 1, 10),
   maxAreas: count('Maximum areas', 0, 1000),
   maxEquips: count('Maximum equipment', 0, 1000),
@@ -200,10 +206,10 @@ export const ZMachineConfig = z.object({
   keyType: z.enum(KEY_TYPES).default('Default'),
   ...componentShape,
   mainLibraryMode: z.enum(MAIN_LIBRARY_MODES).default('None'),
-  mainLibraryFiles: z.array(z.number().int().positive()).max(100).default([]),
+  mainLibraryFiles: z.array(ZRefId).max(100).default([]),
   accountLibraryMode: z.enum(ACCOUNT_LIBRARY_MODES).default('None'),
-  accountLibraryFiles: z.array(z.number().int().positive()).max(100).default([]),
-  accountLibraryFile: z.number().int().positive().nullable().default(null),
+  accountLibraryFiles: z.array(ZRefId).max(100).default([]),
+  accountLibraryFile: ZRefId.nullable().default(null),
 });
 export type TMachineConfig = z.output<typeof ZMachineConfig>;
 export type TMachineConfigInput = z.input<typeof ZMachineConfig>;

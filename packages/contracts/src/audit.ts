@@ -2,7 +2,7 @@
  * Audit activities (spec 2 §2.11, §3 Audit activity, §7 Audit; spec 1 §9 action codes).
  */
 import { z } from 'zod';
-import { ZSortDirection } from './common.js';
+import { PAGE_QUERY_FIELDS, ZId, ZSortDirection } from './common.js';
 
 /** Action codes of account actions (spec 1 §9), then the platform's own. */
 export const AUDIT_ACTIONS = [
@@ -71,9 +71,9 @@ export const ZUserActivity = z.object({
 export type TUserActivity = z.infer<typeof ZUserActivity>;
 
 export const ZUserActivitiesQuery = z.object({
-  accountId: z.coerce.number().int().min(1).optional(),
+  accountId: ZId.optional(),
   action: ZAuditAction.optional(),
-  startIndex: z.coerce.number().int().min(0).default(0),
+  startIndex: PAGE_QUERY_FIELDS.startIndex,
   limit: z.coerce.number().int().min(1).max(1000).default(AUDIT_PAGE_SIZE),
   sortDirection: ZSortDirection.default('Descending'),
 });

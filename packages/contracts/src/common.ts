@@ -18,8 +18,18 @@ export const ZQueryFlag = z
   .enum(['true', 'false'], { error: 'Must be true or false' })
   .transform((v) => v === 'true');
 
-/** A positive integer id in a path, e.g. `/accounts/{id}`. Malformed ids are 400. */
-export const ZId = z.coerce.number().int().min(1).max(2_147_483_647);
+/**
+ * Largest value of a PostgreSQL `integer` (2^31 - 1): the bound of every id and
+ * every whole number that reaches the database, so that no input can make
+ * PostgreSQL answer "integer out of range".
+ */
+export const INT4_MAX = 2_147_483_647;
+
+/** A positive integer id in a path or query, e.g. `/accounts/{id}` (1 to 2^31 - 1). Malformed ids are 400. */
+export const ZId = z.coerce.number().int().min(1).max(INT4_MAX);
+/** A positive integer id in a JSON body (1 to 2^31 - 1; no coercion: `"5"` is a wrong type). */
+export const ZRefId = z.number().int().min(1).max(INT4_MAX);
+
 export const ZIdParams = z.object({ id: ZId });
 export type TIdParams = z.infer<typeof ZIdParams>;
 
@@ -30,10 +40,20 @@ export type TIdParams = z.infer<typeof ZIdParams>;
  * level, which would keep zod in the console's first chunk.
  */
 export const PAGE_QUERY_FIELDS = {
-  startIndex: z.coerce.number().int().min(0).default(0),
+  startIndex: z.coerce.number().int().min(0).max(INT4_MAX).default(0),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_SIZE),
 };
 export const ZPageQuery = z.object(PAGE_QUERY_FIELDS);
+
+/**
+ * A JSON object used as a map (`{"key": value}`), at most `max` entries; the
+ * bound is stated in the OpenAPI document as `maxProperties`.
+ */
+export const zBoundedMap = <K extends z.ZodType<string, string>, V extends z.ZodTypeAny>(key: K, value: V, max: number) =>
+  z
+    .record(key, value)
+    .refine((map) => Object.keys(map).length <= max, `At most ${max} entries`)
+    .meta({ maxProperties: max });
 
 /** `{items, totalItems}` answer of a paged list. */
 export const zPaged = <T extends z.ZodTypeAny>(item: T) =>

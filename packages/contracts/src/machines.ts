@@ -3,9 +3,9 @@
  * §4, §7 Machines and Notifications, §9; DESIGN §6, §7).
  */
 import { z } from 'zod';
-import { ZId, ZPageQuery, zCommaList, zPaged } from './common.js';
-import { ZClassRef } from './classes.js';
-import { CLASS_ADD_ON, CLASS_IDS } from './constants.js';
+import { ZId, ZPageQuery, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
+import { ZBodyClassId, ZClassRef } from './classes.js';
+import { CLASS_ADD_ON } from './constants.js';
 
 // ---------------------------------------------------------------- tasks
 
@@ -89,11 +89,7 @@ export const MACHINE_POLL_MS = 30_000;
 export const MACHINE_RECENT_TASKS = 10;
 
 /** A class a machine may have: every class but the add-on class (which has no machines). */
-export const ZMachineClassId = z
-  .number()
-  .int()
-  .refine((v) => (CLASS_IDS as readonly number[]).includes(v), 'Unknown class id')
-  .refine((v) => v !== CLASS_ADD_ON, 'Add-on accounts have no machines');
+export const ZMachineClassId = ZBodyClassId.refine((v) => v !== CLASS_ADD_ON, 'Add-on accounts have no machines');
 
 export const ZMachineInstance = z.object({
   status: ZInstanceState,
@@ -187,7 +183,7 @@ export type TUpdateMachineRequest = z.infer<typeof ZUpdateMachineRequest>;
 
 /** `POST /machines/{id}/change-instance-type`. */
 export const ZChangeInstanceTypeRequest = z.object({
-  instanceTypeId: z.number().int().min(1).max(2_147_483_647),
+  instanceTypeId: ZRefId,
 });
 export type TChangeInstanceTypeRequest = z.infer<typeof ZChangeInstanceTypeRequest>;
 
@@ -205,8 +201,8 @@ export const ZCreatableMachinesResponse = z.array(ZCreatableMachine);
 /** `POST /accounts/{id}/machines` (spec 2 §2.3 Create Machine). `accountId` must match the path. */
 export const ZCreateMachineRequest = z.object({
   isLauncher: z.boolean(),
-  siteId: z.number().int().min(1).max(2_147_483_647).nullable(),
-  accountId: z.number().int().min(1).max(2_147_483_647),
+  siteId: ZRefId.nullable(),
+  accountId: ZRefId,
 });
 export type TCreateMachineRequest = z.infer<typeof ZCreateMachineRequest>;
 export const ZCreateMachineResponse = z.object({ machine: ZMachine, task: ZTask });
@@ -233,7 +229,7 @@ export const DEFAULT_NOTIFICATION_PRIORITY = 'Medium';
 /** Notification dialog width, pixels (spec 2 §9). */
 export const NOTIFICATION_DIALOG_WIDTH = 750;
 
-const ZIdList = z.array(z.number().int().min(1).max(2_147_483_647)).max(1000);
+const ZIdList = z.array(ZRefId).max(1000);
 
 /**
  * `POST /notification/send`: a message to the users of the machines and of every
@@ -274,12 +270,15 @@ export type TPendingMessagesResponse = z.infer<typeof ZPendingMessagesResponse>;
 
 // ---------------------------------------------------------------- component and deployer configs
 
+/** Most keys a component or deployer configuration may hold. */
+export const MAX_CONFIG_KEYS = 2000;
+
 /**
  * A machine's component or deployer configuration: keys `rootKey.subKey`, values
  * typed by their definition's dataType (string when empty, number, boolean or
  * null, json) (spec 2 §3, §5).
  */
-export const ZConfigMap = z.record(z.string().max(200), z.unknown());
+export const ZConfigMap = zBoundedMap(z.string().max(200), z.unknown(), MAX_CONFIG_KEYS);
 export type TConfigMap = z.infer<typeof ZConfigMap>;
 
 /** `PUT /machines/{id}/component-config`: the machine's whole component configuration. */

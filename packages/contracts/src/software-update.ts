@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { ZMachineConfig } from './account-sections.js';
+import { ZRefId } from './common.js';
 
 /** The deployer warning of spec 3 §5. */
 export const DEPLOYER_WARNING =
   'Choosing a deployer version different from the default version of the MMA class may result in machine(s) having inconsistent state';
 
 /** `POST /software-update/validate`: the account and the instance settings about to be pushed. */
-export const ZValidateSoftwareUpdateRequest = ZMachineConfig.extend({ accountId: z.number().int().positive() });
+export const ZValidateSoftwareUpdateRequest = ZMachineConfig.extend({ accountId: ZRefId });
 export type TValidateSoftwareUpdateRequest = z.input<typeof ZValidateSoftwareUpdateRequest>;
 
 export const SOFTWARE_UPDATE_ISSUE_KINDS = ['BreakingCommit', 'Downgrade', 'UnknownVersion', 'DeployerVersion', 'BranchMismatch', 'LibraryVersion', 'MachineNotUpdated'] as const;

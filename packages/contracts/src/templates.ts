@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ZBillingPeriod } from './accounts.js';
 import { ZId } from './common.js';
 import { DEVOPS_EMAIL, ZBackupConfig, ZLicenseConfig, ZMachineConfig, requiredString } from './account-sections.js';
-import { ZBodyClassId } from './account-detail.js';
+import { ZBodyClassId } from './classes.js';
 
 export const TEMPLATE_TYPES = ['general', 'license-settings', 'instance-settings', 'backup-settings'] as const;
 export const ZTemplateType = z.enum(TEMPLATE_TYPES);
@@ -59,6 +59,9 @@ export const TEMPLATE_VALUE_SCHEMAS = {
 export const ZTemplateParams = z.object({ type: ZTemplateType });
 export const ZTemplateIdParams = z.object({ type: ZTemplateType, id: ZId });
 
+/** Most fields a template body may carry (the largest kind has fewer than 100). */
+const MAX_TEMPLATE_FIELDS = 300;
+
 /**
  * `POST /template/{type}` and `PUT /template/{type}/{id}`: name (required), isPublic
  * (default true) and the flattened settings of the kind, checked against the kind's
@@ -69,7 +72,9 @@ export const ZSaveTemplateRequest = z
     name: requiredString('Template name is required'),
     isPublic: z.boolean().default(true),
   })
-  .catchall(z.unknown());
+  .catchall(z.unknown())
+  .refine((body) => Object.keys(body).length <= MAX_TEMPLATE_FIELDS, `At most ${MAX_TEMPLATE_FIELDS} fields`)
+  .meta({ maxProperties: MAX_TEMPLATE_FIELDS });
 export type TSaveTemplateRequest = z.input<typeof ZSaveTemplateRequest>;
 
 /** A template or template account in a list, with its flattened settings. */

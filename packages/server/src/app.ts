@@ -27,7 +27,8 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
-import { HttpProblem, forbidden, unauthorized } from './lib/problem.js';
+import { HttpProblem, badRequest, forbidden, unauthorized } from './lib/problem.js';
+import { isDatabaseInputError, nulByteErrors, sqlState } from './lib/input-guard.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -132,6 +133,7 @@ const STATUS_TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
@@ -139,6 +141,19 @@ const STATUS_TITLES: Record<number, string> = {
 
 function valueAt(source: unknown, path: string[]): unknown {
   return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), source);
+}
+
+/** Longest attempted string value echoed back in a field error. */
+const MAX_ECHOED_LENGTH = 200;
+
+/**
+ * The attempted value as a field error shows it: scalars as sent (long strings
+ * cut to 200 characters), objects and arrays left out, since they can be
+ * megabytes or thousands of levels deep.
+ */
+function echoed(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHOED_LENGTH ? `${value.slice(0, MAX_ECHOED_LENGTH)}…` : value;
+  return value !== null && typeof value === 'object' ? undefined : value;
 }
 
 /**
@@ -156,7 +171,7 @@ function fieldErrors(error: FastifyError, req: FastifyRequest): TFieldError[] {
     return {
       propertyName: path.join('.') || context,
       errorMessage: v.message ?? 'Invalid value',
-      attemptedValue: valueAt(source, path),
+      attemptedValue: echoed(valueAt(source, path)),
     };
   });
 }
@@ -166,6 +181,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     loggerInstance: (opts.logger || undefined) as FastifyBaseLogger | undefined,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // The router's own refusals (a malformed URL, a path parameter past 100
+    // characters) answer problem details like every other error.
+    frameworkErrors: (error, _req, reply) => {
+      const status = error.statusCode ?? 400;
+      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters' : 'The URL is malformed';
+      return problem(reply, { type: 'about:blank', title: STATUS_TITLES[status] ?? 'Bad Request', status, detail, errors: [{ propertyName: 'path', errorMessage: detail }] });
+    },
     // One line per request drowns what matters in a console's terminal; errors are
     // logged by the error handler, and LOG_LEVEL=debug shows each request.
     logController: new LogController({ disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true }),
@@ -217,6 +239,30 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         error.headers,
       );
     }
+    if (error.code?.startsWith('FST_ERR_CTP_')) {
+      // The body could not be parsed (malformed JSON, empty JSON body, wrong media
+      // type, too large): the field at fault is the body itself.
+      const status = error.statusCode ?? 400;
+      return problem(reply, {
+        type: 'about:blank',
+        title: STATUS_TITLES[status] ?? 'Bad Request',
+        status,
+        detail: error.message,
+        errors: [{ propertyName: 'body', errorMessage: error.message }],
+      });
+    }
+    if (isDatabaseInputError(error)) {
+      // A value passed its schema but PostgreSQL refused it: the schema lacks a
+      // bound. Answer as the input error it is, and log it as the defect it is.
+      req.log.error({ err: error, sqlState: sqlState(error), route: req.routeOptions.url }, 'input reached the database unchecked (schema lacks a bound)');
+      return problem(reply, {
+        type: 'https://fleet-console.dev/problems/database-input',
+        title: 'Bad Request',
+        status: 400,
+        detail: 'A value is out of range or malformed',
+        errors: [{ propertyName: 'request', errorMessage: 'A value is out of range or malformed' }],
+      });
+    }
     if (isResponseSerializationError(error)) {
       req.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
@@ -255,6 +301,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         req.principal = await app.services.auth.authenticate(token);
         const needsWrite = routeConfig.requireWrite || (MUTATING.has(req.method) && !routeConfig.selfService);
         if (needsWrite && !canWrite(req.principal)) throw forbidden('This action needs the write permission');
+      });
+      api.addHook('preValidation', async (req) => {
+        const errors = [
+          ...nulByteErrors(req.params, { topLevelOnly: true }),
+          ...nulByteErrors(req.query, { topLevelOnly: true }),
+          ...nulByteErrors(req.body, { topLevelOnly: false }),
+        ];
+        if (errors.length > 0) throw badRequest(errors);
       });
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
       await api.register(healthRoutes);
