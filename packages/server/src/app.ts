@@ -15,7 +15,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
@@ -25,10 +24,11 @@ import type { Logger } from 'pino';
 import { DEVOPS_EMAIL, type TFieldError, type TProblemDetails } from '@fleet/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { canWrite, type Principal } from './auth/principal.js';
+import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
 import { HttpProblem, badRequest, forbidden, unauthorized } from './lib/problem.js';
 import { isDatabaseInputError, nulByteErrors, sqlState } from './lib/input-guard.js';
+import { API_INFO, API_TAGS, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -118,8 +118,6 @@ export interface AppOptions {
   /** Outgoing email (default: `SMTP_URL`, else `.eml` files in `DATA_DIR/outbox`). */
   mailer?: Mailer;
 }
-
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
   return reply.code(body.status).headers(headers).type('application/problem+json').send(body);
@@ -281,12 +279,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Fleet Console API', version: '0.1.0', description: 'Accounts, machines and catalogues of the hosted platform.' },
+      info: API_INFO,
       servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      tags: API_TAGS,
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        schemas: { [PROBLEM_SCHEMA_NAME]: problemDetailsComponent() },
+      },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: apiDescriptionTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
@@ -299,8 +301,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
         if (!token) throw unauthorized('A bearer token is required');
         req.principal = await app.services.auth.authenticate(token);
-        const needsWrite = routeConfig.requireWrite || (MUTATING.has(req.method) && !routeConfig.selfService);
-        if (needsWrite && !canWrite(req.principal)) throw forbidden('This action needs the write permission');
+        if (routeNeedsWrite(req.method, routeConfig) && !canWrite(req.principal)) throw forbidden('This action needs the write permission');
       });
       api.addHook('preValidation', async (req) => {
         const errors = [

@@ -22,3 +22,15 @@ export const hasCustomerProductionAccess = (p: Principal) => p.groups.includes(G
 export function hiddenClassIds(p: Principal): number[] {
   return hasCustomerProductionAccess(p) ? [] : [CLASS_CUSTOMER_PRODUCTION];
 }
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * True when calling a route with `method` needs permission `write` (DESIGN §5):
+ * every mutation unless its config says `selfService` (own session or password),
+ * and a read whose config says `requireWrite` (it reveals secrets). The `/api/v1`
+ * onRequest hook enforces it; the OpenAPI description derives its 403s from it.
+ */
+export function routeNeedsWrite(method: string, config: { selfService?: boolean; requireWrite?: boolean }): boolean {
+  return Boolean(config.requireWrite) || (MUTATING.has(method) && !config.selfService);
+}

@@ -28,6 +28,8 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getAccount',
+        description:
+          'One account with every section (properties, license, instance, backup settings, idle schedules), its sites, class, parent and the version of each section (spec 1 §2 Edit account, §7).',
         tags,
         summary: 'An account with every section, its sites and section versions',
         params: ZIdParams,
@@ -40,8 +42,11 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/accounts/:id',
     {
+      config: { problems: [409] },
       schema: {
         operationId: 'pushAccountProperties',
+        description:
+          'Pushes the Account Properties card (spec 1 §2, §5): name, URL name, class, parent, customer, contact, billing and switches. The body carries the section version: 409 when it is stale or the URL name is used. Audited PushAccountProperties with field-level changes.',
         tags,
         summary: 'Push Account Properties (409 when the version is stale; audited PushAccountProperties)',
         params: ZIdParams,
@@ -55,8 +60,11 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/accounts/:id/instance-settings',
     {
+      config: { problems: [422] },
       schema: {
         operationId: 'getInstanceSettings',
+        description:
+          'The instance settings (machineConfig) of the account with their version (spec 1 §2 Instance Settings card). Add-on accounts have none: 422.',
         tags,
         summary: 'Instance settings (machineConfig) with their version; 422 for add-on accounts',
         params: ZIdParams,
@@ -69,8 +77,11 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/accounts/:id/instance-settings',
     {
+      config: { problems: [409, 422] },
       schema: {
         operationId: 'pushInstanceSettings',
+        description:
+          'Pushes the Instance Settings card (spec 1 §2, §5): region, image, SSL and sample data are locked once set. 409 when the version is stale, 422 for add-on accounts. Audited PushInstanceSettings.',
         tags,
         summary: 'Push Instance Settings (region, image, SSL and sample data locked once set)',
         params: ZIdParams,
@@ -84,8 +95,11 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/accounts/:id/license-settings',
     {
+      config: { problems: [409] },
       schema: {
         operationId: 'pushLicenseSettings',
+        description:
+          'Pushes the License Settings card (spec 1 §2, §5); the AllInOne instance policy forces maxSites 1. 409 when the version is stale. Audited PushLicenseSettings.',
         tags,
         summary: 'Push License Settings (AllInOne forces maxSites 1)',
         params: ZIdParams,
@@ -99,8 +113,11 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/accounts/:id/backup-settings',
     {
+      config: { problems: [409, 422] },
       schema: {
         operationId: 'pushBackupSettings',
+        description:
+          'Pushes the Backup Settings card (spec 1 §2, §5): backup times, weekly and monthly days, retention and end-of-life actions; invalid and duplicate times are dropped. 409 when the version is stale, 422 for add-on accounts. Audited PushBackupSettings.',
         tags,
         summary: 'Push Backup Settings (invalid and duplicate times dropped)',
         params: ZIdParams,
@@ -114,8 +131,11 @@ export const accountSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/accounts/:id/idle-schedule',
     {
+      config: { problems: [409, 422] },
       schema: {
         operationId: 'pushIdleSchedule',
+        description:
+          'Pushes the Idle Schedule card (spec 1 §2, §5): when machines stop and for how long. 409 when the version is stale, 422 for add-on accounts. Audited PushIdleSchedule.',
         tags,
         summary: 'Push Idle Schedule',
         params: ZIdParams,

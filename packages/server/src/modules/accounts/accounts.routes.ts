@@ -24,6 +24,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listAccounts',
+        description:
+          'The accounts list (spec 1 §2 Accounts list, §7): a full-text `search` on name, URL name, customer and creator (ranked when no `sortBy`), comma-list filters `classIds`, `saasImage`, `machineStatusInclude` and `machineStatusExclude`, sorting and paging. Customer Production accounts are left out without group CustomerProductionAccess.',
         tags,
         summary: 'Accounts, filtered, searched, sorted and paged',
         querystring: ZListAccountsQuery,
@@ -38,6 +40,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getAccountsInfo',
+        description:
+          'Footer statistics of the accounts matching the same filter as the list (spec 1 §2 Accounts list): the number of accounts, machines per class, and machines and accounts per machine status.',
         tags,
         summary: 'Footer statistics of the accounts matching the filter',
         querystring: ZAccountFilter,
@@ -52,6 +56,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'deleteAccount',
+        description:
+          'Deletes the account (a soft delete: it leaves every list and lookup, its URL name becomes free) and marks each of its machines for termination with a TerminateMachine task (spec 1 §7). Audited DeleteAccount.',
         tags,
         summary: 'Delete the account and terminate all its machines',
         params: ZIdParams,
@@ -67,6 +73,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { requireWrite: true },
       schema: {
         operationId: 'listLauncherLogins',
+        description:
+          'The launcher logins of the account with their passwords, decrypted (spec 1 §7). The read reveals secrets, so it needs `write` and is audited.',
         tags,
         summary: 'Launcher logins with passwords (write permission; audited)',
         params: ZIdParams,
@@ -81,6 +89,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'lookupAccounts',
+        description:
+          'Id, name and class of every visible account, for pickers; `parentCandidates=true` keeps only the accounts an add-on account may have as parent (spec 1 §5).',
         tags,
         summary: 'Id, name and class of every visible account; parentCandidates=true keeps possible add-on parents',
         querystring: ZAccountLookupQuery,

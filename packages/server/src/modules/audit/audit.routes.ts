@@ -8,6 +8,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listUserActivities',
+        description:
+          'Audit activities, newest first by default, optionally of one account or one action, paged; an array (spec 2 §2.11, §7 Audit). Activities of hidden Customer Production accounts are left out.',
         tags: ['Audit'],
         summary: 'Audit activities, newest first by default; an array',
         querystring: ZUserActivitiesQuery,

@@ -6,12 +6,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: { public: true },
+      config: { public: true, problems: [401] },
       schema: {
         operationId: 'login',
+        description:
+          'Signs in with username and password and answers a bearer JWT with its expiry (DESIGN §5, spec 1 §7 Auth and user). Wrong credentials answer 401; after 5 failed sign-ins of a username from one address within a minute, 429 with `Retry-After`. Every attempt is audited.',
         tags: ['Auth'],
         summary: 'Sign in; 401 on wrong credentials, 429 after 5 failures a minute',
-        security: [],
         body: ZLoginRequest,
         response: { 200: ZLoginResponse },
       },
@@ -21,7 +22,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/logout',
-    { config: { selfService: true }, schema: { operationId: 'logout', tags: ['Auth'], summary: 'Revoke the token', response: { 200: ZOk } } },
+    {
+      config: { selfService: true },
+      schema: {
+        operationId: 'logout',
+        description: 'Revokes the token of this request (its jti): later calls with it answer 401 (spec 1 §7 Auth and user).',
+        tags: ['Auth'],
+        summary: 'Revoke the token',
+        response: { 200: ZOk },
+      },
+    },
     async (req) => {
       await app.services.auth.logout(req.principal!);
       return { ok: true as const };
@@ -30,7 +40,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user/me',
-    { schema: { operationId: 'getCurrentUser', tags: ['Auth'], summary: 'The signed-in user', response: { 200: ZUserMe } } },
+    {
+      schema: {
+        operationId: 'getCurrentUser',
+        description:
+          'The signed-in user: name, email, permissions and groups, read from the database at each request (spec 1 §6, §7 Auth and user).',
+        tags: ['Auth'],
+        summary: 'The signed-in user',
+        response: { 200: ZUserMe },
+      },
+    },
     (req) => app.services.auth.me(req.principal!),
   );
 
@@ -40,6 +59,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { selfService: true },
       schema: {
         operationId: 'changePassword',
+        description:
+          "Changes the signed-in user's password: the current password must match (400 naming `currentPassword` otherwise) and the new one has at least 8 characters.",
         tags: ['Auth'],
         summary: "Change the signed-in user's password",
         body: ZChangePasswordRequest,

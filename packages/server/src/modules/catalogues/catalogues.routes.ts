@@ -31,52 +31,132 @@ import {
 export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/customers',
-    { schema: { operationId: 'listCustomers', tags: ['Lookups'], summary: 'Known customer names, for the autocomplete', response: { 200: ZCustomersResponse } } },
+    {
+      schema: {
+        operationId: 'listCustomers',
+        description: 'Known customer names, for the autocomplete of the account forms (spec 1 §7).',
+        tags: ['Lookups'],
+        summary: 'Known customer names, for the autocomplete',
+        response: { 200: ZCustomersResponse },
+      },
+    },
     () => app.services.catalogues.customers(),
   );
   app.get(
     '/lookup/features',
-    { schema: { operationId: 'listFeatures', tags: ['Lookups'], summary: 'License features', response: { 200: ZLookupResponse } } },
+    {
+      schema: {
+        operationId: 'listFeatures',
+        description: 'License features, for the License Settings card (spec 1 §7 Lookups).',
+        tags: ['Lookups'],
+        summary: 'License features',
+        response: { 200: ZLookupResponse },
+      },
+    },
     () => app.services.catalogues.features(),
   );
   app.get(
     '/lookup/reporting-categories',
-    { schema: { operationId: 'listReportingCategories', tags: ['Lookups'], summary: 'License reporting categories', response: { 200: ZLookupResponse } } },
+    {
+      schema: {
+        operationId: 'listReportingCategories',
+        description: 'License reporting categories, for the License Settings card (spec 1 §7 Lookups).',
+        tags: ['Lookups'],
+        summary: 'License reporting categories',
+        response: { 200: ZLookupResponse },
+      },
+    },
     () => app.services.catalogues.reportingCategories(),
   );
   app.get(
     '/cloud/regions',
-    { schema: { operationId: 'listRegions', tags: ['Cloud'], summary: 'Cloud regions', response: { 200: ZRegionsResponse } } },
+    {
+      schema: {
+        operationId: 'listRegions',
+        description: 'Cloud regions (spec 3 §7 Cloud).',
+        tags: ['Cloud'],
+        summary: 'Cloud regions',
+        response: { 200: ZRegionsResponse },
+      },
+    },
     () => app.services.catalogues.regions(),
   );
   app.get(
     '/cloud/instance-types',
-    { schema: { operationId: 'listInstanceTypes', tags: ['Cloud'], summary: 'Machine instance types', response: { 200: ZInstanceTypesResponse } } },
+    {
+      schema: {
+        operationId: 'listInstanceTypes',
+        description: 'Machine instance types (spec 3 §7 Cloud).',
+        tags: ['Cloud'],
+        summary: 'Machine instance types',
+        response: { 200: ZInstanceTypesResponse },
+      },
+    },
     () => app.services.catalogues.instanceTypes({ redis: false }),
   );
   app.get(
     '/cloud/redis-instance-types',
-    { schema: { operationId: 'listRedisInstanceTypes', tags: ['Cloud'], summary: 'Redis (cache) instance types', response: { 200: ZInstanceTypesResponse } } },
+    {
+      schema: {
+        operationId: 'listRedisInstanceTypes',
+        description: 'Redis (cache) instance types (spec 3 §7 Cloud).',
+        tags: ['Cloud'],
+        summary: 'Redis (cache) instance types',
+        response: { 200: ZInstanceTypesResponse },
+      },
+    },
     () => app.services.catalogues.instanceTypes({ redis: true }),
   );
   app.get(
     '/irmn-versions',
-    { schema: { operationId: 'listIrmnVersions', tags: ['IRMN versions'], summary: 'IRMN versions', response: { 200: ZIrmnVersionsResponse } } },
+    {
+      schema: {
+        operationId: 'listIrmnVersions',
+        description: 'IRMN versions with their status (spec 3 §2.2, §7 IRMN versions).',
+        tags: ['IRMN versions'],
+        summary: 'IRMN versions',
+        response: { 200: ZIrmnVersionsResponse },
+      },
+    },
     () => app.services.catalogues.irmnVersions(),
   );
   app.get(
     '/software/branches',
-    { schema: { operationId: 'listBranches', tags: ['Software'], summary: 'Software branches', response: { 200: ZBranchesResponse } } },
+    {
+      schema: {
+        operationId: 'listBranches',
+        description: 'Branches of the software components, for the version picker (spec 3 §2.1, §7 Software).',
+        tags: ['Software'],
+        summary: 'Software branches',
+        response: { 200: ZBranchesResponse },
+      },
+    },
     () => app.services.catalogues.branches(),
   );
   app.get(
     '/library/packages',
-    { schema: { operationId: 'listLibraryPackages', tags: ['Library'], summary: 'Library package names', response: { 200: ZStringListResponse } } },
+    {
+      schema: {
+        operationId: 'listLibraryPackages',
+        description: 'Names of the library packages (spec 3 §2.6, §7 Library).',
+        tags: ['Library'],
+        summary: 'Library package names',
+        response: { 200: ZStringListResponse },
+      },
+    },
     () => app.services.catalogues.libraryPackages(),
   );
   app.get(
     '/library/sample-data-files',
-    { schema: { operationId: 'listSampleDataFiles', tags: ['Library'], summary: 'Sample data file names', response: { 200: ZStringListResponse } } },
+    {
+      schema: {
+        operationId: 'listSampleDataFiles',
+        description: 'Names of the sample data files a machine can publish (spec 3 §2.6, §7 Library).',
+        tags: ['Library'],
+        summary: 'Sample data file names',
+        response: { 200: ZStringListResponse },
+      },
+    },
     () => app.services.catalogues.sampleDataFiles(),
   );
 
@@ -85,6 +165,8 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listCommits',
+        description:
+          'Commits of one component, newest first, filtered by branch, tags only, builds only and a search, paged (10 by default) (spec 3 §2.1, §7 Software).',
         tags: ['Software'],
         summary: 'Commits of a component, newest first, filtered and paged (10 by default)',
         params: ZSoftwareParams,
@@ -100,6 +182,7 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listBuilds',
+        description: 'Daily or Release builds of one component, newest first (spec 3 §2.1, §7 Software).',
         tags: ['Software'],
         summary: 'Daily or Release builds of a component, newest first',
         params: ZSoftwareParams,
@@ -115,6 +198,8 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'setCommitBreaking',
+        description:
+          'Marks or unmarks a commit as breaking, with a message (spec 3 §2.1, §7 Software). 404 for an unknown commit of the component. Audited.',
         tags: ['Software'],
         summary: 'Mark or unmark a commit as breaking (audited)',
         params: ZCommitParams,
@@ -137,6 +222,8 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listLibraryFiles',
+        description:
+          'Library files, searched, filtered (ids, type, package, version, latest or LCT only, hide old), sorted and paged (spec 3 §2.6, §7 Library).',
         tags: ['Library'],
         summary: 'Library files, searched, filtered, sorted and paged',
         querystring: ZListLibraryFilesQuery,

@@ -5,22 +5,54 @@ import { ZMachineStats, ZMmaClassesResponse, ZMmaStats, ZSaasImagesResponse } fr
 export const fleetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/machines/stats',
-    { schema: { operationId: 'getMachineStats', tags: ['Fleet'], summary: 'Fleet counters', response: { 200: ZMachineStats } } },
+    {
+      schema: {
+        operationId: 'getMachineStats',
+        description: 'Fleet counters of the top bar (spec 3 §2.9): machines needing an admin, in turbo and unmanaged, machines per class, running and total cost. Customer Production machines count only for group CustomerProductionAccess.',
+        tags: ['Fleet'],
+        summary: 'Fleet counters',
+        response: { 200: ZMachineStats },
+      },
+    },
     (req) => app.services.fleet.machineStats(req.principal!),
   );
   app.get(
     '/mma/stats',
-    { schema: { operationId: 'getMmaStats', tags: ['MMA'], summary: 'MMA instances on standby', response: { 200: ZMmaStats } } },
+    {
+      schema: {
+        operationId: 'getMmaStats',
+        description: 'How many MMA instances are on standby (spec 3 §2.9, §7 MMA).',
+        tags: ['MMA'],
+        summary: 'MMA instances on standby',
+        response: { 200: ZMmaStats },
+      },
+    },
     () => app.services.fleet.mmaStats(),
   );
   app.get(
     '/mma/classes',
-    { schema: { operationId: 'listMmaClasses', tags: ['MMA'], summary: 'MMA classes with their instance', response: { 200: ZMmaClassesResponse } } },
+    {
+      schema: {
+        operationId: 'listMmaClasses',
+        description: 'MMA classes with their instance (spec 3 §2.7, §7 MMA).',
+        tags: ['MMA'],
+        summary: 'MMA classes with their instance',
+        response: { 200: ZMmaClassesResponse },
+      },
+    },
     () => app.services.fleet.mmaClasses(),
   );
   app.get(
     '/cloud/images',
-    { schema: { operationId: 'listSaasImages', tags: ['Cloud'], summary: 'SaaS images', response: { 200: ZSaasImagesResponse } } },
+    {
+      schema: {
+        operationId: 'listSaasImages',
+        description: 'SaaS images of the cloud catalogue with region, IRMN version and flags (spec 3 §2.3, §7 Cloud).',
+        tags: ['Cloud'],
+        summary: 'SaaS images',
+        response: { 200: ZSaasImagesResponse },
+      },
+    },
     () => app.services.fleet.saasImages(),
   );
 };

@@ -8,7 +8,13 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/health',
     {
       config: { public: true },
-      schema: { operationId: 'getHealth', tags: ['Health'], summary: 'Liveness and database check', security: [], response: { 200: ZHealth } },
+      schema: {
+        operationId: 'getHealth',
+        description: 'Answers when the process runs and PostgreSQL answers `select 1`; for supervisors and load balancers.',
+        tags: ['Health'],
+        summary: 'Liveness and database check',
+        response: { 200: ZHealth },
+      },
     },
     async () => {
       await app.deps.db.execute(sql`select 1`);

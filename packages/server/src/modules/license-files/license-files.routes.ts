@@ -9,6 +9,8 @@ export const licenseFileRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'downloadLicense',
+        description:
+          "Downloads the account's signed license file '{urlFriendlyName} license.dat' (application/octet-stream; JSON with payload, Ed25519 signature and keyId) (spec 1 §7 blob downloads).",
         tags: ['Account settings'],
         summary: "The account's signed license file, '{urlFriendlyName} license.dat' (JSON: payload, Ed25519 signature, keyId)",
         params: ZIdParams,
@@ -25,7 +27,15 @@ export const licenseFileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/license/public-key',
-    { schema: { operationId: 'getLicensePublicKey', tags: ['Account settings'], summary: 'The public key that verifies license files (PEM)', response: { 200: ZLicensePublicKey } } },
+    {
+      schema: {
+        operationId: 'getLicensePublicKey',
+        description: 'The Ed25519 public key (PEM) and its key id that verify license files, for on-premise installations.',
+        tags: ['Account settings'],
+        summary: 'The public key that verifies license files (PEM)',
+        response: { 200: ZLicensePublicKey },
+      },
+    },
     () => app.services.licenseFiles.publicKey(),
   );
 };

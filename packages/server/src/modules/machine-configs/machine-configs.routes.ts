@@ -33,8 +33,11 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/machines/:id/component-config',
     {
+      config: { problems: [422] },
       schema: {
         operationId: 'putMachineComponentConfig',
+        description:
+          "Replaces the machine's component configuration, checked against the config definitions (spec 2 §7 Machines). Protected configs are read-only: 422. Audited with field-level changes.",
         tags,
         summary: 'Replace the machine component configuration',
         params: ZIdParams,
@@ -48,8 +51,11 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/machines/:id/deployer-config',
     {
+      config: { problems: [422] },
       schema: {
         operationId: 'putMachineDeployerConfig',
+        description:
+          "Replaces the machine's deployer configuration, checked against the config definitions (spec 2 §7 Machines). Protected configs are read-only: 422. Audited with field-level changes.",
         tags,
         summary: 'Replace the machine deployer configuration',
         params: ZIdParams,
@@ -65,6 +71,8 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDefaultComponentConfig',
+        description:
+          "The default component configuration of the machine: catalogue defaults with the machine's variables substituted (DESIGN §6).",
         tags,
         summary: 'Default component configuration of the machine',
         params: ZIdParams,
@@ -82,6 +90,8 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getDefaultDeployerConfig',
+        description:
+          'The default deployer configuration of the machine: catalogue defaults by the rules of its component configuration (DESIGN §6).',
         tags,
         summary: 'Default deployer configuration of the machine',
         params: ZIdParams,
@@ -99,6 +109,8 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listDefaultComponentConfigs',
+        description:
+          'Default component configurations of several machines (`ids`, a comma list); 400 naming unknown machines (spec 3 §7 Updater and batch).',
         tags,
         summary: 'Default component configurations of the machines (ids: a comma list)',
         querystring: ZMachineIdsQuery,
@@ -114,6 +126,8 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listDefaultDeployerConfigs',
+        description:
+          'Default deployer configurations of several machines (`ids`, a comma list); 400 naming unknown machines (spec 3 §7 Updater and batch).',
         tags,
         summary: 'Default deployer configurations of the machines (ids: a comma list)',
         querystring: ZMachineIdsQuery,
@@ -130,6 +144,8 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listComponentConfigs',
+        description:
+          'Component config definitions, by rootKey.subKey: `search` matches a substring, `rootKey` exactly; paged (spec 3 §2.5, §7 Component configs).',
         tags: catalogueTags,
         summary: 'Component config definitions by rootKey.subKey (search: a substring of it; rootKey: exact)',
         querystring: ZListConfigDefinitionsQuery,
@@ -141,8 +157,10 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/component-configs',
     {
+      config: { problems: [409] },
       schema: {
         operationId: 'createComponentConfig',
+        description: 'Creates a component config definition (rootKey, subKey, dataType) (spec 3 §2.5). 409 when the key exists. Audited.',
         tags: catalogueTags,
         summary: 'Create a component config definition (409 when the key exists)',
         body: ZCreateConfigDefinitionRequest,
@@ -156,6 +174,8 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listDeployerConfigs',
+        description:
+          'Deployer config definitions, by rootKey.subKey: `search` matches a substring, `rootKey` exactly; paged (spec 3 §2.5, §7 Deployer configs).',
         tags: catalogueTags,
         summary: 'Deployer config definitions by rootKey.subKey (search: a substring of it; rootKey: exact)',
         querystring: ZListConfigDefinitionsQuery,
@@ -167,8 +187,11 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/deployer-configs',
     {
+      config: { problems: [409] },
       schema: {
         operationId: 'createDeployerConfig',
+        description:
+          'Creates a deployer config definition (rootKey, subKey, dataType) (spec 2 §7 Configs, spec 3 §2.5). 409 when the key exists. Audited.',
         tags: catalogueTags,
         summary: 'Create a deployer config definition (409 when the key exists)',
         body: ZCreateConfigDefinitionRequest,

@@ -29,12 +29,33 @@ import {
 } from '@fleet/contracts';
 import type { MachineAction } from './machines.service.js';
 
-const ACTION_ROUTES: { action: MachineAction; operationId: string; summary: string }[] = [
-  { action: 'start', operationId: 'startMachine', summary: 'Queue StartMachine (clears stop and idle)' },
-  { action: 'stop', operationId: 'stopMachine', summary: 'Queue StopMachine (sets stop)' },
-  { action: 'terminate', operationId: 'terminateMachine', summary: 'Queue TerminateMachine (sets terminate)' },
-  { action: 'recreate', operationId: 'recreateMachine', summary: 'Queue RecreateMachine (sets terminate until the new instance runs)' },
+const ACTION_ROUTES: { action: MachineAction; operationId: string; summary: string; description: string }[] = [
+  {
+    action: 'start',
+    operationId: 'startMachine',
+    summary: 'Queue StartMachine (clears stop and idle)',
+    description: 'Clears the stop and idle switches and queues a StartMachine task (spec 2 §2.3; DESIGN §6).',
+  },
+  {
+    action: 'stop',
+    operationId: 'stopMachine',
+    summary: 'Queue StopMachine (sets stop)',
+    description: 'Sets the stop switch and queues a StopMachine task (spec 2 §2.3; DESIGN §6).',
+  },
+  {
+    action: 'terminate',
+    operationId: 'terminateMachine',
+    summary: 'Queue TerminateMachine (sets terminate)',
+    description: 'Sets the terminate switch and queues a TerminateMachine task (spec 2 §2.3; DESIGN §6).',
+  },
+  {
+    action: 'recreate',
+    operationId: 'recreateMachine',
+    summary: 'Queue RecreateMachine (sets terminate until the new instance runs)',
+    description: 'Queues a RecreateMachine task: the instance is replaced, and terminate stays set until the new one runs (spec 2 §2.3; DESIGN §6).',
+  },
 ];
+const ACTION_RULES = ' 409 while the machine is being terminated. Audited with the task type.';
 
 export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Machines'];
@@ -45,6 +66,8 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listMachines',
+        description:
+          'Machines the user may see, optionally of one account, paged (spec 2 §7 Machines). Customer Production machines are left out without group CustomerProductionAccess.',
         tags,
         summary: 'Visible machines, optionally of one account, paged',
         querystring: ZListMachinesQuery,
@@ -56,14 +79,26 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/machines/:id',
-    { schema: { operationId: 'getMachine', tags, summary: 'One machine', params: ZIdParams, response: { 200: ZMachine } } },
+    {
+      schema: {
+        operationId: 'getMachine',
+        description: 'One machine with its account, class, switches, failure state, cloud instance, URLs and recent tasks (spec 2 §3).',
+        tags,
+        summary: 'One machine',
+        params: ZIdParams,
+        response: { 200: ZMachine },
+      },
+    },
     (req) => machines().get({ principal: req.principal!, machineId: req.params.id }),
   );
 
-  for (const { action, operationId, summary } of ACTION_ROUTES) {
+  for (const { action, operationId, summary, description } of ACTION_ROUTES) {
     app.post(
       `/machines/:id/${action}`,
-      { schema: { operationId, tags, summary, params: ZIdParams, response: { 200: ZTask } } },
+      {
+        config: { problems: [409] },
+        schema: { operationId, description: description + ACTION_RULES, tags, summary, params: ZIdParams, response: { 200: ZTask } },
+      },
       (req) => machines().act({ principal: req.principal!, machineId: req.params.id, action }),
     );
   }
@@ -73,6 +108,7 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'resetMachineFailureState',
+        description: 'Clears needsAdmin and sets failCounter to 0 (spec 2 §2.3). Audited.',
         tags,
         summary: 'Clear needsAdmin and set failCounter to 0',
         params: ZIdParams,
@@ -85,8 +121,11 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/machines/:id/change-instance-type',
     {
+      config: { problems: [409, 422] },
       schema: {
         operationId: 'changeMachineInstanceType',
+        description:
+          'Queues a ChangeInstanceType task to the given instance type (spec 2 §2.3, §7). 400 for an unknown type, 409 while the machine is being terminated, 422 when it has that type already. Audited.',
         tags,
         summary: 'Queue ChangeInstanceType',
         params: ZIdParams,
@@ -102,6 +141,7 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listMachineTasks',
+        description: 'Tasks of the machine, newest first, paged (spec 2 §2.4 Tasks drawer).',
         tags,
         summary: 'The machine tasks, newest first',
         params: ZIdParams,
@@ -115,8 +155,10 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/machines/:id/tasks/:taskId/cancel',
     {
+      config: { problems: [409] },
       schema: {
         operationId: 'cancelMachineTask',
+        description: 'Cancels a task that is still New (DESIGN §6); 409 for any other status. Audited.',
         tags,
         summary: 'Cancel a New task (409 for any other status)',
         params: ZTaskParams,
@@ -131,6 +173,7 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listAccountMachines',
+        description: 'Machines of one account, paged (spec 2 §2.2 Machines panel, §7).',
         tags,
         summary: 'Machines of the account, paged',
         params: ZIdParams,
@@ -144,8 +187,11 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/accounts/:id/machines',
     {
+      config: { problems: [409] },
       schema: {
         operationId: 'createAccountMachine',
+        description:
+          "Creates one of the machines the account's instance policy still lacks (launcher, or site master of a site) and queues its CreateMachine task (spec 2 §7; DESIGN §6). 409 when the account has no such machine to create. Audited.",
         tags,
         summary: 'Create one of the account creatable machines and queue CreateMachine',
         params: ZIdParams,
@@ -161,6 +207,8 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'updateAccountMachine',
+        description:
+          'Changes the switches (managed, manual maintenance, turbo, smoke test, oversee termination), the class and the sample data of a machine of the account (spec 2 §2.2, §7). Moving a machine into Customer Production needs group CustomerProductionAccess. Audited.',
         tags,
         summary: 'Switches, class and sample data of a machine',
         params: ZAccountMachineParams,
@@ -176,6 +224,7 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listCreatableMachines',
+        description: "Machines the account's instance policy still lacks, which `POST /accounts/{id}/machines` can create (spec 2 §7).",
         tags,
         summary: 'Machines the account instance policy still lacks',
         params: ZIdParams,
@@ -191,6 +240,8 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { requireWrite: true },
       schema: {
         operationId: 'getMachineCredential',
+        description:
+          "The machine's RDP password and SSH private key, decrypted (spec 2 §7). The read reveals secrets, so it needs `write` and is audited; 404 when the machine has none.",
         tags,
         summary: 'RDP password and SSH private key (write permission; audited); 404 when none',
         params: ZIdParams,
@@ -202,7 +253,15 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/lookup/machines',
-    { schema: { operationId: 'lookupMachines', tags, summary: 'Id, name and class name of every visible machine', response: { 200: ZMachineLookupResponse } } },
+    {
+      schema: {
+        operationId: 'lookupMachines',
+        description: 'Id, name and class name of every machine the user may see, for pickers (spec 2 §7 Operations and statistics).',
+        tags,
+        summary: 'Id, name and class name of every visible machine',
+        response: { 200: ZMachineLookupResponse },
+      },
+    },
     (req) => machines().lookup({ principal: req.principal! }),
   );
 };

@@ -9,6 +9,8 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'sendNotification',
+        description:
+          'Queues a message (title, body, priority) for the listed machines and every machine of the listed accounts (spec 2 §7 Notifications). 400 naming unknown machines or accounts. Audited.',
         tags,
         summary: 'Queue a message for the machines and the machines of the accounts',
         body: ZSendNotificationRequest,
@@ -22,6 +24,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listPendingMessages',
+        description: 'Messages not yet delivered, newest first, optionally of one machine, paged (spec 2 §7 Notifications).',
         tags,
         summary: 'Messages not yet delivered, newest first',
         querystring: ZPendingMessagesQuery,

@@ -11,15 +11,27 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/accounts/:id/sites',
-    { schema: { operationId: 'listSites', tags, summary: 'Sites of an account', params: ZIdParams, response: { 200: ZSitesResponse } } },
+    {
+      schema: {
+        operationId: 'listSites',
+        description: 'Sites of the account with URL name, domain name and port (spec 1 §7).',
+        tags,
+        summary: 'Sites of an account',
+        params: ZIdParams,
+        response: { 200: ZSitesResponse },
+      },
+    },
     (req) => app.services.sites.list({ principal: req.principal!, accountId: req.params.id }),
   );
 
   app.put(
     '/accounts/:id/sites/:siteId',
     {
+      config: { problems: [409, 422] },
       schema: {
         operationId: 'updateSite',
+        description:
+          'Edits a site: name, URL name, domain name (under the provider domain) and port (spec 1 §2 Edit account, §7). 409 when the URL name is used in the account or the domain name anywhere, 422 for add-on accounts. Audited UpdateSite.',
         tags,
         summary: 'Edit a site: name, URL name, domain name (under the provider domain), port',
         params: ZAccountSiteParams,
@@ -35,6 +47,7 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getSoftwareStatus',
+        description: 'Services of the account derived from its machines, with name and status (spec 1 §7).',
         tags,
         summary: 'Services of an account derived from its machines: name and status',
         params: ZIdParams,

@@ -14,6 +14,8 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listTemplates',
+        description:
+          'Templates of one kind (general, license-settings, instance-settings, backup-settings) that the user may see: public ones and their own, then the template accounts (spec 1 §2 Manage Templates, §7).',
         tags,
         summary: 'Templates of a kind visible to the user, then the template accounts',
         params: ZTemplateParams,
@@ -28,6 +30,8 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'createTemplate',
+        description:
+          "Saves a template of the kind: name, isPublic and the flattened settings, checked against the kind's rules (spec 1 §7 Templates). Audited.",
         tags,
         summary: 'Save a template: name, isPublic and the flattened settings of the kind (audited)',
         params: ZTemplateParams,
@@ -43,6 +47,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'updateTemplate',
+        description: 'Replaces a template; only its owner may (403 otherwise) (spec 1 §7 Templates). Audited.',
         tags,
         summary: 'Replace a template (its owner only; audited)',
         params: ZTemplateIdParams,
@@ -58,6 +63,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'deleteTemplate',
+        description: 'Deletes a template; only its owner may (403 otherwise) (spec 1 §7 Templates). Audited.',
         tags,
         summary: 'Delete a template (its owner only; audited)',
         params: ZTemplateIdParams,
