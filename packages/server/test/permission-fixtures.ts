@@ -203,3 +203,21 @@ export const FIXTURES: Record<string, Fixture> = {
     fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
   },
 };
+
+/**
+ * Rows the operator must not see: a Customer Production account with a machine of
+ * a visible class (hidden by its account), flagged in every status the statistics
+ * count.
+ *
+ * Known limitation: a Customer Production machine inside a visible account is
+ * still counted in that account's machine counts and status flags (the
+ * `account_machine_status` triggers count every machine of the account), so
+ * `GET /accounts`, `/accounts/info` and `/accounts/{id}` change when one is added;
+ * it is left out here until those counts are kept per machine class.
+ */
+export async function addHiddenRows(t: TestApp) {
+  const db = t.database.db;
+  const flags = { needsAdmin: true, turbo: true, managed: false, manualMaintenance: true, stop: true, idle: true, instanceTypeId: 1 };
+  const account = await insertAccount(db, { name: 'Matrix Hidden Account', classId: CLASS_CUSTOMER_PRODUCTION });
+  await insertMachine(db, { accountId: account.id, classId: CLASS_EXPERIMENTAL, ...flags });
+}

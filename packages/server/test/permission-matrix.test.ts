@@ -30,7 +30,7 @@ import { sql } from 'drizzle-orm';
 import { CLASS_ADD_ON, CLASS_CUSTOMER_PRODUCTION } from '@fleet/contracts';
 import { startTestApp, type TestApp } from './harness.js';
 import { buildRequest, operationsOf, refsOf, type Operation, type Ref, type RefKind } from './openapi-walk.js';
-import { FIXTURES, badTokens, newDraft, newTask, newTemplate, setUpWorlds, type BadToken, type User, type World } from './permission-fixtures.js';
+import { FIXTURES, addHiddenRows, badTokens, newDraft, newTask, newTemplate, setUpWorlds, type BadToken, type User, type World } from './permission-fixtures.js';
 
 const PUBLIC = new Set(['login', 'getHealth']);
 /** Mutations of the caller's own session or password: no `write` needed. */
@@ -314,6 +314,27 @@ describe('the permission matrix over every operation of the OpenAPI document', (
     const failed = failures(() => true);
     expect(failed.length, table(failed)).toBe(0);
     expect(Object.keys(after).filter((k) => after[k] !== before[k]), 'tables changed by refused calls').toEqual([]);
+  }, 300_000);
+
+  it('answers every read of the operator as before when hidden rows are added (no count or row of them shows)', async () => {
+    // Reads that audit themselves would differ between the two passes by their own audit rows.
+    const reads = operations.filter((op) => op.method === 'GET' && !PUBLIC.has(op.operationId) && !SECRET_READS.has(op.operationId));
+    const pass = async () => {
+      const out = new Map<string, string>();
+      const value = (r: Ref) => worldValue(worlds.visible, r);
+      for (const op of reads) out.set(op.operationId, (await send(op, { token: tokens.operator, user: 'operator', world: worlds.visible, value, withFixture: true })).body);
+      return out;
+    };
+    const before = await pass();
+    // Answers that differ between two passes with nothing changed (a signed file's time) say nothing.
+    const again = await pass();
+    const steady = reads.filter((op) => before.get(op.operationId) === again.get(op.operationId));
+    expect(steady.length, 'reads with a steady answer').toBeGreaterThan(reads.length - 3);
+    await addHiddenRows(t);
+    const after = await pass();
+    const changed = steady.filter((op) => before.get(op.operationId) !== after.get(op.operationId));
+    const failed = changed.map((op) => ({ operation: op.operationId, column: 'operator', expected: '2xx' as const, got: 200, body: '', problem: `answer changed by hidden rows: ${before.get(op.operationId)!.slice(0, 200)} -> ${after.get(op.operationId)!.slice(0, 200)}` }));
+    expect(failed.length, table(failed)).toBe(0);
   }, 300_000);
 
   it('answers success to admin, to the operator on visible rows and to the viewer on reads, leaking no hidden row', async () => {
