@@ -44,7 +44,9 @@ export function createFleetService({ db }: { db: Db }): FleetService {
   return {
     async machineStats(principal) {
       const hidden = hiddenClassIds(principal);
-      const visible = hidden.length > 0 ? sql`m.class_id not in (${sql.join(hidden.map((id) => sql`${id}`), sql`, `)})` : sql`true`;
+      // A machine is hidden by its own class or by its account's (as in the machines list).
+      const hiddenList = sql.join(hidden.map((id) => sql`${id}`), sql`, `);
+      const visible = hidden.length > 0 ? sql`m.class_id not in (${hiddenList}) and a.class_id not in (${hiddenList})` : sql`true`;
       const { rows } = await db.execute<{
         classId: number;
         total: number;
@@ -61,6 +63,7 @@ export function createFleetService({ db }: { db: Db }): FleetService {
           coalesce(sum(it.cloud_credit_cost) filter (where ci.status = 'running'), 0)::float8 as "runningCost",
           coalesce(sum(it.cloud_credit_cost), 0)::float8 as "totalCost"
         from machines m
+        join accounts a on a.id = m.account_id
         left join instance_types it on it.id = m.instance_type_id
         left join lateral (
           select c.status from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1

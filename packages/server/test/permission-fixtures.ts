@@ -1,0 +1,223 @@
+/**
+ * What the permission matrix (`permission-matrix.test.ts`) acts on and as whom:
+ * the callers (three demo users and five bad tokens), the rows of each "world"
+ * (a visible account of class Experimental and a hidden one of class Customer
+ * Production, each with a machine, a site, a task, a draft, keys and launcher
+ * logins), and the few explicit request fixtures of operations whose rules need
+ * realistic input.
+ */
+import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
+import { sql } from 'drizzle-orm';
+import { CLASS_CUSTOMER_PRODUCTION, CLASS_EXPERIMENTAL, type TAccountDetail } from '@fleet/contracts';
+import { draftAccounts, machineCredentials, sites, users } from '../src/db/schema.js';
+import { createSecretBox } from '../src/lib/secret-box.js';
+import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
+import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
+import { insertAccount, insertLauncherLogin, insertMachine } from './fixtures.js';
+import type { TestApp } from './harness.js';
+import type { RefKind } from './openapi-walk.js';
+
+export type User = 'viewer' | 'operator' | 'admin';
+/** The bad tokens: each is a copy of a live admin token with exactly one defect. */
+export type BadToken = 'expired' | 'forged' | 'algNone' | 'revoked';
+
+/** The rows one caller acts on: `id` by kind (`class` is the class id of its account). */
+export interface World {
+  classId: number;
+  ids: Record<Exclude<RefKind, 'template' | 'commit'>, number>;
+}
+
+/** Rows known to the whole run: a public template and a commit (for the enum path values the walk picks first). */
+export interface Shared {
+  template: number;
+  commit: string;
+}
+
+const one = async <T>(t: TestApp, query: ReturnType<typeof sql>): Promise<T> => {
+  const { rows } = await t.database.db.execute(query);
+  if (!rows[0]) throw new Error('permission matrix: a row it needs is missing from the demo seed');
+  return rows[0] as T;
+};
+
+/**
+ * The bad tokens, built from a live admin token (so that only the defect named
+ * refuses it): exp an hour ago with the right secret; signed with another secret;
+ * `alg: none` and no signature; logged out (`POST /auth/logout`) before use.
+ */
+export async function badTokens(t: TestApp): Promise<Record<BadToken, string>> {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = decodeJwt(await t.login('admin'));
+  const sign = (secret: string, exp: number) =>
+    new SignJWT({ ...claims, exp }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+  const revoked = await t.login('admin');
+  const out = await t.call({ method: 'POST', url: '/auth/logout', token: revoked });
+  if (out.statusCode !== 200) throw new Error(`logout failed: ${out.body}`);
+  return {
+    expired: await sign(TEST_JWT_SECRET, now - 3600),
+    forged: await sign('another-secret-another-secret-another', now + 3600),
+    algNone: new UnsecuredJWT({ ...claims }).encode(),
+    revoked,
+  };
+}
+
+/**
+ * A world of class `classId`: a live seeded account of that class with a site and a
+ * machine of its class; a credential for the machine, the account's keys generated
+ * and a launcher login added (the demo seed has none of them) so that the downloads and the launcher
+ * logins read succeed; a New task on the machine; a draft owned by `owner`.
+ */
+async function world(t: TestApp, classId: number, owner: 'operator' | 'admin'): Promise<World> {
+  const row = await one<{ account: number; machine: number; site: number }>(
+    t,
+    sql`select a.id as account, m.id as machine, s.id as site
+          from accounts a
+          join machines m on m.account_id = a.id and m.deleted_at is null and m.class_id = a.class_id
+          join sites s on s.account_id = a.id
+         where a.deleted_at is null and not a.is_template and a.class_id = ${classId}
+         order by a.id, m.id, s.id limit 1`,
+  );
+  await insertLauncherLogin(t.database.db, row.account, `matrix${classId}`, 'launcher-password');
+  const box = createSecretBox(TEST_DATA_KEY);
+  await t.database.db.insert(machineCredentials).values({ machineId: row.machine, rdpPasswordEnc: box.seal('rdp'), sshPrivateKeyEnc: box.seal('ssh') });
+  const keys = await t.call({ method: 'POST', url: `/accounts/${row.account}/generate-keys`, as: 'admin', body: {} });
+  if (keys.statusCode !== 200) throw new Error(`generate-keys failed: ${keys.body}`);
+  return {
+    classId,
+    ids: {
+      account: row.account,
+      machine: row.machine,
+      site: row.site,
+      class: classId,
+      task: await newTask(t, row.machine),
+      draft: await newDraft(t, classId, owner),
+    },
+  };
+}
+
+/** Queues a StopMachine task (New until the engine runs it) as admin; answers its id. */
+export async function newTask(t: TestApp, machineId: number): Promise<number> {
+  const res = await t.call({ method: 'POST', url: `/machines/${machineId}/stop`, as: 'admin' });
+  if (res.statusCode !== 200) throw new Error(`stop failed: ${res.body}`);
+  return (res.json() as { id: number }).id;
+}
+
+/** Saves a draft of class `classId` as `as`; answers its id. */
+export async function newDraft(t: TestApp, classId: number, as: string): Promise<number> {
+  const res = await t.call({ method: 'POST', url: '/accounts', as, body: creationPayload({ classId }) });
+  if (res.statusCode !== 200) throw new Error(`draft failed: ${res.body}`);
+  return (res.json() as { draftAccountId: number }).draftAccountId;
+}
+
+/** Creates a general template as `as`; answers its id. */
+export async function newTemplate(t: TestApp, as: string): Promise<number> {
+  const res = await t.call({ method: 'POST', url: '/template/general', as, body: { name: `Matrix ${Date.now()} ${Math.random()}` } });
+  if (res.statusCode !== 200) throw new Error(`template failed: ${res.body}`);
+  return (res.json() as { id: number }).id;
+}
+
+/**
+ * The worlds: `visible` (class Experimental) is the operator's and the viewer's,
+ * `hidden` (Customer Production) the admin's and the operator's hidden cells;
+ * `hiddenMachine` is a Customer Production machine inside the visible account
+ * (hidden although its account is not). The viewer gets a copy of the operator's
+ * draft, since a viewer cannot save one and drafts are their author's only.
+ */
+export async function setUpWorlds(t: TestApp) {
+  const visible = await world(t, CLASS_EXPERIMENTAL, 'operator');
+  const hidden = await world(t, CLASS_CUSTOMER_PRODUCTION, 'admin');
+  // A Customer Production template account: the templates list must not show it to the operator.
+  await insertAccount(t.database.db, { name: 'Matrix Hidden Template', classId: CLASS_CUSTOMER_PRODUCTION, isTemplate: true });
+  const hiddenMachine = await insertMachine(t.database.db, { accountId: visible.ids.account, siteId: visible.ids.site, classId: CLASS_CUSTOMER_PRODUCTION });
+  const viewer = await one<{ id: number }>(t, sql`select id from ${users} where username = 'viewer'`);
+  const copy = await one<{ id: number }>(
+    t,
+    sql`insert into ${draftAccounts} (payload, planned, created_by)
+        select payload, planned, ${viewer.id} from ${draftAccounts} where id = ${visible.ids.draft} returning id`,
+  );
+  const shared: Shared = {
+    template: (await one<{ id: number }>(t, sql`select min(id) as id from templates where type = 'general' and owner_id is null`)).id,
+    commit: (await one<{ hash: string }>(t, sql`select short_hash as hash from software_commits where software = 'launcher' order by id limit 1`)).hash,
+  };
+  return { visible, hidden, viewerWorld: { ...visible, ids: { ...visible.ids, draft: copy.id } }, hiddenMachine: hiddenMachine.id, shared };
+}
+
+/** What a fixture's body is made for: the caller, its world and the ids put in the request. */
+export interface FixtureContext {
+  t: TestApp;
+  user: User;
+  world: World;
+  ids: Partial<Record<RefKind, number | string>>;
+}
+
+export interface Fixture {
+  /** The body, from the current state (read as admin); id properties are set over it. */
+  body?(c: FixtureContext): Promise<unknown> | unknown;
+  /** Rows made for this call alone, since the call consumes them (a delete, a terminate). */
+  fresh?(c: FixtureContext): Promise<Partial<Record<RefKind, number>>>;
+  /** The token of the call (a session to log out). */
+  token?(c: FixtureContext): Promise<string>;
+}
+
+const read = async (c: FixtureContext): Promise<TAccountDetail> => detail(c.t, Number(c.ids.account));
+
+/**
+ * The explicit request fixtures: only where a rule needs realistic input. Every
+ * other operation's request is generated from its schema (`openapi-walk.ts`).
+ */
+export const FIXTURES: Record<string, Fixture> = {
+  login: { body: () => ({ username: 'viewer', password: 'viewer' }) },
+  logout: { token: (c) => c.t.login(c.user) },
+  changePassword: { body: (c) => ({ currentPassword: c.user, newPassword: `${c.user}-changed-by-matrix` }) },
+  createAccountDraft: { body: (c) => creationPayload({ classId: c.world.classId }) },
+  updateDraftAccount: { body: (c) => ({ ...creationPayload({ classId: c.world.classId }), id: c.ids.draft }) },
+  pushAccountProperties: { body: async (c) => propertiesBody(await read(c)) },
+  pushLicenseSettings: { body: async (c) => ({ ...(await read(c)).licenseConfig, version: (await read(c)).versions.license }) },
+  pushBackupSettings: { body: async (c) => ({ ...(await read(c)).backupConfig, version: (await read(c)).versions.backup }) },
+  pushIdleSchedule: { body: async (c) => ({ idleSchedules: (await read(c)).idleSchedules, version: (await read(c)).versions.idle }) },
+  pushInstanceSettings: {
+    body: async (c) => (await c.t.call({ method: 'GET', url: `/accounts/${c.ids.account}/instance-settings`, as: 'admin' })).json(),
+  },
+  changeMachineInstanceType: {
+    body: async (c) =>
+      one(
+        c.t,
+        sql`select min(i.id) as "instanceTypeId" from instance_types i, machines m
+             where m.id = ${Number(c.ids.machine)} and i.id is distinct from m.instance_type_id and not i.is_redis`,
+      ),
+  },
+  createAccountMachine: {
+    // An AllInOne account with a site and no machine yet, so that its launcher is creatable.
+    fresh: async (c) => {
+      const account = await insertAccount(c.t.database.db, { name: 'Matrix Machineless', classId: c.world.classId });
+      const [site] = await c.t.database.db
+        .insert(sites)
+        .values({ accountId: account.id, name: 'Site 1', urlFriendlyName: 'site1', domainName: `site1-${account.urlFriendlyName}.fleet.example` })
+        .returning();
+      return { account: account.id, site: site!.id };
+    },
+  },
+  deleteAccount: {
+    fresh: async (c) => ({ account: (await insertAccount(c.t.database.db, { name: 'Matrix Deleted', classId: c.world.classId })).id }),
+  },
+  terminateMachine: {
+    fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
+  },
+};
+
+/**
+ * Rows the operator must not see: a Customer Production account with a machine of
+ * a visible class (hidden by its account), flagged in every status the statistics
+ * count.
+ *
+ * Known limitation: a Customer Production machine inside a visible account is
+ * still counted in that account's machine counts and status flags (the
+ * `account_machine_status` triggers count every machine of the account), so
+ * `GET /accounts`, `/accounts/info` and `/accounts/{id}` change when one is added;
+ * it is left out here until those counts are kept per machine class.
+ */
+export async function addHiddenRows(t: TestApp) {
+  const db = t.database.db;
+  const flags = { needsAdmin: true, turbo: true, managed: false, manualMaintenance: true, stop: true, idle: true, instanceTypeId: 1 };
+  const account = await insertAccount(db, { name: 'Matrix Hidden Account', classId: CLASS_CUSTOMER_PRODUCTION });
+  await insertMachine(db, { accountId: account.id, classId: CLASS_EXPERIMENTAL, ...flags });
+}
