@@ -21,7 +21,8 @@ import { INT4_MAX } from '@fleet/contracts';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
-import { fillPath, findPathIds, operationsOf, pathValue, sampleOf, type JsonSchema, type Operation, type PathIds } from './openapi-requests.js';
+import { fillPath, findPathIds, pathValues as pathValuesOf, type PathIds } from './openapi-requests.js';
+import { operationsOf, sampleValue, type JsonSchema, type Operation } from './openapi-walk.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 /** Operations exempt from "a refused request changes no row", and why. */
@@ -289,16 +290,14 @@ describe('contract fuzzing of every operation', () => {
   it('answers every bad path parameter, query parameter, body property and body without a 5xx, with problem details, changing nothing when refused', async () => {
     let sent = 0;
     for (const operation of operations) {
-      const pathValues = Object.fromEntries(
-        operation.parameters.filter((p) => p.in === 'path').map((p) => [p.name, pathValue(operation.path, p, ids)]),
-      );
+      const pathValues = pathValuesOf(operation, ids);
       const requiredQuery = {
-        ...Object.fromEntries(operation.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, asText(sampleOf(p.schema))])),
+        ...Object.fromEntries(operation.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, asText(sampleValue(p.schema, p.name))])),
         ...BASE_QUERIES[operation.operationId]?.(),
       };
       const base = async () => {
         const make = BASE_BODIES[operation.operationId];
-        return make ? make() : operation.body ? sampleOf(operation.body) : undefined;
+        return make ? make() : operation.body ? sampleValue(operation.body) : undefined;
       };
       const url = fillPath(operation.path, pathValues);
       const baseErrors = await baseRequestErrors(operation, url, requiredQuery, await base());

@@ -26,6 +26,11 @@ export interface JsonSchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  additionalProperties?: JsonSchema | boolean;
+  allOf?: JsonSchema[];
+  default?: unknown;
   format?: string;
 }
 
