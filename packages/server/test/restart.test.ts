@@ -20,6 +20,8 @@
  *   five-second pause that used to be needed;
  * - each graceful stop exits 0 with nothing on stderr (no unhandled 57P01 or
  *   57P03) and no error in the log;
+ * - a second server started on the same data folder while one runs exits 1
+ *   and says that the folder is in use, by which process;
  * - every queued task ends Completed or Failed, none stays New or Running;
  * - no cloud effect is repeated: a transition call (launch, start, stop,
  *   terminate) happens at most once per task, and a recreate launches exactly
@@ -89,7 +91,7 @@ const servers: Server[] = [];
 
 const output = (s: Server) => `--- stdout ---\n${s.stdout.join('').slice(-6000)}\n--- stderr ---\n${s.stderr.join('').slice(-6000)}`;
 
-function spawnServer(): Server {
+function spawnServer(serverPort = port): Server {
   // The embedded database and its generated secrets, whatever the test run was given.
   const { DATABASE_URL: _url, JWT_SECRET: _jwt, DATA_KEY: _key, ...env } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
@@ -99,7 +101,7 @@ function spawnServer(): Server {
     env: {
       ...env,
       DATA_DIR: dataDir,
-      PORT: String(port),
+      PORT: String(serverPort),
       SEED: 'demo',
       SIM_CLOUD_DELAY_MS: String(SIM_DELAY_MS),
       NODE_ENV: 'production',
@@ -329,6 +331,13 @@ describe('a server killed mid-task and restarted at once, ten times (issue 9)', 
         expect(server.stdout.join('')).not.toMatch(/57P0[13]|unhandled/i);
         await start();
       }
+
+      // A second server on the same data folder while this one runs: refused, and it says why.
+      const intruder = spawnServer(await getPort());
+      const intruderExit = await Promise.race([intruder.exited, sleep(START_TIMEOUT_MS).then(() => undefined)]);
+      expect(intruderExit, output(intruder)).toEqual({ code: 1, signal: null });
+      expect(intruder.stderr.join('')).toMatch(/could not start: the data folder .* is in use by another running server \(process \d+/);
+      expect(intruder.stderr.join('')).toContain('What to do: Stop that server first');
 
       // Settle: every queued task ends, none stays New or Running.
       const taskIds = tracked.map((t) => t.id);

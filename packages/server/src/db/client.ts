@@ -51,8 +51,12 @@ const GONE_MESSAGE = /Connection terminated|Cannot use a pool after calling end|
  * "resume it later", not "the task failed".
  */
 export function isDatabaseGone(err: unknown): boolean {
-  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-  return (typeof code === 'string' && GONE_CODES.has(code)) || (typeof message === 'string' && GONE_MESSAGE.test(message));
+  // Drizzle wraps the driver's error ("Failed query: …") and keeps it as `cause`.
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if ((typeof code === 'string' && GONE_CODES.has(code)) || (typeof message === 'string' && GONE_MESSAGE.test(message))) return true;
+  }
+  return false;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));

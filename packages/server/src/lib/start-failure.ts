@@ -34,6 +34,11 @@ interface ErrorFields {
  */
 export function describeStartFailure(err: unknown): { message: string; hint: string; unknown?: true } {
   if (err instanceof StartFailure) return { message: err.message, hint: err.hint };
+  // Drizzle wraps the driver's error ("Failed query: …") and keeps it as `cause`: the innermost known cause speaks.
+  for (let cause = (err as { cause?: unknown } | null)?.cause, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const known = describeStartFailure(cause);
+    if (!known.unknown) return known;
+  }
   if (!(err instanceof Error)) {
     return {
       message: `a start-up step failed without saying why (it rejected with ${inspect(err)})`,
