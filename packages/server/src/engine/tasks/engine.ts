@@ -17,8 +17,13 @@
  *   to `maxAttempts` attempts, then the task is Failed.
  *
  * `start()` needs the database's pg-boss schema (`pgboss`), which it creates on
- * first start. `stop()` lets running tasks end their current step, then
- * releases their leases so the next engine resumes them at once.
+ * first start. `stop()` lets running tasks end their current step, releases
+ * their leases so the next engine resumes them at once, and returns once
+ * pg-boss makes no more queries: the caller may then close the pool and stop
+ * the database (pg-boss 10 completes jobs without awaiting, so a database
+ * stopped under it ends in an unhandled 57P01 or 57P03).
+ * A task whose database went away (stopped, unreachable) is left to be resumed,
+ * not Failed.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +32,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { TInstanceState, TTaskEventName, TTaskType } from '@fleet/contracts';
-import { isAdminShutdown, type Db } from '../../db/client.js';
+import { isAdminShutdown, isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -72,6 +77,8 @@ export const ENGINE_DEFAULTS = {
   pollingIntervalSeconds: 1,
   /** How long `stop()` waits for running tasks, ms. */
   stopTimeoutMs: 10_000,
+  /** How long `stop()` then waits for pg-boss's last queries, ms. */
+  bossQuietTimeoutMs: 5_000,
 };
 
 export type TaskEngineSettings = typeof ENGINE_DEFAULTS;
@@ -116,6 +123,15 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   const workerIds: string[] = [];
   const drains = new Set<Promise<void>>();
   const leases = new Map<number, Lease>();
+  /** Queries pg-boss has in flight; `stop()` waits for none. */
+  let bossQueries = 0;
+
+  /** A failure of background work: expected (debug) when the engine stops or the database went away while it does. */
+  const report = (msg: string, err: unknown, fields: Record<string, unknown> = {}) => {
+    const message = err instanceof Error ? err.message : String(err);
+    if (stopping && isDatabaseGone(err)) log?.debug({ ...fields, err: message }, msg);
+    else log?.warn({ ...fields, err: message }, msg);
+  };
 
   const emit = (name: TTaskEventName, row: TaskRow, classIds: number[]) => events.emit({ name, task: toTask(row), classIds });
 
@@ -131,7 +147,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     const beat = setInterval(() => {
       heartbeat(db, lease)
         .then((held) => (lost ||= !held))
-        .catch((err: Error) => log?.warn({ err: err.message, taskId: row.id }, 'heartbeat failed'));
+        .catch((err: unknown) => report('heartbeat failed', err, { taskId: row.id }));
     }, s.heartbeatMs);
 
     const handler = HANDLERS[row.type as TTaskType];
@@ -185,13 +201,16 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
         await handler.run(ctx);
       } catch (err) {
         if (err instanceof Abandon) throw err;
+        // The database went away (stopping, unreachable): not the task's fault; the next engine resumes it.
+        if (isDatabaseGone(err)) throw new Abandon(err instanceof Error ? err.message : String(err));
         outcome = { status: 'Failed', error: err instanceof Error ? err.message : String(err) };
         await handler.onFailure?.(ctx).catch((e: Error) => log?.warn({ err: e.message, taskId: row.id }, 'failure clean-up failed'));
       }
     } catch (err) {
       if (err instanceof Abandon) {
         log?.info({ taskId: row.id, lost }, lost ? 'task taken over by another worker' : 'task handed to the next engine');
-        if (!lost) await releaseLease(db, lease);
+        // Without the database the lease goes stale instead, and the task is resumed after `staleMs`.
+        if (!lost) await releaseLease(db, lease).catch((e: unknown) => report('lease release failed', e, { taskId: row.id }));
         return;
       }
       outcome = { status: 'Failed', error: err instanceof Error ? err.message : String(err) };
@@ -239,7 +258,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     client.on('notification', (msg) => {
       if (msg.channel !== TASK_QUEUED_CHANNEL || !msg.payload) return;
       const ids = msg.payload.split(',').map(Number).filter(Number.isInteger);
-      wake(ids).catch((err: Error) => log?.warn({ err: err.message }, 'wake-up failed'));
+      wake(ids).catch((err: unknown) => report('wake-up failed', err));
     });
     client.on('error', (err) => {
       // A database shutdown (Ctrl-C stops the embedded one too) is expected; other losses are not.
@@ -284,11 +303,20 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       stopping = false;
       const pool = db.$client;
       boss = new PgBoss({
-        db: { executeSql: (text: string, values: unknown[]) => pool.query(text, values) },
+        db: {
+          executeSql: async (text: string, values: unknown[]) => {
+            bossQueries += 1;
+            try {
+              return await pool.query(text, values);
+            } finally {
+              bossQueries -= 1;
+            }
+          },
+        },
         schedule: false,
         maintenanceIntervalSeconds: 60,
       });
-      boss.on('error', (err: Error) => log?.warn({ err: err.message }, 'pg-boss error'));
+      boss.on('error', (err: Error) => report('pg-boss error', err));
       await boss.start();
       await boss.createQueue(MACHINE_TASK_QUEUE, { name: MACHINE_TASK_QUEUE, policy: 'short', retryLimit: 3, retryDelay: 1, expireInSeconds: 3600 });
       for (let i = 0; i < s.workers; i++) {
@@ -310,7 +338,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       await listen();
       await sweep();
       sweepTimer = setInterval(() => {
-        sweep().catch((err: Error) => log?.warn({ err: err.message }, 'task sweep failed'));
+        sweep().catch((err: unknown) => report('task sweep failed', err));
       }, s.sweepMs);
       log?.info({ worker: workerName }, 'task engine started');
     },
@@ -322,8 +350,15 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       listener = undefined;
       await Promise.race([Promise.allSettled([...drains]), sleep(s.stopTimeoutMs)]);
       // Tasks still inside a cloud call are handed over too: the next engine resumes them at once.
-      for (const lease of leases.values()) await releaseLease(db, lease).catch(() => undefined);
-      await boss?.stop({ graceful: false, close: false });
+      for (const lease of leases.values()) await releaseLease(db, lease).catch((err: unknown) => report('lease release failed', err));
+      await boss?.stop({ graceful: false, close: false }).catch((err: unknown) => report('pg-boss stop failed', err));
+      // A worker may have been fetching: its jobs come back, find the engine stopping, and are completed
+      // without awaiting. Wait until pg-boss is quiet, so no query of it meets a closed pool.
+      const quietBy = Date.now() + s.bossQuietTimeoutMs;
+      for (let quietPolls = 0; quietPolls < 3 && Date.now() < quietBy; ) {
+        quietPolls = bossQueries === 0 ? quietPolls + 1 : 0;
+        await sleep(20);
+      }
       boss = undefined;
       workerIds.length = 0;
     },
