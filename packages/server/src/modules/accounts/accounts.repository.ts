@@ -154,8 +154,8 @@ const filtersByStatus = (f: AccountFilter) =>
  * Live accounts matching the filter. With only class and status filters (the
  * common case, and the one that would otherwise scan every account) a sum over
  * the per-(class, flags) buckets; with a search, a count of the matches in
- * `account_search`; with an image, a count of the matching rows (both narrow the
- * set through an index).
+ * `account_search` (through its GIN index); with an image, a count of the
+ * matching accounts.
  */
 function countAccounts(db: DbOrTx, f: AccountFilter) {
   const tsq = toPrefixTsQuery(f.search);
