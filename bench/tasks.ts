@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { io } from 'socket.io-client';
-import { root, startServer, token } from './lib/server.js';
+import { hundredMachineAccount, root, startServer, token } from './lib/server.js';
 import { percentile, runLoad } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,29 +28,6 @@ interface Task {
   startedAt: string | null;
   completedAt: string | null;
   status: string;
-}
-
-/** An account of 100 machines with a running instance each (made once). */
-async function hundredMachineAccount(db: pg.Client): Promise<number> {
-  const found = await db.query<{ id: number }>(`select id from accounts where url_friendly_name = 'bench-hundred'`);
-  if (found.rows[0]) return found.rows[0].id;
-  const { rows } = await db.query<{ id: number }>(
-    `insert into accounts (name, url_friendly_name, creator, class_id, maintainer, instance_policy)
-     values ('Bench Hundred', 'bench-hundred', 'bench', 3, 'bench@fleet.example', 'InstancePerSiteMaster') returning id`,
-  );
-  const accountId = rows[0]!.id;
-  await db.query(
-    `insert into machines (account_id, name, class_id, is_site_master, instance_type_id)
-     select $1, 'bench-hundred-' || n, 3, true, 2 from generate_series(1, 100) n`,
-    [accountId],
-  );
-  await db.query(
-    `insert into cloud_instances (machine_id, cloud_id, status, region, instance_type_id, host_name, ip_address, private_ip_address, storage_size)
-     select m.id, 'i-bench' || lpad(m.id::text, 12, '0'), 'running', 'us-east-1', 2, 'ec2-bench.compute-1.amazonaws.com', '3.0.0.1', '10.0.0.1', 80
-     from machines m where m.account_id = $1`,
-    [accountId],
-  );
-  return accountId;
 }
 
 export async function benchTasks(): Promise<void> {

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import getPort from 'get-port';
+import type pg from 'pg';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
@@ -64,4 +65,27 @@ export async function token(baseUrl: string, username = 'admin', password = user
   });
   if (!res.ok) throw new Error(`login ${res.status}`);
   return ((await res.json()) as { accessToken: { token: string } }).accessToken.token;
+}
+
+/** An account of 100 machines with a running instance each (made once). */
+export async function hundredMachineAccount(db: pg.Client): Promise<number> {
+  const found = await db.query<{ id: number }>(`select id from accounts where url_friendly_name = 'bench-hundred'`);
+  if (found.rows[0]) return found.rows[0].id;
+  const { rows } = await db.query<{ id: number }>(
+    `insert into accounts (name, url_friendly_name, creator, class_id, maintainer, instance_policy)
+     values ('Bench Hundred', 'bench-hundred', 'bench', 3, 'bench@fleet.example', 'InstancePerSiteMaster') returning id`,
+  );
+  const accountId = rows[0]!.id;
+  await db.query(
+    `insert into machines (account_id, name, class_id, is_site_master, instance_type_id)
+     select $1, 'bench-hundred-' || n, 3, true, 2 from generate_series(1, 100) n`,
+    [accountId],
+  );
+  await db.query(
+    `insert into cloud_instances (machine_id, cloud_id, status, region, instance_type_id, host_name, ip_address, private_ip_address, storage_size)
+     select m.id, 'i-bench' || lpad(m.id::text, 12, '0'), 'running', 'us-east-1', 2, 'ec2-bench.compute-1.amazonaws.com', '3.0.0.1', '10.0.0.1', 80
+     from machines m where m.account_id = $1`,
+    [accountId],
+  );
+  return accountId;
 }

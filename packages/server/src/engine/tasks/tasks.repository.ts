@@ -244,56 +244,6 @@ export async function selectMachineTasks(db: DbOrTx, { machineId, startIndex, li
   return { items: rows.map(toTask), totalItems: total?.n ?? 0 };
 }
 
-/**
- * Recent tasks of each machine for the machine lists: unfinished ones first,
- * then the latest finished, at most `perMachine` each, newest first within each.
- * One index walk per machine (a lateral join), however long the machines' histories.
- */
-export async function selectRecentTasks(db: DbOrTx, machineIds: number[], perMachine: number): Promise<Map<number, TTask[]>> {
-  const byMachine = new Map<number, TTask[]>();
-  if (machineIds.length === 0) return byMachine;
-  const ids = `{${machineIds.filter(Number.isInteger).join(',')}}`;
-  const { rows } = await db.execute<{
-    id: number;
-    machine_id: number;
-    account_id: number;
-    type: string;
-    status: string;
-    description: string;
-    progress: number;
-    queued_at: Date;
-    started_at: Date | null;
-    completed_at: Date | null;
-    error: string | null;
-  }>(sql`
-    select t.id, t.machine_id, t.account_id, t.type, t.status, t.description, t.progress,
-      t.queued_at, t.started_at, t.completed_at, t.error
-    from unnest(${ids}::int[]) with ordinality as m(id, n)
-    cross join lateral (
-      select * from ${machineTasks} x where x.machine_id = m.id
-      order by (x.status in ('New', 'Running')) desc, x.id desc limit ${perMachine}) t
-    order by m.n`);
-  const iso = (v: Date | null) => (v === null ? null : new Date(v).toISOString());
-  for (const r of rows) {
-    const list = byMachine.get(r.machine_id) ?? [];
-    list.push({
-      id: r.id,
-      machineId: r.machine_id,
-      accountId: r.account_id,
-      type: r.type as TTaskType,
-      status: r.status as TTaskStatus,
-      description: r.description,
-      progress: r.progress,
-      queuedAt: iso(r.queued_at)!,
-      startedAt: iso(r.started_at),
-      completedAt: iso(r.completed_at),
-      error: r.error,
-    });
-    byMachine.set(r.machine_id, list);
-  }
-  return byMachine;
-}
-
 /** Class ids deciding who may see a machine's events: the machine's and its account's. */
 export async function selectVisibilityClasses(db: DbOrTx, machineId: number): Promise<number[]> {
   const [row] = await db

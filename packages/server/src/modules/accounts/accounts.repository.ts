@@ -7,6 +7,8 @@
  * triggers), so the status filters and alert icons never scan machines. Its total,
  * when only class and status filters apply, is a sum over `account_count_deltas`
  * (live accounts per class and status flags, see `db/account-counts.ts`).
+ * A search matches, counts and ranks over `account_search` (the search vectors of
+ * live accounts in narrow rows) rather than over the wide accounts rows.
  */
 import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
@@ -24,6 +26,7 @@ import {
   accountCountDeltas,
   accountMachineStatus as ams,
   accounts,
+  accountSearch,
   launcherLogins,
   machines,
   machineTasks,
@@ -75,18 +78,49 @@ function anyMachineWith(statuses: TMachineStatus[]): SQL {
   )})`;
 }
 
+/** The live accounts whose search vector matches the prefix tsquery. */
+const matches = (tsq: string) => sql`${accountSearch.search} @@ to_tsquery('simple', ${tsq})`;
+
+/** The status filters, on the joined `account_machine_status` row. */
+function statusConditions(f: AccountFilter): SQL[] {
+  // Conditions on the counts rather than on `status_flags`: the planner estimates
+  // `count > 0` sensibly (and walks the name index to a page), a bitmask test not.
+  const where: SQL[] = [];
+  if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(anyMachineWith(f.machineStatusInclude));
+  if (f.machineStatusExclude && f.machineStatusExclude.length > 0) where.push(sql`not ${anyMachineWith(f.machineStatusExclude)}`);
+  return where;
+}
+
+/** The filter on `accounts` (joined with `account_machine_status` when it filters by status). */
 function whereOf(f: AccountFilter): SQL | undefined {
   const where: SQL[] = [isNull(accounts.deletedAt)];
   if (f.hiddenClassIds.length > 0) where.push(notInArray(accounts.classId, f.hiddenClassIds));
   if (f.classIds && f.classIds.length > 0) where.push(inArray(accounts.classId, f.classIds));
   if (f.saasImage) where.push(eq(accounts.vmImageName, f.saasImage));
   const tsq = toPrefixTsQuery(f.search);
-  if (tsq) where.push(sql`${accounts.search} @@ to_tsquery('simple', ${tsq})`);
-  // Conditions on the counts rather than on `status_flags`: the planner estimates
-  // `count > 0` sensibly (and walks the name index to a page), a bitmask test not.
-  if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(anyMachineWith(f.machineStatusInclude));
-  if (f.machineStatusExclude && f.machineStatusExclude.length > 0) where.push(sql`not ${anyMachineWith(f.machineStatusExclude)}`);
+  if (tsq) where.push(inArray(accounts.id, sql`(select ${accountSearch.accountId} from ${accountSearch} where ${matches(tsq)})`));
+  where.push(...statusConditions(f));
   return and(...where);
+}
+
+/**
+ * The condition on `account_search` rows of a search (live accounts only; the
+ * class on the row itself). The status and image filters are semi-joins to
+ * `account_machine_status` and `accounts` (one row per account each), so ranking
+ * and counting read the narrow rows, not the accounts.
+ */
+function searchWhere(f: AccountFilter, tsq: string): SQL | undefined {
+  const s = accountSearch;
+  const statusOf = (statuses: TMachineStatus[]) =>
+    sql`exists (select 1 from ${ams} where ${ams.accountId} = ${s.accountId} and ${anyMachineWith(statuses)})`;
+  return and(
+    matches(tsq),
+    f.hiddenClassIds.length > 0 ? notInArray(s.classId, f.hiddenClassIds) : undefined,
+    f.classIds && f.classIds.length > 0 ? inArray(s.classId, f.classIds) : undefined,
+    f.saasImage ? sql`exists (select 1 from ${accounts} where ${accounts.id} = ${s.accountId} and ${accounts.vmImageName} = ${f.saasImage})` : undefined,
+    f.machineStatusInclude && f.machineStatusInclude.length > 0 ? statusOf(f.machineStatusInclude) : undefined,
+    f.machineStatusExclude && f.machineStatusExclude.length > 0 ? sql`not ${statusOf(f.machineStatusExclude)}` : undefined,
+  );
 }
 
 /** The `status_flags` bits of the statuses. */
@@ -119,11 +153,14 @@ const filtersByStatus = (f: AccountFilter) =>
 /**
  * Live accounts matching the filter. With only class and status filters (the
  * common case, and the one that would otherwise scan every account) a sum over
- * the per-(class, flags) buckets; with a search or an image, a count of the
- * matching rows (both narrow the set through an index).
+ * the per-(class, flags) buckets; with a search, a count of the matches in
+ * `account_search` (through its GIN index); with an image, a count of the
+ * matching accounts.
  */
 function countAccounts(db: DbOrTx, f: AccountFilter) {
-  if (!toPrefixTsQuery(f.search) && !f.saasImage) {
+  const tsq = toPrefixTsQuery(f.search);
+  if (tsq) return db.select({ n: sql<number>`count(*)::int` }).from(accountSearch).where(searchWhere(f, tsq));
+  if (!f.saasImage) {
     const flags = accountCountDeltas.statusFlags;
     const where: SQL[] = [];
     if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusInclude)}) <> 0`);
@@ -143,29 +180,37 @@ export async function selectAccountPage(
   db: DbOrTx,
   q: AccountFilter & { sortBy?: TAccountSortField; sortDirection: 'Ascending' | 'Descending'; startIndex: number; limit: number },
 ): Promise<{ items: TAccountListItem[]; totalItems: number }> {
-  const where = whereOf(q);
   const tsq = toPrefixTsQuery(q.search);
   const dir = q.sortDirection === 'Descending' ? desc : asc;
-  const order: SQL[] = [];
-  if (!q.sortBy && tsq) {
-    // Weights D, C, B, A: name and urlFriendlyName (A) weigh twice customer and creator (B).
-    order.push(desc(sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${accounts.search}, to_tsquery('simple', ${tsq}))`));
-  }
   const column = SORT_COLUMN[q.sortBy ?? 'name'];
-  order.push(q.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(q.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column));
-  order.push(dir(accounts.id));
+  const byColumn = q.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(q.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column);
 
   // One statement: the page's ids first (an index-only walk in name order, or a
   // narrow sort; a deferred join, so deep pages never read wide rows), numbered
   // by their position, then only those rows with their status counts, and the
   // total as a scalar subquery evaluated once. One round trip and one plan
   // instead of three.
-  const idQuery = db.select({ id: accounts.id }).from(accounts);
-  const pageIds = (filtersByStatus(q) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
-    .where(where)
-    .orderBy(...order)
-    .offset(q.startIndex)
-    .limit(q.limit);
+  let pageIds;
+  if (!q.sortBy && tsq) {
+    // By relevance: ranked over the narrow `account_search` rows. Weights D, C, B,
+    // A: name and urlFriendlyName (A) weigh twice customer and creator (B). Ties
+    // by name and id, as `accounts.name` and `accounts.id` would order them.
+    const s = accountSearch;
+    pageIds = db
+      .select({ id: s.accountId })
+      .from(s)
+      .where(searchWhere(q, tsq))
+      .orderBy(desc(sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${s.search}, to_tsquery('simple', ${tsq}))`), dir(s.name), dir(s.accountId))
+      .offset(q.startIndex)
+      .limit(q.limit);
+  } else {
+    const idQuery = db.select({ id: accounts.id }).from(accounts);
+    pageIds = (filtersByStatus(q) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
+      .where(whereOf(q))
+      .orderBy(byColumn, dir(accounts.id))
+      .offset(q.startIndex)
+      .limit(q.limit);
+  }
   const page = db.$with('page').as(
     db
       .select({ id: sql<number>`p.id`.as('page_id'), pos: sql<number>`p.pos`.as('page_pos') })

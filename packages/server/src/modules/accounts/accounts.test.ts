@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertLauncherLogin, insertMachine } from '../../../test/fixtures.js';
-import { launcherLogins, machineTasks } from '../../db/schema.js';
-import type { TAccountListItem } from '@fleet/contracts';
+import { accounts, launcherLogins, machineTasks } from '../../db/schema.js';
+import { CLASS_CUSTOMER_PRODUCTION, type TAccountListItem } from '@fleet/contracts';
+import { toPrefixTsQuery } from './accounts.repository.js';
 
 let t: TestApp;
 const ids = { byName: 0, byCustomer: 0, cp: 0, flagged: 0 };
@@ -70,6 +71,80 @@ describe('GET /accounts', () => {
     const byCreator = await list('admin', { search: 'fixture' });
     expect(byCreator.items.map((a) => a.id)).toEqual(expect.arrayContaining([ids.byName, ids.byCustomer, ids.flagged]));
     expect((await list('admin', { search: 'quokka networks' })).items.map((a) => a.id)).toEqual([ids.byName]);
+  });
+
+  it('ranks a search as ts_rank over the accounts own search vectors does: same accounts, order and total, for each filter and user', async () => {
+    // The reference is the ranking of the list before account_search (issue 9):
+    // over `accounts.search`, live accounts, ties by name and id, filters applied after.
+    const reference = async (as: string, search: string, filter: Record<string, string>, descending: boolean) => {
+      const dir = sql.raw(descending ? 'desc' : 'asc');
+      const tsq = toPrefixTsQuery(search)!;
+      const { rows } = await t.database.db.execute<{ id: number; class_id: number; vm_image_name: string | null } & Record<string, number>>(sql`
+        select a.id, a.class_id, a.vm_image_name, coalesce(s.needs_admin, 0) as "needsAdmin", coalesce(s.unmanaged, 0) as unmanaged,
+          coalesce(s.stopped, 0) as stopped, coalesce(s.turbo, 0) as turbo, coalesce(s.idle, 0) as idle
+        from accounts a left join account_machine_status s on s.account_id = a.id
+        where a.deleted_at is null and a.search @@ to_tsquery('simple', ${tsq})
+        order by ts_rank('{0.1, 0.2, 0.5, 1.0}', a.search, to_tsquery('simple', ${tsq})) desc, a.name ${dir}, a.id ${dir}`);
+      const any = (row: Record<string, number>, list?: string) => (list ?? '').split(',').some((st) => st !== '' && row[st]! > 0);
+      return rows
+        .filter((r) => as === 'admin' || r.class_id !== CLASS_CUSTOMER_PRODUCTION)
+        .filter((r) => !filter.classIds || filter.classIds.split(',').map(Number).includes(r.class_id))
+        .filter((r) => !filter.saasImage || r.vm_image_name === filter.saasImage)
+        .filter((r) => !filter.machineStatusInclude || any(r, filter.machineStatusInclude))
+        .filter((r) => !filter.machineStatusExclude || !any(r, filter.machineStatusExclude))
+        .map((r) => r.id);
+    };
+    const filters: Record<string, string>[] = [
+      {},
+      { classIds: '1,2,3,4' },
+      { classIds: '5' },
+      { machineStatusInclude: 'needsAdmin,turbo' },
+      { machineStatusExclude: 'stopped,idle' },
+      { classIds: '1,2,3', machineStatusInclude: 'needsAdmin,unmanaged', machineStatusExclude: 'stopped' },
+      { saasImage: 'fixture-image' },
+    ];
+    for (const search of ['a', 'fixture', 'o', 'staging 2', 'ada admin', 'nomatchatall']) {
+      for (const filter of filters) {
+        for (const as of ['admin', 'operator']) {
+          for (const descending of [false, true]) {
+            const expected = await reference(as, search, filter, descending);
+            const query = { ...filter, search, limit: '1000', ...(descending ? { sortDirection: 'Descending' } : {}) };
+            const page = await list(as, query);
+            const context = `${as} ${JSON.stringify(query)}`;
+            expect(page.items.map((a) => a.id), context).toEqual(expected);
+            expect(page.totalItems, context).toBe(expected.length);
+            if (expected.length > 3) {
+              // A later page is the same ranking's slice.
+              expect((await list(as, { ...query, startIndex: '2', limit: '2' })).items.map((a) => a.id), context).toEqual(expected.slice(2, 4));
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('keeps the search vectors of live accounts in step with the accounts: insert, rename, class change, deletion', async () => {
+    const db = t.database.db;
+    const searchIds = async (search: string, query: Record<string, string> = {}) =>
+      (await list('admin', { search, limit: '1000', ...query })).items.map((a) => a.id);
+    const account = await insertAccount(db, { name: 'Wombat Systems', customer: 'Marsupial Group', classId: 2 });
+    expect(await searchIds('wombat')).toEqual([account.id]);
+    expect(await searchIds('marsupial')).toEqual([account.id]);
+    await db.update(accounts).set({ name: 'Numbat Systems', urlFriendlyName: 'numbatsystems', customer: 'Other Group' }).where(eq(accounts.id, account.id));
+    expect(await searchIds('wombat')).toEqual([]);
+    expect(await searchIds('marsupial')).toEqual([]);
+    expect(await searchIds('numbat')).toEqual([account.id]);
+    await db.update(accounts).set({ classId: 3 }).where(eq(accounts.id, account.id));
+    expect(await searchIds('numbat', { classIds: '2' })).toEqual([]);
+    expect(await searchIds('numbat', { classIds: '3' })).toEqual([account.id]);
+    expect((await t.call({ method: 'DELETE', url: `/accounts/${account.id}`, as: 'admin' })).statusCode).toBe(200);
+    expect(await searchIds('numbat')).toEqual([]);
+    // Every live account has exactly its own vector, name and class; no deleted one has a row.
+    const { rows } = await db.execute<{ n: number }>(sql`
+      select count(*)::int as n from accounts a full join account_search s on s.account_id = a.id
+      where (a.deleted_at is null) is distinct from (s.account_id is not null)
+        or (s.account_id is not null and (s.search <> a.search or s.name <> a.name or s.class_id <> a.class_id))`);
+    expect(rows[0]!.n).toBe(0);
   });
 
   it('ignores search text that has no word in it, and tsquery syntax in it', async () => {

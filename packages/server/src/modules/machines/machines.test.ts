@@ -5,8 +5,8 @@
  * (`machines-lifecycle.test.ts` runs the same calls with the engine.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import type { TMachine, TTask, TUserActivity } from '@fleet/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { MACHINE_RECENT_TASKS, type TMachine, type TTask, type TUserActivity } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { accounts, machines, machineTasks, sites } from '../../db/schema.js';
@@ -88,6 +88,45 @@ describe('GET /machines and /machines/{id}', () => {
       config: { componentConfig: {}, deployerConfig: {} },
     });
     expect(items.find((m) => m.id === ids.panicked)).toMatchObject({ instance: null, cloudInstanceType: null, needsAdmin: true });
+  });
+
+  it('lists each machine with its recent tasks as GET /machines/{id}/tasks answers them: unfinished first, newest first, at most 10', async () => {
+    const db = t.database.db;
+    const account = (await insertAccount(db, { name: 'Recent Tasks Fixture', classId: 2 })).id;
+    const busy = (await insertMachine(db, { accountId: account, classId: 2, name: 'rt-busy' })).id;
+    const quiet = (await insertMachine(db, { accountId: account, classId: 2, name: 'rt-quiet' })).id;
+    // 13 tasks, statuses mixed so that the unfinished ones are not the newest; times
+    // with microseconds (the list formats them in SQL, the task list in JavaScript).
+    const statuses = ['Completed', 'New', 'Failed', 'Completed', 'Running', 'Cancelled', 'Completed', 'Failed', 'Completed', 'New', 'Completed', 'Completed', 'Failed'];
+    for (const [i, status] of statuses.entries()) {
+      await db.insert(machineTasks).values({
+        machineId: busy,
+        accountId: account,
+        type: 'StartMachine',
+        status,
+        description: `task ${i}`,
+        progress: status === 'Completed' ? 100 : i,
+        queuedAt: sql`timestamptz '2026-03-04 05:06:07.123456+00' + ${`${i} minutes 0.${String(i).padStart(3, '0')}987 seconds`}::interval`,
+        startedAt: status === 'New' ? null : sql`timestamptz '2026-03-04 06:00:00.999999+02'`,
+        completedAt: ['New', 'Running'].includes(status) ? null : sql`now()`,
+        error: status === 'Failed' ? `failure ${i}` : null,
+      });
+    }
+    const all = (await ok<{ items: TTask[] }>('GET', `/machines/${busy}/tasks`, 'viewer', undefined, { limit: '100' })).items;
+    const unfinished = (task: TTask) => task.status === 'New' || task.status === 'Running';
+    const expected = [...all.filter(unfinished), ...all.filter((task) => !unfinished(task))].slice(0, MACHINE_RECENT_TASKS);
+
+    const { items, totalItems } = await ok<{ items: TMachine[]; totalItems: number }>('GET', '/machines', 'viewer', undefined, { accountId: String(account) });
+    expect(totalItems).toBe(2);
+    expect(items.map((m) => m.name)).toEqual(['rt-busy', 'rt-quiet']);
+    expect(items[0]!.tasks).toEqual(expected);
+    expect(items[0]!.tasks.map((task) => task.status).slice(0, 4)).toEqual(['New', 'Running', 'New', 'Failed']);
+    expect(items[1]!.tasks).toEqual([]);
+    expect((await ok<TMachine>('GET', `/machines/${busy}`, 'viewer')).tasks).toEqual(expected);
+    expect((await ok<TMachine>('GET', `/machines/${quiet}`, 'viewer')).tasks).toEqual([]);
+    // Past the end: no rows, the total still counted.
+    const past = await ok<{ items: TMachine[]; totalItems: number }>('GET', '/machines', 'viewer', undefined, { accountId: String(account), startIndex: '5' });
+    expect(past).toEqual({ items: [], totalItems: 2 });
   });
 
   it('shows the demo fleet machines with their instances and site names', async () => {
