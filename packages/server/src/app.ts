@@ -28,6 +28,7 @@ import type { Db } from './db/client.js';
 import { canWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
 import { HttpProblem, forbidden, unauthorized } from './lib/problem.js';
+import { registerHttpSecurity } from './lib/http-security.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -108,7 +109,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'>;
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -172,6 +173,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First, so that its headers and limits apply to every answer, errors included.
+  await registerHttpSecurity(app, opts.config.rateLimit);
 
   const { db, config } = opts;
   const tokens = createTokenService(config.jwtSecret, opts.tokenLifetimeSeconds);
