@@ -186,10 +186,13 @@ const FAILING_IMPACTS = new Set(['serious', 'critical']);
  * Runs axe on what `page` shows now (its default rules: WCAG 2.0 to 2.2 A and
  * AA and best practices, with target size switched on) and fails, naming
  * `screen`, with every serious or critical violation and the elements it found
- * it on.
+ * it on. `within` (a CSS selector) limits the check to that part of the page,
+ * e.g. an open dialog.
  */
-export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
+export async function expectAccessible(page: Page, screen: string, opts: { within?: string } = {}): Promise<void> {
+  const builder = new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } });
+  if (opts.within) builder.include(opts.within);
+  const results = await builder.analyze();
   const failing = results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ''));
   const report = failing
     .map((v) => [`${v.id} (${v.impact}): ${v.help}`, ...v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`)].join('\n'))
