@@ -1,10 +1,12 @@
 /**
  * Browser helpers of the e2e specs: one Chromium per spec file, a fresh context
- * per test, and sign-in through the real login form.
+ * per test, sign-in through the real login form, the axe check of a screen and
+ * the Content-Security-Policy watch of a page.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterEach, inject } from 'vitest';
+import { afterEach, expect, inject } from 'vitest';
 import type { TCreateAccountRequest } from '@fleet/contracts';
 
 export const baseUrl = () => inject('baseUrl');
@@ -175,4 +177,47 @@ export async function createAccount(token: string, prefix: string, extra: Partia
     body: JSON.stringify({ draftAccountId: draft.draftAccountId }),
   });
   return accountId;
+}
+
+/** Impacts of an axe violation that fail a screen (issue 9 §7); minor and moderate ones are left to review. */
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+/**
+ * Runs axe on what `page` shows now (its default rules: WCAG 2.0 to 2.2 A and
+ * AA and best practices, with target size switched on) and fails, naming
+ * `screen`, with every serious or critical violation and the elements it found
+ * it on. `within` (a CSS selector) limits the check to that part of the page,
+ * e.g. an open dialog.
+ */
+export async function expectAccessible(page: Page, screen: string, opts: { within?: string } = {}): Promise<void> {
+  const builder = new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } });
+  if (opts.within) builder.include(opts.within);
+  const results = await builder.analyze();
+  const failing = results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ''));
+  const report = failing
+    .map((v) => [`${v.id} (${v.impact}): ${v.help}`, ...v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`)].join('\n'))
+    .join('\n');
+  expect(failing.map((v) => v.id), `${screen}:\n${report}`).toEqual([]);
+}
+
+/**
+ * Starts watching `page` for Content-Security-Policy violations before it loads
+ * anything: the browser's `securitypolicyviolation` events (reported from every
+ * document the page loads) and console messages about the policy. Answers a
+ * function that lists what was seen so far.
+ */
+export async function watchCsp(page: Page): Promise<() => string[]> {
+  const seen: string[] = [];
+  await page.exposeFunction('reportCspViolation', (text: string) => seen.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      void (window as unknown as { reportCspViolation(text: string): Promise<void> }).reportCspViolation(
+        `securitypolicyviolation: ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} in ${e.sourceFile || e.documentURI}`,
+      );
+    });
+  });
+  page.on('console', (message) => {
+    if (/content[- ]security[- ]policy/i.test(message.text())) seen.push(`console ${message.type()}: ${message.text()}`);
+  });
+  return () => [...seen];
 }

@@ -29,6 +29,7 @@ import { createTokenService } from './auth/tokens.js';
 import { HttpProblem, badRequest, forbidden, unauthorized } from './lib/problem.js';
 import { isDatabaseInputError, nulByteErrors, sqlState } from './lib/input-guard.js';
 import { API_INFO, API_TAGS, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
+import { registerHttpSecurity } from './lib/http-security.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -109,7 +110,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'>;
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -192,6 +193,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First, so that its headers and limits apply to every answer, errors included.
+  await registerHttpSecurity(app, opts.config.rateLimit);
 
   const { db, config } = opts;
   const tokens = createTokenService(config.jwtSecret, opts.tokenLifetimeSeconds);

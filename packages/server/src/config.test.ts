@@ -35,5 +35,13 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(() => loadConfig({ DATA_DIR: dir, ROLE: 'boss' })).toThrow(/ROLE must be one of all, api, worker/);
     expect(() => loadConfig({ DATA_DIR: dir, DATA_KEY: 'short' })).toThrow(/DATA_KEY must be 64 hexadecimal/);
     expect(() => loadConfig({ DATA_DIR: dir, DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be a whole number/);
+    expect(() => loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_USER: '0' })).toThrow(/RATE_LIMIT_PER_USER must be a whole number of requests a minute/);
+    expect(() => loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_ADDRESS: '1.5' })).toThrow(/RATE_LIMIT_PER_ADDRESS must be a whole number/);
+  });
+
+  it('reads the rate limits, requests a minute, with defaults that a console in normal use never reaches', () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).rateLimit).toEqual({ perUser: 1200, perAddress: 3000 });
+    expect(loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_USER: '60', RATE_LIMIT_PER_ADDRESS: '600' }).rateLimit).toEqual({ perUser: 60, perAddress: 600 });
   });
 });

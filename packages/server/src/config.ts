@@ -28,6 +28,13 @@ export interface Config {
   cloudProvider: 'simulated';
   /** `SIM_CLOUD_DELAY_MS`: duration of each simulated instance transition, ms (default 2000). */
   simCloudDelayMs: number;
+  /**
+   * Requests a minute one signed-in user may make (`RATE_LIMIT_PER_USER`), and
+   * requests a minute from one client address (`RATE_LIMIT_PER_ADDRESS`), signed in
+   * or not, console files included. Past either the server answers 429 with
+   * Retry-After (docs/architecture.md, Decisions).
+   */
+  rateLimit: { perUser: number; perAddress: number };
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
@@ -35,6 +42,14 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Default rate limits, requests a minute. An operator's console polls every 2 s
+ * and a machines screen makes several calls at once: a user with a few tabs open
+ * makes some 300 a minute, so 1,200 never trips normal use. An address carries
+ * several users behind one office router, and the console's files on each load.
+ */
+export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 interface Secrets {
   jwtSecret: string;
@@ -61,6 +76,14 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
   if (value === undefined || value === '') return fallback;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${value}')`);
+}
+
+/** A positive whole number from the environment, or `fallback` when unset. */
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a whole number of requests a minute, at least 1 (got '${value}')`);
+  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -92,6 +115,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(simCloudDelayMs) || simCloudDelayMs < 0) {
     throw new ConfigError(`SIM_CLOUD_DELAY_MS must be a whole number of milliseconds (got '${env.SIM_CLOUD_DELAY_MS}')`);
   }
+  const rateLimit = {
+    perUser: wholeNumber('RATE_LIMIT_PER_USER', env.RATE_LIMIT_PER_USER, DEFAULT_RATE_LIMIT.perUser),
+    perAddress: wholeNumber('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS, DEFAULT_RATE_LIMIT.perAddress),
+  };
 
   return {
     dataDir,
@@ -104,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize,
     cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
     simCloudDelayMs,
+    rateLimit,
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',

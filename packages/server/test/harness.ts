@@ -52,7 +52,8 @@ export async function startTestApp(opts: { tokenLifetimeSeconds?: number } = {})
   const database = connectDatabase(created.url, { max: 5 });
   const app = await buildApp({
     db: database.db,
-    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent' },
+    // Limits no test reaches by accident (security-headers.test.ts tests them with low ones).
+    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
   });
   await app.ready();

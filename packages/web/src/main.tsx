@@ -1,6 +1,8 @@
 /**
- * Entry of the console (DESIGN §10): antd theme, toasts, the query client, the
- * session, then the hash router. A user who asks the system for reduced motion
+ * Entry of the console (DESIGN §10): antd theme (colours with enough contrast,
+ * app/theme.ts; target sizes, app/accessibility.css), toasts, the query client,
+ * the session, then the hash router. zod runs without JIT (no eval under the
+ * Content-Security-Policy). A user who asks the system for reduced motion
  * gets no antd animations (dropdowns, dialogs and collapses open and close at
  * once).
  */
@@ -13,6 +15,16 @@ import { AuthProvider } from './app/auth/AuthProvider';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import { ToastProvider } from './app/ToastProvider';
+import { consoleTheme } from './app/theme';
+import './app/accessibility.css';
+
+// zod (the contracts' defaults, parsed in a few forms) would probe for eval with
+// `new Function`; the Content-Security-Policy forbids eval, so the probe is refused
+// and reported as a violation. Without JIT zod never probes. This is what zod's
+// `config({ jitless: true })` does (zod keeps its settings on this global, shared by
+// every copy of zod); set here so that the entry chunk does not carry zod (12 kB) to
+// the login page. e2e/security.spec.ts fails if the probe comes back.
+(globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
 
 const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
@@ -21,7 +33,7 @@ if (!root) throw new Error('The page has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <ConfigProvider theme={{ token: { motion: !reducedMotion } }}>
+    <ConfigProvider theme={consoleTheme({ reducedMotion })}>
       <ToastProvider>
         <QueryClientProvider client={queryClient}>
           <AuthProvider>

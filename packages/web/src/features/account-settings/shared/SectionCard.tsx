@@ -22,6 +22,10 @@ export function SectionCard({ title, extra, footer, defaultOpen = true, children
   return (
     <section aria-label={title}>
       <Collapse
+        // The title (and its arrow) is the toggle, not the whole header: the header
+        // also holds `extra` controls, and a control inside a button is unreachable
+        // for a screen reader (axe: nested-interactive).
+        collapsible="header"
         defaultActiveKey={defaultOpen ? ['section'] : []}
         items={[
           {

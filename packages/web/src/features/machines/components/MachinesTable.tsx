@@ -7,6 +7,7 @@
  * not applied, because the machine list carries no operations yet.
  */
 import { Table, Typography } from 'antd';
+import { InertInMeasureRow } from '../../../components/InertInMeasureRow';
 import type { TMachine } from '@fleet/contracts';
 import { machineColumns, type ColumnContext } from './machine-columns';
 import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
@@ -41,6 +42,7 @@ export function MachinesTable({ items, total, loading, page, pageSize, selectedI
         selectedRowKeys: selectedIds,
         onChange: (keys) => onSelect(keys.map(Number)),
         getCheckboxProps: (m) => ({ 'aria-label': `Select ${m.name}` }),
+        columnTitle: (checkbox) => <InertInMeasureRow>{checkbox}</InertInMeasureRow>,
       }}
       expandable={{
         expandedRowRender: (m) => <pre className="machine-json">{JSON.stringify(m, null, 2)}</pre>,
