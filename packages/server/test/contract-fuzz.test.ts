@@ -59,7 +59,8 @@ const BAD_BODIES: { label: string; payload: string | undefined }[] = [
   { label: 'body array', payload: '[{"a":1}]' },
   { label: 'body string', payload: '"text"' },
   { label: 'body number', payload: '2147483648' },
-  { label: 'body deeply nested', payload: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` },
+  // About 1 MB (the body limit) of nesting: nothing may walk it recursively or copy its path per level.
+  { label: 'body deeply nested', payload: `${'{"a":'.repeat(150_000)}1${'}'.repeat(150_000)}` },
   { label: 'body not JSON', payload: '{"a":' },
 ];
 

@@ -24,17 +24,28 @@ const NUL_MESSAGE = 'Must not contain a NUL character';
  * iteratively, so a deeply nested body cannot exhaust the stack.
  */
 export function nulByteErrors(value: unknown, opts: { topLevelOnly: boolean }): TFieldError[] {
+  // A path is a linked list (parent, key), built into a name only for an error:
+  // copying it at every level would cost depth² on a deeply nested body.
+  interface Step {
+    parent: Step | undefined;
+    key: string;
+  }
+  const name = (step: Step | undefined) => {
+    const path: string[] = [];
+    for (let s = step; s; s = s.parent) path.unshift(s.key);
+    return (opts.topLevelOnly ? path.slice(0, 1) : path).join('.') || 'body';
+  };
   const errors: TFieldError[] = [];
-  const name = (path: string[]) => (opts.topLevelOnly ? path.slice(0, 1) : path).join('.') || 'body';
-  const stack: [unknown, string[]][] = [[value, []]];
+  const stack: [unknown, Step | undefined][] = [[value, undefined]];
   for (let visits = 0; stack.length > 0 && errors.length < 20 && visits < MAX_VISITS; visits++) {
-    const [item, path] = stack.pop()!;
+    const [item, at] = stack.pop()!;
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) errors.push({ propertyName: name(path), errorMessage: NUL_MESSAGE });
+      if (item.includes('\u0000')) errors.push({ propertyName: name(at), errorMessage: NUL_MESSAGE });
     } else if (item && typeof item === 'object') {
       for (const [key, child] of Object.entries(item)) {
-        if (key.includes('\u0000')) errors.push({ propertyName: name([...path, key]), errorMessage: NUL_MESSAGE });
-        stack.push([child, [...path, key]]);
+        const step = { parent: at, key };
+        if (key.includes('\u0000')) errors.push({ propertyName: name(step), errorMessage: NUL_MESSAGE });
+        stack.push([child, step]);
       }
     }
   }
