@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { hundredMachineAccount, root, startServer, token } from './lib/server.js';
-import { runLoad } from './lib/load.js';
+import { printClientsTable } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -23,13 +23,7 @@ export async function benchMachinesList(): Promise<void> {
     const url = `${server.baseUrl}/api/v1/machines?accountId=${accountId}&limit=100`;
     const body = await (await fetch(url, { headers })).text();
     console.log(`bench/machines-list: GET /machines of an account with 100 machines (${Math.round(body.length / 1024)} KiB); ${SECONDS} s per run`);
-    console.log('| clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
-    console.log('|---|---|---|---|---|---|');
-    for (const clients of [1, 20]) {
-      await runLoad({ url, headers, clients, seconds: 1 }); // warm-up
-      const r = await runLoad({ url, headers, clients, seconds: SECONDS });
-      console.log(`| ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
-    }
+    await printClientsTable({ url, headers, seconds: SECONDS });
   } finally {
     await db.end();
     await server.stop();

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { io } from 'socket.io-client';
 import { hundredMachineAccount, root, startServer, token } from './lib/server.js';
-import { percentile, runLoad } from './lib/load.js';
+import { percentile, printClientsTable } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TASKS = 1000;
@@ -106,13 +106,7 @@ export async function benchTasks(): Promise<void> {
     const accountId = await hundredMachineAccount(db);
     const url = `${server.baseUrl}/api/v1/machines?accountId=${accountId}&limit=100`;
     console.log(`GET /machines of an account with 100 machines; ${SECONDS} s per run`);
-    console.log('| clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
-    console.log('|---|---|---|---|---|---|');
-    for (const clients of [1, 20]) {
-      await runLoad({ url, headers, clients, seconds: 1 }); // warm-up
-      const r = await runLoad({ url, headers, clients, seconds: SECONDS });
-      console.log(`| ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
-    }
+    await printClientsTable({ url, headers, seconds: SECONDS });
   } finally {
     socket.disconnect();
     await db.end();

@@ -58,3 +58,17 @@ export async function runLoad(opts: { url: string; headers: Record<string, strin
     p99: round(percentile(latencies, 99)),
   };
 }
+
+/**
+ * Loads `url` at 1 and then 20 concurrent clients (after a 1 s warm-up each) and
+ * prints one Markdown row per run: requests/s, p50/p95/p99 ms, errors.
+ */
+export async function printClientsTable(opts: { url: string; headers: Record<string, string>; seconds: number }): Promise<void> {
+  console.log('| clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
+  console.log('|---|---|---|---|---|---|');
+  for (const clients of [1, 20]) {
+    await runLoad({ url: opts.url, headers: opts.headers, clients, seconds: 1 });
+    const r = await runLoad({ url: opts.url, headers: opts.headers, clients, seconds: opts.seconds });
+    console.log(`| ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
+  }
+}
