@@ -7,6 +7,7 @@ export * from './accounts.js';
 export * from './audit.js';
 export * from './fleet.js';
 export * from './machines.js';
+export * from './operations.js';
 export * from './account-sections.js';
 export * from './account-detail.js';
 export * from './account-creation.js';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ZId, ZPageQuery, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
 import { ZBodyClassId, ZClassRef } from './classes.js';
 import { CLASS_ADD_ON } from './constants.js';
+import { ZOperation } from './operations.js';
 
 // ---------------------------------------------------------------- tasks
 
@@ -118,6 +119,8 @@ export const ZMachine = z.object({
   operationMode: z.number().int(),
   /** Unfinished tasks first, then the latest finished, at most {@link MACHINE_RECENT_TASKS}; newest first within each. */
   tasks: z.array(ZTask),
+  /** Unfinished operations first, then the latest finished, at most {@link MACHINE_RECENT_OPERATIONS}; newest first within each. */
+  operations: z.array(ZOperation),
   bundleVersion: z.string().nullable(),
   /** The machine's active cloud instance, or null when it has none (not created yet, terminated). */
   instance: ZMachineInstance.nullable(),

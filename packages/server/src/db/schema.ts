@@ -509,11 +509,79 @@ export const machineTasks = pgTable(
     attempts: integer('attempts').notNull().default(0),
     heartbeatAt: ts('heartbeat_at'),
     worker: text('worker'),
+    /** The audit activity that caused the task (DESIGN §12 one trail); null for tasks older than the trail. */
+    activityId: integer('activity_id').references(() => auditActivities.id),
   },
   (t) => [
     index('machine_tasks_machine_idx').on(t.machineId, t.id),
     index('machine_tasks_status_idx').on(t.status),
     uniqueIndex('machine_tasks_one_running_idx').on(t.machineId).where(sql`status = 'Running'`),
+  ],
+);
+
+/**
+ * The operation types of each MMA class (spec 2 §3 Operation type, DESIGN §12),
+ * seeded: one row per class and name. Queue Operations offers the rows with
+ * `canBeManual`; `timeoutSeconds` ends a running operation FAILURE.
+ */
+export const operationTypes = pgTable(
+  'operation_types',
+  {
+    id: serial('id').primaryKey(),
+    machineClassId: integer('machine_class_id').notNull().references(() => mmaClasses.id),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    canBeManual: boolean('can_be_manual').notNull().default(true),
+    timeoutSeconds: integer('timeout_seconds').notNull(),
+  },
+  (t) => [uniqueIndex('operation_types_class_name_idx').on(t.machineClassId, t.name)],
+);
+
+/**
+ * Operations of the machine management agent (spec 2 §3 Operation, DESIGN §12).
+ *
+ * Life: queued (`status` null, `pending` false) or waiting for approval
+ * (`pending` true) → RUNNING → SUCCESS or FAILURE. `decision` is the operator's
+ * PROCEED or CANCEL, `notBefore` delays the start (forced backups). `classId` and
+ * `operationMode` are the machine's when queued; `failCounter` the machine's when
+ * finished. `attempts`, `heartbeatAt` and `worker` are the lease of a RUNNING
+ * operation, as for tasks. At most one RUNNING operation per machine (partial
+ * unique index). `activityId` is the audit activity that caused it.
+ */
+export const operations = pgTable(
+  'operations',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id').notNull().references(() => machines.id),
+    accountId: integer('account_id').notNull().references(() => accounts.id),
+    classId: integer('class_id').notNull(),
+    typeId: integer('type_id').notNull().references(() => operationTypes.id),
+    typeName: text('type_name').notNull(),
+    userName: text('user_name').notNull(),
+    activityId: integer('activity_id').references(() => auditActivities.id),
+    queuedAt: ts('queued_at').notNull().defaultNow(),
+    notBefore: ts('not_before'),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+    status: text('status'),
+    pending: boolean('pending').notNull().default(false),
+    decision: text('decision'),
+    decidedBy: text('decided_by'),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
+    timeoutSeconds: integer('timeout_seconds').notNull(),
+    failCounter: integer('fail_counter').notNull().default(0),
+    operationMode: integer('operation_mode').notNull(),
+    output: text('output').notNull().default(''),
+    deployerLog: text('deployer_log').notNull().default(''),
+    attempts: integer('attempts').notNull().default(0),
+    heartbeatAt: ts('heartbeat_at'),
+    worker: text('worker'),
+  },
+  (t) => [
+    index('operations_machine_idx').on(t.machineId, t.id),
+    index('operations_unfinished_idx').on(t.machineId).where(sql`finished_at is null`),
+    uniqueIndex('operations_one_running_idx').on(t.machineId).where(sql`status = 'RUNNING'`),
+    index('operations_activity_idx').on(t.activityId),
   ],
 );
 

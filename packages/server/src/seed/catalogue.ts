@@ -3,7 +3,7 @@
  * and their MMA instances, regions, instance types, IRMN versions, SaaS images,
  * features, reporting categories and customers. Rows are the same on every run.
  */
-import { ACCOUNT_CLASSES, CLASS_CUSTOMER_PRODUCTION } from '@fleet/contracts';
+import { ACCOUNT_CLASSES, CLASS_CUSTOMER_PRODUCTION, type TOperationTypeName } from '@fleet/contracts';
 import type { DbOrTx } from '../db/client.js';
 import {
   customers,
@@ -12,6 +12,7 @@ import {
   irmnVersions,
   mmaClasses,
   mmaInstances,
+  operationTypes,
   regions,
   reportingCategories,
   saasImages,
@@ -194,4 +195,35 @@ export async function seedImagesAndClasses(
       };
     }),
   );
+
+  await db.insert(operationTypes).values(
+    [1, 2, 3, 4, 5, 6].flatMap((machineClassId) =>
+      OPERATION_TYPES.map(([name, description, canBeManual, timeoutSeconds]) => ({
+        machineClassId,
+        name,
+        description,
+        // On Premise machines are run by their owners: the agent only backs them up and tests them.
+        canBeManual: canBeManual && (machineClassId !== 6 || name === 'Backup' || name === 'SmokeTest'),
+        timeoutSeconds,
+      })),
+    ),
+  );
 }
+
+/**
+ * The operation types every class has (DESIGN §12): name, description, whether
+ * Queue Operations offers it (the others are queued by their own dialog or by the
+ * agent), and its timeout in seconds.
+ */
+export const OPERATION_TYPES: readonly [TOperationTypeName, string, boolean, number][] = [
+  ['UpdateSoftware', 'Deploy the desired software versions and restart the services', true, 1800],
+  ['Backup', 'Back up the launcher, site master and audit changelog databases', true, 3600],
+  ['RestoreBackup', 'Restore chosen backup files over the current databases', false, 3600],
+  ['Populate', 'Populate the launcher or site master with reference data', false, 1800],
+  ['PublishSampleData', 'Publish the site master data as a sample data file', false, 1800],
+  ['ReinstallSampleData', 'Reset the site master data to the chosen sample data', false, 1800],
+  ['CreateJumpStartAmi', 'Create a jump-start machine image from this machine', false, 3600],
+  ['TestLatestCode', 'Deploy the newest commits of a branch and run the smoke test', false, 3600],
+  ['SmokeTest', 'Run the smoke test suite against the launcher and site master', true, 600],
+  ['ApplyConfig', 'Write the component and deployer configuration and restart the services', true, 300],
+];

@@ -10,6 +10,8 @@
 import { and, asc, count, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import { className, MACHINE_RECENT_TASKS, type TMachine, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
+import { isoTime } from '../../db/sql-json.js';
+import { recentOperations } from '../operations/operation-json.js';
 import { accounts, accountSettings, instanceTypes, machineCredentials, machines, machineTasks, sites } from '../../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
@@ -60,9 +62,6 @@ const machineColumns = {
   deployerConfig: machines.deployerConfig,
 };
 
-/** A timestamp as `Date.prototype.toISOString` writes it (UTC, milliseconds truncated like a parsed Date). */
-const isoTime = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
  * The machine's recent tasks as a JSON array of TTask: unfinished ones first,
  * then the latest finished, at most MACHINE_RECENT_TASKS, newest first within
@@ -83,6 +82,7 @@ const recentTasks = sql<TMachine['tasks']>`(
 const listColumns = {
   machine: machineColumns,
   tasks: recentTasks,
+  operations: recentOperations,
   accountName: accounts.name,
   siteName: sites.name,
   instanceType: { id: instanceTypes.id, name: instanceTypes.name, storageSize: instanceTypes.storageSize },
@@ -96,6 +96,7 @@ type ListRow = {
   instanceType: { id: number | null; name: string | null; storageSize: number | null } | null;
   instance: TMachine['instance'];
   tasks: TMachine['tasks'];
+  operations: TMachine['operations'];
 };
 
 const text = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -115,6 +116,7 @@ function toMachine(r: ListRow): TMachine {
     failCounter: m.failCounter,
     operationMode: m.operationMode,
     tasks: r.tasks,
+    operations: r.operations,
     bundleVersion: m.bundleVersion,
     instance: r.instance,
     cloudInstanceType: r.instanceType?.id != null ? (r.instanceType as NonNullable<TMachine['cloudInstanceType']>) : null,
@@ -140,7 +142,7 @@ function toMachine(r: ListRow): TMachine {
 
 /**
  * A page of visible machines (of one account, or of one id list), in account
- * order, launcher first, then by name; each with its recent tasks.
+ * order, launcher first, then by name; each with its recent tasks and operations.
  *
  * One statement: the page's rows with their active instance and recent tasks
  * (built as JSON by PostgreSQL) and the total as a scalar subquery, evaluated
