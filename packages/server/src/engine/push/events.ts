@@ -1,7 +1,8 @@
 /**
- * In-process task events (DESIGN §7): TaskQueued, TaskStarted, TaskProgress and
- * TaskFinished, each carrying the task. The task engine and the machines service
- * emit them; the `/taskHub` bridge (and tests) subscribe.
+ * In-process fleet events (DESIGN §7, §12): TaskQueued, TaskStarted, TaskProgress
+ * and TaskFinished, each carrying the task, and OperationQueued, OperationStarted
+ * and OperationFinished, each carrying the operation. The engines and the
+ * services emit them; the `/taskHub` bridge (and tests) subscribe.
  *
  * Each event also carries the class ids that decide who may see it (the
  * machine's and its account's): a user without group CustomerProductionAccess
@@ -10,7 +11,7 @@
  * Known limitations: events live in one process. Across processes they travel
  * through the push channel's adapter, not through this emitter.
  */
-import type { TTask, TTaskEventName } from '@fleet/contracts';
+import type { TOperation, TOperationEventName, TTask, TTaskEventName } from '@fleet/contracts';
 
 export interface TaskEvent {
   name: TTaskEventName;
@@ -19,10 +20,23 @@ export interface TaskEvent {
   classIds: number[];
 }
 
-export type TaskEventListener = (event: TaskEvent) => void;
+export interface OperationEvent {
+  name: TOperationEventName;
+  operation: TOperation;
+  /** The machine's class id and its account's class id. */
+  classIds: number[];
+}
+
+/** Any event of the push channel. */
+export type FleetEvent = TaskEvent | OperationEvent;
+
+/** The payload a client receives: the task or the operation. */
+export const payloadOf = (event: FleetEvent): TTask | TOperation => ('task' in event ? event.task : event.operation);
+
+export type TaskEventListener = (event: FleetEvent) => void;
 
 export interface TaskEvents {
-  emit(event: TaskEvent): void;
+  emit(event: FleetEvent): void;
   /** Adds a listener; answers the function that removes it. A listener that throws does not stop the others. */
   subscribe(listener: TaskEventListener): () => void;
 }

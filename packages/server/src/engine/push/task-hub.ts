@@ -1,7 +1,8 @@
 /**
- * The push channel (DESIGN §7, spec 2 §4): Socket.IO at path `/taskHub`, sending
- * TaskQueued, TaskStarted, TaskProgress and TaskFinished, each with the task as
- * its only argument.
+ * The push channel (DESIGN §7, §12, spec 2 §4): Socket.IO at path `/taskHub`,
+ * sending TaskQueued, TaskStarted, TaskProgress and TaskFinished, each with the
+ * task as its only argument, and OperationQueued, OperationStarted and
+ * OperationFinished, each with the operation.
  *
  * - A client authenticates with the API's JWT in the handshake (`auth: { token }`);
  *   a missing, bad, expired or revoked token refuses the connection
@@ -26,7 +27,7 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import type { Logger } from 'pino';
 import { CLASS_CUSTOMER_PRODUCTION, TASK_HUB_PATH } from '@fleet/contracts';
 import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
-import type { TaskEvent, TaskEvents } from './events.js';
+import { payloadOf, type FleetEvent, type TaskEvents } from './events.js';
 
 export const ROOM_ALL = 'tasks:all';
 export const ROOM_CUSTOMER_PRODUCTION = 'tasks:customer-production';
@@ -49,7 +50,7 @@ export interface TaskHub {
 }
 
 /** The room of an event: Customer Production events only reach the group's members. */
-export function roomOf(event: TaskEvent): string {
+export function roomOf(event: FleetEvent): string {
   return event.classIds.includes(CLASS_CUSTOMER_PRODUCTION) ? ROOM_CUSTOMER_PRODUCTION : ROOM_ALL;
 }
 
@@ -79,7 +80,7 @@ export function createTaskHub({ server, events, authenticate, pool, log }: TaskH
   });
 
   const unsubscribe = events.subscribe((event) => {
-    io.to(roomOf(event)).emit(event.name, event.task);
+    io.to(roomOf(event)).emit(event.name, payloadOf(event));
   });
 
   return {

@@ -26,7 +26,9 @@ const events = createTaskEvents();
 const queue = createTaskQueue({ events });
 const seen: TaskEvent[] = [];
 const secrets = createSecretBox(TEST_DATA_KEY);
-events.subscribe((e) => seen.push(e));
+events.subscribe((e) => {
+  if ('task' in e) seen.push(e);
+});
 
 beforeAll(async () => {
   created = await createTestDatabase();
