@@ -25,8 +25,8 @@ beforeAll(async () => {
   t = await startTestApp();
   const db = t.database.db;
   t.app.deps.events.subscribe((e) => {
-  if ('task' in e) events.push(e);
-});
+    if ('task' in e) events.push(e);
+  });
   cloud = createSimulatedCloud({ db, delayMs: 200 });
   engine = createTaskEngine({ db, cloud, events: t.app.deps.events, secrets: createSecretBox(TEST_DATA_KEY), workers: 2, batchSize: 4, pollingIntervalSeconds: 0.5, sweepMs: 500 });
   await engine.start();

@@ -25,8 +25,8 @@ beforeAll(async () => {
   t = await startTestApp();
   const db = t.database.db;
   t.app.deps.events.subscribe((e) => {
-  if ('task' in e) events.push(e);
-});
+    if ('task' in e) events.push(e);
+  });
   const cloud = createSimulatedCloud({ db, delayMs: 0 });
   ids.account = (await insertAccount(db, { name: 'Machines Fixture', classId: 2 })).id;
   ids.cpAccount = (await insertAccount(db, { name: 'Machines Production', classId: 5 })).id;
