@@ -68,6 +68,7 @@ import { createAccountKeyService, type AccountKeyService } from './modules/accou
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
+import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -96,7 +97,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     services: Services;
-    deps: { db: Db; config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'>; events: TaskEvents; tasks: TaskQueue };
+    deps: { db: Db; config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist'>; events: TaskEvents; tasks: TaskQueue; operations: OperationQueue };
   }
   interface FastifyContextConfig {
     /** No token needed (login, health). */
@@ -202,7 +203,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const audit = createAuditService({ db });
   const events = opts.events ?? createTaskEvents();
   const tasks = createTaskQueue({ events });
-  app.decorate('deps', { db, config, events, tasks });
+  const operations = createOperationQueue({
+    announce: (queued) => {
+      for (const q of queued) events.emit({ name: 'OperationQueued', operation: q.operation, classIds: q.classIds });
+    },
+  });
+  app.decorate('deps', { db, config, events, tasks, operations });
   const licenseSigner = createLicenseSigner(config.dataKey);
   app.decorate('services', {
     audit,
