@@ -3,6 +3,8 @@
  */
 import { z } from 'zod';
 import { PAGE_QUERY_FIELDS, ZId, ZSortDirection } from './common.js';
+import { ZTask } from './machines.js';
+import { ZOperation } from './operations.js';
 
 /** Action codes of account actions (spec 1 §9), then the platform's own. */
 export const AUDIT_ACTIONS = [
@@ -79,3 +81,15 @@ export const ZUserActivitiesQuery = z.object({
 });
 export type TUserActivitiesQuery = z.input<typeof ZUserActivitiesQuery>;
 export const ZUserActivitiesResponse = z.array(ZUserActivity);
+
+// ---------------------------------------------------------------- the trail
+
+/**
+ * `GET /user-activities/{id}/trail` (DESIGN §12 one trail): the tasks and the
+ * operations an audit activity caused, each with its outcome, oldest first.
+ */
+export const ZActivityTrail = z.object({
+  tasks: z.array(ZTask),
+  operations: z.array(ZOperation),
+});
+export type TActivityTrail = z.infer<typeof ZActivityTrail>;

@@ -8,6 +8,7 @@ export * from './audit.js';
 export * from './fleet.js';
 export * from './machines.js';
 export * from './operations.js';
+export * from './backups.js';
 export * from './account-sections.js';
 export * from './account-detail.js';
 export * from './account-creation.js';
