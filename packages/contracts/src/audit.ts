@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   'SendNotification',
   'GenerateAccountKeys',
   'DownloadAccountKeys',
+  'FollowLatestCommit',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -381,6 +381,12 @@ export const machines = pgTable(
     bundleVersion: text('bundle_version'),
     currentVersions: jsonb('current_versions').$type<Record<string, string>>().notNull().default({}),
     desiredVersions: jsonb('desired_versions').$type<Record<string, string>>().notNull().default({}),
+    /**
+     * The audit activity that last changed `desiredVersions` (an instance settings
+     * push, a followed commit): the UpdateSoftware the deploy controller queues for
+     * it carries this activity (DESIGN §12 one trail). Null when unknown.
+     */
+    desiredActivityId: integer('desired_activity_id').references(() => auditActivities.id),
     /** Derived by the database: the current version state differs from the desired one (DESIGN §6). */
     obsolete: boolean('obsolete')
       .notNull()
@@ -392,7 +398,12 @@ export const machines = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     deletedAt: ts('deleted_at'),
   },
-  (t) => [index('machines_account_idx').on(t.accountId), index('machines_class_idx').on(t.classId)],
+  (t) => [
+    index('machines_account_idx').on(t.accountId),
+    index('machines_class_idx').on(t.classId),
+    // The deploy controller's pass (engine/desired-state) reads the obsolete live machines only.
+    index('machines_obsolete_idx').on(t.id).where(sql`obsolete and deleted_at is null`),
+  ],
 );
 
 /**
@@ -681,4 +692,31 @@ export const accountKeys = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('account_keys_account_kind_idx').on(t.accountId, t.kind)],
+);
+
+/**
+ * Version states of machines (spec 2 §3 Version state, §2.8 States viewer; DESIGN
+ * §12, §14): what a successful UpdateSoftware or TestLatestCode installed. One row
+ * per deploy; the newest is `current` (at most one per machine, a partial unique
+ * index says so), the others are historical. `components` holds every component
+ * of `VERSION_STATE_COMPONENTS` (contracts): its commit `{branchName, shortHash,
+ * timestamp}` or null when not installed. `operationId` is the operation that
+ * wrote it (unique: an operation writes one state, so a retry writes none).
+ * The desired state is not stored: it is `machines.desired_versions`.
+ */
+export const versionStates = pgTable(
+  'version_states',
+  {
+    id: serial('id').primaryKey(),
+    machineId: integer('machine_id').notNull().references(() => machines.id),
+    current: boolean('current').notNull().default(false),
+    timestamp: ts('timestamp').notNull().defaultNow(),
+    components: jsonb('components').$type<Record<string, { branchName: string; shortHash: string; timestamp: string } | null>>().notNull(),
+    operationId: integer('operation_id').references(() => operations.id),
+  },
+  (t) => [
+    index('version_states_machine_idx').on(t.machineId, t.timestamp.desc(), t.id.desc()),
+    uniqueIndex('version_states_one_current_idx').on(t.machineId).where(sql`current`),
+    uniqueIndex('version_states_operation_idx').on(t.operationId),
+  ],
 );

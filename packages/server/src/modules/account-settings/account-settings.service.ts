@@ -12,8 +12,11 @@
  * activity (PushAccountProperties, PushLicenseSettings, PushInstanceSettings,
  * PushBackupSettings, PushIdleSchedule) with field-level changes.
  *
- * Known limitations: pushing stores the settings; applying them to running
- * machines (deploying versions, executing schedules) is the engine's work. An
+ * Pushing instance settings also resolves the account's machines' desired
+ * versions in the same transaction (`engine/desired-state`); deploying them is
+ * the deploy controller's work.
+ *
+ * Known limitations: executing schedules is the engine's work. An
  * instance policy change does not re-plan existing machines; a URL name change
  * does not rename existing site domains.
  */
@@ -44,6 +47,7 @@ import { HttpProblem, badRequest, conflict, notFound, unprocessable } from '../.
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import * as catalogue from '../catalogues/catalogues.repository.js';
 import * as repo from './account-settings.repository.js';
+import { applyDesiredState } from '../../engine/desired-state/desired-state.js';
 import {
   checkClassAndParent,
   checkLicense,
@@ -158,6 +162,8 @@ export function createAccountSettingsService({ db, audit }: { db: Db; audit: Aud
     section: Section;
     version: number;
     apply: (tx: Tx, loaded: Loaded, next: number) => Promise<{ response: R; changes: TAuditChange[]; name?: string }>;
+    /** Runs after the audit activity is recorded, in the same transaction (the activity is the cause of what it does). */
+    afterAudit?: (tx: Tx, activityId: number) => Promise<void>;
   }): Promise<R> {
     const { section } = opts;
     return db.transaction(async (tx) => {
@@ -173,13 +179,14 @@ export function createAccountSettingsService({ db, audit }: { db: Db; audit: Aud
         );
       }
       const { response, changes, name } = await opts.apply(tx, loaded, current + 1);
-      await audit.record(tx, {
+      const activityId = await audit.record(tx, {
         action: SECTIONS[section].action,
         user: opts.principal.username,
         accounts: [{ id: loaded.account.id, name: name ?? loaded.account.name, classId: loaded.account.classId }],
         params: { accountId: loaded.account.id, version: current + 1 },
         changes,
       });
+      await opts.afterAudit?.(tx, activityId);
       return response;
     });
   }
@@ -310,6 +317,8 @@ export function createAccountSettingsService({ db, audit }: { db: Db; audit: Aud
           await repo.updateAccountRow(tx, accountId, { vmImageName: config.vmImageName, bundleVersion: config.bundleVersion });
           return { response: { ...config, version: next }, changes: diffChanges('MachineConfig', before, config) };
         },
+        // The machines' desired versions follow the pushed config in the push's transaction (DESIGN §12).
+        afterAudit: (tx, activityId) => applyDesiredState(tx, { accountIds: [accountId], activityId }).then(() => undefined),
       }),
 
     pushBackup: ({ principal, accountId, body }) =>

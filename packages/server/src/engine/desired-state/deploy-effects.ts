@@ -1,0 +1,173 @@
+/**
+ * The effects of UpdateSoftware and TestLatestCode (DESIGN §12; the effect contract
+ * in `../operations/effects.ts`; invariants in `README.md`).
+ *
+ * **UpdateSoftware** installs `params.versions` (`component → {branch}|{shortHash}`,
+ * as the deploy controller queues it; an operation queued by hand without them
+ * takes the machine's desired versions when it starts and checkpoints them). Per
+ * component it writes deployer-log lines (download, stop, install, start, health
+ * check) and waits simulated time; a component that leaves the target is
+ * uninstalled. Then, in one transaction: the previous current version state
+ * becomes historical, a new current one is written (every component's commit or
+ * null, the operation's id), `machines.current_versions` becomes the target (so
+ * the generated `obsolete` follows) and `bundle_version` the params' bundle
+ * version when given.
+ *
+ * **TestLatestCode** deploys the newest commit of `params.branch` (default master)
+ * of each component the machine runs or should run (those without a commit on
+ * the branch stay as they are), writes the version state the same way, then runs
+ * the smoke test (output lines). The deploy controller later brings the machine
+ * back to its desired versions, since those are the account's.
+ *
+ * Idempotent per operation: the state write happens once (checked under a lock
+ * of the operation row, and the version state's unique `operation_id`); a retry
+ * after it skips the deploy. A target missing from the catalogue fails the
+ * operation. The write is fenced: an operation that is no longer RUNNING (reset
+ * meanwhile) writes nothing.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, type TComponentVersion, type TConfigComponent } from '@fleet/contracts';
+import type { DbOrTx } from '../../db/client.js';
+import { machines, versionStates } from '../../db/schema.js';
+import { OperationFailure, type OperationEffect, type OperationEffectContext, type OperationEffects } from '../operations/effects.js';
+import { hasStateOf, loadSoftwareSnapshot, selectCommitsOf, stateComponents } from './desired-state.repository.js';
+import { branchHeads, versionRef } from './resolve.js';
+
+/** Nominal simulated durations, ms (scaled by the agent's SIM_AGENT_DELAY_MS). */
+const STEP_MS = { download: 6_000, install: 9_000, restart: 4_000, smoke: 5_000 } as const;
+
+const SMOKE_CHECKS = [
+  'launcher sign-in page answers 200',
+  'site master API /health reports all services up',
+  'web client loads the site tree',
+  'report scheduler accepts a test job',
+  'audit changelog records a test event',
+] as const;
+
+const serviceName = (key: string) => `Irmn${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+const label = (key: string) => COMPONENT_LABELS[key as TConfigComponent] ?? key;
+const ordered = (keys: Iterable<string>) => {
+  const set = new Set(keys);
+  return [...CONFIG_COMPONENTS.filter((k) => set.has(k)), ...[...set].filter((k) => !(CONFIG_COMPONENTS as readonly string[]).includes(k)).sort()];
+};
+
+async function machineVersions(db: DbOrTx, machineId: number) {
+  const [row] = await db
+    .select({ current: machines.currentVersions, desired: machines.desiredVersions })
+    .from(machines)
+    .where(eq(machines.id, machineId));
+  if (!row) throw new OperationFailure(`Machine ${machineId} no longer exists`);
+  return row;
+}
+
+const isVersionMap = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/**
+ * Deploys `target` over what the machine runs (deployer log and simulated time),
+ * then writes the version state (see the module docstring). Answers false when a
+ * previous attempt had already written it (nothing done).
+ */
+async function deploy(ctx: OperationEffectContext, target: Record<string, string>, bundleVersion: string | null): Promise<boolean> {
+  const { db, operation, machine } = ctx;
+  if (await hasStateOf(db, operation.id)) {
+    await ctx.output('The versions were installed by an earlier attempt; nothing to deploy');
+    return false;
+  }
+  const commits = await selectCommitsOf(db, target);
+  const missing = Object.keys(target).filter((k) => !commits.has(k));
+  if (missing.length > 0) throw new OperationFailure(`Unknown commit for ${missing.map((k) => `${label(k)} (${target[k]})`).join(', ')}`);
+
+  const { current } = await machineVersions(db, machine.id);
+  const keys = ordered([...Object.keys(current), ...Object.keys(target)]);
+  const changed = keys.filter((k) => current[k] !== target[k]);
+  await ctx.output(`Deploying to ${machine.name}: ${changed.length} component(s) to change, ${keys.length - changed.length} unchanged`);
+  await ctx.deployerLog(`Deployment plan for ${machine.name} (operation ${operation.id}): ${changed.length === 0 ? 'nothing to change' : changed.join(', ')}`);
+  for (const key of changed) {
+    if (ctx.signal.aborted) throw new OperationFailure('Stopped before the deployment finished');
+    const to = target[key];
+    const from = current[key];
+    if (to === undefined) {
+      await ctx.deployerLog(`${key}: stopping service ${serviceName(key)}`);
+      await ctx.work(STEP_MS.restart);
+      await ctx.deployerLog(`${key}: uninstalled ${from}`);
+      await ctx.output(`${label(key)} removed`);
+      continue;
+    }
+    const hash = to.slice(to.lastIndexOf('|') + 1);
+    await ctx.deployerLog(`${key}: downloading https://builds.fleet.example.net/${key}/commits/${hash}.zip`);
+    await ctx.work(STEP_MS.download);
+    await ctx.deployerLog(`${key}: package verified (sha256 ${hash}…)`);
+    await ctx.deployerLog(`${key}: stopping service ${serviceName(key)}`);
+    await ctx.work(STEP_MS.install);
+    await ctx.deployerLog(`${key}: installed ${to}${from ? ` (was ${from})` : ' (new)'}`);
+    await ctx.deployerLog(`${key}: service ${serviceName(key)} started; health check 200 OK`);
+    await ctx.output(`${label(key)} ${from ? 'updated' : 'installed'}: ${to}`);
+  }
+  if (changed.length > 0) await ctx.work(STEP_MS.restart);
+
+  const written = await db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ status: string | null; finished_at: Date | null }>(
+      sql`select status, finished_at from operations where id = ${operation.id} for update`,
+    );
+    const row = rows[0];
+    if (!row || row.status !== 'RUNNING' || row.finished_at !== null) {
+      throw new OperationFailure('The operation was ended while deploying; the version state was not written');
+    }
+    if (await hasStateOf(tx, operation.id)) return false;
+    await tx.update(versionStates).set({ current: false }).where(sql`${versionStates.machineId} = ${machine.id} and ${versionStates.current}`);
+    await tx.insert(versionStates).values({ machineId: machine.id, current: true, components: stateComponents(commits), operationId: operation.id });
+    await tx
+      .update(machines)
+      .set({ currentVersions: target, ...(bundleVersion ? { bundleVersion } : {}) })
+      .where(eq(machines.id, machine.id));
+    return true;
+  });
+  await ctx.output(written ? `Version state recorded: ${changed.length} changed, ${keys.length - changed.length} unchanged` : 'The version state was already recorded');
+  return written;
+}
+
+/** UpdateSoftware: see the module docstring. */
+export const updateSoftware: OperationEffect = async (ctx) => {
+  const given = ctx.operation.params.versions;
+  let target: Record<string, string>;
+  if (isVersionMap(given)) target = given;
+  else {
+    target = (await machineVersions(ctx.db, ctx.machine.id)).desired;
+    await ctx.checkpoint({ versions: target });
+    await ctx.output('No versions given: deploying the desired versions of the machine');
+  }
+  const bundle = ctx.operation.params.bundleVersion;
+  await deploy(ctx, target, typeof bundle === 'string' && bundle !== '' ? bundle : null);
+};
+
+/** TestLatestCode: see the module docstring. */
+export const testLatestCode: OperationEffect = async (ctx) => {
+  const branch = typeof ctx.operation.params.branch === 'string' && ctx.operation.params.branch !== '' ? ctx.operation.params.branch : DEFAULT_LATEST_BRANCH;
+  const given = ctx.operation.params.versions;
+  let target: Record<string, string>;
+  if (isVersionMap(given)) target = given;
+  else {
+    // Fixed at the first attempt, so that a retry deploys the same commits even if the branch moved on.
+    const { current, desired } = await machineVersions(ctx.db, ctx.machine.id);
+    const components = ordered([...Object.keys(current), ...Object.keys(desired)]);
+    const heads: Record<string, TComponentVersion> = branchHeads(await loadSoftwareSnapshot(ctx.db), branch, components);
+    target = { ...current, ...Object.fromEntries(Object.entries(heads).map(([k, c]) => [k, versionRef(c)])) };
+    await ctx.checkpoint({ versions: target });
+    const without = components.filter((k) => !heads[k]);
+    await ctx.output(`Newest commits of ${branch}: ${Object.keys(heads).length} component(s)${without.length > 0 ? `; no commit of ${without.join(', ')} on ${branch}, left as installed` : ''}`);
+  }
+  await deploy(ctx, target, null);
+  await ctx.output(`Smoke test against ${ctx.machine.name} (${branch})`);
+  for (const check of SMOKE_CHECKS) {
+    if (ctx.signal.aborted) throw new OperationFailure('Stopped during the smoke test');
+    await ctx.work(STEP_MS.smoke);
+    await ctx.output(`  passed: ${check}`);
+  }
+  await ctx.output(`Smoke test passed: ${SMOKE_CHECKS.length} of ${SMOKE_CHECKS.length} checks`);
+};
+
+/** The deploy effects for the agent's effect table (`OperationEffects`). */
+export function createDeployEffects(): OperationEffects {
+  return { UpdateSoftware: updateSoftware, TestLatestCode: testLatestCode };
+}
