@@ -15,13 +15,16 @@
  * (catalogue names are unique); accounts, sites and machines get explicit ids
  * after any existing ones, and their sequences are moved past them.
  *
- * Known limitations: no operations, issues, version state history, backups,
- * request statistics are seeded (the audit history is, see audit.ts); machine tasks are only
+ * Machine versions and version states: `versions.ts` (desired versions are the
+ * accounts' machineConfig resolved; `scale` seeds no version states).
+ *
+ * Known limitations: no operations, issues, backups, request statistics are seeded (the audit history is, see audit.ts); machine tasks are only
  * finished ones (no New or Running task for the engine to pick up).
  */
 import { eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { accounts, accountSettings, cloudInstances, launcherLogins, machines, machineTasks, sites, users } from '../db/schema.js';
+import { accounts, accountSettings, cloudInstances, launcherLogins, machines, machineTasks, sites, users, versionStates } from '../db/schema.js';
+import { loadSoftwareSnapshot } from '../engine/desired-state/desired-state.repository.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { planAccounts, type FleetShape } from './accounts.js';
 import { seedImagesAndClasses, seedReferenceData } from './catalogue.js';
@@ -32,6 +35,7 @@ import { Rng } from './random.js';
 import { fitMachineTotal, SCALE_MACHINES, SCALE_SHAPE } from './scale.js';
 import { seedAuditHistory } from './audit.js';
 import { seedSoftware, type SoftwareCatalogue } from './software.js';
+import { assignVersions } from './versions.js';
 
 /**
  * 150 accounts: 28 Experimental, 26 Internal Testing, 20 Internal Production,
@@ -66,6 +70,13 @@ export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets:
       secrets: opts.secrets,
     });
 
+    const versionStateRows = assignVersions(rows.machines, {
+      configOf: new Map(plans.map((p) => [p.row.id, p.row.machineConfig ?? {}])),
+      snapshot: await loadSoftwareSnapshot(tx),
+      catalogue: software,
+      states: !scale,
+    });
+
     const split = plans.map(({ row }) => {
       const { licenseConfig, machineConfig, backupConfig, idleSchedules, ...account } = row;
       return { account, settings: { accountId: row.id, licenseConfig, machineConfig, backupConfig, idleSchedules } };
@@ -77,6 +88,7 @@ export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets:
     await insertManyAsJson(tx, cloudInstances, rows.cloudInstances);
     await insertMany(tx, launcherLogins, rows.launcherLogins);
     await insertMany(tx, machineTasks, rows.machineTasks);
+    await insertManyAsJson(tx, versionStates, versionStateRows);
     for (const table of ['accounts', 'sites', 'machines']) await syncSequence(tx, table);
     if (!scale) await seedAuditHistory(tx, new Rng(SEED.audit), plans.map((p) => p.row));
   });

@@ -13,6 +13,8 @@ import { connectDatabase, runMigrations, type Database } from '../db/client.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { seedFleet } from './fleet.js';
 import { seedDemoUsers } from './index.js';
+import { loadSoftwareSnapshot } from '../engine/desired-state/desired-state.repository.js';
+import { resolveMachineConfig } from '../engine/desired-state/resolve.js';
 
 const DATA_KEY = '00'.repeat(32);
 const secrets = createSecretBox(DATA_KEY);
@@ -200,6 +202,28 @@ describe('demo fleet', () => {
     expect(images?.unknown).toBe(0);
   });
 
+  it('gives every machine the resolved desired versions, and a current version state that is its current versions', async () => {
+    const snapshot = await loadSoftwareSnapshot(first.database.db);
+    const configs = await rows<{ id: number; machine_config: Record<string, unknown>; desired: Record<string, string>[] }>(`
+      select s.account_id as id, s.machine_config, array_agg(m.desired_versions) as desired
+      from account_settings s join machines m on m.account_id = s.account_id group by s.account_id, s.machine_config`);
+    for (const c of configs) {
+      const { versions } = resolveMachineConfig(snapshot, c.machine_config);
+      for (const desired of c.desired) expect(desired, `account ${c.id}`).toEqual(versions);
+    }
+    const [states] = await rows<{ machines: number; without: number; mismatched: number; historical: number }>(`
+      select count(*)::int as machines,
+        count(*) filter (where cur.id is null)::int as without,
+        count(*) filter (where cur.id is not null and cur.refs is distinct from m.current_versions)::int as mismatched,
+        (select count(*)::int from version_states where not current) as historical
+      from machines m
+      left join lateral (
+        select v.id, (select coalesce(jsonb_object_agg(k, c->>'branchName' || '|' || (c->>'shortHash')), '{}'::jsonb)
+                      from jsonb_each(v.components) e(k, c) where c <> 'null'::jsonb) as refs
+        from version_states v where v.machine_id = m.id and v.current) cur on true`);
+    expect(states).toMatchObject({ without: 0, mismatched: 0, historical: 2 * states!.machines });
+  });
+
   it('writes the same rows on every run', async () => {
     const tables = [
       'accounts',
@@ -213,6 +237,7 @@ describe('demo fleet', () => {
       'mma_instances',
       'component_configs',
       'templates',
+      'version_states',
     ];
     for (const table of tables) {
       const digest = `select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t.id), '')) as digest from ${table} t`;
