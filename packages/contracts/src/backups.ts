@@ -80,20 +80,27 @@ export type TComponentVersion = z.infer<typeof ZComponentVersion>;
  * successful UpdateSoftware installed) or a historical one (a former current).
  */
 export const ZVersionState = z.object({
-  /** Null for the desired state, which is computed, not stored. */
+  /**
+   * Null for a state that is computed, not stored: the desired state, and the
+   * current versions of a machine that has no stored state yet (`state-info`).
+   */
   id: z.number().int().nullable(),
   machine: z.object({ id: z.number().int(), name: z.string() }),
   desired: z.boolean(),
   current: z.boolean(),
   timestamp: z.string(),
+  /** Every component of {@link VERSION_STATE_COMPONENTS}: its commit, or null when not installed. */
   components: z.record(z.string(), ZComponentVersion.nullable()),
+  /** The operation that wrote it (UpdateSoftware, TestLatestCode), or null (seeded, computed). */
+  operationId: z.number().int().nullable(),
 });
 export type TVersionState = z.infer<typeof ZVersionState>;
 
 /**
  * `GET /machines/{id}/states`: the machine's stored states, newest first;
  * `current=true` only the current one, `current=false` only historical ones;
- * `desired=true` answers the desired state as the only item.
+ * `desired=true` answers the desired state as the only item (`current` is then
+ * ignored). Newest first: timestamp, then id, descending.
  */
 export const ZVersionStatesQuery = z.object({
   ...PAGE_QUERY_FIELDS,

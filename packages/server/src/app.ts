@@ -66,6 +66,8 @@ import { createMachineConfigService, type MachineConfigService } from './modules
 import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
 import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
+import { createVersionStateService, type VersionStateService } from './modules/version-states/version-states.service.js';
+import { versionStateRoutes } from './modules/version-states/version-states.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -89,6 +91,7 @@ export interface Services {
   notifications: NotificationService;
   machineConfigs: MachineConfigService;
   accountKeys: AccountKeyService;
+  versionStates: VersionStateService;
 }
 
 declare module 'fastify' {
@@ -227,6 +230,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
+    versionStates: createVersionStateService({ db }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -338,6 +342,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(notificationRoutes);
       await api.register(machineConfigRoutes);
       await api.register(accountKeyRoutes);
+      await api.register(versionStateRoutes);
     },
     { prefix: API_PREFIX },
   );

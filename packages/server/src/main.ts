@@ -1,12 +1,12 @@
 /**
  * Start-up (DESIGN §4, §9): configuration, database (embedded or `DATABASE_URL`),
  * migrations, the demo seed on first start, the task engine (`ROLE` all or
- * worker) with the account count compaction, the API and console on `PORT`
+ * worker) with the account count compaction and the deploy controller, the API and console on `PORT`
  * (`ROLE` all or api).
  *
  * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
  * order, so that nothing meets a database that is already gone: the push
- * channel and HTTP (no new tasks), the task engine (running tasks handed over,
+ * channel and HTTP (no new tasks), the deploy controller, the task engine (running tasks handed over,
  * pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
  * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
  * the terminal also reaches the embedded postmaster) are logged at debug. A
@@ -30,6 +30,7 @@ import { createTaskHub } from './engine/push/task-hub.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
 import { startAccountCountCompaction } from './db/account-counts.js';
+import { startDeployController, type DeployController } from './engine/desired-state/controller.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -58,6 +59,7 @@ async function main() {
   let hub: ReturnType<typeof createTaskHub> | undefined;
   let engine: TaskEngine | undefined;
   let stopCompaction: (() => Promise<void>) | undefined;
+  let deploys: DeployController | undefined;
 
   /** Runs one stop step; answers false when it failed for another reason than the database being gone. */
   const step = async (name: string, run: (() => Promise<unknown>) | undefined): Promise<boolean> => {
@@ -78,6 +80,7 @@ async function main() {
     const results = [
       await step('push channel', hub && (() => hub!.close())),
       await step('http', app && (() => app!.close())),
+      await step('deploy controller', deploys && (() => deploys!.stop())),
       await step('task engine', engine && (() => engine!.stop())),
       await step('account count compaction', stopCompaction),
       await step('database', database && (() => database!.shutdown())),
@@ -134,6 +137,7 @@ async function main() {
       const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
       engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
       await engine.start();
+      deploys = startDeployController({ db: database.db, queue: app.deps.operations, log });
     }
 
     if (config.role === 'worker') {

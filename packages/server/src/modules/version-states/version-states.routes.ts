@@ -1,0 +1,65 @@
+/**
+ * Version state calls (spec 2 §7 Machines): `GET /machines/{id}/states`,
+ * `GET /machines/{id}/states/desired`, `GET /machines/{id}/state-info`. Reads:
+ * any signed-in user; hidden machines are 404 (app.ts, the service).
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZIdParams, ZVersionState, ZVersionStatesQuery, ZVersionStatesResponse } from '@fleet/contracts';
+
+export const versionStateRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Version states'];
+  const states = () => app.services.versionStates;
+
+  app.get(
+    '/machines/:id/states',
+    {
+      schema: {
+        operationId: 'listMachineVersionStates',
+        summary: "The machine's version states, newest first, paged",
+        description:
+          "Version states of the machine (spec 2 §3 Version state, §2.8 States viewer; DESIGN §12): the stored ones, newest first; `current=true` only the current one, " +
+          '`current=false` only historical ones; `desired=true` the desired state (its account\'s machineConfig resolved) as the only item. ' +
+          'Each component is a commit (branchName, shortHash, timestamp) or null when not installed.',
+        tags,
+        params: ZIdParams,
+        querystring: ZVersionStatesQuery,
+        response: { 200: ZVersionStatesResponse },
+      },
+    },
+    (req) => states().states({ principal: req.principal!, machineId: req.params.id, query: req.query }),
+  );
+
+  app.get(
+    '/machines/:id/states/desired',
+    {
+      schema: {
+        operationId: 'getMachineDesiredState',
+        summary: "The machine's desired version state",
+        description:
+          "The versions the machine should run: its account's machineConfig resolved per component (Latest, Select, LatestBuild, None; DESIGN §12). " +
+          'Computed, so `id` is null; `timestamp` is when they last changed. A machine whose desired state differs from its current one is obsolete.',
+        tags,
+        params: ZIdParams,
+        response: { 200: ZVersionState },
+      },
+    },
+    (req) => states().desired({ principal: req.principal!, machineId: req.params.id }),
+  );
+
+  app.get(
+    '/machines/:id/state-info',
+    {
+      schema: {
+        operationId: 'getMachineStateInfo',
+        summary: "The machine's current version state (Version Info)",
+        description:
+          'The current version state of the machine, as the Version Info dialog shows it (spec 2 §2.3): what its last successful UpdateSoftware or ' +
+          'TestLatestCode installed. A machine with no stored state yet answers its current versions with `id` null.',
+        tags,
+        params: ZIdParams,
+        response: { 200: ZVersionState },
+      },
+    },
+    (req) => states().stateInfo({ principal: req.principal!, machineId: req.params.id }),
+  );
+};
