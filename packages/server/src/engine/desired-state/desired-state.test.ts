@@ -65,7 +65,7 @@ async function commitsOf(software: string, branch: string): Promise<string[]> {
 async function pushInstance(accountId: number, change: Partial<TInstanceSettings>) {
   const got = await t.call({ method: 'GET', url: `/accounts/${accountId}/instance-settings`, as: 'admin' });
   expect(got.statusCode, got.body).toBe(200);
-  const res = await t.call({ method: 'PUT', url: `/accounts/${accountId}/instance-settings`, as: 'admin', body: { ...got.json(), ...change } });
+  const res = await t.call({ method: 'PUT', url: `/accounts/${accountId}/instance-settings`, as: 'admin', body: { ...(got.json() as TInstanceSettings), ...change } });
   expect(res.statusCode, res.body).toBe(200);
 }
 

@@ -55,7 +55,7 @@ describe('GET /machines/{id}/states', () => {
   });
 
   it('answers 400 for bad paging and flags', async () => {
-    for (const query of [{ limit: '0' }, { limit: '1001' }, { startIndex: '-1' }, { current: 'yes' }, { desired: '1' }]) {
+    for (const query of [{ limit: '0' }, { limit: '1001' }, { startIndex: '-1' }, { current: 'yes' }, { desired: '1' }] as Record<string, string>[]) {
       const res = await get(`/machines/${visible.id}/states`, 'viewer', query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().errors[0].propertyName).toBe(Object.keys(query)[0]);
