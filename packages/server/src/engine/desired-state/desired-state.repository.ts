@@ -93,16 +93,17 @@ export interface DesiredRow {
 
 /**
  * Writes the resolved desired versions to the live machines of each account,
- * only where they change, with `activityId` as the cause when given; NOTIFYs
- * {@link DESIRED_CHANGED_CHANNEL} when one changed. Answers the changed machines.
+ * only where they change, with `activityId` as their cause (null when the cause
+ * is unknown, such as a catalogue change found by a full resolution: no cause
+ * rather than a stale one); NOTIFYs {@link DESIRED_CHANGED_CHANNEL} when one
+ * changed. Answers the changed machines.
  */
 export async function updateDesiredVersions(
   tx: DbOrTx,
   rows: DesiredRow[],
-  activityId?: number | null,
+  activityId: number | null = null,
 ): Promise<{ id: number; accountId: number }[]> {
   if (rows.length === 0) return [];
-  const setActivity = activityId === undefined ? sql`` : sql`, desired_activity_id = ${activityId}`;
   const { rows: changed } = await tx.execute<{ id: number; account_id: number }>(sql`
     with v as (
       select (e->>'accountId')::int as account_id, e->'versions' as versions, e->'unresolved' as unresolved
@@ -115,7 +116,7 @@ export async function updateDesiredVersions(
       from machines m join v on v.account_id = m.account_id
       where m.deleted_at is null
     )
-    update machines m set desired_versions = next.desired ${setActivity}
+    update machines m set desired_versions = next.desired, desired_activity_id = ${activityId}
     from next
     where next.id = m.id and m.desired_versions is distinct from next.desired
     returning m.id, m.account_id`);

@@ -41,7 +41,7 @@ function desiredRows(snapshot: SoftwareSnapshot, configs: { accountId: number; m
 /**
  * Resolves the machineConfig of `accountIds` and writes the desired versions of
  * their live machines where they change (inside `tx`, with the caller's change).
- * `activityId`, when given, is recorded as the cause of the change. Answers the
+ * `activityId` is recorded as the cause of the change (none: null). Answers the
  * machines whose desired versions changed; the controller hears of them on commit.
  */
 export async function applyDesiredState(
