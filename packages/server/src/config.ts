@@ -35,11 +35,31 @@ export interface Config {
    * Retry-After (docs/architecture.md, Decisions).
    */
   rateLimit: { perUser: number; perAddress: number };
+  /**
+   * Where objects (backup files, sample data files) are kept (DESIGN §13): the
+   * folder `DATA_DIR/objects` by default, or the S3 API when `S3_URL` is set
+   * (`S3_BUCKET` required; `S3_REGION` default us-east-1; `S3_ACCESS_KEY_ID` and
+   * `S3_SECRET_ACCESS_KEY` together, else the SDK's default credential chain;
+   * `S3_FORCE_PATH_STYLE` true or false, default false: true for most
+   * S3-compatible servers).
+   */
+  objectStore: ObjectStoreConfig;
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
   production: boolean;
 }
+
+export type ObjectStoreConfig =
+  | { kind: 'local'; root: string }
+  | {
+      kind: 's3';
+      endpoint: string;
+      bucket: string;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -84,6 +104,33 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a whole number of requests a minute, at least 1 (got '${value}')`);
   return n;
+}
+
+/** The object store settings (see {@link Config.objectStore}); throws a `ConfigError` naming what is wrong. */
+export function objectStoreConfig(env: NodeJS.ProcessEnv, dataDir: string): ObjectStoreConfig {
+  const url = env.S3_URL || undefined;
+  if (!url) return { kind: 'local', root: resolve(dataDir, 'objects') };
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url);
+  } catch {
+    throw new ConfigError(`S3_URL must be an http(s) URL of the S3 endpoint (got '${url}')`);
+  }
+  if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') throw new ConfigError(`S3_URL must be an http(s) URL of the S3 endpoint (got '${url}')`);
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('S3_BUCKET must be set when S3_URL is set');
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  const pathStyle = oneOf('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, ['true', 'false'], 'false');
+  return {
+    kind: 's3',
+    endpoint: url,
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === 'true',
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -132,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
     simCloudDelayMs,
     rateLimit,
+    objectStore: objectStoreConfig(env, dataDir),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',
