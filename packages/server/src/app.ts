@@ -59,6 +59,8 @@ import { createLicenseSigner } from './lib/license-signing.js';
 import { createLicenseFileService, type LicenseFileService } from './modules/license-files/license-files.service.js';
 import { licenseFileRoutes } from './modules/license-files/license-files.routes.js';
 import { createMachineService, type MachineService } from './modules/machines/machines.service.js';
+import { createBackupService, type BackupService } from './modules/backups/backups.service.js';
+import { backupRoutes } from './modules/backups/backups.routes.js';
 import { machineRoutes } from './modules/machines/machines.routes.js';
 import { createNotificationService, type NotificationService } from './modules/notifications/notifications.service.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
@@ -89,6 +91,7 @@ export interface Services {
   notifications: NotificationService;
   machineConfigs: MachineConfigService;
   accountKeys: AccountKeyService;
+  backups: BackupService;
 }
 
 declare module 'fastify' {
@@ -227,6 +230,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
+    backups: createBackupService({ db }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -338,6 +342,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(notificationRoutes);
       await api.register(machineConfigRoutes);
       await api.register(accountKeyRoutes);
+      await api.register(backupRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -20,6 +20,7 @@ import {
   type TCreateMachineRequest,
   type TMachine,
   type TMachineCredential,
+  type TMachineDetail,
   type TTask,
   type TTaskType,
   type TUpdateMachineRequest,
@@ -35,6 +36,7 @@ import { cancelNewTask, selectMachineTasks, toTask } from '../../engine/tasks/ta
 import { DEFAULT_INSTANCE_TYPE_ID } from '../../engine/tasks/machine-state.repository.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import * as repo from './machines.repository.js';
+import { selectMachineBackups } from '../backups/backups.repository.js';
 import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
@@ -54,7 +56,8 @@ export type MachineAction = keyof typeof ACTIONS;
 export interface MachineService {
   list(o: { principal: Principal; query: Page & { accountId?: number } }): Promise<{ items: TMachine[]; totalItems: number }>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
-  get(o: ByMachine): Promise<TMachine>;
+  /** The machine with its own backup files (ZMachineDetail). */
+  get(o: ByMachine): Promise<TMachineDetail>;
   /** Queues the action's task after setting its flags; audited with the action's name. */
   act(o: ByMachine & { action: MachineAction }): Promise<TTask>;
   resetFailureState(o: ByMachine): Promise<TMachine>;
@@ -122,7 +125,10 @@ export function createMachineService({
       return repo.selectMachinePage(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) });
     },
 
-    get: ({ principal, machineId }) => answer(principal, machineId),
+    async get({ principal, machineId }) {
+      const machine = await answer(principal, machineId);
+      return { ...machine, ...(await selectMachineBackups(db, machineId)) };
+    },
 
     async act({ principal, machineId, action }) {
       const { type, flags } = ACTIONS[action];
