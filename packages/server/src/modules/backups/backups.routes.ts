@@ -30,11 +30,11 @@ export const backupRoutes: FastifyPluginAsyncZod = async (app) => {
     '/sample-data-files',
     {
       schema: {
-        operationId: 'listSampleDataFiles',
+        operationId: 'listSampleDataFileDetails',
         description:
-          "Every sample data file (size in bytes), by name, at most 1,000: the choices of Reinstall Sample Data's Select (spec 2 §2.3). Publish as Sample Data makes new ones. sourceMachineId is null for the seeded defaults and for machines hidden from the user.",
+          "Every sample data file in the object store with its size in bytes, time, source machine and publisher, by name, at most 1,000: the choices of Reinstall Sample Data's Select (spec 2 §2.3). Publish as Sample Data makes new ones. (`GET /library/sample-data-files` answers names only, spec 3 §7.) sourceMachineId is null for the seeded defaults and for machines hidden from the user.",
         tags: ['Library'],
-        summary: 'Sample data files, by name',
+        summary: 'Sample data files with size, source and publisher, by name',
         response: { 200: ZSampleDataFilesResponse },
       },
     },
