@@ -30,6 +30,7 @@ import { createTaskHub } from './engine/push/task-hub.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
 import { startAccountCountCompaction } from './db/account-counts.js';
+import { createObjectStore } from './storage/index.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -116,7 +117,10 @@ async function main() {
 
   try {
     database = await openDatabase(config, log);
-    const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log });
+    // Backup and sample data files (DESIGN §13); the operation agent's storage effects use the same store.
+    const store = createObjectStore(config.objectStore);
+    log.info({ kind: store.kind, location: store.location }, 'object store');
+    const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log, store });
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
     app = await buildApp({ db: database.db, config, logger: log, events });
     const services = app.services;
