@@ -24,6 +24,7 @@ import { createS3ObjectStore } from './s3-store.js';
 import type { ObjectStore } from './object-store.js';
 import { createStorageEffects } from './effects.js';
 import { readDump } from './simulated-files.js';
+import { insertBackupFile } from '../modules/backups/backups.repository.js';
 
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;
@@ -193,6 +194,10 @@ describe('Backup', () => {
     expect(await rowsOf(op.id)).toEqual(first);
     expect(await local.list(`backups/${machine.accountId}/${machine.id}/`)).toHaveLength(3);
     expect(again.output.filter((l) => l.includes('was already made'))).toHaveLength(3);
+    // A fenced-out attempt inserting the same row late gets the one that is there.
+    const { id, ...late } = first[0]!;
+    expect((await insertBackupFile(database.db, late)).id).toBe(id);
+    expect(await rowsOf(op.id)).toEqual(first);
   });
 
   it('a worker that died between writing an object and its row leaves, after the retry, one file per software and no stray object', async () => {
