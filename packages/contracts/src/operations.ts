@@ -165,7 +165,8 @@ export const FORCE_BACKUP_DELAYS = [0, 3, 10, 30] as const;
 
 /** `POST /machines/{id}/force-backup`: a manual Backup after `timeToBackup` minutes. */
 export const ZForceBackupRequest = z.object({
-  timeToBackup: z.literal(FORCE_BACKUP_DELAYS, { error: 'Must be 0, 3, 10 or 30 minutes' }),
+  // The bounds restate the enum for the OpenAPI document (every number states its range).
+  timeToBackup: z.literal(FORCE_BACKUP_DELAYS, { error: 'Must be 0, 3, 10 or 30 minutes' }).meta({ minimum: 0, maximum: 30 }),
 });
 export type TForceBackupRequest = z.infer<typeof ZForceBackupRequest>;
 

@@ -97,7 +97,7 @@ describe('GET /operations', () => {
   });
 
   it('finds nothing for a hidden machine or account, as for an unknown one', async () => {
-    for (const q of [{ machineId: String(ids.cp) }, { accountId: String(ids.cpAccount) }, { machineId: '2000000000' }]) {
+    for (const q of [{ machineId: String(ids.cp) }, { accountId: String(ids.cpAccount) }, { machineId: '2000000000' }] as Record<string, string>[]) {
       expect(await page(q)).toEqual({ items: [], totalItems: 0, totalCapped: false });
     }
     expect((await page({ machineId: String(ids.cp) }, 'admin')).totalItems).toBe(1);
