@@ -11,7 +11,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { TActivityTrail, TOperation, TQueuedOperationsResponse, TTask, TUserActivity } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import { machines, machineTasks, operations } from '../../db/schema.js';
+import { machines, machineTasks, operations, sites } from '../../db/schema.js';
 import type { OperationEvent } from '../../engine/push/events.js';
 
 let t: TestApp;
@@ -301,6 +301,13 @@ describe('GET /user-activities/{id}/trail', () => {
   it('links change instance type, machine creation and account deletion to their tasks', async () => {
     await ok('POST', `/machines/${ids.plain}/change-instance-type`, 'operator', { instanceTypeId: 3 });
     expect(((await trail((await lastActivity('ChangeInstanceType')).id)).json() as TActivityTrail).tasks.map((x) => x.type)).toEqual(['ChangeInstanceType']);
+    const fresh = await insertAccount(t.database.db, { name: 'Ops Fresh', classId: 2 });
+    const [site] = await t.database.db
+      .insert(sites)
+      .values({ accountId: fresh.id, name: 'Site 1', urlFriendlyName: 'site1', domainName: `site1-${fresh.urlFriendlyName}.fleet.example` })
+      .returning();
+    const created = await ok<{ task: TTask }>('POST', `/accounts/${fresh.id}/machines`, 'operator', { isLauncher: true, siteId: site!.id, accountId: fresh.id });
+    expect(((await trail((await lastActivity('CreateMachine')).id)).json() as TActivityTrail).tasks).toEqual([created.task]);
     const doomed = await insertAccount(t.database.db, { name: 'Ops Doomed', classId: 2 });
     const [m1, m2] = [await insertMachine(t.database.db, { accountId: doomed.id, classId: 2 }), await insertMachine(t.database.db, { accountId: doomed.id, classId: 2 })];
     await ok('DELETE', `/accounts/${doomed.id}`, 'operator');
