@@ -32,10 +32,10 @@ import {
   ZTestLatestCodeRequest,
   ZUpdateOperationRequest,
 } from '@fleet/contracts';
-import type { ExtraProblemStatus } from '../../lib/openapi.js';
 import type { OperationService } from './operations.service.js';
 
-const AUDITED = ' Audited; the operation carries the activity id. Answers the queued operation (pending when it needs approval).';
+const AUDITED =
+  " 422 when the machine's class has no operation type of that name. Audited; the operation carries the activity id. Answers the queued operation (pending when it needs approval).";
 
 /** The dialogs that queue one operation: path, contract, service method and their words. */
 const DIALOG_ROUTES: {
@@ -45,7 +45,6 @@ const DIALOG_ROUTES: {
   method: 'forceBackup' | 'forcePopulate' | 'publishSampleData' | 'createAmi' | 'restoreBackup' | 'testLatestCode';
   summary: string;
   description: string;
-  problems?: readonly ExtraProblemStatus[];
 }[] = [
   {
     path: 'force-backup',
@@ -78,7 +77,6 @@ const DIALOG_ROUTES: {
     method: 'createAmi',
     summary: 'Queue CreateJumpStartAmi (422 for an unknown IRMN version)',
     description: 'Create Jump-start AMI (spec 2 §2.3): queues a CreateJumpStartAmi operation with name, description and IRMN version; 422 when the IRMN version does not exist.',
-    problems: [422],
   },
   {
     path: 'restore-backup',
@@ -97,7 +95,6 @@ const DIALOG_ROUTES: {
     summary: 'Queue TestLatestCode of a branch (422 for an unknown branch or a missing repository)',
     description:
       "Test Latest Code (spec 2 §2.3, §5): queues a TestLatestCode operation that deploys the branch's newest commits and runs the smoke test (default branch master); 422 with the reason when the branch does not exist or its repository is missing.",
-    problems: [422],
   },
 ];
 
@@ -112,8 +109,7 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'queueMachineOperations',
         description:
-          "Queue Operations (spec 2 §2.3, §5): queues one operation per type named (duplicates once); 422 naming `operations` when a type cannot be queued by hand for the machine's class." +
-          AUDITED,
+          "Queue Operations (spec 2 §2.3, §5): queues one operation per type named (duplicates once); 422 naming `operations` when a type cannot be queued by hand for the machine's class. Audited; each operation carries the activity id. Answers the queued operations (pending when they need approval).",
         tags,
         summary: 'Queue operations of types that can be manual for the machine class',
         params: ZIdParams,
@@ -128,7 +124,7 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/machines/:id/${route.path}`,
       {
-        config: route.problems ? { problems: route.problems } : {},
+        config: { problems: [422] },
         schema: {
           operationId: route.operationId,
           description: route.description + AUDITED,
