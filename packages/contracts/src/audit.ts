@@ -44,6 +44,16 @@ export const AUDIT_ACTIONS = [
   'SendNotification',
   'GenerateAccountKeys',
   'DownloadAccountKeys',
+  'QueueOperations',
+  'ForceBackup',
+  'ForcePopulate',
+  'PublishSampleData',
+  'CreateJumpStartAmi',
+  'RestoreBackup',
+  'TestLatestCode',
+  'ResetLastOperation',
+  'ProceedOperation',
+  'CancelOperation',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

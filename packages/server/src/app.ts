@@ -66,6 +66,8 @@ import { createMachineConfigService, type MachineConfigService } from './modules
 import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
 import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
+import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
+import { operationRoutes } from './modules/operations/operations.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -89,6 +91,7 @@ export interface Services {
   notifications: NotificationService;
   machineConfigs: MachineConfigService;
   accountKeys: AccountKeyService;
+  operations: OperationService;
 }
 
 declare module 'fastify' {
@@ -223,10 +226,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     softwareUpdate: createSoftwareUpdateService({ db }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
     licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
-    machines: createMachineService({ db, audit, tasks, events, secrets }),
+    machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
+    operations: createOperationService({ db, audit, operations, events }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -338,6 +342,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(notificationRoutes);
       await api.register(machineConfigRoutes);
       await api.register(accountKeyRoutes);
+      await api.register(operationRoutes);
     },
     { prefix: API_PREFIX },
   );

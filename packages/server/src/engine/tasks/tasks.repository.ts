@@ -8,7 +8,7 @@
  * lease was taken over (its heartbeat went stale and another worker resumed the
  * task) can no longer change it.
  */
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TTask, TTaskStatus, TTaskType } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { accounts, machines, machineTasks } from '../../db/schema.js';
@@ -252,4 +252,14 @@ export async function selectVisibilityClasses(db: DbOrTx, machineId: number): Pr
     .innerJoin(accounts, eq(accounts.id, machines.accountId))
     .where(eq(machines.id, machineId));
   return row ? [row.machineClass, row.accountClass] : [];
+}
+
+/**
+ * Records the audit activity that caused the tasks (DESIGN §12 one trail), in the
+ * transaction that queued them and recorded the activity. Services record the
+ * activity after queueing, since its params name the task ids.
+ */
+export async function linkTasksToActivity(tx: DbOrTx, taskIds: number[], activityId: number): Promise<void> {
+  if (taskIds.length === 0) return;
+  await tx.update(machineTasks).set({ activityId }).where(inArray(machineTasks.id, taskIds));
 }
