@@ -582,6 +582,8 @@ export const operations = pgTable(
     index('operations_unfinished_idx').on(t.machineId).where(sql`finished_at is null`),
     uniqueIndex('operations_one_running_idx').on(t.machineId).where(sql`status = 'RUNNING'`),
     index('operations_activity_idx').on(t.activityId),
+    // The agent's anomaly rule counts a class's recent failures (engine/operations/README.md).
+    index('operations_class_failures_idx').on(t.classId, t.finishedAt).where(sql`status = 'FAILURE'`),
   ],
 );
 
