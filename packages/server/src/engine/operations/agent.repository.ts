@@ -292,21 +292,13 @@ export async function selectMachinesNeedingAgent(db: DbOrTx, { staleMs, limit }:
 
 /** The machine an effect works on (see {@link EffectMachine}), or undefined when it does not exist. */
 export async function selectEffectMachine(db: DbOrTx, machineId: number): Promise<EffectMachine | undefined> {
-  const [row] = await db
-    .select({
-      id: machines.id,
-      name: machines.name,
-      accountId: machines.accountId,
-      classId: machines.classId,
-      isLauncher: machines.isLauncher,
-      isSiteMaster: machines.isSiteMaster,
-      sampleData: machines.sampleData,
-      sampleDataFile: machines.sampleDataFile,
-      cloudId: sql<string | null>`(select c.cloud_id from cloud_instances c where c.machine_id = ${machines.id} and c.active order by c.id desc limit 1)`,
-    })
-    .from(machines)
-    .where(eq(machines.id, machineId));
-  return row;
+  // Aliased SQL: an interpolated column renders unqualified inside a subquery, where it would name the instance's own id.
+  const { rows } = await db.execute<EffectMachine & Record<string, unknown>>(sql`
+    select m.id, m.name, m.account_id as "accountId", m.class_id as "classId", m.is_launcher as "isLauncher",
+      m.is_site_master as "isSiteMaster", m.sample_data as "sampleData", m.sample_data_file as "sampleDataFile",
+      (select c.cloud_id from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1) as "cloudId"
+    from machines m where m.id = ${machineId}`);
+  return rows[0];
 }
 
 /** Operations as events carry them: the TOperation and the class ids deciding who may see it [machine class, account class]. */
