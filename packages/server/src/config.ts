@@ -34,9 +34,12 @@ export interface Config {
    * operation work (default 200; 0 runs operations at once); `PANIC_FAILURES`
    * failures in a row that put a machine in Panic (default 3); `ANOMALY_FAILURES`
    * failures of one class within `ANOMALY_WINDOW_MINUTES` that switch the class's
-   * standby on (defaults 5 and 10).
+   * standby on (defaults 5 and 10). `SIM_AGENT_FAIL_MACHINES`: names of
+   * machines whose every operation the simulated agent fails (tests of
+   * another process, such as the e2e suite).
    */
   agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number };
+  simAgentFailMachines: string[];
   /**
    * Requests a minute one signed-in user may make (`RATE_LIMIT_PER_USER`), and
    * requests a minute from one client address (`RATE_LIMIT_PER_ADDRESS`), signed in
@@ -151,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
     simCloudDelayMs,
     agent,
+    simAgentFailMachines: (env.SIM_AGENT_FAIL_MACHINES ?? '').split(',').map((n) => n.trim()).filter((n) => n !== ''),
     rateLimit,
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',

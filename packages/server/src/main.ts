@@ -142,7 +142,10 @@ async function main() {
       operationEngine = createOperationEngine({
         db: database.db,
         cloud,
-        agent: createSimulatedAgent({ effects: AGENT_EFFECTS }),
+        agent: createSimulatedAgent({
+          effects: AGENT_EFFECTS,
+          faults: config.simAgentFailMachines.map((machineName) => ({ machineName, times: Infinity, message: 'Simulated failure (SIM_AGENT_FAIL_MACHINES)' })),
+        }),
         events,
         log,
         ...config.agent,

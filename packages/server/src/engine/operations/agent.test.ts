@@ -222,6 +222,18 @@ describe('cancel, timeout, failures', () => {
     for (const id of ids) statuses.push((await f.settled(id)).status);
     expect(statuses).toEqual(['SUCCESS', 'FAILURE', 'FAILURE', 'SUCCESS']);
   });
+
+  it('fault injection by machine name (as SIM_AGENT_FAIL_MACHINES sets it) fails every operation of that machine only', async () => {
+    const failing = await f.machine();
+    const healthy = await f.machine();
+    const { name } = await f.machineRow(failing.id);
+    f.agent.failNext({ machineName: name, times: Infinity, message: 'Simulated failure (SIM_AGENT_FAIL_MACHINES)' });
+    const ids = [await f.enqueue(failing, 'SmokeTest'), await f.enqueue(failing, 'ApplyConfig'), await f.enqueue(healthy, 'SmokeTest')];
+    const done = [];
+    for (const id of ids) done.push(await f.settled(id));
+    expect(done.map((d) => d.status)).toEqual(['FAILURE', 'FAILURE', 'SUCCESS']);
+    expect(linesOf(done[1]!.output).at(-1)).toBe('Simulated failure (SIM_AGENT_FAIL_MACHINES)');
+  });
 });
 
 describe('leases', () => {

@@ -16,11 +16,12 @@ import type { MachineAgent } from './agent.js';
 import { OperationFailure, type OperationEffects } from './effects.js';
 import { GENERIC_STEPS, runSteps } from './simulated-steps.js';
 
-/** Which operations a fault fails: of a type, of a machine, or of both. */
+/** Which operations a fault fails: of a type, of a machine (by id or name), or of both. */
 export interface AgentFault {
   typeName?: TOperationTypeName;
   machineId?: number;
-  /** How many operations it fails (default 1). */
+  machineName?: string;
+  /** How many operations it fails (default 1; `Infinity` for every one). */
   times?: number;
   /** The output's last line (default `Simulated failure of <type>`). */
   message?: string;
@@ -32,11 +33,21 @@ export interface SimulatedAgent extends MachineAgent {
   clearFaults(): void;
 }
 
-export function createSimulatedAgent({ effects }: { effects: OperationEffects }): SimulatedAgent {
-  const faults: (AgentFault & { remaining: number })[] = [];
+/**
+ * `faults` are in place from the start: `SIM_AGENT_FAIL_MACHINES` (main.ts)
+ * fails every operation of the machines it names, so that a test of another
+ * process (the e2e suite) can make a machine fail.
+ */
+export function createSimulatedAgent({ effects, faults: initial = [] }: { effects: OperationEffects; faults?: AgentFault[] }): SimulatedAgent {
+  const faults: (AgentFault & { remaining: number })[] = initial.map((f) => ({ ...f, remaining: f.times ?? 1 }));
 
-  function takeFault(typeName: TOperationTypeName, machineId: number): string | undefined {
-    const i = faults.findIndex((f) => (f.typeName === undefined || f.typeName === typeName) && (f.machineId === undefined || f.machineId === machineId));
+  function takeFault(typeName: TOperationTypeName, machine: { id: number; name: string }): string | undefined {
+    const i = faults.findIndex(
+      (f) =>
+        (f.typeName === undefined || f.typeName === typeName) &&
+        (f.machineId === undefined || f.machineId === machine.id) &&
+        (f.machineName === undefined || f.machineName === machine.name),
+    );
     if (i < 0) return undefined;
     const fault = faults[i]!;
     fault.remaining -= 1;
@@ -55,7 +66,7 @@ export function createSimulatedAgent({ effects }: { effects: OperationEffects })
     async run(ctx) {
       const typeName = ctx.operation.typeName as TOperationTypeName;
       const steps = GENERIC_STEPS[typeName]?.(ctx.machine, ctx.operation.params) ?? [];
-      const fault = takeFault(typeName, ctx.machine.id);
+      const fault = takeFault(typeName, ctx.machine);
       if (fault !== undefined) {
         await runSteps(ctx, steps.slice(0, Math.max(1, Math.floor(steps.length / 2))));
         await ctx.deployerLog(`ERROR ${fault}`);
