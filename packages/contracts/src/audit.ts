@@ -54,6 +54,8 @@ export const AUDIT_ACTIONS = [
   'ResetLastOperation',
   'ProceedOperation',
   'CancelOperation',
+  /** The agent switched a class's standby on after an anomaly (DESIGN §12); user `MMA`. */
+  'MmaStandby',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -588,6 +588,8 @@ export const operations = pgTable(
     index('operations_type_idx').on(t.typeName, t.id),
     index('operations_status_idx').on(t.status, t.id),
     index('operations_pending_idx').on(t.id).where(sql`pending`),
+    // The agent's anomaly rule counts a class's recent failures (engine/operations/README.md).
+    index('operations_class_failures_idx').on(t.classId, t.finishedAt).where(sql`status = 'FAILURE'`),
   ],
 );
 

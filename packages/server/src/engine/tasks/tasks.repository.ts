@@ -17,8 +17,12 @@ export type TaskRow = typeof machineTasks.$inferSelect;
 
 /** Channel of the NOTIFY sent when a task is queued (delivered on commit). */
 export const TASK_QUEUED_CHANNEL = 'fleet_task_queued';
-/** First key of the advisory lock that serialises claims per machine (second key: machine id). */
-const CLAIM_LOCK_NAMESPACE = 4_004;
+/**
+ * First key of the advisory lock that serialises claims per machine (second key:
+ * machine id). The operation agent's claims take it too, so that an operation
+ * never starts while a task of its machine is being started (DESIGN §12).
+ */
+export const CLAIM_LOCK_NAMESPACE = 4_004;
 
 export function toTask(r: TaskRow): TTask {
   return {
