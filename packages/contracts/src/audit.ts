@@ -44,6 +44,18 @@ export const AUDIT_ACTIONS = [
   'SendNotification',
   'GenerateAccountKeys',
   'DownloadAccountKeys',
+  'QueueOperations',
+  'ForceBackup',
+  'ForcePopulate',
+  'PublishSampleData',
+  'CreateJumpStartAmi',
+  'RestoreBackup',
+  'TestLatestCode',
+  'ResetLastOperation',
+  'ProceedOperation',
+  'CancelOperation',
+  /** The agent switched a class's standby on after an anomaly (DESIGN §12); user `MMA`. */
+  'MmaStandby',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -68,6 +68,8 @@ import { createMachineConfigService, type MachineConfigService } from './modules
 import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
 import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
+import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
+import { operationRoutes } from './modules/operations/operations.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -92,6 +94,7 @@ export interface Services {
   machineConfigs: MachineConfigService;
   accountKeys: AccountKeyService;
   backups: BackupService;
+  operations: OperationService;
 }
 
 declare module 'fastify' {
@@ -226,11 +229,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     softwareUpdate: createSoftwareUpdateService({ db }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
     licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
-    machines: createMachineService({ db, audit, tasks, events, secrets }),
+    machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
     backups: createBackupService({ db }),
+    operations: createOperationService({ db, audit, operations, events }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -343,6 +347,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(machineConfigRoutes);
       await api.register(accountKeyRoutes);
       await api.register(backupRoutes);
+      await api.register(operationRoutes);
     },
     { prefix: API_PREFIX },
   );

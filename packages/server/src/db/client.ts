@@ -25,6 +25,12 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
   // An idle client whose server went away (restart, shutdown) must not crash the
   // process; the pool drops it and the next query opens a fresh connection.
   pool.on('error', (err) => opts.onError?.(err));
+  // pg-pool listens for errors of idle clients only: a socket error on a client
+  // checked out between two statements of a transaction (the database stopping
+  // under the engines' claims) would be an uncaught 'error' event and kill the
+  // process. With this listener the transaction's next query fails instead
+  // ("not queryable", which isDatabaseGone knows) and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', (err) => opts.onError?.(err)));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -517,6 +517,7 @@ export const machineTasks = pgTable(
     index('machine_tasks_machine_idx').on(t.machineId, t.id),
     index('machine_tasks_status_idx').on(t.status),
     uniqueIndex('machine_tasks_one_running_idx').on(t.machineId).where(sql`status = 'Running'`),
+    index('machine_tasks_activity_idx').on(t.activityId),
   ],
 );
 
@@ -583,6 +584,13 @@ export const operations = pgTable(
     index('operations_unfinished_idx').on(t.machineId).where(sql`finished_at is null`),
     uniqueIndex('operations_one_running_idx').on(t.machineId).where(sql`status = 'RUNNING'`),
     index('operations_activity_idx').on(t.activityId),
+    // The Operations viewer's filters, each walked backwards by id (newest first) and stopped after the page.
+    index('operations_account_idx').on(t.accountId, t.id),
+    index('operations_type_idx').on(t.typeName, t.id),
+    index('operations_status_idx').on(t.status, t.id),
+    index('operations_pending_idx').on(t.id).where(sql`pending`),
+    // The agent's anomaly rule counts a class's recent failures (engine/operations/README.md).
+    index('operations_class_failures_idx').on(t.classId, t.finishedAt).where(sql`status = 'FAILURE'`),
   ],
 );
 

@@ -94,6 +94,7 @@ function contextFor(operation: OperationRow, machine: EffectMachine) {
     machine,
     output: async (line) => void output.push(line),
     deployerLog: async (line) => void deployerLog.push(line),
+    fenced: (work) => database.db.transaction(work),
     checkpoint: async (patch) => {
       await database.db
         .update(operations)
