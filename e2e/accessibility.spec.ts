@@ -110,7 +110,11 @@ describe('accessibility (axe: no serious or critical violation)', () => {
     const row = page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);
     await row.waitFor();
     await settled(page);
-    for (const entry of ['Terminate', 'Recreate', 'Change instance type', 'Switch MMA class', 'Component configs', 'Deployer config', 'View credential', 'View tasks']) {
+    const entries = ['Terminate', 'Recreate', 'Reset last operation', 'Change instance type', 'Switch MMA class', 'Component configs', 'Deployer config', 'View credential', 'View tasks'];
+    // The operation dialogs of the action table (issue 10).
+    entries.push('Queue operations', 'Force backup', 'Restore backup', 'Force populate', 'Reinstall sample data', 'Publish sample data', 'Create AMI', 'Test latest code');
+    entries.push('Operation logs', 'Version info', 'Server status');
+    for (const entry of entries) {
       await row.getByRole('button', { name: `Actions for ${machine.name}` }).click();
       await page.getByRole('menuitem', { name: entry }).click();
       await checkDialog(page, `machine menu: ${entry}`);

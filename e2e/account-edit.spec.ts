@@ -153,7 +153,13 @@ describe('edit account as viewer', () => {
     await expect.poll(() => machineRowNames(page)).toEqual(await machineNames(account.id));
     expect(await page.getByRole('button', { name: 'Create Machine' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Delete Account' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^(Start|Stop|Actions for) / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Start|Stop) / }).count()).toBe(0);
+    // The row menu offers a viewer View operations only (spec 2 §2.3).
+    await page.getByRole('button', { name: /^Actions for / }).first().click();
+    const entries = page.locator('.ant-dropdown:visible').getByRole('menuitem');
+    await entries.first().waitFor();
+    expect(await entries.allInnerTexts()).toEqual(['View operations']);
+    await page.keyboard.press('Escape');
     const switches = page.getByRole('switch');
     expect(await switches.count()).toBeGreaterThan(0);
     for (const s of await switches.all()) expect(await s.isDisabled()).toBe(true);

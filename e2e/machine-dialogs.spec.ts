@@ -471,12 +471,16 @@ describe('unmanaged or panicked machine', () => {
 });
 
 describe('without write permission', () => {
-  it('shows a viewer no machine actions, and the server refuses the dialogs calls (403)', async () => {
+  it('offers a viewer only View operations, and the server refuses the dialogs calls (403)', async () => {
     const machine = await newMachine();
     const { context, page } = await newPage(browser);
     await openAccount(page, 'viewer', machine);
-    expect(await page.getByRole('button', { name: `Actions for ${machine.name}` }).count()).toBe(0);
-    expect(await page.getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);
+    // The row menu offers a viewer View operations only (spec 2 §2.3), and no Start / Stop.
+    await page.getByRole('button', { name: `Actions for ${machine.name}` }).click();
+    const entries = page.locator('.ant-dropdown:visible').getByRole('menuitem');
+    await entries.first().waitFor();
+    expect(await entries.allInnerTexts()).toEqual(['View operations']);
+    expect(await row(page, machine).getByRole('button', { name: /^(Start|Stop) / }).count()).toBe(0);
     await context.close();
 
     const config = machine.config.componentConfig;

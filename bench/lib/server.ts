@@ -23,7 +23,9 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
   const port = await getPort();
   const dataDir = join(root, '.bench-data', opts.name);
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (`npm run bench:profile-summary`).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
     cwd: root,
     env: {
       ...process.env,

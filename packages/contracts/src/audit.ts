@@ -45,6 +45,18 @@ export const AUDIT_ACTIONS = [
   'GenerateAccountKeys',
   'DownloadAccountKeys',
   'FollowLatestCommit',
+  'QueueOperations',
+  'ForceBackup',
+  'ForcePopulate',
+  'PublishSampleData',
+  'CreateJumpStartAmi',
+  'RestoreBackup',
+  'TestLatestCode',
+  'ResetLastOperation',
+  'ProceedOperation',
+  'CancelOperation',
+  /** The agent switched a class's standby on after an anomaly (DESIGN §12); user `MMA`. */
+  'MmaStandby',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -7,6 +7,7 @@ import { ZId, ZPageQuery, ZRefId, zBoundedMap, zCommaList, zPaged } from './comm
 import { ZBodyClassId, ZClassRef } from './classes.js';
 import { CLASS_ADD_ON } from './constants.js';
 import { ZOperation } from './operations.js';
+import { ZBackupFile } from './backups.js';
 
 // ---------------------------------------------------------------- tasks
 
@@ -147,6 +148,23 @@ export const ZMachine = z.object({
   }),
 });
 export type TMachine = z.infer<typeof ZMachine>;
+
+/** Backup files per software in a machine's detail (`GET /machines/{id}`), newest first. */
+export const MACHINE_DETAIL_BACKUPS = 20;
+
+/**
+ * `GET /machines/{id}`: the machine with its own backup files (spec 2 §3
+ * cloudBackupsLauncher, cloudBackupsSiteMaster, cloudBackupsAuditChangeLog;
+ * DESIGN §13), each newest first, at most {@link MACHINE_DETAIL_BACKUPS}. Lists
+ * of machines answer {@link ZMachine}, without them, so that a page of machines
+ * reads no backup rows.
+ */
+export const ZMachineDetail = ZMachine.extend({
+  cloudBackupsLauncher: z.array(ZBackupFile),
+  cloudBackupsSiteMaster: z.array(ZBackupFile),
+  cloudBackupsAuditChangeLog: z.array(ZBackupFile),
+});
+export type TMachineDetail = z.infer<typeof ZMachineDetail>;
 
 /** `GET /machines`: every visible live machine, optionally of one account, by account then name. */
 export const ZListMachinesQuery = ZPageQuery.extend({

@@ -62,6 +62,7 @@ export const ZOperationType = z.object({
 });
 export type TOperationType = z.infer<typeof ZOperationType>;
 export const ZOperationTypesResponse = z.array(ZOperationType);
+export type TOperationTypesResponse = z.infer<typeof ZOperationTypesResponse>;
 
 // ---------------------------------------------------------------- operations
 
@@ -119,6 +120,22 @@ export const ZOperationListResponse = zPaged(ZOperation);
 export type TOperationListResponse = z.infer<typeof ZOperationListResponse>;
 
 /**
+ * How far past the requested page `GET /operations` counts matching rows: the
+ * total of a filter with more rows than `startIndex + limit + OPERATIONS_COUNT_AHEAD`
+ * is answered as that many with `totalCapped` true ("at least"), so that a page
+ * never counts a million rows. Paging on past the cap moves it on.
+ */
+export const OPERATIONS_COUNT_AHEAD = 1000;
+
+/**
+ * `GET /operations`: a page, newest first. `totalItems` is exact when
+ * `totalCapped` is false; when true there are at least `totalItems` rows
+ * (see {@link OPERATIONS_COUNT_AHEAD}).
+ */
+export const ZOperationsPage = zPaged(ZOperation).extend({ totalCapped: z.boolean() });
+export type TOperationsPage = z.infer<typeof ZOperationsPage>;
+
+/**
  * `GET /operations` (Operations viewer, spec 2 §2.6): newest first, paged and
  * filtered on the server. `machineId` is the viewer's machine selector;
  * `status` a comma list of statuses; `pending` only those waiting for approval.
@@ -148,10 +165,8 @@ export const FORCE_BACKUP_DELAYS = [0, 3, 10, 30] as const;
 
 /** `POST /machines/{id}/force-backup`: a manual Backup after `timeToBackup` minutes. */
 export const ZForceBackupRequest = z.object({
-  timeToBackup: z
-    .number()
-    .int()
-    .refine((v) => (FORCE_BACKUP_DELAYS as readonly number[]).includes(v), 'Must be 0, 3, 10 or 30 minutes'),
+  // The bounds restate the enum for the OpenAPI document (every number states its range).
+  timeToBackup: z.literal(FORCE_BACKUP_DELAYS, { error: 'Must be 0, 3, 10 or 30 minutes' }).meta({ minimum: 0, maximum: 30 }),
 });
 export type TForceBackupRequest = z.infer<typeof ZForceBackupRequest>;
 

@@ -59,6 +59,8 @@ import { createLicenseSigner } from './lib/license-signing.js';
 import { createLicenseFileService, type LicenseFileService } from './modules/license-files/license-files.service.js';
 import { licenseFileRoutes } from './modules/license-files/license-files.routes.js';
 import { createMachineService, type MachineService } from './modules/machines/machines.service.js';
+import { createBackupService, type BackupService } from './modules/backups/backups.service.js';
+import { backupRoutes } from './modules/backups/backups.routes.js';
 import { machineRoutes } from './modules/machines/machines.routes.js';
 import { createNotificationService, type NotificationService } from './modules/notifications/notifications.service.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
@@ -68,6 +70,8 @@ import { createAccountKeyService, type AccountKeyService } from './modules/accou
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
 import { createVersionStateService, type VersionStateService } from './modules/version-states/version-states.service.js';
 import { versionStateRoutes } from './modules/version-states/version-states.routes.js';
+import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
+import { operationRoutes } from './modules/operations/operations.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -92,6 +96,8 @@ export interface Services {
   machineConfigs: MachineConfigService;
   accountKeys: AccountKeyService;
   versionStates: VersionStateService;
+  backups: BackupService;
+  operations: OperationService;
 }
 
 declare module 'fastify' {
@@ -226,11 +232,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     softwareUpdate: createSoftwareUpdateService({ db }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
     licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
-    machines: createMachineService({ db, audit, tasks, events, secrets }),
+    machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
     versionStates: createVersionStateService({ db }),
+    backups: createBackupService({ db }),
+    operations: createOperationService({ db, audit, operations, events }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -343,6 +351,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(machineConfigRoutes);
       await api.register(accountKeyRoutes);
       await api.register(versionStateRoutes);
+      await api.register(backupRoutes);
+      await api.register(operationRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -28,6 +28,36 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(ok.seed).toBe('none');
   });
 
+  it('keeps objects under DATA_DIR/objects by default, on S3 when S3_URL is set (DESIGN §13)', () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).objectStore).toEqual({ kind: 'local', root: join(dir, 'objects') });
+    const s3 = loadConfig({
+      DATA_DIR: dir,
+      S3_URL: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'fleet',
+      S3_ACCESS_KEY_ID: 'k',
+      S3_SECRET_ACCESS_KEY: 's',
+      S3_FORCE_PATH_STYLE: 'true',
+    }).objectStore;
+    expect(s3).toEqual({
+      kind: 's3',
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'fleet',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ DATA_DIR: dir, S3_URL: 'https://s3.eu-west-1.amazonaws.com', S3_BUCKET: 'b', S3_REGION: 'eu-west-1' }).objectStore).toMatchObject({
+      region: 'eu-west-1',
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, S3_URL: 'http://x' })).toThrow(/S3_BUCKET must be set when S3_URL is set/);
+    expect(() => loadConfig({ DATA_DIR: dir, S3_URL: 'ftp://x', S3_BUCKET: 'b' })).toThrow(/S3_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ DATA_DIR: dir, S3_URL: 'http://x', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ DATA_DIR: dir, S3_URL: 'http://x', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE must be one of true, false/);
+  });
+
   it('refuses malformed values with a clear message', () => {
     const dir = freshDir();
     expect(() => loadConfig({ DATA_DIR: dir, PORT: 'eighty' })).toThrow(/PORT must be a port number/);

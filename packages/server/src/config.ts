@@ -29,17 +29,49 @@ export interface Config {
   /** `SIM_CLOUD_DELAY_MS`: duration of each simulated instance transition, ms (default 2000). */
   simCloudDelayMs: number;
   /**
+   * The machine management agent (DESIGN §12, `engine/operations/README.md`):
+   * `SIM_AGENT_DELAY_MS` real milliseconds per nominal second of simulated
+   * operation work (default 200; 0 runs operations at once); `PANIC_FAILURES`
+   * failures in a row that put a machine in Panic (default 3); `ANOMALY_FAILURES`
+   * failures of one class within `ANOMALY_WINDOW_MINUTES` that switch the class's
+   * standby on (defaults 5 and 10). `SIM_AGENT_FAIL_MACHINES`: names of
+   * machines whose every operation the simulated agent fails (tests of
+   * another process, such as the e2e suite).
+   */
+  agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number };
+  simAgentFailMachines: string[];
+  /**
    * Requests a minute one signed-in user may make (`RATE_LIMIT_PER_USER`), and
    * requests a minute from one client address (`RATE_LIMIT_PER_ADDRESS`), signed in
    * or not, console files included. Past either the server answers 429 with
    * Retry-After (docs/architecture.md, Decisions).
    */
   rateLimit: { perUser: number; perAddress: number };
+  /**
+   * Where objects (backup files, sample data files) are kept (DESIGN §13): the
+   * folder `DATA_DIR/objects` by default, or the S3 API when `S3_URL` is set
+   * (`S3_BUCKET` required; `S3_REGION` default us-east-1; `S3_ACCESS_KEY_ID` and
+   * `S3_SECRET_ACCESS_KEY` together, else the SDK's default credential chain;
+   * `S3_FORCE_PATH_STYLE` true or false, default false: true for most
+   * S3-compatible servers).
+   */
+  objectStore: ObjectStoreConfig;
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
   production: boolean;
 }
+
+export type ObjectStoreConfig =
+  | { kind: 'local'; root: string }
+  | {
+      kind: 's3';
+      endpoint: string;
+      bucket: string;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -50,6 +82,9 @@ export class ConfigError extends Error {}
  * several users behind one office router, and the console's files on each load.
  */
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
+
+/** Defaults of the machine management agent (DESIGN §12). */
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10 } as const;
 
 interface Secrets {
   jwtSecret: string;
@@ -78,12 +113,39 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
   throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${value}')`);
 }
 
-/** A positive whole number from the environment, or `fallback` when unset. */
-function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+/** A whole number of at least `min` from the environment, or `fallback` when unset; `what` names its unit in the error. */
+function wholeNumber(name: string, value: string | undefined, fallback: number, what = 'requests a minute', min = 1): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a whole number of requests a minute, at least 1 (got '${value}')`);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be a whole number of ${what}, at least ${min} (got '${value}')`);
   return n;
+}
+
+/** The object store settings (see {@link Config.objectStore}); throws a `ConfigError` naming what is wrong. */
+export function objectStoreConfig(env: NodeJS.ProcessEnv, dataDir: string): ObjectStoreConfig {
+  const url = env.S3_URL || undefined;
+  if (!url) return { kind: 'local', root: resolve(dataDir, 'objects') };
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url);
+  } catch {
+    throw new ConfigError(`S3_URL must be an http(s) URL of the S3 endpoint (got '${url}')`);
+  }
+  if (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:') throw new ConfigError(`S3_URL must be an http(s) URL of the S3 endpoint (got '${url}')`);
+  const bucket = env.S3_BUCKET;
+  if (!bucket) throw new ConfigError('S3_BUCKET must be set when S3_URL is set');
+  const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  const pathStyle = oneOf('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, ['true', 'false'], 'false');
+  return {
+    kind: 's3',
+    endpoint: url,
+    bucket,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: pathStyle === 'true',
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -120,6 +182,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     perAddress: wholeNumber('RATE_LIMIT_PER_ADDRESS', env.RATE_LIMIT_PER_ADDRESS, DEFAULT_RATE_LIMIT.perAddress),
   };
 
+  const agent = {
+    simDelayMs: wholeNumber('SIM_AGENT_DELAY_MS', env.SIM_AGENT_DELAY_MS, DEFAULT_AGENT.simDelayMs, 'milliseconds', 0),
+    panicFailures: wholeNumber('PANIC_FAILURES', env.PANIC_FAILURES, DEFAULT_AGENT.panicFailures, 'failures'),
+    anomalyFailures: wholeNumber('ANOMALY_FAILURES', env.ANOMALY_FAILURES, DEFAULT_AGENT.anomalyFailures, 'failures'),
+    anomalyWindowMinutes: wholeNumber('ANOMALY_WINDOW_MINUTES', env.ANOMALY_WINDOW_MINUTES, DEFAULT_AGENT.anomalyWindowMinutes, 'minutes'),
+  };
+
   return {
     dataDir,
     port,
@@ -131,7 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize,
     cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
     simCloudDelayMs,
+    agent,
+    simAgentFailMachines: (env.SIM_AGENT_FAIL_MACHINES ?? '').split(',').map((n) => n.trim()).filter((n) => n !== ''),
     rateLimit,
+    objectStore: objectStoreConfig(env, dataDir),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',

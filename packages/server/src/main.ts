@@ -1,13 +1,13 @@
 /**
  * Start-up (DESIGN §4, §9): configuration, database (embedded or `DATABASE_URL`),
- * migrations, the demo seed on first start, the task engine (`ROLE` all or
- * worker) with the account count compaction and the deploy controller, the API and console on `PORT`
+ * migrations, the demo seed on first start, the task engine, the operation agent
+ * and the deploy controller (`ROLE` all or worker) with the account count compaction, the API and console on `PORT`
  * (`ROLE` all or api).
  *
  * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
  * order, so that nothing meets a database that is already gone: the push
- * channel and HTTP (no new tasks), the deploy controller, the task engine (running tasks handed over,
- * pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
+ * channel and HTTP (no new tasks), the deploy controller, the operation agent (running operations
+ * handed over), the task engine (running tasks handed over, pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
  * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
  * the terminal also reaches the embedded postmaster) are logged at debug. A
  * second signal, or a stop longer than {@link STOP_TIMEOUT_MS}, exits at once
@@ -29,8 +29,14 @@ import { createTaskEvents } from './engine/push/events.js';
 import { createTaskHub } from './engine/push/task-hub.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
+import { createOperationEngine, type OperationEngine } from './engine/operations/agent.js';
+import { createSimulatedAgent } from './engine/operations/simulated-agent.js';
+import { AGENT_EFFECTS } from './engine/operations/agent-effects.js';
+import { createStorageEffects } from './storage/effects.js';
 import { startAccountCountCompaction } from './db/account-counts.js';
 import { startDeployController, type DeployController } from './engine/desired-state/controller.js';
+import { createDeployEffects } from './engine/desired-state/deploy-effects.js';
+import { createObjectStore } from './storage/index.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -58,6 +64,7 @@ async function main() {
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let hub: ReturnType<typeof createTaskHub> | undefined;
   let engine: TaskEngine | undefined;
+  let operationEngine: OperationEngine | undefined;
   let stopCompaction: (() => Promise<void>) | undefined;
   let deploys: DeployController | undefined;
 
@@ -81,6 +88,7 @@ async function main() {
       await step('push channel', hub && (() => hub!.close())),
       await step('http', app && (() => app!.close())),
       await step('deploy controller', deploys && (() => deploys!.stop())),
+      await step('operation agent', operationEngine && (() => operationEngine!.stop())),
       await step('task engine', engine && (() => engine!.stop())),
       await step('account count compaction', stopCompaction),
       await step('database', database && (() => database!.shutdown())),
@@ -119,7 +127,10 @@ async function main() {
 
   try {
     database = await openDatabase(config, log);
-    const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log });
+    // Backup and sample data files (DESIGN §13); the operation agent's storage effects use the same store.
+    const store = createObjectStore(config.objectStore);
+    log.info({ kind: store.kind, location: store.location }, 'object store');
+    const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log, store });
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
     app = await buildApp({ db: database.db, config, logger: log, events });
     const services = app.services;
@@ -137,11 +148,23 @@ async function main() {
       const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
       engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
       await engine.start();
+      operationEngine = createOperationEngine({
+        db: database.db,
+        cloud,
+        agent: createSimulatedAgent({
+          effects: { ...AGENT_EFFECTS, ...createStorageEffects({ store }), ...createDeployEffects() },
+          faults: config.simAgentFailMachines.map((machineName) => ({ machineName, times: Infinity, message: 'Simulated failure (SIM_AGENT_FAIL_MACHINES)' })),
+        }),
+        events,
+        log,
+        ...config.agent,
+      });
+      await operationEngine.start();
       deploys = startDeployController({ db: database.db, queue: app.deps.operations, log });
     }
 
     if (config.role === 'worker') {
-      log.info('worker started: running machine tasks, not serving HTTP');
+      log.info('worker started: running machine tasks and operations, not serving HTTP');
       return;
     }
     await app.listen({ port: config.port, host: '0.0.0.0' });

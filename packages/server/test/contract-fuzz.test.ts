@@ -147,6 +147,8 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   createAccountMachine: async () => ({ isLauncher: false, siteId: ids.site, accountId: ids.account }),
   updateAccountMachine: async () => ({ managed: true }),
   sendNotification: async () => ({ machines: [ids.machine], title: 'Fuzz', body: 'Fuzz' }),
+  createMachineAmi: async () => ({ name: 'Fuzz', irmnVersion: '8.1' }),
+  restoreMachineBackup: async () => ({ launcherBackupFile: 'fuzz/launcher/1.bak' }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */

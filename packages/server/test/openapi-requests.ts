@@ -13,6 +13,10 @@ export interface PathIds {
   machine: number;
   site: number;
   task: number;
+  /** An operation of the machine (1, unknown, when the seed has none). */
+  operation: number;
+  /** An audit activity of the account. */
+  activity: number;
   template: number;
   /** A draft of the signed-in user. */
   draft: number;
@@ -22,7 +26,7 @@ export interface PathIds {
 /**
  * Concrete ids for the path parameters, from the demo fleet: a visible (not
  * Customer Production) account with machines and sites, one of its machines with
- * a task, a public `general` template and a `launcher` commit (the first values
+ * a task (and an operation, an audit activity of the account, when it has them), a public `general` template and a `launcher` commit (the first values
  * of the `type` and `software` enums). A draft is its author's alone, so the
  * caller makes one.
  */
@@ -38,9 +42,13 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
      where a.deleted_at is null and a.class_id in (1, 2, 3) and not m.terminate
      order by a.id, m.id limit 1`);
   const task = await db.execute<{ id: number }>(sql`select id from machine_tasks where machine_id = ${machine} order by id limit 1`);
+  const operation = await db.execute<{ id: number }>(sql`select id from operations where machine_id = ${machine} order by id limit 1`);
+  const activity = await db.execute<{ id: number }>(
+    sql`select activity_id as id from audit_activity_accounts where account_id = ${account} order by activity_id limit 1`,
+  );
   const { template } = await one<{ template: number }>(sql`select id as template from templates where is_public and type = 'general' order by id limit 1`);
   const { commitHash } = await one<{ commitHash: string }>(sql`select short_hash as "commitHash" from software_commits where software = 'launcher' order by id limit 1`);
-  return { account, machine, site, task: task.rows[0]?.id ?? 1, template, commitHash };
+  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, template, commitHash };
 }
 
 /** The id of a kind of row among `ids` (class: Experimental). */

@@ -44,7 +44,7 @@ export interface Operation {
 }
 
 /** The kinds of row an id names. */
-export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class';
+export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -63,6 +63,7 @@ const KIND_BY_NAME: Record<string, RefKind> = {
   machines: 'machine',
   siteId: 'site',
   taskId: 'task',
+  operationId: 'operation',
   draftAccountId: 'draft',
   classId: 'class',
   classIds: 'class',
@@ -75,6 +76,8 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   machines: 'machine',
   sites: 'site',
   tasks: 'task',
+  operations: 'operation',
+  'user-activities': 'activity',
   'draft-accounts': 'draft',
   template: 'template',
 };

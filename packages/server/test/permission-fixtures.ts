@@ -9,7 +9,8 @@
 import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import { sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, CLASS_EXPERIMENTAL, type TAccountDetail } from '@fleet/contracts';
-import { draftAccounts, machineCredentials, sites, users } from '../src/db/schema.js';
+import { eq } from 'drizzle-orm';
+import { draftAccounts, machineCredentials, operations, sites, users } from '../src/db/schema.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
@@ -90,6 +91,9 @@ async function world(t: TestApp, classId: number, owner: 'operator' | 'admin'): 
       class: classId,
       task: await newTask(t, row.machine),
       draft: await newDraft(t, classId, owner),
+      operation: await newOperation(t, row.machine),
+      // The activity of that operation: it concerns the world's account.
+      activity: await lastActivityId(t),
     },
   };
 }
@@ -99,6 +103,19 @@ export async function newTask(t: TestApp, machineId: number): Promise<number> {
   const res = await t.call({ method: 'POST', url: `/machines/${machineId}/stop`, as: 'admin' });
   if (res.statusCode !== 200) throw new Error(`stop failed: ${res.body}`);
   return (res.json() as { id: number }).id;
+}
+
+/** Queues a SmokeTest operation (queued until an agent runs it) as admin; with `pending`, makes it wait for approval. Answers its id. */
+export async function newOperation(t: TestApp, machineId: number, pending = false): Promise<number> {
+  const res = await t.call({ method: 'POST', url: `/machines/${machineId}/queue-operations`, as: 'admin', body: { operations: ['SmokeTest'] } });
+  if (res.statusCode !== 200) throw new Error(`queue-operations failed: ${res.body}`);
+  const id = (res.json() as { operations: { id: number }[] }).operations[0]!.id;
+  if (pending) await t.database.db.update(operations).set({ pending: true }).where(eq(operations.id, id));
+  return id;
+}
+
+async function lastActivityId(t: TestApp): Promise<number> {
+  return (await one<{ id: number }>(t, sql`select max(id) as id from audit_activities`)).id;
 }
 
 /** Saves a draft of class `classId` as `as`; answers its id. */
@@ -199,6 +216,17 @@ export const FIXTURES: Record<string, Fixture> = {
   deleteAccount: {
     fresh: async (c) => ({ account: (await insertAccount(c.t.database.db, { name: 'Matrix Deleted', classId: c.world.classId })).id }),
   },
+  createMachineAmi: { body: () => ({ name: 'Matrix AMI', irmnVersion: '8.1' }) },
+  restoreMachineBackup: { body: () => ({ launcherBackupFile: 'matrix/launcher/1.bak' }) },
+  // Each call ends one unfinished operation: one is queued for it.
+  resetMachineLastOperation: {
+    fresh: async (c) => {
+      await newOperation(c.t, c.world.ids.machine);
+      return {};
+    },
+  },
+  // PROCEED (the first decision) needs an operation waiting for approval.
+  updateMachineOperation: { fresh: async (c) => ({ operation: await newOperation(c.t, c.world.ids.machine, true) }) },
   terminateMachine: {
     fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
   },

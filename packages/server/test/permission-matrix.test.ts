@@ -40,7 +40,7 @@ const SECRET_READS = new Set(['listLauncherLogins', 'getMachineCredential', 'dow
 /** Changes the caller's password: runs after every other cell. */
 const LAST = new Set(['changePassword']);
 /** Kinds of id that can name a hidden row (a draft is its author's only: the admin's is hidden from the operator). */
-const HIDEABLE: RefKind[] = ['account', 'machine', 'site', 'task', 'draft', 'class'];
+const HIDEABLE: RefKind[] = ['account', 'machine', 'site', 'task', 'draft', 'class', 'operation', 'activity'];
 /** An id no row has (within PostgreSQL integer). */
 const UNKNOWN_ID = 2_147_483_000;
 const BAD_TOKENS: BadToken[] = ['expired', 'forged', 'algNone', 'revoked'];

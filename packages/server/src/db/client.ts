@@ -25,11 +25,12 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
   // An idle client whose server went away (restart, shutdown) must not crash the
   // process; the pool drops it and the next query opens a fresh connection.
   pool.on('error', (err) => opts.onError?.(err));
-  // A checked-out client (a transaction between two statements) has no listener of
-  // the pool's: a server that goes away then would emit an unhandled 'error' and end
-  // the process (seen at Ctrl-C, which reaches the embedded postmaster, during a
-  // deploy pass). The statement in flight, or the next one, fails with the error anyway.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  // pg-pool listens for errors of idle clients only: a socket error on a client
+  // checked out between two statements of a transaction (the database stopping
+  // under the engines' claims) would be an uncaught 'error' event and kill the
+  // process. With this listener the transaction's next query fails instead
+  // ("not queryable", which isDatabaseGone knows) and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', (err) => opts.onError?.(err)));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -527,6 +528,7 @@ export const machineTasks = pgTable(
     index('machine_tasks_machine_idx').on(t.machineId, t.id),
     index('machine_tasks_status_idx').on(t.status),
     uniqueIndex('machine_tasks_one_running_idx').on(t.machineId).where(sql`status = 'Running'`),
+    index('machine_tasks_activity_idx').on(t.activityId),
   ],
 );
 
@@ -593,8 +595,66 @@ export const operations = pgTable(
     index('operations_unfinished_idx').on(t.machineId).where(sql`finished_at is null`),
     uniqueIndex('operations_one_running_idx').on(t.machineId).where(sql`status = 'RUNNING'`),
     index('operations_activity_idx').on(t.activityId),
+    // The Operations viewer's filters, each walked backwards by id (newest first) and stopped after the page.
+    index('operations_account_idx').on(t.accountId, t.id),
+    index('operations_type_idx').on(t.typeName, t.id),
+    index('operations_status_idx').on(t.status, t.id),
+    index('operations_pending_idx').on(t.id).where(sql`pending`),
+    // The agent's anomaly rule counts a class's recent failures (engine/operations/README.md).
+    index('operations_class_failures_idx').on(t.classId, t.finishedAt).where(sql`status = 'FAILURE'`),
   ],
 );
+
+/**
+ * Backup files (spec 2 §3 Backup file, DESIGN §13): the metadata of a backup
+ * whose bytes are the object `objectKey` in the object store (`storage/`). One
+ * row per software (`launcher`, `siteMaster`, `auditChangeLog`) of a Backup
+ * operation; `operationId` is null for seeded rows. A row is written only after
+ * its object (storage/README.md): a row always has its object, an object may
+ * briefly lack its row. `size` in bytes; `category` manual, daily, weekly or
+ * monthly; `storageClass` Standard or Glacier.
+ */
+export const backupFiles = pgTable(
+  'backup_files',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id').notNull().references(() => accounts.id),
+    machineId: integer('machine_id').notNull().references(() => machines.id),
+    softwareName: text('software_name').notNull(),
+    name: text('name').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    category: text('category').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    storageClass: text('storage_class').notNull().default('Standard'),
+    objectKey: text('object_key').notNull().unique(),
+    operationId: integer('operation_id').references(() => operations.id),
+  },
+  (t) => [
+    index('backup_files_account_idx').on(t.accountId, t.createdAt),
+    index('backup_files_machine_idx').on(t.machineId, t.softwareName, t.createdAt),
+    // A Backup operation makes at most one file per software, however often it is retried.
+    uniqueIndex('backup_files_operation_software_idx').on(t.operationId, t.softwareName),
+  ],
+);
+
+/**
+ * Sample data files (spec 2 §2.3 Reinstall Sample Data's Select, Publish as
+ * Sample Data; DESIGN §13): metadata of the object `objectKey`. Seeded defaults
+ * have no source machine or operation; a PublishSampleData operation makes at
+ * most one (unique `operationId`). `size` in bytes.
+ */
+export const sampleDataFiles = pgTable('sample_data_files', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  sourceMachineId: integer('source_machine_id').references(() => machines.id),
+  publishedBy: text('published_by').notNull(),
+  objectKey: text('object_key').notNull().unique(),
+  operationId: integer('operation_id')
+    .unique()
+    .references(() => operations.id),
+});
 
 /**
  * Machine images of the simulated cloud (DESIGN §8): `ami-` ids, pending until

@@ -51,7 +51,7 @@ const PROBLEMS: Record<ProblemStatus, string> = {
   401: 'No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password).',
   403: 'The user lacks permission `write`, or group CustomerProductionAccess for a Customer Production change, or does not own the template.',
   404: 'Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess).',
-  409: 'Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated.',
+  409: 'Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated, an operation whose state refuses the decision, no operation to reset.',
   422: 'A business rule refuses the request (for example: add-on accounts have no instance settings, sites or keys).',
   429: 'Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`.',
   502: 'A service outside the console (the mail server) failed.',
@@ -174,6 +174,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Version states', description: 'What each machine runs, ran and should run: current, historical and desired version states (spec 2 §2.3 Version Info, §2.8, §3, §7 Machines).' },
   { name: 'Machine configs', description: 'Component and deployer configurations of machines and their defaults (spec 2 §7 Machines, spec 3 §7 Updater and batch).' },
   { name: 'Config definitions', description: 'The catalogues of component and deployer config keys (spec 2 §7 Configs, spec 3 §2.5, §7).' },
+  { name: 'Operations', description: 'Operations of the machine management agent: the dialogs that queue them, approvals, resets, the Operations viewer, logs and site server status (spec 2 §2.3, §2.6, §7; DESIGN §12).' },
   { name: 'Notifications', description: 'Messages queued for machines and the machines of accounts (spec 2 §7 Notifications).' },
   { name: 'Audit', description: 'Audit activities of operators: who changed what and when (spec 2 §2.11, §7 Audit).' },
   { name: 'Fleet', description: 'Fleet counters of the top bar (spec 3 §2.9).' },
@@ -182,5 +183,6 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Lookups', description: 'Small lists for the account forms: customers, license features, reporting categories (spec 1 §7 Lookups).' },
   { name: 'IRMN versions', description: 'IRMN versions of the platform software (spec 3 §2.2, §7).' },
   { name: 'Software', description: 'Branches, commits and builds of the software components, for the version picker (spec 3 §2.1, §7 Software).' },
+  { name: 'Backups', description: 'Backup files of accounts and machines, kept in the object store (spec 2 §2.3 Restore Backup, §7; DESIGN §13).' },
   { name: 'Library', description: 'Library files, packages and sample data files (spec 3 §2.6, §7 Library).' },
 ];

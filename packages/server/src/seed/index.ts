@@ -12,6 +12,8 @@ import { hashPassword } from '../modules/auth/auth.service.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import type { SeedKind } from '../config.js';
 import { seedFleet } from './fleet.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { seedStoredFiles } from './stored-files.js';
 
 export const DEMO_SIGN_INS = [
   { username: 'admin', password: 'admin', note: `write, ${GROUP_CUSTOMER_PRODUCTION_ACCESS}` },
@@ -31,15 +33,22 @@ export async function seedDemoUsers(db: Db): Promise<void> {
   }
 }
 
-export async function seedIfEmpty(db: Db, opts: { kind: SeedKind; dataKey: string; log?: Logger }): Promise<boolean> {
+/**
+ * Seeds `opts.kind` into an empty database (no users); answers whether it did.
+ * With `opts.store`, the stored files too (default sample data files; demo
+ * backups): without one (the test template) those rows are left out, since a
+ * row must never lack its object.
+ */
+export async function seedIfEmpty(db: Db, opts: { kind: SeedKind; dataKey: string; log?: Logger; store?: ObjectStore }): Promise<boolean> {
   if (opts.kind === 'none') return false;
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   if ((row?.n ?? 0) > 0) return false;
   const started = Date.now();
   await seedDemoUsers(db);
   await seedFleet(db, { kind: opts.kind, secrets: createSecretBox(opts.dataKey) });
+  const stored = opts.store ? await seedStoredFiles(db, opts.store, opts.kind) : { objects: 0 };
   // Planner statistics now, rather than whenever autovacuum gets to the bulk load.
   await db.execute(sql`analyze`);
-  opts.log?.info({ kind: opts.kind, ms: Date.now() - started }, 'seeded');
+  opts.log?.info({ kind: opts.kind, objects: stored.objects, ms: Date.now() - started }, 'seeded');
   return true;
 }

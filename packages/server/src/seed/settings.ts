@@ -114,6 +114,9 @@ export interface MachineConfigInput {
   createdAt: Date;
 }
 
+/** The default sample data files, stored by `stored-files.ts` (Reinstall Sample Data's choices; machine configs name them). */
+export const DEFAULT_SAMPLE_DATA_FILES = ['campus-demo.zip', 'datacenter-demo.zip', 'fiber-osp-demo.zip'] as const;
+
 /**
  * machineConfig (spec 1 §3, defaults §9): region, image, switches, and for every
  * component X `XVersionMode` (Latest, Select, LatestBuild, None) and `XVersion`
@@ -129,7 +132,7 @@ export function machineConfig(rng: Rng, software: SoftwareCatalogue, input: Mach
     useSparePool: rng.chance(0.3),
     runSmokeTest: rng.chance(input.production ? 0.6 : 0.2),
     includeSampleData: sampleData,
-    sampleDataFile: sampleData ? rng.pick(['campus-demo.zip', 'datacenter-demo.zip', 'fiber-osp-demo.zip']) : null,
+    sampleDataFile: sampleData ? rng.pick(DEFAULT_SAMPLE_DATA_FILES) : null,
     includeIrmoData: rng.chance(0.15),
     useUniqueKey: input.production,
     enableSsl: input.production || rng.chance(0.8),

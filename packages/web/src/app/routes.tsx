@@ -71,7 +71,7 @@ export const APP_ROUTES: AppRoute[] = [
     redirect: '/viewer/issues',
     children: [
       { path: 'issues', title: 'Issues', page: notBuiltYet },
-      { path: 'operations', title: 'Operations', page: notBuiltYet },
+      { path: 'operations', title: 'Operations', page: () => import('../features/operations/OperationsViewerPage') },
       { path: 'machines', title: 'Machines', page: notBuiltYet },
       { path: 'states', title: 'States', page: notBuiltYet },
       { path: 'cloud-instances', title: 'Cloud Instances', page: notBuiltYet },

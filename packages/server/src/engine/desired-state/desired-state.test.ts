@@ -108,6 +108,7 @@ async function contextFor(operation: OperationRow) {
       cloudId: null,
     },
     output: async (line) => void lines.output.push(line),
+    fenced: (work) => db().transaction(work),
     deployerLog: async (line) => void lines.deployer.push(line),
     checkpoint: async (patch) => {
       await db().update(operations).set({ params: sql`${operations.params} || ${JSON.stringify(patch)}::jsonb` }).where(eq(operations.id, operation.id));

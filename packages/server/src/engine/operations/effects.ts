@@ -1,7 +1,7 @@
 /**
  * What an operation does when the agent runs it (DESIGN §12, §13): one effect per
- * operation type, registered in a table the agent reads. The agent (`agent.ts`,
- * once it lands) owns the life around an effect: claim, lease, heartbeat,
+ * operation type, registered in a table the agent reads. The agent (`agent.ts`;
+ * invariants in `README.md` beside this file) owns the life around an effect: claim, lease, heartbeat,
  * timeout, SUCCESS or FAILURE, failCounter, events. An effect only does the
  * type's work and writes its output and deployer log lines.
  *
@@ -11,7 +11,9 @@
  *   outside work happen once: check for what a previous attempt left (a backup
  *   file named after the operation id, an image whose client token is
  *   `operation-<id>`) before making it again, and {@link OperationEffectContext.checkpoint}
- *   facts a retry could no longer see before the call that hides them.
+ *   facts a retry could no longer see before the call that hides them. A
+ *   database write that must happen once goes through {@link OperationEffectContext.fenced}:
+ *   it commits only while the operation's lease is held.
  * - **Failure is a throw.** Throw {@link OperationFailure} with the message the
  *   output should end with; any other error also ends the operation FAILURE
  *   (with its message), except a database that went away (the agent treats
@@ -20,7 +22,7 @@
  *   lease, shutdown) and return or throw promptly.
  */
 import type { TOperationTypeName } from '@fleet/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { OperationRow } from './operations.repository.js';
 
@@ -42,12 +44,22 @@ export interface OperationEffectContext {
   db: Db;
   operation: OperationRow;
   machine: EffectMachine;
-  /** Appends a line to the operation's output (the agent adds the timestamp). */
+  /**
+   * Appends a line to the operation's output (the agent adds the timestamp).
+   * Lines are written at the next `work` step, checkpoint, heartbeat or the
+   * finish, whichever comes first, so they are readable while it runs.
+   */
   output(line: string): Promise<void>;
-  /** Appends a line to the operation's deployer log (the agent adds the timestamp). */
+  /** Appends a line to the operation's deployer log (the agent adds the timestamp); written as `output`'s. */
   deployerLog(line: string): Promise<void>;
-  /** Merges `patch` into the operation's params, fenced by the lease (see the contract above). */
+  /** Merges `patch` into the operation's params (and `operation.params`), fenced by the lease (see the contract above). */
   checkpoint(patch: Record<string, unknown>): Promise<void>;
+  /**
+   * Runs `work` in a transaction that holds the operation's lease (its row
+   * locked): it commits only if this attempt still runs the operation, else
+   * it throws and the effect stops.
+   */
+  fenced<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /** Waits `ms` of simulated work, scaled by SIM_AGENT_DELAY_MS; rejects when `signal` aborts. */
   work(ms: number): Promise<void>;
   signal: AbortSignal;

@@ -1,6 +1,6 @@
 /**
  * SQL of operations shared by the queue, the agent and the API (DESIGN §12;
- * `README.md` beside this file once the agent lands): inserting queued
+ * `README.md` beside this file): inserting queued
  * operations and reading them back as the API answers them.
  */
 import { inArray, sql } from 'drizzle-orm';

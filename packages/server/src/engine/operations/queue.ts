@@ -39,6 +39,24 @@ export interface OperationMachine {
   failCounter: number;
 }
 
+/** The {@link OperationMachine} of a machine row and its account (as `findVisibleMachine` answers them). */
+export function operationMachine({
+  machine,
+  account,
+}: {
+  machine: Omit<OperationMachine, 'accountClassId'>;
+  account: { classId: number };
+}): OperationMachine {
+  return {
+    id: machine.id,
+    accountId: machine.accountId,
+    classId: machine.classId,
+    accountClassId: account.classId,
+    operationMode: machine.operationMode,
+    failCounter: machine.failCounter,
+  };
+}
+
 export interface OperationRequest {
   machine: OperationMachine;
   typeName: TOperationTypeName;

@@ -28,11 +28,11 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { TInstanceState, TTaskEventName, TTaskType } from '@fleet/contracts';
-import { isAdminShutdown, isDatabaseGone, type Db } from '../../db/client.js';
+import { isDatabaseGone, type Db } from '../../db/client.js';
+import { listenForMachines, type MachineNotificationListener } from '../notifications.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -117,7 +117,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   for (const key of Object.keys(ENGINE_DEFAULTS) as (keyof TaskEngineSettings)[]) s[key] = options[key] ?? ENGINE_DEFAULTS[key];
   const workerName = options.workerName ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   let boss: PgBoss | undefined;
-  let listener: pg.Client | undefined;
+  let listener: MachineNotificationListener | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
   let stopping = false;
   const workerIds: string[] = [];
@@ -254,43 +254,13 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   }
 
   async function listen(): Promise<void> {
-    const client = new pg.Client(db.$client.options);
-    client.on('notification', (msg) => {
-      if (msg.channel !== TASK_QUEUED_CHANNEL || !msg.payload) return;
-      const ids = msg.payload.split(',').map(Number).filter(Number.isInteger);
-      wake(ids).catch((err: unknown) => report('wake-up failed', err));
+    listener = await listenForMachines({
+      connection: db.$client.options,
+      channel: TASK_QUEUED_CHANNEL,
+      onMachines: (ids) => wake(ids).catch((err: unknown) => report('wake-up failed', err)),
+      log,
+      what: 'task',
     });
-    client.on('error', (err) => {
-      // A database shutdown (Ctrl-C stops the embedded one too) is expected; other losses are not.
-      if (isAdminShutdown(err)) log?.debug({ err: err.message }, 'task notification connection closed by the database');
-      else log?.warn({ err: err.message }, 'task notification connection lost; reconnecting');
-      if (listener === client) listener = undefined;
-      client.end().catch(() => undefined);
-      relisten(1000);
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${TASK_QUEUED_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    listener = client;
-  }
-
-  /**
-   * Listens again after `delayMs`, doubling the delay up to 30 s while it fails;
-   * until then the sweep still finds queued tasks every `sweepMs`.
-   */
-  function relisten(delayMs: number): void {
-    if (stopping) return;
-    setTimeout(() => {
-      if (stopping) return;
-      listen().catch((err: Error) => {
-        log?.warn({ err: err.message, retryInMs: Math.min(delayMs * 2, 30_000) }, 'task notifications unavailable; retrying');
-        relisten(Math.min(delayMs * 2, 30_000));
-      });
-    }, delayMs).unref();
   }
 
   return {
@@ -346,7 +316,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     async stop() {
       stopping = true;
       clearInterval(sweepTimer);
-      await listener?.end().catch(() => undefined);
+      await listener?.close();
       listener = undefined;
       await Promise.race([Promise.allSettled([...drains]), sleep(s.stopTimeoutMs)]);
       // Tasks still inside a cloud call are handed over too: the next engine resumes them at once.

@@ -8,7 +8,7 @@
  * lease was taken over (its heartbeat went stale and another worker resumed the
  * task) can no longer change it.
  */
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TTask, TTaskStatus, TTaskType } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { accounts, machines, machineTasks } from '../../db/schema.js';
@@ -17,8 +17,12 @@ export type TaskRow = typeof machineTasks.$inferSelect;
 
 /** Channel of the NOTIFY sent when a task is queued (delivered on commit). */
 export const TASK_QUEUED_CHANNEL = 'fleet_task_queued';
-/** First key of the advisory lock that serialises claims per machine (second key: machine id). */
-const CLAIM_LOCK_NAMESPACE = 4_004;
+/**
+ * First key of the advisory lock that serialises claims per machine (second key:
+ * machine id). The operation agent's claims take it too, so that an operation
+ * never starts while a task of its machine is being started (DESIGN §12).
+ */
+export const CLAIM_LOCK_NAMESPACE = 4_004;
 
 export function toTask(r: TaskRow): TTask {
   return {
@@ -252,4 +256,14 @@ export async function selectVisibilityClasses(db: DbOrTx, machineId: number): Pr
     .innerJoin(accounts, eq(accounts.id, machines.accountId))
     .where(eq(machines.id, machineId));
   return row ? [row.machineClass, row.accountClass] : [];
+}
+
+/**
+ * Records the audit activity that caused the tasks (DESIGN §12 one trail), in the
+ * transaction that queued them and recorded the activity. Services record the
+ * activity after queueing, since its params name the task ids.
+ */
+export async function linkTasksToActivity(tx: DbOrTx, taskIds: number[], activityId: number): Promise<void> {
+  if (taskIds.length === 0) return;
+  await tx.update(machineTasks).set({ activityId }).where(inArray(machineTasks.id, taskIds));
 }

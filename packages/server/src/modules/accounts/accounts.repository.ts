@@ -334,17 +334,18 @@ export async function selectLauncherLogins(db: DbOrTx, accountId: number) {
 
 /**
  * Marks the account deleted and its machines for termination, queueing one
- * TerminateMachine task per live machine. Returns the queued task count.
+ * TerminateMachine task per live machine. Answers the machines and the tasks.
  */
-export async function softDeleteAccount(tx: DbOrTx, accountId: number): Promise<{ machineIds: number[] }> {
+export async function softDeleteAccount(tx: DbOrTx, accountId: number): Promise<{ machineIds: number[]; taskIds: number[] }> {
   await tx.update(accounts).set({ deletedAt: sql`now()` }).where(eq(accounts.id, accountId));
   const live = await tx
     .update(machines)
     .set({ terminate: true })
     .where(and(eq(machines.accountId, accountId), isNull(machines.deletedAt)))
     .returning({ id: machines.id, name: machines.name });
+  let taskIds: number[] = [];
   if (live.length > 0) {
-    await tx.insert(machineTasks).values(
+    const inserted = await tx.insert(machineTasks).values(
       live.map((m) => ({
         machineId: m.id,
         accountId,
@@ -352,7 +353,8 @@ export async function softDeleteAccount(tx: DbOrTx, accountId: number): Promise<
         status: 'New',
         description: `Terminate machine ${m.name} (account deleted)`,
       })),
-    );
+    ).returning({ id: machineTasks.id });
+    taskIds = inserted.map((t) => t.id);
   }
-  return { machineIds: live.map((m) => m.id) };
+  return { machineIds: live.map((m) => m.id), taskIds };
 }

@@ -15,6 +15,7 @@ import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { linkTasksToActivity } from '../../engine/tasks/tasks.repository.js';
 import * as repo from './accounts.repository.js';
 
 type ListQuery = z.output<typeof ZListAccountsQuery>;
@@ -63,14 +64,15 @@ export function createAccountService({ db, audit, secrets }: { db: Db; audit: Au
       return db.transaction(async (tx) => {
         const account = await repo.findVisibleAccount(tx, accountId, hiddenClassIds(principal), true);
         if (!account) throw notFound(`Account ${accountId}`);
-        const { machineIds } = await repo.softDeleteAccount(tx, accountId);
-        await audit.record(tx, {
+        const { machineIds, taskIds } = await repo.softDeleteAccount(tx, accountId);
+        const activityId = await audit.record(tx, {
           action: 'DeleteAccount',
           user: principal.username,
           accounts: [account],
           params: { accountId, name: account.name, terminatedMachineIds: machineIds },
           changes: [{ entityName: 'Account', propertyName: 'deleted', oldValue: false, newValue: true }],
         });
+        await linkTasksToActivity(tx, taskIds, activityId);
         return { terminatedMachines: machineIds.length };
       });
     },

@@ -21,6 +21,7 @@ import {
   softwareBranches,
   softwareBuilds,
   softwareCommits,
+  sampleDataFiles,
 } from '../../db/schema.js';
 
 /** A LIKE pattern matching `text` literally anywhere (or at the start with `prefix`). */
@@ -249,16 +250,18 @@ export async function selectLibraryPackages(db: DbOrTx): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** Sample data file names the fleet knows: those of machines and of accounts' instance settings. */
+/** Sample data file names the fleet knows: those of machines, of accounts' instance settings and of the stored files. */
 export async function selectSampleDataFiles(db: DbOrTx): Promise<string[]> {
-  const [ofMachines, ofAccounts] = await Promise.all([
+  const [ofMachines, ofAccounts, stored] = await Promise.all([
     db.selectDistinct({ name: machines.sampleDataFile }).from(machines).where(isNotNull(machines.sampleDataFile)),
     db
       .selectDistinct({ name: sql<string | null>`${accountSettings.machineConfig}->>'sampleDataFile'` })
       .from(accountSettings)
       .where(sql`${accountSettings.machineConfig}->>'sampleDataFile' is not null`),
+    // The files in the object store (seeded defaults, published ones; DESIGN §13).
+    db.select({ name: sampleDataFiles.name }).from(sampleDataFiles),
   ]);
-  return [...new Set([...ofMachines, ...ofAccounts].map((r) => r.name).filter((n): n is string => !!n))].sort();
+  return [...new Set([...ofMachines, ...ofAccounts, ...stored].map((r) => r.name).filter((n): n is string => !!n))].sort();
 }
 
 // ---------------------------------------------------------------- checks for the account rules

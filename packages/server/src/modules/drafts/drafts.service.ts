@@ -37,6 +37,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import type { QueuedTask, TaskQueue } from '../../engine/tasks/queue.js';
+import { linkTasksToActivity } from '../../engine/tasks/tasks.repository.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import * as catalogue from '../catalogues/catalogues.repository.js';
@@ -298,7 +299,7 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
         await repo.updateDraft(tx, draftAccountId, { accountId: created.accountId, planned: { ...planned(prepared), machines } });
         if (p.customer) await catalogue.insertCustomer(tx, p.customer);
         const { licenseConfig: _l, machineConfig: _m, backupConfig: _b, idleSchedules: _i, sites: _s, ...properties } = p;
-        await audit.record(tx, {
+        const activityId = await audit.record(tx, {
           action: 'CreateAccount',
           user: principal.username,
           accounts: [{ id: created.accountId, name: p.name, classId: p.classId }],
@@ -311,6 +312,7 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
           },
           changes: diffChanges('Account', {}, properties),
         });
+        await linkTasksToActivity(tx, queued.map((q) => q.task.id), activityId);
         return { accountId: created.accountId, queued };
       });
       tasks.announce(queued);

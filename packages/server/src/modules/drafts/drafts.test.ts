@@ -261,6 +261,8 @@ describe('POST /accounts/create-from-draft', () => {
     const [activity] = await activities(t, accountId, 'CreateAccount');
     expect(activity).toMatchObject({ user: 'admin', accounts: [{ id: accountId, name: 'Created Multi' }] });
     expect(activity!.metadata.params).toMatchObject({ draftAccountId: draft.id, sites: 2 });
+    // One trail (DESIGN §12): the creation's tasks name its activity.
+    expect(tasks.map((task) => task.activityId)).toEqual([activity!.id, activity!.id, activity!.id]);
     expect(activity!.metadata.changes).toEqual(expect.arrayContaining([{ entityName: 'Account', propertyName: 'name', oldValue: null, newValue: 'Created Multi' }]));
     expect((await t.call({ method: 'GET', url: '/customers', as: 'viewer' })).json()).toContain('Created Customer Inc');
 

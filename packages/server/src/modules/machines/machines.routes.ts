@@ -20,6 +20,7 @@ import {
   ZListMachinesResponse,
   ZMachine,
   ZMachineCredential,
+  ZMachineDetail,
   ZMachineLookupResponse,
   ZTask,
   ZTaskListQuery,
@@ -82,11 +83,12 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getMachine',
-        description: 'One machine with its account, class, switches, failure state, cloud instance, URLs and recent tasks (spec 2 §3).',
+        description:
+          'One machine with its account, class, switches, failure state, cloud instance, URLs, recent tasks and operations, and its own backup files per software (cloudBackupsLauncher, cloudBackupsSiteMaster, cloudBackupsAuditChangeLog: newest first, at most 20 each) (spec 2 §3; DESIGN §13).',
         tags,
-        summary: 'One machine',
+        summary: 'One machine, with its backup files',
         params: ZIdParams,
-        response: { 200: ZMachine },
+        response: { 200: ZMachineDetail },
       },
     },
     (req) => machines().get({ principal: req.principal!, machineId: req.params.id }),

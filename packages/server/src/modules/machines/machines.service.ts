@@ -14,12 +14,17 @@
  * - A machine with an unfinished TerminateMachine task takes no new task (409).
  * - Only a New task can be cancelled (409 otherwise).
  * - A credential read needs write (the route says so) and is audited (ViewCredential).
+ * - Changing the sample data (sampleData or sampleDataFile) queues a
+ *   ReinstallSampleData operation with the new choice, caused by the UpdateMachine
+ *   activity (spec 2 §2.3 Reinstall Sample Data).
+ * - Every task queued here records the activity that caused it (DESIGN §12 one trail).
  */
 import {
   CLASS_CUSTOMER_PRODUCTION,
   type TCreateMachineRequest,
   type TMachine,
   type TMachineCredential,
+  type TMachineDetail,
   type TTask,
   type TTaskType,
   type TUpdateMachineRequest,
@@ -31,10 +36,12 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import { findVisibleAccount } from '../accounts/accounts.repository.js';
 import type { TaskQueue } from '../../engine/tasks/queue.js';
-import { cancelNewTask, selectMachineTasks, toTask } from '../../engine/tasks/tasks.repository.js';
+import { cancelNewTask, linkTasksToActivity, selectMachineTasks, toTask } from '../../engine/tasks/tasks.repository.js';
+import { operationMachine, type OperationQueue } from '../../engine/operations/queue.js';
 import { DEFAULT_INSTANCE_TYPE_ID } from '../../engine/tasks/machine-state.repository.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import * as repo from './machines.repository.js';
+import { selectMachineBackups } from '../backups/backups.repository.js';
 import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
@@ -54,7 +61,8 @@ export type MachineAction = keyof typeof ACTIONS;
 export interface MachineService {
   list(o: { principal: Principal; query: Page & { accountId?: number } }): Promise<{ items: TMachine[]; totalItems: number }>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
-  get(o: ByMachine): Promise<TMachine>;
+  /** The machine with its own backup files (ZMachineDetail). */
+  get(o: ByMachine): Promise<TMachineDetail>;
   /** Queues the action's task after setting its flags; audited with the action's name. */
   act(o: ByMachine & { action: MachineAction }): Promise<TTask>;
   resetFailureState(o: ByMachine): Promise<TMachine>;
@@ -75,12 +83,15 @@ export function createMachineService({
   tasks,
   events,
   secrets,
+  operations,
 }: {
   db: Db;
   audit: AuditService;
   tasks: TaskQueue;
   events: TaskEvents;
   secrets: SecretBox;
+  /** Queues ReinstallSampleData when the sample data changes. */
+  operations: OperationQueue;
 }): MachineService {
   async function mustFind(tx: DbOrTx, principal: Principal, id: number, opts: { accountId?: number; forUpdate?: boolean } = {}) {
     const found = await repo.findVisibleMachine(tx, { id, hiddenClassIds: hiddenClassIds(principal), ...opts });
@@ -122,7 +133,10 @@ export function createMachineService({
       return repo.selectMachinePage(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) });
     },
 
-    get: ({ principal, machineId }) => answer(principal, machineId),
+    async get({ principal, machineId }) {
+      const machine = await answer(principal, machineId);
+      return { ...machine, ...(await selectMachineBackups(db, machineId)) };
+    },
 
     async act({ principal, machineId, action }) {
       const { type, flags } = ACTIONS[action];
@@ -133,13 +147,14 @@ export function createMachineService({
         // An unchanged row is not written: the machine status triggers stay quiet.
         if (changes.length > 0) await repo.updateMachineFields(tx, machineId, flags);
         const [q] = await tasks.enqueue(tx, [{ machine: taskMachine(found), type }]);
-        await audit.record(tx, {
+        const activityId = await audit.record(tx, {
           action: type,
           user: principal.username,
           accounts: [found.account],
           params: { machineId, machineName: found.machine.name, taskId: q!.task.id },
           changes,
         });
+        await linkTasksToActivity(tx, [q!.task.id], activityId);
         return q!;
       });
       tasks.announce([queued]);
@@ -176,13 +191,14 @@ export function createMachineService({
         const [q] = await tasks.enqueue(tx, [
           { machine: taskMachine(found), type: 'ChangeInstanceType', description: `Change instance type of ${found.machine.name} to ${type.name}`, params: { instanceTypeId } },
         ]);
-        await audit.record(tx, {
+        const activityId = await audit.record(tx, {
           action: 'ChangeInstanceType',
           user: principal.username,
           accounts: [found.account],
           params: { machineId, machineName: found.machine.name, instanceTypeId, instanceTypeName: type.name, taskId: q!.task.id },
           changes: [{ entityName: 'Machine', propertyName: 'instanceTypeId', oldValue: found.machine.instanceTypeId, newValue: instanceTypeId }],
         });
+        await linkTasksToActivity(tx, [q!.task.id], activityId);
         return q!;
       });
       tasks.announce([queued]);
@@ -193,7 +209,7 @@ export function createMachineService({
       if (patch.classId === CLASS_CUSTOMER_PRODUCTION && !hasCustomerProductionAccess(principal)) {
         throw forbidden('Moving a machine into Customer Production needs group CustomerProductionAccess');
       }
-      await db.transaction(async (tx) => {
+      const queued = await db.transaction(async (tx) => {
         const found = await mustFind(tx, principal, machineId, { accountId, forUpdate: true });
         const values: Partial<repo.MachineRow> = { ...patch };
         const sampleData = patch.sampleData ?? found.machine.sampleData;
@@ -203,16 +219,23 @@ export function createMachineService({
           throw badRequest([{ propertyName: 'sampleDataFile', errorMessage: 'A file is needed when sample data is Select', attemptedValue: patch.sampleDataFile ?? null }]);
         }
         const changes = diffChanges('Machine', found.machine, values);
-        if (changes.length === 0) return;
+        if (changes.length === 0) return [];
         await repo.updateMachineFields(tx, machineId, values);
-        await audit.record(tx, {
+        const activityId = await audit.record(tx, {
           action: 'UpdateMachine',
           user: principal.username,
           accounts: [found.account],
           params: { machineId, machineName: found.machine.name, ...patch },
           changes,
         });
+        // A new sample data choice is installed by the agent (spec 2 §2.3 Reinstall Sample Data).
+        if (!changes.some((c) => c.propertyName === 'sampleData' || c.propertyName === 'sampleDataFile')) return [];
+        const params = { sampleData, sampleDataFile: values.sampleDataFile !== undefined ? values.sampleDataFile : found.machine.sampleDataFile };
+        return operations.enqueue(tx, [
+          { machine: operationMachine(found), typeName: 'ReinstallSampleData', user: principal.username, activityId, params },
+        ]);
       });
+      operations.announce(queued);
       return answer(principal, machineId);
     },
 
@@ -242,12 +265,13 @@ export function createMachineService({
         await repo.updateMachineFields(tx, inserted.id, { componentConfig });
         const machine = { ...inserted, componentConfig };
         const [q] = await tasks.enqueue(tx, [{ machine: taskMachine({ machine, account }), type: 'CreateMachine' }]);
-        await audit.record(tx, {
+        const activityId = await audit.record(tx, {
           action: 'CreateMachine',
           user: principal.username,
           accounts: [account],
           params: { machineId: machine.id, name: machine.name, isLauncher: body.isLauncher, siteId: body.siteId, taskId: q!.task.id },
         });
+        await linkTasksToActivity(tx, [q!.task.id], activityId);
         return { machineId: machine.id, queued: q! };
       });
       tasks.announce([queued]);

@@ -2,7 +2,7 @@
  * Activity Logs (spec 2 §2.11): filters (account, action, Newest/Oldest) kept in
  * the URL, a Refresh button ('Audit activities loaded', 2 s, after a successful
  * refresh), the infinite-scroll timeline and the detail panel of the chosen
- * activity.
+ * activity (its id in the URL as `activityId`, so an operation can link to it).
  */
 import { useCallback, useState } from 'react';
 import { Card, Col, Row } from 'antd';
@@ -14,11 +14,10 @@ import { ActivityTimeline } from './components/ActivityTimeline';
 import { useActivityParams } from './use-activity-params';
 
 export default function ActivityPage() {
-  const { filter, setFilter } = useActivityParams();
+  const { filter, setFilter, activityId: selectedId, setActivityId: setSelectedId } = useActivityParams();
   const activities = useUserActivities(filter);
   const reload = useReloadUserActivities();
   const toast = useToast();
-  const [selectedId, setSelectedId] = useState<number | undefined>(undefined);
   const [refreshing, setRefreshing] = useState(false);
 
   const all = activities.data?.pages.flat() ?? [];
@@ -54,7 +53,7 @@ export default function ActivityPage() {
           />
         </Col>
         <Col xs={24} lg={14}>
-          <ActivityDetail activity={selected} />
+          <ActivityDetail activity={selected} activityId={selectedId} />
         </Col>
       </Row>
     </Card>

@@ -1,7 +1,8 @@
 /**
  * Filters of the activity log kept in the URL query string (spec 2 §2.11;
  * DESIGN §10): accountId, action and sortDirection (Descending = Newest, the
- * default; Ascending = Oldest).
+ * default; Ascending = Oldest); and `activityId`, the activity whose details
+ * are shown (an operation's row links to `/activity?activityId={id}`).
  */
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -23,6 +24,21 @@ export function useActivityParams() {
     };
   }, [params]);
 
+  const activityId = useMemo(() => {
+    const id = Number(params.get('activityId'));
+    return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+  }, [params]);
+
+  const setActivityId = (id: number | undefined) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        writeParam(next, 'activityId', id?.toString());
+        return next;
+      },
+      { replace: true },
+    );
+
   const setFilter = (patch: Partial<ActivityFilter>) =>
     setParams(
       (prev) => {
@@ -35,5 +51,5 @@ export function useActivityParams() {
       { replace: true },
     );
 
-  return { filter, setFilter };
+  return { filter, setFilter, activityId, setActivityId };
 }

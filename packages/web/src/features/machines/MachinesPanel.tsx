@@ -2,43 +2,32 @@
  * The machines panel (spec 2 §2.2–2.4; spec 1 §2 Edit account, Machines tab),
  * reusable by the updater: controls (Refresh; Create Machine with write
  * permission and an account; Notification, enabled once machines are selected;
- * Poll update, reloading the list every `pollMs`), the machine table, its
- * confirmations and dialogs, and the tasks drawer.
+ * Poll update, reloading the list every `pollMs`), the machine table, and the
+ * dialog of the row menu's chosen action.
  *
- * Live updates come from the push channel (`useTaskHub`); while it is down the
- * list polls every 2 s as long as a task is unfinished.
+ * The row menu and the dialogs come from the action table (`machine-actions.tsx`):
+ * the panel only keeps which action is open for which machine, asks the
+ * unmanaged / panicked warning before an operation (spec 2 §5), and mounts the
+ * action's dialog. Pending operations are approved or cancelled from the status
+ * column (spec 2 §2.2, §4).
  *
- * Confirmations (spec 2 §5): terminate and recreate ask first; switching the
- * MMA class asks in its dialog. The row menu also opens the Component Configs
- * and Deployer Config editors and the Credential dialog (spec 2 §2.3).
+ * Live updates come from the push channel (`useTaskHub`: tasks and operations);
+ * while it is down the list polls every 2 s as long as a task is unfinished.
  */
 import { useState } from 'react';
-import { Button, Checkbox, Flex, Modal, Tooltip } from 'antd';
+import { Button, Checkbox, Flex, Tooltip } from 'antd';
 import { NotificationOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MACHINE_PAGE_SIZE, MACHINE_POLL_MS, type TMachine } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
-import {
-  useRecreateMachine,
-  useResetFailureState,
-  useStartMachine,
-  useStopMachine,
-  useTerminateMachine,
-  useUpdateMachineSwitch,
-} from './api/mutations';
+import { useResetFailureState, useStartMachine, useStopMachine, useUpdateMachineSwitch } from './api/mutations';
+import { useDecideOperation } from './api/operation-mutations';
 import { useMachines } from './api/queries';
 import { useTaskHub } from './api/task-hub';
-import { ChangeInstanceTypeDialog } from './components/ChangeInstanceTypeDialog';
-import { ConfigEditorDialog } from './components/ConfigEditorDialog';
 import { CreateMachineDialog } from './components/CreateMachineDialog';
-import { CredentialDialog } from './components/CredentialDialog';
-import type { MachineMenuAction } from './components/MachineActions';
 import { MachinesTable } from './components/MachinesTable';
 import { NotificationDialog } from './components/NotificationDialog';
-import { SwitchClassDialog } from './components/SwitchClassDialog';
-import { TasksDrawer } from './components/TasksDrawer';
-
-export const terminateConfirmText = (name: string) => `This will terminate machine ${name} and its cloud instance.`;
-export const recreateConfirmText = (name: string) => `This will replace the cloud instance of machine ${name} with a new one.`;
+import { useOperationWarning } from './components/operation-warning';
+import { MACHINE_ACTIONS, offeredActions, type ActionContext, type DialogAction, type MachineAction } from './machine-actions';
 
 export interface MachinesPanelProps {
   /** Machines of this account (and Create Machine); absent: every machine the user may see. */
@@ -49,19 +38,15 @@ export interface MachinesPanelProps {
   showAccount?: boolean;
 }
 
-type Dialog =
-  | { kind: 'create' }
-  | { kind: 'notification' }
-  | { kind: 'instance-type' | 'switch-class' | 'component-config' | 'deployer-config' | 'credential'; machine: TMachine };
+type PanelDialog = { kind: 'create' } | { kind: 'notification' } | { kind: 'action'; action: DialogAction; machine: TMachine };
 
 export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount = false }: MachinesPanelProps) {
-  const { canWrite } = useAuth();
-  const [modal, modalHolder] = Modal.useModal();
+  const { canWrite, hasPermission } = useAuth();
+  const [warnFirst, warningHolder] = useOperationWarning();
   const [page, setPage] = useState(1);
   const [poll, setPoll] = useState(false);
   const [selectedIds, setSelectedIds] = useState<number[]>([]);
-  const [dialog, setDialog] = useState<Dialog | undefined>(undefined);
-  const [tasksOf, setTasksOf] = useState<{ id: number; name: string } | undefined>(undefined);
+  const [dialog, setDialog] = useState<PanelDialog | undefined>(undefined);
 
   useTaskHub();
   const machines = useMachines(
@@ -70,47 +55,25 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
   );
   const start = useStartMachine();
   const stop = useStopMachine();
-  const terminate = useTerminateMachine();
-  const recreate = useRecreateMachine();
   const resetFailure = useResetFailureState();
+  const decide = useDecideOperation();
   const toggle = useUpdateMachineSwitch();
   const items = machines.data?.items ?? [];
   // Machines selected on this page and still listed (a terminated one leaves the list).
   const selected = selectedIds.filter((id) => items.some((m) => m.id === id));
+  const actions = offeredActions(MACHINE_ACTIONS, hasPermission);
+  const context: ActionContext = { resetFailure: (m) => resetFailure.mutate(m) };
 
-  const confirm = (title: string, content: string, okText: string, onOk: () => Promise<unknown>) =>
-    void modal.confirm({
-      title,
-      content,
-      okText,
-      okButtonProps: { danger: true },
-      cancelText: 'Cancel',
-      // The toast reports a failure; the dialog closes either way.
-      onOk: () => onOk().catch(() => undefined),
-    });
-
-  const onMenu = (action: MachineMenuAction, machine: TMachine) => {
-    switch (action) {
-      case 'terminate':
-        confirm('Terminate machine', terminateConfirmText(machine.name), 'Terminate', () => terminate.mutateAsync(machine));
-        break;
-      case 'recreate':
-        confirm('Recreate machine', recreateConfirmText(machine.name), 'Recreate', () => recreate.mutateAsync(machine));
-        break;
-      case 'change-instance-type':
-        setDialog({ kind: 'instance-type', machine });
-        break;
-      case 'switch-class':
-      case 'component-config':
-      case 'deployer-config':
-      case 'credential':
-        setDialog({ kind: action, machine });
-        break;
-      case 'view-tasks':
-        setTasksOf(machine);
-        break;
-    }
+  const onAction = (action: MachineAction, machine: TMachine) => {
+    const open = () => {
+      if (action.kind === 'dialog') setDialog({ kind: 'action', action, machine });
+      else if (action.kind === 'run') action.run(machine, context);
+    };
+    if (action.operation) warnFirst(machine, open);
+    else open();
   };
+
+  const ActionDialog = dialog?.kind === 'action' ? dialog.action.Dialog : undefined;
 
   return (
     <Flex vertical gap={12}>
@@ -150,29 +113,26 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
         showAccount={showAccount}
         resettingId={resetFailure.isPending ? resetFailure.variables.id : undefined}
         onResetFailure={(m) => resetFailure.mutate(m)}
+        decidingId={decide.isPending ? decide.variables.operation.id : undefined}
+        onDecide={(operation, decision) => decide.mutate({ operation, decision })}
         onToggle={(machine, field, value) => toggle.mutate({ machine, field, value })}
-        onViewTasks={setTasksOf}
         onStart={(m) => start.mutate(m)}
         onStop={(m) => stop.mutate(m)}
-        onMenu={onMenu}
+        actions={actions}
+        onAction={onAction}
+        onViewTasks={(m) => {
+          const tasks = MACHINE_ACTIONS.find((a): a is DialogAction => a.key === 'view-tasks' && a.kind === 'dialog');
+          if (tasks) setDialog({ kind: 'action', action: tasks, machine: m });
+        }}
       />
       {dialog?.kind === 'create' && accountId !== undefined && <CreateMachineDialog accountId={accountId} onClose={() => setDialog(undefined)} />}
-      {dialog?.kind === 'instance-type' && <ChangeInstanceTypeDialog machine={dialog.machine} onClose={() => setDialog(undefined)} />}
-      {dialog?.kind === 'switch-class' && <SwitchClassDialog machine={dialog.machine} onClose={() => setDialog(undefined)} />}
-      {(dialog?.kind === 'component-config' || dialog?.kind === 'deployer-config') && (
-        <ConfigEditorDialog
-          key={`${dialog.kind}-${dialog.machine.id}`}
-          kind={dialog.kind === 'component-config' ? 'component' : 'deployer'}
-          machine={dialog.machine}
-          onClose={() => setDialog(undefined)}
-        />
-      )}
-      {dialog?.kind === 'credential' && <CredentialDialog machine={dialog.machine} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'notification' && (
         <NotificationDialog machines={items} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
       )}
-      <TasksDrawer machine={tasksOf} canWrite={canWrite} onClose={() => setTasksOf(undefined)} />
-      {modalHolder}
+      {dialog?.kind === 'action' && ActionDialog && (
+        <ActionDialog key={`${dialog.action.key}-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />
+      )}
+      {warningHolder}
     </Flex>
   );
 }

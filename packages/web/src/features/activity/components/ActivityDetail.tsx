@@ -1,11 +1,16 @@
 /**
  * Detail panel of one audit activity (spec 2 §2.11, §3 Audit activity): who did
  * what, when and to which accounts, then "Params" (property, value; objects as
- * JSON) and "Changes" (entity, property, old value, new value).
+ * JSON), "Changes" (entity, property, old value, new value), and the tasks and
+ * operations it caused with their outcome (`ActivityTrail`, DESIGN §12).
+ *
+ * An activity chosen by its id (a link from an operation) that the timeline has
+ * not loaded yet shows its trail only, under its id.
  */
 import { Card, Descriptions, Empty, Table, Typography } from 'antd';
 import type { TAuditChange, TUserActivity } from '@fleet/contracts';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime, formatValue } from '../../../lib/format';
+import { ActivityTrail } from './ActivityTrail';
 
 interface ParamRow {
   property: string;
@@ -26,7 +31,15 @@ const CHANGE_COLUMNS = [
   { key: 'new', title: 'New value', dataIndex: 'newValue', render: (v: unknown) => formatValue(v) },
 ];
 
-export function ActivityDetail({ activity }: { activity: TUserActivity | undefined }) {
+export function ActivityDetail({ activity, activityId }: { activity: TUserActivity | undefined; activityId?: number }) {
+  if (!activity && activityId !== undefined) {
+    return (
+      <Card title={`Activity ${activityId}`} aria-label="Activity details">
+        <Typography.Paragraph type="secondary">This activity is further down the timeline; what it caused:</Typography.Paragraph>
+        <ActivityTrail activityId={activityId} />
+      </Card>
+    );
+  }
   if (!activity) {
     return (
       <Card>
@@ -62,6 +75,7 @@ export function ActivityDetail({ activity }: { activity: TUserActivity | undefin
         dataSource={activity.metadata.changes.map((change, i) => ({ ...change, key: String(i) }))}
         pagination={false}
       />
+      <ActivityTrail activityId={activity.id} />
     </Card>
   );
 }

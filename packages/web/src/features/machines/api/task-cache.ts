@@ -15,7 +15,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { MACHINE_RECENT_TASKS, type TListMachinesResponse, type TMachine, type TTask, type TTaskListResponse } from '@fleet/contracts';
 import { api, ApiError } from '../../../app/api-client';
-import { isNewerOrSame, isUnfinished } from '../machine-status';
+import { isNewerOrSame, isUnfinished, mergeMachineOperations } from '../machine-status';
 import { machineKeys, type MachineListQuery, type TaskPageQuery } from './keys';
 
 /** The machine's tasks as the list carries them: unfinished first, then finished, newest first within each, at most 10. */
@@ -70,8 +70,9 @@ export function applyTask(queryClient: QueryClient, task: TTask): boolean {
 export function applyMachine(queryClient: QueryClient, machine: TMachine): void {
   updateMachineRows(queryClient, machine.id, (old) => ({
     ...machine,
-    // The answer may predate an event already applied: keep the newer copy of each task.
+    // The answer may predate an event already applied: keep the newer copy of each task and operation.
     tasks: old.tasks.reduce((tasks, t) => mergeMachineTasks(tasks, t), machine.tasks),
+    operations: old.operations.reduce((ops, o) => (machine.operations.some((m) => m.id === o.id) ? mergeMachineOperations(ops, o) : ops), machine.operations),
   }));
 }
 

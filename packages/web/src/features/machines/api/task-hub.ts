@@ -8,6 +8,10 @@
  *   re-read for what the event does not carry (instance state). A task of a
  *   machine no cached list shows (a machine just created) reloads the lists of
  *   its account.
+ * - OperationQueued, OperationStarted and OperationFinished carry the
+ *   operation; each goes into the cache (`applyOperation`: the machine's row,
+ *   the Operations viewer's pages, the Operation Logs). OperationFinished also
+ *   re-reads the machine (its fail counter and panic change with the outcome).
  * - After every (re)connection the machine lists and task pages already shown
  *   are reloaded, since events sent while away are not replayed.
  * - One connection is shared by every mounted `useTaskHub` (reference counted)
@@ -22,9 +26,20 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { io, type Socket } from 'socket.io-client';
-import { TASK_EVENTS, TASK_HUB_PATH, TASK_HUB_RETRY_MS, type TTask, type TTaskEventName } from '@fleet/contracts';
+import {
+  OPERATION_EVENTS,
+  TASK_EVENTS,
+  TASK_HUB_PATH,
+  TASK_HUB_RETRY_MS,
+  type TOperation,
+  type TOperationEventName,
+  type TTask,
+  type TTaskEventName,
+} from '@fleet/contracts';
 import { getToken } from '../../../app/auth/token-store';
+import { operationKeys } from '../../operations/api/keys';
 import { machineKeys } from './keys';
+import { applyOperation } from './operation-cache';
 import { applyTask, invalidateListsOf, refreshMachine } from './task-cache';
 
 let socket: Socket | undefined;
@@ -49,11 +64,22 @@ function onTaskEvent(queryClient: QueryClient, name: TTaskEventName, task: TTask
   }
 }
 
+function onOperationEvent(queryClient: QueryClient, name: TOperationEventName, op: TOperation) {
+  const shown = applyOperation(queryClient, op);
+  if (shown) {
+    if (name === 'OperationFinished') void refreshMachine(queryClient, op.machineId);
+  } else if (name === 'OperationQueued') {
+    void invalidateListsOf(queryClient, { machineId: op.machineId, accountId: op.accountId });
+  }
+}
+
 /** Reloads the machine lists and task pages already loaded, leaving alone those whose first load is under way. */
 function reloadShown(queryClient: QueryClient) {
   const predicate = (query: Query) => query.state.status === 'success' && query.state.fetchStatus === 'idle';
   void queryClient.invalidateQueries({ queryKey: machineKeys.lists(), predicate });
   void queryClient.invalidateQueries({ queryKey: machineKeys.allTasks(), predicate });
+  void queryClient.invalidateQueries({ queryKey: operationKeys.pages(), predicate });
+  void queryClient.invalidateQueries({ queryKey: operationKeys.allMachineLogs(), predicate });
 }
 
 function open(queryClient: QueryClient) {
@@ -80,6 +106,7 @@ function open(queryClient: QueryClient) {
     }
   });
   for (const name of TASK_EVENTS) s.on(name, (task: TTask) => onTaskEvent(queryClient, name, task));
+  for (const name of OPERATION_EVENTS) s.on(name, (op: TOperation) => onOperationEvent(queryClient, name, op));
   return s;
 }
 

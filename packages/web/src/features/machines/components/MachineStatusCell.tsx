@@ -1,21 +1,25 @@
 /**
- * The status column of the machine table (spec 2 §2.2), in order of precedence:
- * Panic with a Reset failure action (write permission), else the running task's
- * description with its progress, else the operation mode text.
+ * The status column of the machine table (spec 2 §2.2), in order of precedence
+ * (`machineStatus`): Panic with a Reset failure action (write permission); else
+ * the running task's description with its progress; else the latest operation
+ * pending (with Proceed and Cancel, write permission), being cancelled, or
+ * running; else the operation mode text.
  */
-import { Button, Flex, Tag, Typography } from 'antd';
+import { Button, Flex, Tag, Tooltip, Typography } from 'antd';
 import { LoadingOutlined } from '@ant-design/icons';
-import type { TMachine } from '@fleet/contracts';
+import type { TMachine, TOperation, TOperationDecision } from '@fleet/contracts';
 import { machineStatus } from '../machine-status';
 
 interface Props {
   machine: TMachine;
   canWrite: boolean;
   resetting: boolean;
+  decidingId: number | undefined;
   onResetFailure(machine: TMachine): void;
+  onDecide(operation: TOperation, decision: TOperationDecision): void;
 }
 
-export function MachineStatusCell({ machine, canWrite, resetting, onResetFailure }: Props) {
+export function MachineStatusCell({ machine, canWrite, resetting, decidingId, onResetFailure, onDecide }: Props) {
   const status = machineStatus(machine);
   if (status.kind === 'panic') {
     return (
@@ -42,6 +46,38 @@ export function MachineStatusCell({ machine, canWrite, resetting, onResetFailure
         <LoadingOutlined aria-hidden />
         <span>{status.text}</span>
         <Typography.Text type="secondary">{status.task.progress}%</Typography.Text>
+      </Flex>
+    );
+  }
+  if (status.kind === 'operation') {
+    const op = status.operation;
+    const label = (
+      <Tooltip title={op.operationTypeDescription}>
+        <span>{status.text}</span>
+      </Tooltip>
+    );
+    if (status.state === 'pending') {
+      const deciding = decidingId === op.id;
+      return (
+        <Flex gap={4} align="center" wrap={false}>
+          <Tag color="warning">{label}</Tag>
+          {canWrite && (
+            <>
+              <Button size="small" type="link" disabled={deciding} aria-label={`Proceed ${op.typeName} on ${machine.name}`} onClick={() => onDecide(op, 'PROCEED')}>
+                Proceed
+              </Button>
+              <Button size="small" type="link" danger disabled={deciding} aria-label={`Cancel ${op.typeName} on ${machine.name}`} onClick={() => onDecide(op, 'CANCEL')}>
+                Cancel
+              </Button>
+            </>
+          )}
+        </Flex>
+      );
+    }
+    return (
+      <Flex gap={6} align="center" wrap={false}>
+        <LoadingOutlined aria-hidden />
+        {status.state === 'cancelling' ? <Typography.Text type="warning">{label}</Typography.Text> : label}
       </Flex>
     );
   }

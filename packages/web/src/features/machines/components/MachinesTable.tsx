@@ -1,14 +1,13 @@
 /**
  * The machine table (spec 2 §2.2): paged at 100 rows on the server, a select
- * column, rows coloured error when the machine needs admin attention, and an
- * expandable row with the machine's raw JSON. Columns are in `machine-columns`.
- *
- * Known limitations: the warning colour of a machine with a pending operation is
- * not applied, because the machine list carries no operations yet.
+ * column, rows coloured error when the machine needs admin attention and warning
+ * when one of its operations is pending (`machineRowClass`), and an expandable
+ * row with the machine's raw JSON. Columns are in `machine-columns`.
  */
 import { Table, Typography } from 'antd';
 import { InertInMeasureRow } from '../../../components/InertInMeasureRow';
 import type { TMachine } from '@fleet/contracts';
+import { machineRowClass } from '../machine-status';
 import { machineColumns, type ColumnContext } from './machine-columns';
 import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
 import './machines.css';
@@ -37,7 +36,7 @@ export function MachinesTable({ items, total, loading, page, pageSize, selectedI
       dataSource={items}
       loading={loading}
       scroll={{ x: 'max-content' }}
-      rowClassName={(m) => (m.needsAdmin ? 'machine-row-error' : '')}
+      rowClassName={machineRowClass}
       rowSelection={{
         selectedRowKeys: selectedIds,
         onChange: (keys) => onSelect(keys.map(Number)),

@@ -3,7 +3,8 @@
  * class tag, status, tasks count, bundle version, instance state, the switches
  * managed / maintenance / turbo / smoke test / oversee termination, launcher
  * flag, site name, instance id, instance type with storage size, IP address and
- * (write permission) actions. The select column is the table's row selection.
+ * actions (Start / Stop with write permission, and the row menu of the actions the
+ * user is offered: without write permission, View operations only). The select column is the table's row selection.
  *
  * Tasks count is the number of the machine's unfinished (New or Running)
  * tasks; it is a button opening the tasks drawer, for every user.
@@ -14,10 +15,11 @@
  */
 import { Button, Switch, Tag, Typography, type TableProps } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
-import type { TInstanceState, TMachine } from '@fleet/contracts';
+import type { TInstanceState, TMachine, TOperation, TOperationDecision } from '@fleet/contracts';
 import type { MachineSwitch } from '../api/mutations';
 import { unfinishedTasks } from '../machine-status';
-import { MachineActions, type MachineMenuAction } from './MachineActions';
+import type { MachineAction } from '../machine-actions';
+import { MachineActions } from './MachineActions';
 import { MachineStatusCell } from './MachineStatusCell';
 
 type Column = NonNullable<TableProps<TMachine>['columns']>[number];
@@ -47,11 +49,16 @@ export interface ColumnContext {
   showAccount: boolean;
   resettingId: number | undefined;
   onResetFailure(machine: TMachine): void;
+  /** The operation whose decision call is under way (its Proceed / Cancel show progress). */
+  decidingId: number | undefined;
+  onDecide(operation: TOperation, decision: TOperationDecision): void;
   onToggle(machine: TMachine, field: MachineSwitch, value: boolean): void;
   onViewTasks(machine: TMachine): void;
   onStart(machine: TMachine): void;
   onStop(machine: TMachine): void;
-  onMenu(action: MachineMenuAction, machine: TMachine): void;
+  /** The action table entries offered to the user. */
+  actions: readonly MachineAction[];
+  onAction(action: MachineAction, machine: TMachine): void;
 }
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
@@ -73,7 +80,14 @@ export function machineColumns(ctx: ColumnContext): Column[] {
       key: 'status',
       title: 'Status',
       render: (_, m) => (
-        <MachineStatusCell machine={m} canWrite={ctx.canWrite} resetting={ctx.resettingId === m.id} onResetFailure={ctx.onResetFailure} />
+        <MachineStatusCell
+          machine={m}
+          canWrite={ctx.canWrite}
+          resetting={ctx.resettingId === m.id}
+          decidingId={ctx.decidingId}
+          onResetFailure={ctx.onResetFailure}
+          onDecide={ctx.onDecide}
+        />
       ),
     },
     {
@@ -122,12 +136,14 @@ export function machineColumns(ctx: ColumnContext): Column[] {
     },
     { key: 'ipAddress', title: 'IP address', render: (_, m) => m.instance?.ipAddress || none },
   ];
-  if (ctx.canWrite) {
+  if (ctx.canWrite || ctx.actions.length > 0) {
     columns.push({
       key: 'actions',
       title: 'Actions',
       fixed: ctx.actionsFixed,
-      render: (_, m) => <MachineActions machine={m} onStart={ctx.onStart} onStop={ctx.onStop} onMenu={ctx.onMenu} />,
+      render: (_, m) => (
+        <MachineActions machine={m} actions={ctx.actions} canWrite={ctx.canWrite} onStart={ctx.onStart} onStop={ctx.onStop} onAction={ctx.onAction} />
+      ),
     });
   }
   return columns;

@@ -9,9 +9,10 @@
  * runs `run` at once for a managed machine that is not in panic; otherwise it
  * asks first (Continue / Cancel) and runs `run` on Continue. Render `holder`.
  *
- * Known limitations: the operation dialogs of spec 2 §2.3 (force backup, restore,
- * populate, queue operations, ...) are not built yet; the config editors use it,
- * since a saved configuration reaches the machine with the agent's next deployment.
+ * The panel asks it before opening every action-table entry marked `operation`
+ * (queue operations, force backup, restore, populate, sample data, AMI, test
+ * latest code); the config editors ask it before saving, since a saved
+ * configuration reaches the machine with the agent's next deployment.
  */
 import type { ReactElement } from 'react';
 import { Modal } from 'antd';

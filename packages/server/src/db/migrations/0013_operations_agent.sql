@@ -1,0 +1,1 @@
+CREATE INDEX "operations_class_failures_idx" ON "operations" USING btree ("class_id","finished_at") WHERE status = 'FAILURE';

@@ -1,0 +1,41 @@
+/**
+ * The simulated site server status (spec 2 §2.3 Server Status, §3; DESIGN §14):
+ * what the agent would read from the machine's services, derived from the
+ * machine's state so that it is consistent with what the console shows and the
+ * same on every call (tests rely on it):
+ *
+ * - no active cloud instance, or one that is not `running` (stopped, pending,
+ *   stopping, terminated): status `Stopped`, every flag false (nothing answers);
+ * - needsAdmin (Panic): status `Degraded`, operational false, and one check
+ *   false: the one at `machineId mod 5` of diskSpaceOk, interServerCommOk,
+ *   libraryImportOk, mongoOk, rabbitMqOk;
+ * - its last finished operation failed: status `Degraded`, operational true, the
+ *   same one check false;
+ * - otherwise status `Running`, every flag true.
+ *
+ * Known limitations: a real agent would report each service's own health; no
+ * issue is raised for a false flag yet (DESIGN §14 issues are issue 11's).
+ */
+import type { TSiteServerStatus } from '@fleet/contracts';
+
+export interface SiteServerFacts {
+  machineId: number;
+  needsAdmin: boolean;
+  /** The active instance's status, or null when the machine has none. */
+  instanceStatus: string | null;
+  /** The status of the machine's latest finished operation, or null. */
+  lastFinishedStatus: string | null;
+}
+
+/** The checks of a site server, in the order `machineId mod 5` picks the failing one from. */
+export const SITE_SERVER_CHECKS = ['diskSpaceOk', 'interServerCommOk', 'libraryImportOk', 'mongoOk', 'rabbitMqOk'] as const;
+
+export function siteServerStatus(f: SiteServerFacts): TSiteServerStatus {
+  const all = (ok: boolean) => Object.fromEntries(SITE_SERVER_CHECKS.map((c) => [c, ok])) as Record<(typeof SITE_SERVER_CHECKS)[number], boolean>;
+  if (f.instanceStatus !== 'running') return { status: 'Stopped', operational: false, ...all(false) };
+  const failing = f.needsAdmin || f.lastFinishedStatus === 'FAILURE';
+  if (!failing) return { status: 'Running', operational: true, ...all(true) };
+  const checks = all(true);
+  checks[SITE_SERVER_CHECKS[f.machineId % SITE_SERVER_CHECKS.length]!] = false;
+  return { status: 'Degraded', operational: !f.needsAdmin, ...checks };
+}

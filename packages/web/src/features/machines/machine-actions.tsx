@@ -1,0 +1,168 @@
+/**
+ * The one action table of the machine row menu (spec 2 §2.3, §5, §6; STYLE
+ * "Menus and dialogs from a table"): label, icon, permission, group, when it is
+ * disabled, whether it runs an operation (the unmanaged / panicked warning of
+ * spec 2 §5 comes first), and what it opens:
+ *
+ * - `dialog`: a component taking `{machine, onClose}`, mounted per opening
+ *   (confirmations are dialogs too: terminate, recreate, reset last operation);
+ * - `link`: a page opened in a new browser tab (View operations);
+ * - `run`: a call made at once through the panel's context (Reset failure).
+ *
+ * The row menu (`MachineActions`) and the panel (`MachinesPanel`) both read this
+ * table: adding an action is one entry here.
+ *
+ * With write permission every entry is offered; without it only View
+ * operations (spec 2 §2.3 "Without write permission a user can refresh, see
+ * notifications and view operations"; refresh and notifications are the
+ * panel's own buttons).
+ */
+import type { ComponentType, ReactNode } from 'react';
+import {
+  ApartmentOutlined,
+  CloudDownloadOutlined,
+  CloudUploadOutlined,
+  DeleteOutlined,
+  ExperimentOutlined,
+  ExportOutlined,
+  FileTextOutlined,
+  HddOutlined,
+  InfoCircleOutlined,
+  KeyOutlined,
+  LoadingOutlined,
+  OrderedListOutlined,
+  PictureOutlined,
+  RedoOutlined,
+  RollbackOutlined,
+  SaveOutlined,
+  SettingOutlined,
+  StopOutlined,
+  SwapOutlined,
+  ThunderboltOutlined,
+  ToolOutlined,
+  UndoOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
+import { PERMISSION_WRITE, type TMachine } from '@fleet/contracts';
+import { useAuth } from '../../app/auth/auth-context';
+import { ChangeInstanceTypeDialog } from './components/ChangeInstanceTypeDialog';
+import { ConfigEditorDialog } from './components/ConfigEditorDialog';
+import { CredentialDialog } from './components/CredentialDialog';
+import { SwitchClassDialog } from './components/SwitchClassDialog';
+import { TasksDrawer } from './components/TasksDrawer';
+import { hasUnfinished, isBusy } from './machine-status';
+import { RecreateDialog, ResetLastOperationDialog, TerminateDialog } from './operations/ConfirmActionDialog';
+import { CreateAmiDialog } from './operations/CreateAmiDialog';
+import { ForceBackupDialog } from './operations/ForceBackupDialog';
+import { ForcePopulateDialog } from './operations/ForcePopulateDialog';
+import type { MachineDialogProps } from './operations/OperationDialog';
+import { OperationLogsDialog } from './operations/OperationLogsDialog';
+import { PublishSampleDataDialog } from './operations/PublishSampleDataDialog';
+import { QueueOperationsDialog } from './operations/QueueOperationsDialog';
+import { ReinstallSampleDataDialog } from './operations/ReinstallSampleDataDialog';
+import { RestoreBackupDialog } from './operations/RestoreBackupDialog';
+import { ServerStatusDialog } from './operations/ServerStatusDialog';
+import { TestLatestCodeDialog } from './operations/TestLatestCodeDialog';
+import { VersionInfoDialog } from './operations/VersionInfoDialog';
+
+/** What a `run` action may call: the panel's shared calls. */
+export interface ActionContext {
+  resetFailure(machine: TMachine): void;
+}
+
+interface ActionBase {
+  key: string;
+  label: string;
+  icon(machine: TMachine): ReactNode;
+  /** Permission the user must hold to be offered it (spec 2 §6); none: everyone. */
+  permission?: string;
+  /** Menu group; a divider separates groups. */
+  group: number;
+  danger?: boolean;
+  disabled?(machine: TMachine): boolean;
+  /** It queues an operation: warn first on an unmanaged or panicked machine (spec 2 §5). */
+  operation?: boolean;
+}
+
+export type MachineAction = ActionBase &
+  (
+    | { kind: 'dialog'; Dialog: ComponentType<MachineDialogProps> }
+    | { kind: 'link'; href(machine: Pick<TMachine, 'id'>): string }
+    | { kind: 'run'; run(machine: TMachine, ctx: ActionContext): void }
+  );
+
+export type DialogAction = Extract<MachineAction, { kind: 'dialog' }>;
+
+/** The Operations viewer filtered to the machine (spec 2 §2.1), a hash route. */
+export const operationsViewerHref = (machine: Pick<TMachine, 'id'>) => `#/viewer/operations?machine=${machine.id}`;
+
+const icon = (node: ReactNode) => () => node;
+const write = PERMISSION_WRITE;
+
+function ComponentConfigDialog(props: MachineDialogProps) {
+  return <ConfigEditorDialog kind="component" {...props} />;
+}
+function DeployerConfigDialog(props: MachineDialogProps) {
+  return <ConfigEditorDialog kind="deployer" {...props} />;
+}
+function TasksDialog({ machine, onClose }: MachineDialogProps) {
+  const { canWrite } = useAuth();
+  return <TasksDrawer machine={machine} canWrite={canWrite} onClose={onClose} />;
+}
+
+export const MACHINE_ACTIONS: readonly MachineAction[] = [
+  {
+    key: 'terminate',
+    label: 'Terminate',
+    group: 0,
+    permission: write,
+    danger: true,
+    disabled: isBusy,
+    icon: (m) => (hasUnfinished(m, ['TerminateMachine']) ? <LoadingOutlined aria-hidden /> : <DeleteOutlined aria-hidden />),
+    kind: 'dialog',
+    Dialog: TerminateDialog,
+  },
+  { key: 'recreate', label: 'Recreate', group: 0, permission: write, icon: icon(<RedoOutlined aria-hidden />), kind: 'dialog', Dialog: RecreateDialog },
+  {
+    key: 'reset-failure',
+    label: 'Reset failure',
+    group: 0,
+    permission: write,
+    disabled: (m) => !m.needsAdmin && m.failCounter === 0,
+    icon: icon(<UndoOutlined aria-hidden />),
+    kind: 'run',
+    run: (m, ctx) => ctx.resetFailure(m),
+  },
+  {
+    key: 'reset-last-operation',
+    label: 'Reset last operation',
+    group: 0,
+    permission: write,
+    icon: icon(<StopOutlined aria-hidden />),
+    kind: 'dialog',
+    Dialog: ResetLastOperationDialog,
+  },
+  { key: 'queue-operations', label: 'Queue operations', group: 1, permission: write, operation: true, icon: icon(<OrderedListOutlined aria-hidden />), kind: 'dialog', Dialog: QueueOperationsDialog },
+  { key: 'force-backup', label: 'Force backup', group: 1, permission: write, operation: true, icon: icon(<SaveOutlined aria-hidden />), kind: 'dialog', Dialog: ForceBackupDialog },
+  { key: 'restore-backup', label: 'Restore backup', group: 1, permission: write, operation: true, icon: icon(<RollbackOutlined aria-hidden />), kind: 'dialog', Dialog: RestoreBackupDialog },
+  { key: 'force-populate', label: 'Force populate', group: 1, permission: write, operation: true, icon: icon(<ThunderboltOutlined aria-hidden />), kind: 'dialog', Dialog: ForcePopulateDialog },
+  { key: 'reinstall-sample-data', label: 'Reinstall sample data', group: 1, permission: write, operation: true, icon: icon(<CloudDownloadOutlined aria-hidden />), kind: 'dialog', Dialog: ReinstallSampleDataDialog },
+  { key: 'publish-sample-data', label: 'Publish sample data', group: 1, permission: write, operation: true, icon: icon(<CloudUploadOutlined aria-hidden />), kind: 'dialog', Dialog: PublishSampleDataDialog },
+  { key: 'create-ami', label: 'Create AMI', group: 1, permission: write, operation: true, icon: icon(<PictureOutlined aria-hidden />), kind: 'dialog', Dialog: CreateAmiDialog },
+  { key: 'test-latest-code', label: 'Test latest code', group: 1, permission: write, operation: true, icon: icon(<ExperimentOutlined aria-hidden />), kind: 'dialog', Dialog: TestLatestCodeDialog },
+  { key: 'change-instance-type', label: 'Change instance type', group: 2, permission: write, icon: icon(<SwapOutlined aria-hidden />), kind: 'dialog', Dialog: ChangeInstanceTypeDialog },
+  { key: 'switch-class', label: 'Switch MMA class', group: 2, permission: write, icon: icon(<ApartmentOutlined aria-hidden />), kind: 'dialog', Dialog: SwitchClassDialog },
+  { key: 'component-config', label: 'Component configs', group: 2, permission: write, icon: icon(<SettingOutlined aria-hidden />), kind: 'dialog', Dialog: ComponentConfigDialog },
+  { key: 'deployer-config', label: 'Deployer config', group: 2, permission: write, icon: icon(<ToolOutlined aria-hidden />), kind: 'dialog', Dialog: DeployerConfigDialog },
+  { key: 'credential', label: 'View credential', group: 2, permission: write, icon: icon(<KeyOutlined aria-hidden />), kind: 'dialog', Dialog: CredentialDialog },
+  { key: 'view-tasks', label: 'View tasks', group: 3, permission: write, icon: icon(<UnorderedListOutlined aria-hidden />), kind: 'dialog', Dialog: TasksDialog },
+  { key: 'operation-logs', label: 'Operation logs', group: 3, permission: write, icon: icon(<FileTextOutlined aria-hidden />), kind: 'dialog', Dialog: OperationLogsDialog },
+  { key: 'version-info', label: 'Version info', group: 3, permission: write, icon: icon(<InfoCircleOutlined aria-hidden />), kind: 'dialog', Dialog: VersionInfoDialog },
+  { key: 'server-status', label: 'Server status', group: 3, permission: write, icon: icon(<HddOutlined aria-hidden />), kind: 'dialog', Dialog: ServerStatusDialog },
+  { key: 'view-operations', label: 'View operations', group: 3, icon: icon(<ExportOutlined aria-hidden />), kind: 'link', href: operationsViewerHref },
+];
+
+/** The actions a user holding `hasPermission` is offered, in the table's order. */
+export function offeredActions(actions: readonly MachineAction[], hasPermission: (permission: string) => boolean): MachineAction[] {
+  return actions.filter((a) => a.permission === undefined || hasPermission(a.permission));
+}
