@@ -7,8 +7,8 @@
  * `ROLE=worker` on a fresh copy of the test template database, the simulated
  * agent at {@link SIM_AGENT_DELAY_MS} and the simulated cloud at
  * {@link SIM_CLOUD_DELAY_MS} (an image takes five delays). It queues a
- * CreateJumpStartAmi, an UpdateSoftware and a Backup on three machines and a
- * SmokeTest behind the UpdateSoftware, waits until the three run and the image
+ * CreateJumpStartAmi, a Populate and an ApplyConfig on three machines and a
+ * SmokeTest behind the Populate, waits until the three run and the image
  * has been asked of the cloud (pending), kills the worker with SIGKILL, starts
  * a second one, and expects:
  *
@@ -27,6 +27,9 @@
  * 5 s): about 30–40 s after the kill; the test takes about a minute.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { OPERATION_MODE_STABLE } from '@fleet/contracts';
@@ -38,7 +41,7 @@ import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
 import { createOperationQueue, type OperationMachine } from './queue.js';
 
-/** Real ms per nominal second of agent work in the workers: an UpdateSoftware runs about 7.5 s. */
+/** Real ms per nominal second of agent work in the workers: a Populate runs several seconds. */
 const SIM_AGENT_DELAY_MS = 100;
 /** Simulated cloud transitions in the workers; an image is available after five of them (10 s). */
 const SIM_CLOUD_DELAY_MS = 2_000;
@@ -60,6 +63,8 @@ interface Worker {
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;
 const workers: Worker[] = [];
+/** The workers' DATA_DIR (their object store), removed afterwards. */
+let dataDir = '';
 
 async function startWorker(): Promise<Worker> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
@@ -68,6 +73,7 @@ async function startWorker(): Promise<Worker> {
       ...process.env,
       ROLE: 'worker',
       DATABASE_URL: created.url,
+      DATA_DIR: dataDir,
       JWT_SECRET: TEST_JWT_SECRET,
       DATA_KEY: TEST_DATA_KEY,
       SEED: 'none',
@@ -119,9 +125,14 @@ async function until<T>(what: string, timeoutMs: number, check: () => Promise<T 
 beforeAll(async () => {
   created = await createTestDatabase();
   database = connectDatabase(created.url, { max: 3 });
+  // The seeded fleet's obsolete machines would get UpdateSoftware from the deploy
+  // controller and fill the agent's slots: only this test's machines are managed.
+  await database.db.update(machines).set({ managed: false });
+  dataDir = await mkdtemp(join(tmpdir(), 'fleet-crash-ops-'));
 });
 afterAll(async () => {
   for (const w of workers) await kill(w, 'SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
   await database?.close();
   await created?.drop();
 });
@@ -139,7 +150,7 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
         await cloud.describe(cloudId);
         return { id: m.id, accountId: account.id, classId: m.classId, accountClassId: account.classId, operationMode: OPERATION_MODE_STABLE, failCounter: 0 };
       };
-      const [imaged, updated, backedUp] = [await machine(), await machine(), await machine()];
+      const [imaged, updated, configured] = [await machine(), await machine(), await machine()];
       const [irmn] = await db.select({ name: irmnVersions.name }).from(irmnVersions).limit(1);
 
       const first = await startWorker();
@@ -147,8 +158,8 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       const queued = await db.transaction((tx) =>
         queue.enqueue(tx, [
           { machine: imaged, typeName: 'CreateJumpStartAmi', user: 'admin', activityId: null, params: { name: 'js-crash', description: 'crash test', irmnVersion: irmn!.name } },
-          { machine: updated, typeName: 'UpdateSoftware', user: 'admin', activityId: null },
-          { machine: backedUp, typeName: 'Backup', user: 'admin', activityId: null },
+          { machine: updated, typeName: 'Populate', user: 'admin', activityId: null, params: { populateLauncher: true, populateSiteMaster: true, altString: '' } },
+          { machine: configured, typeName: 'ApplyConfig', user: 'admin', activityId: null },
           { machine: updated, typeName: 'SmokeTest', user: 'admin', activityId: null },
         ]),
       );
@@ -193,7 +204,7 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       console.info(`operation crash recovery: operations ended ${(recoveredInMs / 1000).toFixed(1)} s after the SIGKILL`);
 
       // A graceful stop with an operation in flight hands it over at once.
-      const [inFlight] = await db.transaction((tx) => queue.enqueue(tx, [{ machine: updated, typeName: 'UpdateSoftware', user: 'admin', activityId: null }]));
+      const [inFlight] = await db.transaction((tx) => queue.enqueue(tx, [{ machine: updated, typeName: 'Populate', user: 'admin', activityId: null, params: { populateLauncher: true, populateSiteMaster: true, altString: '' } }]));
       const handedId = inFlight!.operation.id;
       await until('the operation RUNNING', 30_000, async () => ((await operationsOf([handedId]))[0]!.status === 'RUNNING' ? true : undefined));
       await kill(second, 'SIGTERM');
