@@ -315,7 +315,7 @@ describe('Operations viewer', () => {
     const dialog = tab!.getByRole('dialog', { name: /^Output: SmokeTest/ });
     const shown = await dialog.getByLabel('Output').innerText();
     expect(shown.trim()).toBe(log.content.trim() === '' ? 'None' : log.content.trim());
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     // A queued operation (no status) has no log buttons.
     expect(await tab!.getByRole('button', { name: `Output of operation ${queued.at(-1)!.id}` }).count()).toBe(0);
 
