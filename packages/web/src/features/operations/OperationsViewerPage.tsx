@@ -66,7 +66,8 @@ export default function OperationsViewerPage() {
           pageSize: OPERATIONS_VIEWER_PAGE_SIZE,
           total: operations.isError ? 0 : (operations.data?.totalItems ?? 0),
           showSizeChanger: false,
-          showTotal: (n, [from, to]) => `${from}-${to} of ${n} operations`,
+          // A capped total (a long history) is a lower bound: the server counts only 1000 rows past the page.
+          showTotal: (n, [from, to]) => `${from}-${to} of ${operations.data?.totalCapped ? 'at least ' : ''}${n} operations`,
           onChange: setPage,
         }}
       />

@@ -22,6 +22,7 @@ import {
   type TBackupFilesResponse,
   type TMachineLookup,
   type TOperationListResponse,
+  type TOperationsPage,
   type TOperationLog,
   type TOperationType,
   type TSampleDataFile,
@@ -40,7 +41,7 @@ export const OPERATION_LOGS_PAGE_SIZE = 20;
 export function useOperationsPage(query: OperationsPageQuery) {
   return useQuery({
     queryKey: operationKeys.page(query),
-    queryFn: ({ signal }) => api.get<TOperationListResponse>('operations', { searchParams: { ...query }, signal }),
+    queryFn: ({ signal }) => api.get<TOperationsPage>('operations', { searchParams: { ...query }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
