@@ -24,6 +24,7 @@ import { isDatabaseGone } from './db/client.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
 import { describeStartFailure } from './lib/start-failure.js';
 import { DEMO_SIGN_INS, seedIfEmpty } from './seed/index.js';
+import { ensureOperationTypes } from './seed/catalogue.js';
 import { createCloudProvider } from './engine/cloud/index.js';
 import { createTaskEvents } from './engine/push/events.js';
 import { createTaskHub } from './engine/push/task-hub.js';
@@ -131,6 +132,8 @@ async function main() {
     const store = createObjectStore(config.objectStore);
     log.info({ kind: store.kind, location: store.location }, 'object store');
     const seeded = await seedIfEmpty(database.db, { kind: config.seed, dataKey: config.dataKey, log, store });
+    // Catalogue rows added since the data folder was seeded (operation types, issue 10).
+    await ensureOperationTypes(database.db);
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
     app = await buildApp({ db: database.db, config, logger: log, events });
     const services = app.services;

@@ -3,7 +3,7 @@
  * and their MMA instances, regions, instance types, IRMN versions, SaaS images,
  * features, reporting categories and customers. Rows are the same on every run.
  */
-import { ACCOUNT_CLASSES, CLASS_CUSTOMER_PRODUCTION, type TOperationTypeName } from '@fleet/contracts';
+import { ACCOUNT_CLASSES, CLASS_ADD_ON, CLASS_CUSTOMER_PRODUCTION, CLASS_ON_PREMISE, type TOperationTypeName } from '@fleet/contracts';
 import type { DbOrTx } from '../db/client.js';
 import {
   customers,
@@ -196,18 +196,34 @@ export async function seedImagesAndClasses(
     }),
   );
 
-  await db.insert(operationTypes).values(
-    [1, 2, 3, 4, 5, 6].flatMap((machineClassId) =>
-      OPERATION_TYPES.map(([name, description, canBeManual, timeoutSeconds]) => ({
-        machineClassId,
-        name,
-        description,
-        // On Premise machines are run by their owners: the agent only backs them up and tests them.
-        canBeManual: canBeManual && (machineClassId !== 6 || name === 'Backup' || name === 'SmokeTest'),
-        timeoutSeconds,
-      })),
-    ),
-  );
+  await ensureOperationTypes(db);
+}
+
+/**
+ * Inserts the operation types (DESIGN §12) every MMA class with machines lacks:
+ * run by the seed, and at every start, so that a database seeded before a type
+ * existed (a demo or scale data folder from an earlier version) gets it too.
+ * Existing rows are left as they are (an operator's timeouts stay).
+ */
+export async function ensureOperationTypes(db: DbOrTx): Promise<void> {
+  const classes = await db.select({ id: mmaClasses.id }).from(mmaClasses);
+  const withMachines = classes.map((c) => c.id).filter((id) => id !== CLASS_ADD_ON);
+  if (withMachines.length === 0) return;
+  await db
+    .insert(operationTypes)
+    .values(
+      withMachines.flatMap((machineClassId) =>
+        OPERATION_TYPES.map(([name, description, canBeManual, timeoutSeconds]) => ({
+          machineClassId,
+          name,
+          description,
+          // On Premise machines are run by their owners: the agent only backs them up and tests them.
+          canBeManual: canBeManual && (machineClassId !== CLASS_ON_PREMISE || name === 'Backup' || name === 'SmokeTest'),
+          timeoutSeconds,
+        })),
+      ),
+    )
+    .onConflictDoNothing();
 }
 
 /**

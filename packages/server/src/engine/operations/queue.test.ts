@@ -11,6 +11,7 @@ import { createTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { createOperationQueue, NotManualOperationTypeError, UnknownOperationTypeError, type OperationMachine } from './queue.js';
 import { OPERATION_QUEUED_CHANNEL } from './operations.repository.js';
+import { ensureOperationTypes, OPERATION_TYPES } from '../../seed/catalogue.js';
 
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;
@@ -103,5 +104,18 @@ describe('enqueue', () => {
     await new Promise((r) => setTimeout(r, 200));
     await listener.end();
     expect(heard).toEqual([String(machine.id)]);
+  });
+});
+
+describe('ensureOperationTypes (run at every start)', () => {
+  it('gives a database seeded before the operation types existed every type of every class with machines, once', async () => {
+    const count = async () => (await database.pool.query('select count(*)::int as n from operation_types')).rows[0].n as number;
+    const seeded = await count();
+    expect(seeded).toBe(6 * OPERATION_TYPES.length);
+    await database.pool.query(`delete from operation_types where id not in (select type_id from operations) and machine_class_id = 3`);
+    expect(await count()).toBeLessThan(seeded);
+    await ensureOperationTypes(database.db);
+    await ensureOperationTypes(database.db);
+    expect(await count()).toBe(seeded);
   });
 });
