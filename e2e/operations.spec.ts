@@ -23,6 +23,7 @@ import {
   type TOperationLog,
   type TOperationType,
   type TQueuedOperationsResponse,
+  type TSaasImage,
   type TTaskListResponse,
   type TUserActivity,
 } from '@fleet/contracts';
@@ -268,6 +269,9 @@ describe('Create Jump-start AMI', () => {
     const ami = (await operationsOf(machine.id)).find((o) => o.typeName === 'CreateJumpStartAmi')!;
     expect(ami.params).toMatchObject({ name, description: 'Made by the operations spec', irmnVersion: byDefault.name });
     expect((await finished(machine.id, ami.id)).status).toBe('SUCCESS');
+    // The image picker's catalogue now offers it as a jump-start image of the machine's region.
+    const images = await api<TSaasImage[]>('/cloud/images', adminToken);
+    expect(images.find((i) => i.name === name)).toMatchObject({ jumpStart: true, irmnVersion: byDefault.name, active: true });
   }, LONG);
 });
 
