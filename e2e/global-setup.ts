@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import getPort from 'get-port';
 import type { TestProject } from 'vitest/node';
 
+/**
+ * The URL name of an account whose machine (`{name}-launcher`) the e2e server's
+ * simulated agent fails every operation of (SIM_AGENT_FAIL_MACHINES).
+ */
+export const FAILING_MACHINE_ACCOUNT = 'e2efailingops';
+
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
@@ -27,7 +33,16 @@ export default async function setup(project: TestProject) {
   const output: string[] = [];
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SEED: 'demo',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => output.push(String(d)));

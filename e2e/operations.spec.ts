@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
   type TBackupFilesResponse,
+  type TCreateAccountRequest,
   type TIrmnVersion,
   type TListMachinesResponse,
   type TMachine,
@@ -28,6 +29,7 @@ import {
   type TUserActivity,
 } from '@fleet/contracts';
 import { api, apiToken, baseUrl, createAccount, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
 
 /** Longest wait for a simulated cloud launch or a simulated operation to end. */
 const LIVE_TIMEOUT = 90_000;
@@ -43,8 +45,8 @@ afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);
 
 /** A new AllInOne account (class Experimental unless `classId`) and its one machine, launched. */
-async function newMachine(prefix: string, classId?: number): Promise<TMachine> {
-  const accountId = await createAccount(adminToken, prefix, classId === undefined ? {} : { classId });
+async function newMachine(prefix: string, classId?: number, extra: Partial<TCreateAccountRequest> = {}): Promise<TMachine> {
+  const accountId = await createAccount(adminToken, prefix, { ...(classId === undefined ? {} : { classId }), ...extra });
   const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
   if (!machine) throw new Error('create-from-draft made no machine');
   await expect
@@ -272,6 +274,30 @@ describe('Create Jump-start AMI', () => {
     // The image picker's catalogue now offers it as a jump-start image of the machine's region.
     const images = await api<TSaasImage[]>('/cloud/images', adminToken);
     expect(images.find((i) => i.name === name)).toMatchObject({ jumpStart: true, irmnVersion: byDefault.name, active: true });
+  }, LONG);
+});
+
+describe('failures and Panic', () => {
+  it('operations that fail (injected) put the machine in Panic at the third; Reset failure clears it', async () => {
+    // The e2e server fails every operation of this account's machine (SIM_AGENT_FAIL_MACHINES, e2e/global-setup.ts).
+    const machine = await newMachine('Ops Panic', undefined, { urlFriendlyName: FAILING_MACHINE_ACCOUNT });
+    expect(machine.name).toBe(`${FAILING_MACHINE_ACCOUNT}-launcher`);
+    for (let attempt = 0; attempt < 5 && !(await api<TMachine>(`/machines/${machine.id}`, adminToken)).needsAdmin; attempt++) {
+      const [op] = await queue(machine, ['SmokeTest']);
+      const done = await finished(machine.id, op!.id);
+      expect(done.status).toBe('FAILURE');
+      expect(done.failCounter).toBeGreaterThanOrEqual(attempt + 1);
+    }
+    expect(await api<TMachine>(`/machines/${machine.id}`, adminToken)).toMatchObject({ needsAdmin: true, failCounter: 3 });
+
+    const { page } = await openPage();
+    await openAccount(page, 'operator', machine);
+    const r = row(page, machine);
+    await r.getByText('Panic', { exact: true }).waitFor();
+    await r.getByRole('button', { name: `Reset failure for ${machine.name}` }).click();
+    await page.getByText('Failure state has been reset for machine').waitFor();
+    await expect.poll(() => r.getByText('Panic', { exact: true }).count()).toBe(0);
+    expect(await api<TMachine>(`/machines/${machine.id}`, adminToken)).toMatchObject({ needsAdmin: false, failCounter: 0 });
   }, LONG);
 });
 
