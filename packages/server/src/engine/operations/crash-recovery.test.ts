@@ -26,7 +26,6 @@
  * Recovery time with the defaults (heartbeat 5 s, stale after 30 s, pass every
  * 5 s): about 30–40 s after the kill; the test takes about a minute.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +36,7 @@ import { connectDatabase, type Database } from '../../db/client.js';
 import { cloudImages, irmnVersions, machines, operations, saasImages } from '../../db/schema.js';
 import { createTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
+import { workerProcesses } from '../../../test/worker-processes.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
 import { createOperationQueue, type OperationMachine } from './queue.js';
 
@@ -47,80 +46,22 @@ const SIM_AGENT_DELAY_MS = 100;
 const SIM_CLOUD_DELAY_MS = 2_000;
 /** The bound: every operation of the killed worker has ended this long after the kill, ms. */
 const RECOVERY_BOUND_MS = 90_000;
-const START_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 240_000;
 
-const root = new URL('../../../../../', import.meta.url).pathname;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Worker {
-  child: ChildProcess;
-  output: string[];
-  stderr: string[];
-  exited: Promise<number | null>;
-}
 
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;
-const workers: Worker[] = [];
+const workers = workerProcesses(() => ({
+  DATABASE_URL: created.url,
+  DATA_DIR: dataDir,
+  SIM_CLOUD_DELAY_MS: String(SIM_CLOUD_DELAY_MS),
+  SIM_AGENT_DELAY_MS: String(SIM_AGENT_DELAY_MS),
+}));
 /** The workers' DATA_DIR (their object store), removed afterwards. */
 let dataDir = '';
 
-async function startWorker(): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ROLE: 'worker',
-      DATABASE_URL: created.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      DATA_KEY: TEST_DATA_KEY,
-      SEED: 'none',
-      SIM_CLOUD_DELAY_MS: String(SIM_CLOUD_DELAY_MS),
-      SIM_AGENT_DELAY_MS: String(SIM_AGENT_DELAY_MS),
-      DATABASE_POOL_SIZE: '5',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const worker: Worker = { child, output: [], stderr: [], exited: new Promise((r) => child.once('exit', (code) => r(code))) };
-  workers.push(worker);
-  child.stdout!.on('data', (d) => worker.output.push(String(d)));
-  child.stderr!.on('data', (d) => {
-    worker.output.push(String(d));
-    worker.stderr.push(String(d));
-  });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!worker.output.join('').includes('worker started')) {
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${worker.output.join('')}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start within ${START_TIMEOUT_MS} ms:\n${worker.output.join('')}`);
-    await sleep(100);
-  }
-  return worker;
-}
-
-async function kill(worker: Worker, signal: NodeJS.Signals): Promise<void> {
-  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
-  worker.child.kill(signal);
-  await Promise.race([worker.exited, sleep(20_000)]);
-}
-
 const operationsOf = (ids: number[]) => database.db.select().from(operations).where(inArray(operations.id, ids)).orderBy(operations.id);
-
-async function until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) {
-      const logs = workers.map((w, i) => `--- worker ${i + 1} ---\n${w.output.join('')}`).join('\n');
-      throw new Error(`${what} not reached within ${timeoutMs} ms\n${logs}`);
-    }
-    await sleep(100);
-  }
-}
 
 beforeAll(async () => {
   created = await createTestDatabase();
@@ -131,7 +72,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'fleet-crash-ops-'));
 });
 afterAll(async () => {
-  for (const w of workers) await kill(w, 'SIGKILL');
+  await workers.killAll();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
   await database?.close();
   await created?.drop();
@@ -153,7 +94,7 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       const [imaged, updated, configured] = [await machine(), await machine(), await machine()];
       const [irmn] = await db.select({ name: irmnVersions.name }).from(irmnVersions).limit(1);
 
-      const first = await startWorker();
+      const first = await workers.start();
       const queue = createOperationQueue({ announce: () => undefined });
       const queued = await db.transaction((tx) =>
         queue.enqueue(tx, [
@@ -168,7 +109,7 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       const ran = ids.slice(0, 3);
 
       // Mid-flight: the three RUNNING on the first worker, the image asked of the cloud and not available yet.
-      await until('three operations RUNNING with the image pending', 30_000, async () => {
+      await workers.until('three operations RUNNING with the image pending', 30_000, async () => {
         const rows = await operationsOf(ran);
         if (!rows.every((r) => r.status === 'RUNNING')) return undefined;
         const images = await db.select().from(cloudImages).where(eq(cloudImages.clientToken, `operation-${amiId}`));
@@ -176,13 +117,13 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       });
       expect((await operationsOf(ran)).every((r) => r.worker!.includes(`:${first.child.pid}:`))).toBe(true);
 
-      await kill(first, 'SIGKILL');
+      await workers.kill(first, 'SIGKILL');
       const killedAt = Date.now();
       expect(first.child.signalCode).toBe('SIGKILL');
       expect((await operationsOf(ran)).map((r) => r.status)).toEqual(['RUNNING', 'RUNNING', 'RUNNING']);
 
-      const second = await startWorker();
-      const ended = await until('every operation ended', RECOVERY_BOUND_MS - (Date.now() - killedAt), async () => {
+      const second = await workers.start();
+      const ended = await workers.until('every operation ended', RECOVERY_BOUND_MS - (Date.now() - killedAt), async () => {
         const rows = await operationsOf(ids);
         return rows.every((r) => r.finishedAt !== null) ? rows : undefined;
       });
@@ -206,16 +147,16 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       // A graceful stop with an operation in flight hands it over at once.
       const [inFlight] = await db.transaction((tx) => queue.enqueue(tx, [{ machine: updated, typeName: 'Populate', user: 'admin', activityId: null, params: { populateLauncher: true, populateSiteMaster: true, altString: '' } }]));
       const handedId = inFlight!.operation.id;
-      await until('the operation RUNNING', 30_000, async () => ((await operationsOf([handedId]))[0]!.status === 'RUNNING' ? true : undefined));
-      await kill(second, 'SIGTERM');
+      await workers.until('the operation RUNNING', 30_000, async () => ((await operationsOf([handedId]))[0]!.status === 'RUNNING' ? true : undefined));
+      await workers.kill(second, 'SIGTERM');
       expect(await second.exited).toBe(0);
       expect(second.stderr.join('')).toBe('');
       const [handed] = await operationsOf([handedId]);
       expect(handed).toMatchObject({ status: 'RUNNING', attempts: 1 });
       expect(handed!.heartbeatAt!.getTime()).toBe(0);
-      const third = await startWorker();
+      const third = await workers.start();
       const resumedAt = Date.now();
-      const done = await until('the handed-over operation ended', 30_000, async () => {
+      const done = await workers.until('the handed-over operation ended', 30_000, async () => {
         const [r] = await operationsOf([handedId]);
         return r!.finishedAt ? r : undefined;
       });
@@ -224,7 +165,7 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       // Released, not stale: resumed at the first pass, well before a lease would go stale (30 s).
       expect(Date.now() - resumedAt).toBeLessThan(20_000);
       expect((await db.select().from(machines).where(eq(machines.id, updated.id)))[0]!.failCounter).toBe(0);
-      await kill(third, 'SIGTERM');
+      await workers.kill(third, 'SIGTERM');
     },
     TEST_TIMEOUT_MS,
   );

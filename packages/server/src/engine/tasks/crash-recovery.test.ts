@@ -22,14 +22,13 @@
  * sweep every 10 s): about 30–45 s after the kill, so the test takes about a
  * minute; its timeout is {@link TEST_TIMEOUT_MS}.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { connectDatabase, type Database } from '../../db/client.js';
 import { cloudInstances, machineCredentials, machines, machineTasks } from '../../db/schema.js';
 import { createTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
+import { workerProcesses } from '../../../test/worker-processes.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
 import { createTaskEvents } from '../push/events.js';
 import { createTaskQueue, type TaskMachine } from './queue.js';
@@ -38,83 +37,23 @@ import { createTaskQueue, type TaskMachine } from './queue.js';
 const SIM_DELAY_MS = 5_000;
 /** The issue's bound: a task of a killed worker has ended this long after the kill, ms. */
 const RECOVERY_BOUND_MS = 90_000;
-/** Longest wait for a worker process to start its engine, ms. */
-const START_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 180_000;
 
-const root = new URL('../../../../../', import.meta.url).pathname;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Worker {
-  child: ChildProcess;
-  output: string[];
-}
 
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;
-const workers: Worker[] = [];
-
-/** Spawns the real server as a worker on the test database; resolves once its engine has started. */
-async function startWorker(): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      ROLE: 'worker',
-      DATABASE_URL: created.url,
-      JWT_SECRET: TEST_JWT_SECRET,
-      DATA_KEY: TEST_DATA_KEY,
-      SEED: 'none',
-      SIM_CLOUD_DELAY_MS: String(SIM_DELAY_MS),
-      DATABASE_POOL_SIZE: '5',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const worker: Worker = { child, output: [] };
-  workers.push(worker);
-  child.stdout!.on('data', (d) => worker.output.push(String(d)));
-  child.stderr!.on('data', (d) => worker.output.push(String(d)));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!worker.output.join('').includes('worker started')) {
-    if (child.exitCode !== null) throw new Error(`worker exited with ${child.exitCode}:\n${worker.output.join('')}`);
-    if (Date.now() > deadline) throw new Error(`worker did not start within ${START_TIMEOUT_MS} ms:\n${worker.output.join('')}`);
-    await sleep(100);
-  }
-  return worker;
-}
-
-async function kill(worker: Worker, signal: NodeJS.Signals): Promise<void> {
-  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
-  const exited = new Promise((r) => worker.child.once('exit', r));
-  worker.child.kill(signal);
-  await Promise.race([exited, sleep(15_000)]);
-}
+const workers = workerProcesses(() => ({ DATABASE_URL: created.url, SIM_CLOUD_DELAY_MS: String(SIM_DELAY_MS) }));
 
 const tasksOf = (ids: number[]) => database.db.select().from(machineTasks).where(inArray(machineTasks.id, ids));
 const instancesOf = (machineId: number) => database.db.select().from(cloudInstances).where(eq(cloudInstances.machineId, machineId));
-
-/** Polls until `check` answers a value, or fails after `timeoutMs` with `what`. */
-async function until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) {
-      const logs = workers.map((w, i) => `--- worker ${i + 1} ---\n${w.output.join('')}`).join('\n');
-      throw new Error(`${what} not reached within ${timeoutMs} ms\n${logs}`);
-    }
-    await sleep(100);
-  }
-}
 
 beforeAll(async () => {
   created = await createTestDatabase();
   database = connectDatabase(created.url, { max: 3 });
 });
 afterAll(async () => {
-  for (const w of workers) await kill(w, 'SIGKILL');
+  await workers.killAll();
   await database?.close();
   await created?.drop();
 });
@@ -135,7 +74,7 @@ describe('a worker killed in the middle of its tasks (issue 4)', () => {
       await cloud.stop(cloudId);
       expect((await cloud.describe(cloudId))!.status).toBe('stopped');
 
-      const first = await startWorker();
+      const first = await workers.start();
       const queue = createTaskQueue({ events: createTaskEvents() });
       const queued = await db.transaction((tx) =>
         queue.enqueue(tx, [
@@ -146,7 +85,7 @@ describe('a worker killed in the middle of its tasks (issue 4)', () => {
       const [startId, createId] = queued.map((q) => q.task.id) as [number, number];
 
       // Mid-flight: both Running on the first worker, both cloud calls made, neither settled.
-      const midFlight = await until('both tasks Running with pending instances', 30_000, async () => {
+      const midFlight = await workers.until('both tasks Running with pending instances', 30_000, async () => {
         const rows = await tasksOf([startId, createId]);
         if (!rows.every((r) => r.status === 'Running')) return undefined;
         const [started] = await instancesOf(toStart.id);
@@ -156,14 +95,14 @@ describe('a worker killed in the middle of its tasks (issue 4)', () => {
       });
       expect(midFlight.firstWorker).toContain(`:${first.child.pid}:`);
 
-      await kill(first, 'SIGKILL');
+      await workers.kill(first, 'SIGKILL');
       const killedAt = Date.now();
       expect(first.child.signalCode).toBe('SIGKILL');
       // Nobody finished them: the dead worker's tasks are still Running.
       expect((await tasksOf([startId, createId])).map((r) => r.status)).toEqual(['Running', 'Running']);
 
-      const second = await startWorker();
-      const ended = await until('both tasks ended', RECOVERY_BOUND_MS - (Date.now() - killedAt), async () => {
+      const second = await workers.start();
+      const ended = await workers.until('both tasks ended', RECOVERY_BOUND_MS - (Date.now() - killedAt), async () => {
         const rows = await tasksOf([startId, createId]);
         return rows.every((r) => r.status !== 'New' && r.status !== 'Running') ? rows : undefined;
       });
@@ -188,7 +127,7 @@ describe('a worker killed in the middle of its tasks (issue 4)', () => {
       expect(await db.select().from(machineCredentials).where(eq(machineCredentials.machineId, toCreate.id))).toHaveLength(1);
 
       console.info(`crash recovery: tasks ended ${(recoveredInMs / 1000).toFixed(1)} s after the SIGKILL`);
-      await kill(second, 'SIGTERM');
+      await workers.kill(second, 'SIGTERM');
     },
     TEST_TIMEOUT_MS,
   );
