@@ -16,8 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { io } from 'socket.io-client';
-import { root, startServer, token } from './lib/server.js';
+import { connectTaskHub, root, startServer, token } from './lib/server.js';
 import { percentile, printClientsTable } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -39,13 +38,8 @@ export async function benchOperations(): Promise<void> {
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
   await db.connect();
   const bearer = await token(server.baseUrl);
-  const socket = io(server.baseUrl, { path: '/taskHub', auth: { token: bearer }, transports: ['websocket'] });
-  const connected = new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  const socket = await connectTaskHub(server.baseUrl, bearer);
   try {
-    await connected;
     // The controller's burst, and what earlier runs left, must not count as this run's work.
     const drainDeadline = Date.now() + 300_000;
     let before = -1;

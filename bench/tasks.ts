@@ -15,8 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { io } from 'socket.io-client';
-import { hundredMachineAccount, root, startServer, token } from './lib/server.js';
+import { connectTaskHub, hundredMachineAccount, root, startServer, token } from './lib/server.js';
 import { percentile, printClientsTable } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -35,14 +34,9 @@ export async function benchTasks(): Promise<void> {
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
   await db.connect();
   const bearer = await token(server.baseUrl);
-  const socket = io(server.baseUrl, { path: '/taskHub', auth: { token: bearer }, transports: ['websocket'] });
-  const connected = new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  const socket = await connectTaskHub(server.baseUrl, bearer);
   try {
     const headers = { authorization: `Bearer ${bearer}` };
-    await connected;
     const delays: Record<string, number[]> = { TaskQueued: [], TaskStarted: [], TaskFinished: [] };
     const finished = new Set<number>();
     let lastFinished = 0;

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import type pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
@@ -103,4 +104,14 @@ export async function hundredMachineAccount(db: pg.Client): Promise<number> {
     [accountId],
   );
   return accountId;
+}
+
+/** A Socket.IO client of `/taskHub` signed in with `bearer`; resolves once connected. */
+export async function connectTaskHub(baseUrl: string, bearer: string): Promise<Socket> {
+  const socket = io(baseUrl, { path: '/taskHub', auth: { token: bearer }, transports: ['websocket'] });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
 }
