@@ -7,10 +7,11 @@
  * Visibility (DESIGN §5) is part of every query: live machines of live accounts,
  * neither of a hidden class.
  */
-import { and, asc, count, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { className, MACHINE_RECENT_TASKS, type TMachine, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
+import { executePrepared } from '../../db/prepared.js';
 import { recentOperations } from '../operations/operation-json.js';
 import { accounts, accountSettings, instanceTypes, machineCredentials, machines, machineTasks, sites } from '../../db/schema.js';
 
@@ -18,11 +19,14 @@ export type MachineRow = typeof machines.$inferSelect;
 
 /** Live machines of live accounts, none of a hidden class. */
 function visible(hiddenClassIds: number[]): SQL {
+  // One array parameter, not one per class: the statement's text (and so its
+  // prepared statement, db/prepared.ts) does not change with the list.
+  const hidden = sql.param(hiddenClassIds);
   return and(
     isNull(machines.deletedAt),
     isNull(accounts.deletedAt),
-    hiddenClassIds.length > 0 ? notInArray(machines.classId, hiddenClassIds) : undefined,
-    hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined,
+    hiddenClassIds.length > 0 ? sql`${machines.classId} <> all(${hidden}::int[])` : undefined,
+    hiddenClassIds.length > 0 ? sql`${accounts.classId} <> all(${hidden}::int[])` : undefined,
   )!;
 }
 
@@ -148,6 +152,7 @@ function toMachine(r: ListRow): TMachine {
  * (built as JSON by PostgreSQL) and the total as a scalar subquery, evaluated
  * once. A count and a task query beside it cost a pooled connection and a round
  * trip each per request; only an empty page (past the end) counts on its own.
+ * A named prepared statement (db/prepared.ts): planning it cost more than running it.
  */
 export async function selectMachinePage(
   db: DbOrTx,
@@ -156,19 +161,21 @@ export async function selectMachinePage(
   const where = and(
     visible(q.hiddenClassIds),
     q.accountId !== undefined ? eq(machines.accountId, q.accountId) : undefined,
-    q.ids ? inArray(machines.id, q.ids) : undefined,
+    q.ids ? sql`${machines.id} = any(${sql.param(q.ids)}::int[])` : undefined,
   );
   const total = db.select({ n: count() }).from(machines).innerJoin(accounts, eq(accounts.id, machines.accountId)).where(where);
-  const rows = await db
-    .select({ ...listColumns, totalItems: sql<number>`(${total})`.mapWith(Number) })
-    .from(machines)
-    .innerJoin(accounts, eq(accounts.id, machines.accountId))
-    .leftJoin(sites, eq(sites.id, machines.siteId))
-    .leftJoin(instanceTypes, eq(instanceTypes.id, machines.instanceTypeId))
-    .where(where)
-    .orderBy(asc(machines.accountId), sql`${machines.isLauncher} desc`, asc(machines.name), asc(machines.id))
-    .offset(q.startIndex)
-    .limit(q.limit);
+  const rows = await executePrepared(
+    db
+      .select({ ...listColumns, totalItems: sql<number>`(${total})`.mapWith(Number) })
+      .from(machines)
+      .innerJoin(accounts, eq(accounts.id, machines.accountId))
+      .leftJoin(sites, eq(sites.id, machines.siteId))
+      .leftJoin(instanceTypes, eq(instanceTypes.id, machines.instanceTypeId))
+      .where(where)
+      .orderBy(asc(machines.accountId), sql`${machines.isLauncher} desc`, asc(machines.name), asc(machines.id))
+      .offset(q.startIndex)
+      .limit(q.limit),
+  );
   const totalItems = rows.length > 0 ? rows[0]!.totalItems : ((await total)[0]?.n ?? 0);
   return { items: rows.map(toMachine), totalItems };
 }
