@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
+  type TAccountDetail,
   type TBackupFilesResponse,
   type TCreateAccountRequest,
   type TIrmnVersion,
@@ -27,8 +28,9 @@ import {
   type TSaasImage,
   type TTaskListResponse,
   type TUserActivity,
+  type TVersionState,
 } from '@fleet/contracts';
-import { api, apiToken, baseUrl, createAccount, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, baseUrl, chooseOption, createAccount, launchBrowser, pagesPerTest, signIn } from './browser.js';
 import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
 
 /** Longest wait for a simulated cloud launch or a simulated operation to end. */
@@ -196,6 +198,44 @@ describe('approvals on a production class', () => {
   }, LONG);
 });
 
+describe('Deploys follow the desired versions', () => {
+  it('pushing new versions makes the machine obsolete; the UpdateSoftware the agent queued is approved, runs, and the machine is current again', async () => {
+    const machine = await newMachine('Ops Deploy', CLASS_CUSTOMER_PRODUCTION);
+    const account = await api<TAccountDetail>(`/accounts/${machine.accountId}`, adminToken);
+    const { page } = await openPage({ height: 1200 });
+    await openAccount(page, 'admin', machine);
+
+    // Push a deployer that follows master: a newer commit than the one installed.
+    const settings = page.getByRole('region', { name: 'Instance Settings' });
+    await settings.getByText('Component Versions').waitFor();
+    await chooseOption(page, settings.getByLabel('Deployer version mode'), 'Latest');
+    await settings.getByRole('button', { name: 'Push Instance Settings' }).click();
+    await page.getByRole('dialog', { name: 'Push instance settings?' }).getByRole('button', { name: 'Push' }).click();
+    await page.getByText('Instance settings pushed').waitFor();
+
+    // The deploy controller queued an UpdateSoftware, pending on a production class; meanwhile the machine is obsolete.
+    const cell = statusCell(page, machine);
+    await cell.getByText('Pending UpdateSoftware').waitFor({ timeout: LIVE_TIMEOUT });
+    const desired = await api<TVersionState>(`/machines/${machine.id}/states/desired`, adminToken);
+    expect((await api<TVersionState>(`/machines/${machine.id}/state-info`, adminToken)).components.deployer).not.toEqual(desired.components.deployer);
+    const list = (await openPage()).page;
+    await signIn(list, 'admin', 'admin', `/account/list?search=${encodeURIComponent(account.urlFriendlyName)}`);
+    const accountRow = list.locator(`.ant-table-tbody tr[data-row-key="${account.id}"]`);
+    await accountRow.getByRole('img', { name: 'Obsolete' }).waitFor({ timeout: LIVE_TIMEOUT });
+
+    await cell.getByRole('button', { name: `Proceed UpdateSoftware on ${machine.name}` }).click();
+    await page.getByText('Operation has been approved').waitFor();
+    const update = (await operationsOf(machine.id)).find((o) => o.typeName === 'UpdateSoftware' && o.decision === 'PROCEED')!;
+    expect((await finished(machine.id, update.id)).status).toBe('SUCCESS');
+
+    // What it installed is what was desired, and the account is no longer obsolete.
+    expect((await api<TVersionState>(`/machines/${machine.id}/state-info`, adminToken)).components.deployer).toEqual(desired.components.deployer);
+    await list.reload();
+    await accountRow.waitFor();
+    await expect.poll(() => accountRow.getByRole('img', { name: 'Obsolete' }).count(), { timeout: LIVE_TIMEOUT }).toBe(0);
+  }, LONG);
+});
+
 describe('Manual Backup and Restore Backup', () => {
   it('says the account has no backup; forces one in 3 minutes and one now; restores the chosen latest file', async () => {
     const machine = await newMachine('Ops Backup');
@@ -274,6 +314,28 @@ describe('Create Jump-start AMI', () => {
     // The image picker's catalogue now offers it as a jump-start image of the machine's region.
     const images = await api<TSaasImage[]>('/cloud/images', adminToken);
     expect(images.find((i) => i.name === name)).toMatchObject({ jumpStart: true, irmnVersion: byDefault.name, active: true });
+
+    // And the picker shows it. The picker opens where an account has no image yet
+    // (region and image lock once set), so the account reaches the browser without one.
+    const picking = (await openPage({ height: 1400 })).page;
+    await picking.route(new RegExp(`/api/v1/accounts/${machine.accountId}$`), async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as TAccountDetail;
+      body.vmImageName = null;
+      body.machineConfig!.vmImageName = '';
+      await route.fulfill({ response, json: body });
+    });
+    await signIn(picking, 'admin', 'admin', `/account/edit/${machine.accountId}`);
+    const settings = picking.getByRole('region', { name: 'Instance Settings' });
+    await settings.getByRole('button', { name: 'Choose image' }).click();
+    const picker = picking.getByRole('dialog', { name: 'Select image' });
+    await picker.getByRole('radiogroup', { name: 'Jump-start' }).getByText('Yes', { exact: true }).click();
+    const newImage = picker.locator('.ant-table-tbody tr[data-row-key]').filter({ has: picking.getByText(name, { exact: true }) });
+    await newImage.waitFor();
+    expect(await picker.getByRole('radio', { name: `Pick ${name}` }).isDisabled()).toBe(false);
+    await newImage.click();
+    await picker.waitFor({ state: 'hidden' });
+    expect(await settings.getByLabel('Image', { exact: true }).inputValue()).toBe(name);
   }, LONG);
 });
 
