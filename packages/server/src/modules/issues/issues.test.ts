@@ -59,7 +59,7 @@ describe('GET /issues', () => {
     const operator = await ok<TIssuesPage>('/issues', 'operator', { limit: '3' });
     expect(operator.items.map((i) => i.id)).toEqual([issue.aBackup, issue.bBackup, issue.aSmoke]);
     expect(operator.items[0]).toEqual({
-      id: issue.aBackup,
+      id: issue.aBackup!,
       machineId: ids.a,
       machineName: 'issues-a',
       source: 'operation',
