@@ -225,6 +225,18 @@ describe('the site server status check', () => {
     return runServerStatusCheck(db(), { at: new Date(clock), intervalMs: minute });
   };
 
+  it("reopens the demo seed's resolved site server status issue at the first check (its fault lasts)", async () => {
+    const seeded = await db().select().from(issues).where(and(eq(issues.source, 'server-status'), eq(issues.isResolved, true)));
+    expect(seeded).toHaveLength(1);
+    expect(seeded[0]!.count).toBe(3);
+    await run(0);
+    const [after] = await db().select().from(issues).where(eq(issues.id, seeded[0]!.id));
+    expect(after).toMatchObject({ isResolved: false, count: 4 });
+    // The other seeded issues: open, from tasks, operations and a probe.
+    const { rows } = await db().execute<{ source: string; n: number }>(sql`select source, count(*)::int as n from issues where not is_resolved group by source order by source`);
+    expect(rows.map((r) => r.source)).toEqual(expect.arrayContaining(['operation', 'probe', 'server-status', 'task']));
+  });
+
   it('raises an issue for each running managed machine with a false flag, once per interval, consistent with the status call', async () => {
     const panicked = await f.machine({ classId: 1, needsAdmin: true, failCounter: 3 });
     const failedLast = await f.machine({ classId: 1 });
@@ -235,7 +247,7 @@ describe('the site server status check', () => {
     expect((await f.settled(await f.enqueue(failedLast, 'SmokeTest'))).status).toBe('FAILURE');
     const statusIssuesOf = async (machineId: number) => (await issuesOf(machineId)).filter((i) => i.source === 'server-status');
 
-    const first = await run(0);
+    const first = await run(minute);
     expect(first).toBeDefined();
     const mine = (ids: number[]) => first!.filter((x) => ids.includes(x.machineId));
     expect(mine([panicked.id, failedLast.id, healthy.id, stopped.id, unmanaged.id]).map((x) => x.machineId)).toEqual([panicked.id, failedLast.id]);
