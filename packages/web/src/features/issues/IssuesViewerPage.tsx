@@ -76,7 +76,7 @@ export default function IssuesViewerPage() {
         columns={columns}
         dataSource={issues.isError ? [] : (issues.data?.items ?? [])}
         loading={issues.isLoading}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: 1350 }}
         locale={{ emptyText: issues.isLoading ? ' ' : 'No issues' }}
         onRow={(issue) => ({ onClick: () => setSelected(issue), style: { cursor: 'pointer' } })}
         pagination={{

@@ -22,16 +22,19 @@ const stop = (e: { stopPropagation(): void }) => e.stopPropagation();
 
 export function issueColumns(a: IssueColumnActions): Column[] {
   return [
-    { key: 'first', title: 'First occurrence', render: (_, i) => formatDateTime(i.firstOccurrenceTime, DATE_TIME_SECONDS_FORMAT) },
-    { key: 'last', title: 'Last occurrence', render: (_, i) => formatDateTime(i.lastOccurrenceTime, DATE_TIME_SECONDS_FORMAT) },
+    { key: 'first', title: 'First occurrence', width: 170, render: (_, i) => formatDateTime(i.firstOccurrenceTime, DATE_TIME_SECONDS_FORMAT) },
+    { key: 'last', title: 'Last occurrence', width: 170, render: (_, i) => formatDateTime(i.lastOccurrenceTime, DATE_TIME_SECONDS_FORMAT) },
     {
       key: 'machine',
       title: 'Machine',
+      width: 240,
+      ellipsis: true,
       render: (_, i) => (
         <Button
           type="link"
           size="small"
-          style={{ padding: 0 }}
+          style={{ padding: 0, maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', justifyContent: 'flex-start' }}
+          title={i.machineName}
           aria-label={`Filter by machine ${i.machineName}`}
           onClick={(e) => {
             stop(e);
@@ -42,10 +45,12 @@ export function issueColumns(a: IssueColumnActions): Column[] {
         </Button>
       ),
     },
-    { key: 'description', title: 'Description', dataIndex: 'description' },
+    // Cut to one line (the whole text as its title, and in the logs drawer) so that the switch stays in view.
+    { key: 'description', title: 'Description', dataIndex: 'description', ellipsis: true, width: 300 },
     {
       key: 'tags',
       title: 'Tags',
+      width: 220,
       render: (_, i) =>
         i.tags.map((t) => (
           <Tag
@@ -70,16 +75,17 @@ export function issueColumns(a: IssueColumnActions): Column[] {
           </Tag>
         )),
     },
-    { key: 'count', title: 'Count', dataIndex: 'count' },
+    { key: 'count', title: 'Count', dataIndex: 'count', width: 80 },
     {
       key: 'resolved',
       title: 'Resolved',
+      width: 100,
       render: (_, i) => (
         <span onClick={stop} onKeyDown={stop}>
           <Switch size="small" checked={i.isResolved} disabled={!a.canWrite} aria-label={`Resolved: ${i.description}`} onChange={(v) => a.onResolved(i, v)} />
         </span>
       ),
     },
-    { key: 'logCount', title: 'Logs', dataIndex: 'logCount' },
+    { key: 'logCount', title: 'Logs', dataIndex: 'logCount', width: 70 },
   ];
 }
