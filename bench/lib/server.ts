@@ -2,9 +2,16 @@
  * Starts the real server as a child process for a benchmark, on a data folder kept
  * between runs (`.bench-data/<name>`, so the scale seed is made once), and reads
  * its memory from /proc. The rate limits are raised out of the load's reach.
+ *
+ * The folder is made again when the seed or the migrations changed since it was
+ * seeded (a fingerprint of their sources in `seed-fingerprint`): a fleet seeded by
+ * older code measures a different fleet (an older version format once left 99 %
+ * of the scale machines obsolete, and the deploy controller's queueing loaded
+ * every benchmark).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import getPort from 'get-port';
 import type pg from 'pg';
@@ -20,9 +27,37 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** A hash of the seed's and the migrations' sources. */
+function seedFingerprint(): string {
+  const hash = createHash('sha1');
+  for (const dir of ['packages/server/src/seed', 'packages/server/src/db/migrations', 'packages/server/src/db/migrations/meta']) {
+    for (const file of readdirSync(join(root, dir)).sort()) {
+      if (/\.(ts|sql|json)$/.test(file) && !file.endsWith('.test.ts')) hash.update(file).update(readFileSync(join(root, dir, file)));
+    }
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The data folder of `name`, emptied first when it was seeded by other seed code;
+ * `seeded()` records the fingerprint once the server is up (a seed cut short is
+ * made again).
+ */
+function dataFolder(name: string): { dataDir: string; seeded(): void } {
+  const dataDir = join(root, '.bench-data', name);
+  const marker = join(dataDir, 'seed-fingerprint');
+  const fingerprint = seedFingerprint();
+  if (existsSync(dataDir) && (!existsSync(marker) || readFileSync(marker, 'utf8') !== fingerprint)) {
+    console.log(`  (.bench-data/${name} was seeded by other seed code: seeding again)`);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  mkdirSync(dataDir, { recursive: true });
+  return { dataDir, seeded: () => writeFileSync(marker, fingerprint) };
+}
+
 export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; env?: Record<string, string> }): Promise<BenchServer> {
   const port = await getPort();
-  const dataDir = join(root, '.bench-data', opts.name);
+  const { dataDir, seeded } = dataFolder(opts.name);
   const started = Date.now();
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (`npm run bench:profile-summary`).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
@@ -56,6 +91,7 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
     }
     await new Promise((r) => setTimeout(r, 500));
   }
+  seeded();
   if (/Seeded/.test(out)) console.log(`  (seeded ${opts.seed} fleet; start-up took ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return {
     baseUrl,

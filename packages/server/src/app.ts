@@ -15,7 +15,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
-  serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { existsSync } from 'node:fs';
@@ -27,6 +26,7 @@ import type { Db } from './db/client.js';
 import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
 import { HttpProblem, badRequest, forbidden, unauthorized } from './lib/problem.js';
+import { createSerializerCompiler } from './lib/json-text.js';
 import { isDatabaseInputError, nulByteErrors, sqlState } from './lib/input-guard.js';
 import { API_INFO, API_TAGS, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
 import { registerHttpSecurity } from './lib/http-security.js';
@@ -123,7 +123,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'>;
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> & Partial<Pick<Config, 'production'>>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -205,7 +205,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true }),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers already written as JSON are sent as they are; checked outside production (lib/json-text.ts).
+  app.setSerializerCompiler(createSerializerCompiler({ checkJsonText: opts.config.production !== true }));
   // First, so that its headers and limits apply to every answer, errors included.
   await registerHttpSecurity(app, opts.config.rateLimit);
 

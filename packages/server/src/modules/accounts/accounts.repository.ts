@@ -22,6 +22,7 @@ import {
   type TMachineStatusCounts,
 } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
+import { executePrepared } from '../../db/prepared.js';
 import {
   accountCountDeltas,
   accountMachineStatus as ams,
@@ -189,7 +190,8 @@ export async function selectAccountPage(
   // narrow sort; a deferred join, so deep pages never read wide rows), numbered
   // by their position, then only those rows with their status counts, and the
   // total as a scalar subquery evaluated once. One round trip and one plan
-  // instead of three.
+  // instead of three, and the plan is kept: a named prepared statement
+  // (db/prepared.ts).
   let pageIds;
   if (!q.sortBy && tsq) {
     // By relevance: ranked over the narrow `account_search` rows. Weights D, C, B,
@@ -217,31 +219,33 @@ export async function selectAccountPage(
       .from(sql`unnest(array(${pageIds})) with ordinality as p(id, pos)`),
   );
   let totalItems: number;
-  const rows = await db
-    .with(page)
-    .select({
-      totalItems: sql<number>`(${countAccounts(db, q)})`.mapWith(Number),
-      id: accounts.id,
-      name: accounts.name,
-      urlFriendlyName: accounts.urlFriendlyName,
-      description: accounts.description,
-      customer: accounts.customer,
-      creator: accounts.creator,
-      creationTime: accounts.creationTime,
-      expirationTime: accounts.expirationTime,
-      bundleVersion: accounts.bundleVersion,
-      instancePolicy: accounts.instancePolicy,
-      classId: accounts.classId,
-      parentId: accounts.parentId,
-      vmImageName: accounts.vmImageName,
-      billingPeriod: accounts.billingPeriod,
-      isTemplate: accounts.isTemplate,
-      machineStats: MACHINE_STATS_COLUMNS,
-    })
-    .from(page)
-    .innerJoin(accounts, eq(accounts.id, page.id))
-    .leftJoin(ams, eq(ams.accountId, accounts.id))
-    .orderBy(page.pos);
+  const rows = await executePrepared(
+    db
+      .with(page)
+      .select({
+        totalItems: sql<number>`(${countAccounts(db, q)})`.mapWith(Number),
+        id: accounts.id,
+        name: accounts.name,
+        urlFriendlyName: accounts.urlFriendlyName,
+        description: accounts.description,
+        customer: accounts.customer,
+        creator: accounts.creator,
+        creationTime: accounts.creationTime,
+        expirationTime: accounts.expirationTime,
+        bundleVersion: accounts.bundleVersion,
+        instancePolicy: accounts.instancePolicy,
+        classId: accounts.classId,
+        parentId: accounts.parentId,
+        vmImageName: accounts.vmImageName,
+        billingPeriod: accounts.billingPeriod,
+        isTemplate: accounts.isTemplate,
+        machineStats: MACHINE_STATS_COLUMNS,
+      })
+      .from(page)
+      .innerJoin(accounts, eq(accounts.id, page.id))
+      .leftJoin(ams, eq(ams.accountId, accounts.id))
+      .orderBy(page.pos),
+  );
   // An empty page (no match, or past the end) carries no total: count on its own.
   if (rows.length > 0) totalItems = rows[0]!.totalItems;
   else totalItems = (await countAccounts(db, q))[0]?.n ?? 0;

@@ -45,6 +45,7 @@ import { selectMachineBackups } from '../backups/backups.repository.js';
 import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
+import { jsonText } from '../../lib/json-text.js';
 
 type Page = { startIndex: number; limit: number };
 type ByMachine = { principal: Principal; machineId: number };
@@ -126,11 +127,12 @@ export function createMachineService({
   }
 
   return {
-    list: ({ principal, query }) => repo.selectMachinePage(db, { ...query, hiddenClassIds: hiddenClassIds(principal) }),
+    // The page as PostgreSQL writes it, sent as it is (lib/json-text.ts).
+    list: async ({ principal, query }) => jsonText(await repo.selectMachinePageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
 
     async listForAccount({ principal, accountId, query }) {
       await mustFindAccount(db, principal, accountId);
-      return repo.selectMachinePage(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) });
+      return jsonText(await repo.selectMachinePageText(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) }));
     },
 
     async get({ principal, machineId }) {

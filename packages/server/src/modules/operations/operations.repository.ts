@@ -20,6 +20,7 @@ import {
   type TOperationTypeName,
 } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
+import { queryPrepared } from '../../db/prepared.js';
 import {
   auditActivities,
   auditActivityAccounts,
@@ -83,16 +84,17 @@ const joins = (f: OperationFilter, withMachine: boolean) =>
  * `pending` index) and stops after `startIndex + limit` rows. The total is counted
  * on the same plan but stops `OPERATIONS_COUNT_AHEAD` rows past the page: a
  * filter matching more answers that many with `totalCapped` (a count of a
- * million rows per page would cost more than the page).
+ * million rows per page would cost more than the page). Both are named
+ * prepared statements (db/prepared.ts): the page's plan cost more than its run.
  */
 export async function selectOperationPage(
   db: DbOrTx,
   q: OperationFilter & { startIndex: number; limit: number },
 ): Promise<{ items: TOperation[]; totalItems: number; totalCapped: boolean }> {
   const { page, count, cap } = operationPageStatements(q);
-  const [rows, counted] = await Promise.all([db.execute<{ op: TOperation }>(page), db.execute<{ n: number }>(count)]);
-  const n = counted.rows[0]?.n ?? 0;
-  return { items: rows.rows.map((r) => r.op), totalItems: n, totalCapped: n >= cap };
+  const [rows, counted] = await Promise.all([queryPrepared<{ op: TOperation }>(db, page), queryPrepared<{ n: number }>(db, count)]);
+  const n = counted[0]?.n ?? 0;
+  return { items: rows.map((r) => r.op), totalItems: n, totalCapped: n >= cap };
 }
 
 /** The two statements of {@link selectOperationPage} (exported for EXPLAIN in tests and benchmarks). */
