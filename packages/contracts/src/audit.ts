@@ -57,6 +57,8 @@ export const AUDIT_ACTIONS = [
   'CancelOperation',
   /** The agent switched a class's standby on after an anomaly (DESIGN §12); user `MMA`. */
   'MmaStandby',
+  /** An operator resolved or reopened an issue (spec 2 §8 Update issue; DESIGN §14). */
+  'UpdateIssue',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -72,6 +72,8 @@ import { createVersionStateService, type VersionStateService } from './modules/v
 import { versionStateRoutes } from './modules/version-states/version-states.routes.js';
 import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
 import { operationRoutes } from './modules/operations/operations.routes.js';
+import { createIssueService, type IssueService } from './modules/issues/issues.service.js';
+import { issueRoutes } from './modules/issues/issues.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -98,6 +100,7 @@ export interface Services {
   versionStates: VersionStateService;
   backups: BackupService;
   operations: OperationService;
+  issues: IssueService;
 }
 
 declare module 'fastify' {
@@ -240,6 +243,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     versionStates: createVersionStateService({ db }),
     backups: createBackupService({ db }),
     operations: createOperationService({ db, audit, operations, events }),
+    issues: createIssueService({ db, audit }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -354,6 +358,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(versionStateRoutes);
       await api.register(backupRoutes);
       await api.register(operationRoutes);
+      await api.register(issueRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -39,6 +39,8 @@ export interface Config {
    * another process, such as the e2e suite).
    */
   agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number };
+  /** `SERVER_STATUS_INTERVAL_S`: how often the worker checks the site server status of running managed machines (DESIGN §14; default 60). */
+  serverStatusIntervalS: number;
   simAgentFailMachines: string[];
   /**
    * Requests a minute one signed-in user may make (`RATE_LIMIT_PER_USER`), and
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cloudProvider: oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated'], 'simulated'),
     simCloudDelayMs,
     agent,
+    serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
     simAgentFailMachines: (env.SIM_AGENT_FAIL_MACHINES ?? '').split(',').map((n) => n.trim()).filter((n) => n !== ''),
     rateLimit,
     objectStore: objectStoreConfig(env, dataDir),

@@ -31,6 +31,7 @@ import { createTaskHub } from './engine/push/task-hub.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
 import { createOperationEngine, type OperationEngine } from './engine/operations/agent.js';
+import { startServerStatusWatch, type ServerStatusWatch } from './engine/issues/server-status-check.js';
 import { createSimulatedAgent } from './engine/operations/simulated-agent.js';
 import { AGENT_EFFECTS } from './engine/operations/agent-effects.js';
 import { createStorageEffects } from './storage/effects.js';
@@ -68,6 +69,7 @@ async function main() {
   let operationEngine: OperationEngine | undefined;
   let stopCompaction: (() => Promise<void>) | undefined;
   let deploys: DeployController | undefined;
+  let serverStatusWatch: ServerStatusWatch | undefined;
 
   /** Runs one stop step; answers false when it failed for another reason than the database being gone. */
   const step = async (name: string, run: (() => Promise<unknown>) | undefined): Promise<boolean> => {
@@ -89,6 +91,7 @@ async function main() {
       await step('push channel', hub && (() => hub!.close())),
       await step('http', app && (() => app!.close())),
       await step('deploy controller', deploys && (() => deploys!.stop())),
+      await step('server status check', serverStatusWatch && (() => serverStatusWatch!.stop())),
       await step('operation agent', operationEngine && (() => operationEngine!.stop())),
       await step('task engine', engine && (() => engine!.stop())),
       await step('account count compaction', stopCompaction),
@@ -164,6 +167,7 @@ async function main() {
       });
       await operationEngine.start();
       deploys = startDeployController({ db: database.db, queue: app.deps.operations, log });
+      serverStatusWatch = startServerStatusWatch({ db: database.db, intervalMs: config.serverStatusIntervalS * 1000, log });
     }
 
     if (config.role === 'worker') {

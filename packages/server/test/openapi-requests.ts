@@ -17,6 +17,8 @@ export interface PathIds {
   operation: number;
   /** An audit activity of the account. */
   activity: number;
+  /** An issue of the machine (1, unknown, when it has none). */
+  issue: number;
   template: number;
   /** A draft of the signed-in user. */
   draft: number;
@@ -46,9 +48,10 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
   const activity = await db.execute<{ id: number }>(
     sql`select activity_id as id from audit_activity_accounts where account_id = ${account} order by activity_id limit 1`,
   );
+  const issue = await db.execute<{ id: number }>(sql`select id from issues where machine_id = ${machine} order by id limit 1`);
   const { template } = await one<{ template: number }>(sql`select id as template from templates where is_public and type = 'general' order by id limit 1`);
   const { commitHash } = await one<{ commitHash: string }>(sql`select short_hash as "commitHash" from software_commits where software = 'launcher' order by id limit 1`);
-  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, template, commitHash };
+  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, issue: issue.rows[0]?.id ?? 1, template, commitHash };
 }
 
 /** The id of a kind of row among `ids` (class: Experimental). */

@@ -44,7 +44,7 @@ export interface Operation {
 }
 
 /** The kinds of row an id names. */
-export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity';
+export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity' | 'issue';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -79,6 +79,7 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   operations: 'operation',
   'user-activities': 'activity',
   'draft-accounts': 'draft',
+  issues: 'issue',
   template: 'template',
 };
 

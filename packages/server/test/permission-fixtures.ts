@@ -10,6 +10,7 @@ import { SignJWT, UnsecuredJWT, decodeJwt } from 'jose';
 import { sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, CLASS_EXPERIMENTAL, type TAccountDetail } from '@fleet/contracts';
 import { eq } from 'drizzle-orm';
+import { raiseIssue } from '../src/engine/issues/raise.js';
 import { draftAccounts, machineCredentials, operations, sites, users } from '../src/db/schema.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
@@ -94,6 +95,7 @@ async function world(t: TestApp, classId: number, owner: 'operator' | 'admin'): 
       operation: await newOperation(t, row.machine),
       // The activity of that operation: it concerns the world's account.
       activity: await lastActivityId(t),
+      issue: await newIssue(t, row.machine),
     },
   };
 }
@@ -103,6 +105,12 @@ export async function newTask(t: TestApp, machineId: number): Promise<number> {
   const res = await t.call({ method: 'POST', url: `/machines/${machineId}/stop`, as: 'admin' });
   if (res.statusCode !== 200) throw new Error(`stop failed: ${res.body}`);
   return (res.json() as { id: number }).id;
+}
+
+/** Raises an issue on the machine (as the engine would); answers its id. */
+export async function newIssue(t: TestApp, machineId: number): Promise<number> {
+  await raiseIssue(t.database.db, { machineId, source: 'operation', description: `Matrix failure of machine ${machineId}`, tags: ['matrix'], content: 'matrix' });
+  return one<{ id: number }>(t, sql`select max(id) as id from issues where machine_id = ${machineId}`).then((r) => r.id);
 }
 
 /** Queues a SmokeTest operation (queued until an agent runs it) as admin; with `pending`, makes it wait for approval. Answers its id. */

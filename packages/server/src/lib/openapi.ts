@@ -175,6 +175,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Machine configs', description: 'Component and deployer configurations of machines and their defaults (spec 2 §7 Machines, spec 3 §7 Updater and batch).' },
   { name: 'Config definitions', description: 'The catalogues of component and deployer config keys (spec 2 §7 Configs, spec 3 §2.5, §7).' },
   { name: 'Operations', description: 'Operations of the machine management agent: the dialogs that queue them, approvals, resets, the Operations viewer, logs and site server status (spec 2 §2.3, §2.6, §7; DESIGN §12).' },
+  { name: 'Issues', description: 'Problems the engine raised on machines, grouped by fingerprint, their logs, and resolving them (spec 2 §2.5, §7 Issues; DESIGN §14).' },
   { name: 'Notifications', description: 'Messages queued for machines and the machines of accounts (spec 2 §7 Notifications).' },
   { name: 'Audit', description: 'Audit activities of operators: who changed what and when (spec 2 §2.11, §7 Audit).' },
   { name: 'Fleet', description: 'Fleet counters of the top bar (spec 3 §2.9).' },

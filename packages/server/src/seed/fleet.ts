@@ -18,7 +18,9 @@
  * Machine versions and version states: `versions.ts` (desired versions are the
  * accounts' machineConfig resolved; `scale` seeds no version states).
  *
- * Known limitations: no operations, issues, backups, request statistics are seeded (the audit history is, see audit.ts); machine tasks are only
+ * Demo issues: `issues.ts`.
+ *
+ * Known limitations: no operations, backups, request statistics are seeded (the audit history is, see audit.ts); machine tasks are only
  * finished ones (no New or Running task for the engine to pick up).
  */
 import { eq } from 'drizzle-orm';
@@ -34,6 +36,7 @@ import { planFleetRows } from './machines.js';
 import { Rng } from './random.js';
 import { fitMachineTotal, SCALE_MACHINES, SCALE_SHAPE } from './scale.js';
 import { seedAuditHistory } from './audit.js';
+import { seedDemoIssues } from './issues.js';
 import { seedSoftware, type SoftwareCatalogue } from './software.js';
 import { assignVersions } from './versions.js';
 
@@ -49,8 +52,8 @@ export const DEMO_SHAPE: FleetShape = {
   sites: [2, 4],
 };
 
-/** Seeds of the generators: catalogue, demo accounts, scale accounts, audit history. */
-const SEED = { catalogue: 42, demo: 4242, scale: 424242, audit: 4243 } as const;
+/** Seeds of the generators: catalogue, demo accounts, scale accounts, audit history, demo issues. */
+const SEED = { catalogue: 42, demo: 4242, scale: 424242, audit: 4243, issues: 4244 } as const;
 
 /** Seeds the fleet of `opts.kind` into `db` (see the module docstring). */
 export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets: SecretBox }): Promise<void> {
@@ -91,6 +94,7 @@ export async function seedFleet(db: Db, opts: { kind: 'demo' | 'scale'; secrets:
     await insertManyAsJson(tx, versionStates, versionStateRows);
     for (const table of ['accounts', 'sites', 'machines']) await syncSequence(tx, table);
     if (!scale) await seedAuditHistory(tx, new Rng(SEED.audit), plans.map((p) => p.row));
+    if (!scale) await seedDemoIssues(tx, new Rng(SEED.issues), rows);
   });
 }
 

@@ -70,7 +70,7 @@ export const APP_ROUTES: AppRoute[] = [
     icon: <EyeOutlined />,
     redirect: '/viewer/issues',
     children: [
-      { path: 'issues', title: 'Issues', page: notBuiltYet },
+      { path: 'issues', title: 'Issues', page: () => import('../features/issues/IssuesViewerPage') },
       { path: 'operations', title: 'Operations', page: () => import('../features/operations/OperationsViewerPage') },
       { path: 'machines', title: 'Machines', page: notBuiltYet },
       { path: 'states', title: 'States', page: notBuiltYet },

@@ -16,6 +16,7 @@ import { accounts, irmnVersions, machines, operations, saasImages } from '../../
 import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { operationJson } from '../../modules/operations/operation-json.js';
 import { CLAIM_LOCK_NAMESPACE } from '../tasks/tasks.repository.js';
+import { raiseIssue } from '../issues/raise.js';
 import type { EffectMachine } from './effects.js';
 import type { OperationRow } from './operations.repository.js';
 
@@ -215,7 +216,13 @@ async function finishIn(
       deployerLog: sql`${operations.deployerLog} || ${deployerLog}`,
     })
     .where(leased(lease))
-    .returning({ id: operations.id, machineId: operations.machineId, classId: operations.classId });
+    .returning({
+      id: operations.id,
+      machineId: operations.machineId,
+      classId: operations.classId,
+      typeName: operations.typeName,
+      outputTail: sql<string>`right(${operations.output}, ${OUTPUT_TAIL_CHARS})`,
+    });
   if (!row) return undefined;
   const counted = outcome.status === 'FAILURE' && outcome.counts;
   const { rows } = await tx.execute<{ failCounter: number }>(
@@ -228,7 +235,41 @@ async function finishIn(
   );
   const failCounter = rows[0]?.failCounter ?? 0;
   await tx.update(operations).set({ failCounter }).where(eq(operations.id, row.id));
-  return { ...row, status: outcome.status, counted, failCounter, panicked: counted && failCounter === panicFailures };
+  const panicked = counted && failCounter === panicFailures;
+  if (outcome.status === 'FAILURE' && outcome.counts) await raiseOperationIssues(tx, { ...row, message: outcome.message, failCounter, panicked });
+  return { id: row.id, machineId: row.machineId, classId: row.classId, status: outcome.status, counted, failCounter, panicked };
+}
+
+/** Characters of an operation's output an issue log keeps (its end, where the failure is). */
+const OUTPUT_TAIL_CHARS = 4_000;
+
+/**
+ * The issues of a counted failure (DESIGN §14), in the finish's transaction: one
+ * `operation` occurrence "<type> failed: <message>", and a `panic` one when this
+ * failure put the machine in Panic. Cancels and resets are not failures of the
+ * machine and raise nothing.
+ */
+async function raiseOperationIssues(
+  tx: Tx,
+  o: { id: number; machineId: number; typeName: string; outputTail: string; message: string; failCounter: number; panicked: boolean },
+): Promise<void> {
+  const firstLine = o.message.split('\n')[0] ?? o.message;
+  await raiseIssue(tx, {
+    machineId: o.machineId,
+    source: 'operation',
+    description: `${o.typeName} failed: ${firstLine}`,
+    tags: ['operation', o.typeName],
+    content: `Operation ${o.id} (${o.typeName}) failed: ${o.message}\n\n${o.outputTail}`,
+  });
+  if (o.panicked) {
+    await raiseIssue(tx, {
+      machineId: o.machineId,
+      source: 'panic',
+      description: `Machine in Panic after ${o.failCounter} failed operations in a row`,
+      tags: ['panic', o.typeName],
+      content: `The machine needs admin attention: its failCounter reached ${o.failCounter}; nothing more starts on it until an operator resets its failure state. Last failure: operation ${o.id} (${o.typeName}): ${o.message}`,
+    });
+  }
 }
 
 /** Renews the lease; false when it was lost. */
@@ -330,8 +371,8 @@ export async function switchStandbyOnAnomaly(
   { classId, failures, windowMinutes }: { classId: number; failures: number; windowMinutes: number },
 ): Promise<{ activityId: number; failures: number } | undefined> {
   return db.transaction(async (tx) => {
-    const { rows: recent } = await tx.execute<{ id: number; accountId: number }>(sql`
-      select o.id, o.account_id as "accountId" from operations o
+    const { rows: recent } = await tx.execute<{ id: number; accountId: number; machineId: number }>(sql`
+      select o.id, o.account_id as "accountId", o.machine_id as "machineId" from operations o
       where o.class_id = ${classId} and o.status = 'FAILURE' and o.worker is not null
         and o.finished_at > now() - ${windowMinutes} * interval '1 minute'
         and o.finished_at > coalesce((select max(a.time) from audit_activities a
@@ -359,6 +400,20 @@ export async function switchStandbyOnAnomaly(
       },
       changes: [{ entityName: 'MmaInstance', propertyName: 'standby', oldValue: false, newValue: true }],
     });
+    // One standby issue on each machine whose failures tipped the class (at most 100), in this transaction.
+    const className = flipped[0].className ?? `class ${classId}`;
+    for (const machineId of [...new Set(recent.map((r) => r.machineId))].slice(0, 100)) {
+      await raiseIssue(tx, {
+        machineId,
+        source: 'standby',
+        description: `Class ${className} switched to standby (anomaly): ${recent.length} failed operations within ${windowMinutes} minutes`,
+        tags: ['standby', 'anomaly', className],
+        content: `The agent switched standby on for class ${className} after ${recent.length} counted failures within ${windowMinutes} minutes (operations ${recent
+          .map((r) => r.id)
+          .slice(0, 100)
+          .join(', ')}). No operation of the class starts until an operator switches standby off.`,
+      });
+    }
     return { activityId, failures: recent.length };
   });
 }

@@ -12,6 +12,7 @@ import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { TTask, TTaskStatus, TTaskType } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { accounts, machines, machineTasks } from '../../db/schema.js';
+import { raiseIssue } from '../issues/raise.js';
 
 export type TaskRow = typeof machineTasks.$inferSelect;
 
@@ -115,6 +116,7 @@ export async function claimNext(
         })
         .where(eq(machineTasks.id, running.id))
         .returning();
+      await raiseTaskIssue(tx, failed!);
       abandoned.push(failed!);
     }
     const [next] = await tx
@@ -179,23 +181,42 @@ export async function releaseLease(db: DbOrTx, lease: Lease): Promise<void> {
   await db.update(machineTasks).set({ heartbeatAt: new Date(0) }).where(leased(lease));
 }
 
-/** Ends a Running task as Completed (progress 100) or Failed with its error; undefined when the lease was lost. */
+/**
+ * Ends a Running task as Completed (progress 100) or Failed with its error;
+ * undefined when the lease was lost. A failure raises its `task` issue in the
+ * same transaction (DESIGN §14).
+ */
 export async function finishTask(
   db: DbOrTx,
   lease: Lease,
   outcome: { status: 'Completed' } | { status: 'Failed'; error: string },
 ): Promise<TaskRow | undefined> {
-  const [row] = await db
-    .update(machineTasks)
-    .set({
-      status: outcome.status,
-      completedAt: sql`now()`,
-      error: outcome.status === 'Failed' ? outcome.error.slice(0, 2000) : null,
-      ...(outcome.status === 'Completed' ? { progress: 100 } : {}),
-    })
-    .where(leased(lease))
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(machineTasks)
+      .set({
+        status: outcome.status,
+        completedAt: sql`now()`,
+        error: outcome.status === 'Failed' ? outcome.error.slice(0, 2000) : null,
+        ...(outcome.status === 'Completed' ? { progress: 100 } : {}),
+      })
+      .where(leased(lease))
+      .returning();
+    if (row?.status === 'Failed') await raiseTaskIssue(tx, row);
+    return row;
+  });
+}
+
+/** The `task` issue of a Failed task: "<type> failed: <error>", tagged task and the type. */
+async function raiseTaskIssue(tx: DbOrTx, task: TaskRow): Promise<void> {
+  const error = task.error ?? 'unknown error';
+  await raiseIssue(tx, {
+    machineId: task.machineId,
+    source: 'task',
+    description: `${task.type} failed: ${error.split('\n')[0]}`,
+    tags: ['task', task.type],
+    content: `Task ${task.id} (${task.description}) failed after ${task.attempts} attempt(s): ${error}`,
+  });
 }
 
 /**

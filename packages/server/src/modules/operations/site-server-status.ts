@@ -13,8 +13,11 @@
  *   same one check false;
  * - otherwise status `Running`, every flag true.
  *
- * Known limitations: a real agent would report each service's own health; no
- * issue is raised for a false flag yet (DESIGN §14 issues are issue 11's).
+ * A false flag on a running managed machine is raised as a `server-status`
+ * issue by the worker's periodic check (`engine/issues/server-status-check.ts`),
+ * which reads the same facts and calls this function.
+ *
+ * Known limitations: a real agent would report each service's own health.
  */
 import type { TSiteServerStatus } from '@fleet/contracts';
 

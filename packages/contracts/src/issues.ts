@@ -1,0 +1,99 @@
+/**
+ * Issues (spec 2 §2.5 Issue viewer, §3 Issue and Issue log, §5 tag filter, §7
+ * Issues, §8 Update issue, §9; DESIGN §14): problems the engine raised on
+ * machines, grouped by fingerprint, with their logs; an operator resolves them.
+ */
+import { z } from 'zod';
+import { ZId, PAGE_QUERY_FIELDS, zPaged } from './common.js';
+
+/** Where an issue came from (DESIGN §14). */
+export const ISSUE_SOURCES = ['operation', 'panic', 'standby', 'probe', 'server-status', 'task'] as const;
+export const ZIssueSource = z.enum(ISSUE_SOURCES);
+export type TIssueSource = z.infer<typeof ZIssueSource>;
+
+/** Issue viewer page size (spec 2 §9). */
+export const ISSUES_PAGE_SIZE = 10;
+/** The spec's console fetches issues with limit 100 (spec 2 §7); ours asks one page at a time. */
+export const ISSUES_FETCH_LIMIT = 100;
+/** Longest tag (issue, log, filter). */
+export const ISSUE_TAG_MAX_LENGTH = 60;
+/** Most tags one issue keeps (the union of its occurrences' tags). */
+export const ISSUE_MAX_TAGS = 20;
+/** Most tags a filter takes. */
+export const ISSUE_FILTER_MAX_TAGS = 20;
+/** Longest description kept. */
+export const ISSUE_DESCRIPTION_MAX_LENGTH = 500;
+/** Longest log content kept, characters; a longer one is cut and marked incomplete. */
+export const ISSUE_LOG_MAX_CONTENT = 8_000;
+/** Logs kept per issue: the newest ones (the count keeps counting). */
+export const ISSUE_LOG_RETAINED = 100;
+/** The delay before a failed Resolved switch is put back (spec 2 §4, §9), ms. */
+export const ISSUE_REVERT_DELAY_MS = 500;
+/** Toasts of the Resolved switch (spec 2 §8 Update issue). */
+export const ISSUE_UPDATE_ERROR = 'Error occurred updating issue';
+export const ISSUE_UPDATE_SUCCESS = 'Issue updated';
+
+const ZTag = z.string().trim().min(1).max(ISSUE_TAG_MAX_LENGTH);
+
+/**
+ * Tags of a filter, comma-joined in the query (`tags=panic,Backup`): trimmed,
+ * blanks and duplicates dropped. An issue matches when it has every tag.
+ */
+export const ZIssueTagsFilter = z
+  .string()
+  .max(ISSUE_FILTER_MAX_TAGS * (ISSUE_TAG_MAX_LENGTH + 1))
+  .transform((s) => [...new Set(s.split(',').map((t) => t.trim()).filter((t) => t.length > 0))])
+  .pipe(z.array(ZTag).max(ISSUE_FILTER_MAX_TAGS))
+  .describe('Comma-separated tags; an issue matches when it has every one');
+
+/** An issue (spec 2 §3 Issue). `logCount`: logs kept (the newest `ISSUE_LOG_RETAINED`). Times ISO 8601 UTC. */
+export const ZIssue = z.object({
+  id: z.number().int(),
+  machineId: z.number().int(),
+  machineName: z.string(),
+  source: ZIssueSource,
+  description: z.string(),
+  tags: z.array(z.string()),
+  count: z.number().int(),
+  firstOccurrenceTime: z.string(),
+  lastOccurrenceTime: z.string(),
+  isResolved: z.boolean(),
+  logCount: z.number().int(),
+});
+export type TIssue = z.infer<typeof ZIssue>;
+
+/** `GET /issues` and `GET /machines/{id}/issues`: newest last occurrence first. */
+export const ZIssuesPage = zPaged(ZIssue);
+export type TIssuesPage = z.infer<typeof ZIssuesPage>;
+
+/** `GET /machines/{id}/issues` (spec 2 §7 Machines): tags, startIndex, limit. */
+export const ZMachineIssuesQuery = z.object({
+  ...PAGE_QUERY_FIELDS,
+  tags: ZIssueTagsFilter.optional(),
+});
+export type TMachineIssuesQuery = z.input<typeof ZMachineIssuesQuery>;
+
+/** `GET /issues` (spec 2 §7 Issues): machineId, tags comma-joined, startIndex, limit. */
+export const ZIssuesQuery = ZMachineIssuesQuery.extend({ machineId: ZId.optional() });
+export type TIssuesQuery = z.input<typeof ZIssuesQuery>;
+
+/** One log of an issue (spec 2 §3 Issue log): `size` in characters of the whole content; `complete` false when the content was cut. */
+export const ZIssueLog = z.object({
+  id: z.number().int(),
+  timestamp: z.string(),
+  content: z.string(),
+  tags: z.array(z.string()),
+  size: z.number().int(),
+  complete: z.boolean(),
+});
+export type TIssueLog = z.infer<typeof ZIssueLog>;
+
+/** `GET /issues/{id}/logs`: newest first. */
+export const ZIssueLogsQuery = z.object(PAGE_QUERY_FIELDS);
+export type TIssueLogsQuery = z.input<typeof ZIssueLogsQuery>;
+export const ZIssueLogsPage = zPaged(ZIssueLog);
+export type TIssueLogsPage = z.infer<typeof ZIssueLogsPage>;
+
+/** `PATCH /issues/{id}` (spec 2 §7, §4): resolve or reopen. */
+export const ZUpdateIssueRequest = z.object({ isResolved: z.boolean() });
+export type TUpdateIssueRequest = z.infer<typeof ZUpdateIssueRequest>;

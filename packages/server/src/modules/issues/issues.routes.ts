@@ -1,0 +1,88 @@
+/**
+ * Issue calls (spec 2 §2.5, §7 Issues and Machines, §8 Update issue; DESIGN
+ * §14): `GET /issues`, `GET /machines/{id}/issues`, `GET /issues/{id}/logs`,
+ * `PATCH /issues/{id}`. The PATCH needs `write` (app.ts) and is audited.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZIdParams,
+  ZIssue,
+  ZIssueLogsPage,
+  ZIssueLogsQuery,
+  ZIssuesPage,
+  ZIssuesQuery,
+  ZMachineIssuesQuery,
+  ZUpdateIssueRequest,
+} from '@fleet/contracts';
+import type { IssueService } from './issues.service.js';
+
+export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['Issues'];
+  const svc = (): IssueService => app.services.issues;
+
+  app.get(
+    '/issues',
+    {
+      schema: {
+        operationId: 'listIssues',
+        description:
+          'Issues of visible machines, newest last occurrence first, paged and filtered on the server (spec 2 §2.5, §7 Issues): `machineId`, `tags` (comma list; an issue matches when it has every tag). Issues of Customer Production machines are left out without group CustomerProductionAccess.',
+        tags,
+        summary: 'Issues of visible machines, filtered by machine and tags, paged',
+        querystring: ZIssuesQuery,
+        response: { 200: ZIssuesPage },
+      },
+    },
+    (req) => svc().list({ principal: req.principal!, query: req.query }),
+  );
+
+  app.get(
+    '/machines/:id/issues',
+    {
+      schema: {
+        operationId: 'listMachineIssues',
+        description: "The machine's issues, newest last occurrence first, filtered by `tags` (every tag) and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine.",
+        tags,
+        summary: 'Issues of one machine, filtered by tags, paged',
+        params: ZIdParams,
+        querystring: ZMachineIssuesQuery,
+        response: { 200: ZIssuesPage },
+      },
+    },
+    (req) => svc().machineIssues({ principal: req.principal!, machineId: req.params.id, query: req.query }),
+  );
+
+  app.get(
+    '/issues/:id/logs',
+    {
+      schema: {
+        operationId: 'listIssueLogs',
+        description:
+          "The issue's logs, newest first (spec 2 §2.5 logs drawer, §3 Issue log): timestamp, content, tags, size (characters of the whole content) and complete (false when the content was cut). The newest 100 are kept.",
+        tags,
+        summary: 'Logs of an issue, newest first, paged',
+        params: ZIdParams,
+        querystring: ZIssueLogsQuery,
+        response: { 200: ZIssueLogsPage },
+      },
+    },
+    (req) => svc().logs({ principal: req.principal!, issueId: req.params.id, query: req.query }),
+  );
+
+  app.patch(
+    '/issues/:id',
+    {
+      schema: {
+        operationId: 'updateIssue',
+        description:
+          'Resolves or reopens an issue (spec 2 §4, §8 Update issue). Audited (UpdateIssue). A resolved issue that occurs again is reopened by the engine (DESIGN §14). Answers the issue.',
+        tags,
+        summary: 'Resolve or reopen an issue',
+        params: ZIdParams,
+        body: ZUpdateIssueRequest,
+        response: { 200: ZIssue },
+      },
+    },
+    (req) => svc().update({ principal: req.principal!, issueId: req.params.id, isResolved: req.body.isResolved }),
+  );
+};
