@@ -8,7 +8,7 @@
  * neither of a hidden class.
  */
 import { and, asc, count, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
-import { className, MACHINE_RECENT_TASKS, type TMachine, type TMachineLookup } from '@fleet/contracts';
+import { className, MACHINE_RECENT_TASKS, VIEWER_COUNT_AHEAD, type TMachine, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
 import { recentOperations } from '../operations/operation-json.js';
@@ -141,6 +141,13 @@ function toMachine(r: ListRow): TMachine {
 }
 
 /**
+ * The order of machine lists: by account, launcher first, then name. Written as
+ * the index `machines_list_order_idx` is (`desc nulls last`; the column is never
+ * null), so that the planner can walk it to a page.
+ */
+const listOrder = [asc(machines.accountId), sql`${machines.isLauncher} desc nulls last`, asc(machines.name), asc(machines.id)];
+
+/**
  * A page of visible machines (of one account, or of one id list), in account
  * order, launcher first, then by name; each with its recent tasks and operations.
  *
@@ -148,17 +155,26 @@ function toMachine(r: ListRow): TMachine {
  * (built as JSON by PostgreSQL) and the total as a scalar subquery, evaluated
  * once. A count and a task query beside it cost a pooled connection and a round
  * trip each per request; only an empty page (past the end) counts on its own.
+ *
+ * With `capTotal` (the whole fleet: 100,000 machines) the total is counted on
+ * the page's ordered plan (`machines_list_order_idx`) and stops
+ * `VIEWER_COUNT_AHEAD` rows past the page: `totalCapped` then says the total is
+ * a lower bound. Without it the count is exact (an account has few machines).
  */
 export async function selectMachinePage(
   db: DbOrTx,
-  q: { hiddenClassIds: number[]; accountId?: number; ids?: number[]; startIndex: number; limit: number },
-): Promise<{ items: TMachine[]; totalItems: number }> {
+  q: { hiddenClassIds: number[]; accountId?: number; ids?: number[]; startIndex: number; limit: number; capTotal?: boolean },
+): Promise<{ items: TMachine[]; totalItems: number; totalCapped: boolean }> {
   const where = and(
     visible(q.hiddenClassIds),
     q.accountId !== undefined ? eq(machines.accountId, q.accountId) : undefined,
     q.ids ? inArray(machines.id, q.ids) : undefined,
   );
-  const total = db.select({ n: count() }).from(machines).innerJoin(accounts, eq(accounts.id, machines.accountId)).where(where);
+  const cap = q.startIndex + q.limit + VIEWER_COUNT_AHEAD;
+  const matching = db.select({ id: machines.id }).from(machines).innerJoin(accounts, eq(accounts.id, machines.accountId)).where(where);
+  const total = q.capTotal
+    ? db.select({ n: count() }).from(matching.orderBy(...listOrder).limit(cap).as('matching'))
+    : db.select({ n: count() }).from(machines).innerJoin(accounts, eq(accounts.id, machines.accountId)).where(where);
   const rows = await db
     .select({ ...listColumns, totalItems: sql<number>`(${total})`.mapWith(Number) })
     .from(machines)
@@ -166,11 +182,11 @@ export async function selectMachinePage(
     .leftJoin(sites, eq(sites.id, machines.siteId))
     .leftJoin(instanceTypes, eq(instanceTypes.id, machines.instanceTypeId))
     .where(where)
-    .orderBy(asc(machines.accountId), sql`${machines.isLauncher} desc`, asc(machines.name), asc(machines.id))
+    .orderBy(...listOrder)
     .offset(q.startIndex)
     .limit(q.limit);
   const totalItems = rows.length > 0 ? rows[0]!.totalItems : ((await total)[0]?.n ?? 0);
-  return { items: rows.map(toMachine), totalItems };
+  return { items: rows.map(toMachine), totalItems, totalCapped: q.capTotal === true && totalItems >= cap };
 }
 
 /** One visible machine as the API answers it, or undefined. */

@@ -25,6 +25,7 @@ import {
   type TMachine,
   type TMachineCredential,
   type TMachineDetail,
+  type TMachinesPage,
   type TTask,
   type TTaskType,
   type TUpdateMachineRequest,
@@ -59,7 +60,8 @@ const ACTIONS = {
 export type MachineAction = keyof typeof ACTIONS;
 
 export interface MachineService {
-  list(o: { principal: Principal; query: Page & { accountId?: number } }): Promise<{ items: TMachine[]; totalItems: number }>;
+  /** Every visible machine, or those of one account, or the one `machineId`; the whole fleet's total is capped. */
+  list(o: { principal: Principal; query: Page & { accountId?: number; machineId?: number } }): Promise<TMachinesPage>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
   /** The machine with its own backup files (ZMachineDetail). */
   get(o: ByMachine): Promise<TMachineDetail>;
@@ -126,11 +128,20 @@ export function createMachineService({
   }
 
   return {
-    list: ({ principal, query }) => repo.selectMachinePage(db, { ...query, hiddenClassIds: hiddenClassIds(principal) }),
+    list: ({ principal, query: { machineId, accountId, startIndex, limit } }) =>
+      repo.selectMachinePage(db, {
+        accountId,
+        ids: machineId !== undefined ? [machineId] : undefined,
+        startIndex,
+        limit,
+        capTotal: accountId === undefined && machineId === undefined,
+        hiddenClassIds: hiddenClassIds(principal),
+      }),
 
     async listForAccount({ principal, accountId, query }) {
       await mustFindAccount(db, principal, accountId);
-      return repo.selectMachinePage(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) });
+      const { items, totalItems } = await repo.selectMachinePage(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) });
+      return { items, totalItems };
     },
 
     async get({ principal, machineId }) {
