@@ -96,7 +96,7 @@ describe('GET /machines (the Machines viewer)', () => {
   });
 
   it('answers 400 for a bad machineId or paging', async () => {
-    for (const query of [{ machineId: '0' }, { machineId: 'x' }, { machineId: '2147483648' }, { limit: '1001' }, { startIndex: '-1' }]) {
+    for (const query of [{ machineId: '0' }, { machineId: 'x' }, { machineId: '2147483648' }, { limit: '1001' }, { startIndex: '-1' }] as Record<string, string>[]) {
       const res = await t.call({ method: 'GET', url: '/machines', as: 'viewer', query });
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().errors[0].propertyName).toBe(Object.keys(query)[0]);
@@ -184,7 +184,7 @@ describe('GET /version-states (the States viewer)', () => {
   });
 
   it('answers 400 for a bad state, machineId or limit', async () => {
-    for (const query of [{ state: 'current' }, { state: 'Future' }, { machineId: '-3' }, { limit: '301' }, { limit: '0' }]) {
+    for (const query of [{ state: 'current' }, { state: 'Future' }, { machineId: '-3' }, { limit: '301' }, { limit: '0' }] as Record<string, string>[]) {
       const res = await t.call({ method: 'GET', url: '/version-states', as: 'viewer', query });
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().errors[0].propertyName).toBe(Object.keys(query)[0]);
@@ -236,7 +236,7 @@ describe('GET /cloud-instance and GET /machines/{id}/cloud-instances (the Cloud 
   });
 
   it('answers 400 for bad input', async () => {
-    for (const query of [{ machineId: '1.5' }, { limit: '301' }, { startIndex: 'x' }]) {
+    for (const query of [{ machineId: '1.5' }, { limit: '301' }, { startIndex: 'x' }] as Record<string, string>[]) {
       const res = await t.call({ method: 'GET', url: '/cloud-instance', as: 'viewer', query });
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
       expect(res.json().errors[0].propertyName).toBe(Object.keys(query)[0]);
