@@ -13,37 +13,41 @@ import { APP_ROUTES, visibleMenuRoutes, type AppRoute } from '../routes';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-/**
- * Menu items of the routes. `search` is the current query string when the
- * current page is inside `parentPath`: links to its siblings keep the group's
- * `keepParams` from it (the viewers' selected machine, spec 2 §2.1).
- */
-function toItems(routes: AppRoute[], parentPath: string, current: { pathname: string; search: string }, keep: string[] = []): MenuItem[] {
+function toItems(routes: AppRoute[], parentPath: string, keep: string[] = []): MenuItem[] {
   return routes.map((route) => {
     const path = `${parentPath}/${route.path}`;
     if (route.children) {
-      return { key: path, icon: route.icon, label: route.title, children: toItems(route.children, path, current, route.keepParams) };
+      return { key: path, icon: route.icon, label: route.title, children: toItems(route.children, path, route.keepParams) };
     }
-    return { key: path, icon: route.icon, label: <Link to={path + keptSearch(keep, parentPath, current)}>{route.title}</Link> };
+    return { key: path, icon: route.icon, label: <MenuLink to={path} group={parentPath} keep={keep} title={route.title} /> };
   });
 }
 
-function keptSearch(keep: string[], parentPath: string, { pathname, search }: { pathname: string; search: string }): string {
-  if (keep.length === 0 || !pathname.startsWith(`${parentPath}/`)) return '';
-  const from = new URLSearchParams(search);
-  const kept = new URLSearchParams();
-  for (const key of keep) {
-    const value = from.get(key);
-    if (value !== null && value !== '') kept.set(key, value);
+/**
+ * A sidebar link. Inside a group with `keepParams` (the viewers' selected
+ * machine, spec 2 §2.1), a link to a sibling of the current page keeps those
+ * query parameters. It reads the location itself, so that its address follows
+ * the page even where the menu does not render it again (a closed group).
+ */
+function MenuLink({ to, group, keep, title }: { to: string; group: string; keep: string[]; title: string }) {
+  const { pathname, search } = useLocation();
+  let kept = '';
+  if (keep.length > 0 && pathname.startsWith(`${group}/`)) {
+    const from = new URLSearchParams(search);
+    const params = new URLSearchParams();
+    for (const key of keep) {
+      const value = from.get(key);
+      if (value !== null && value !== '') params.set(key, value);
+    }
+    kept = params.size > 0 ? `?${params.toString()}` : '';
   }
-  const text = kept.toString();
-  return text === '' ? '' : `?${text}`;
+  return <Link to={to + kept}>{title}</Link>;
 }
 
 export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { hasPermission } = useAuth();
-  const { pathname, search } = useLocation();
-  const items = useMemo(() => toItems(visibleMenuRoutes(APP_ROUTES, hasPermission), '', { pathname, search }), [hasPermission, pathname, search]);
+  const { pathname } = useLocation();
+  const items = useMemo(() => toItems(visibleMenuRoutes(APP_ROUTES, hasPermission), ''), [hasPermission]);
   const section = `/${pathname.split('/')[1] ?? ''}`;
 
   // The group of the current route opens whenever the route moves into it; the
