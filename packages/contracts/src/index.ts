@@ -19,3 +19,4 @@ export * from './license.js';
 export * from './config-definitions.js';
 export * from './account-keys.js';
 export * from './issues.js';
+export * from './viewers.js';

@@ -166,9 +166,13 @@ export const ZMachineDetail = ZMachine.extend({
 });
 export type TMachineDetail = z.infer<typeof ZMachineDetail>;
 
-/** `GET /machines`: every visible live machine, optionally of one account, by account then name. */
+/**
+ * `GET /machines`: every visible live machine, optionally of one account or the
+ * one machine `machineId` (the viewers' machine selector), by account then name.
+ */
 export const ZListMachinesQuery = ZPageQuery.extend({
   accountId: ZId.optional(),
+  machineId: ZId.optional(),
 });
 export type TListMachinesQuery = z.input<typeof ZListMachinesQuery>;
 export const ZListMachinesResponse = zPaged(ZMachine);

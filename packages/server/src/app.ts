@@ -69,6 +69,8 @@ import { machineConfigRoutes } from './modules/machine-configs/machine-configs.r
 import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
 import { createVersionStateService, type VersionStateService } from './modules/version-states/version-states.service.js';
+import { createCloudInstanceService, type CloudInstanceService } from './modules/cloud-instances/cloud-instances.service.js';
+import { cloudInstanceRoutes } from './modules/cloud-instances/cloud-instances.routes.js';
 import { versionStateRoutes } from './modules/version-states/version-states.routes.js';
 import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
 import { operationRoutes } from './modules/operations/operations.routes.js';
@@ -98,6 +100,7 @@ export interface Services {
   machineConfigs: MachineConfigService;
   accountKeys: AccountKeyService;
   versionStates: VersionStateService;
+  cloudInstances: CloudInstanceService;
   backups: BackupService;
   operations: OperationService;
   issues: IssueService;
@@ -241,6 +244,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     machineConfigs: createMachineConfigService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
     versionStates: createVersionStateService({ db }),
+    cloudInstances: createCloudInstanceService({ db }),
     backups: createBackupService({ db }),
     operations: createOperationService({ db, audit, operations, events }),
     issues: createIssueService({ db, audit }),
@@ -356,6 +360,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(machineConfigRoutes);
       await api.register(accountKeyRoutes);
       await api.register(versionStateRoutes);
+      await api.register(cloudInstanceRoutes);
       await api.register(backupRoutes);
       await api.register(operationRoutes);
       await api.register(issueRoutes);

@@ -404,6 +404,8 @@ export const machines = pgTable(
     index('machines_class_idx').on(t.classId),
     // The deploy controller's pass (engine/desired-state) reads the obsolete live machines only.
     index('machines_obsolete_idx').on(t.id).where(sql`obsolete and deleted_at is null`),
+    // The order of GET /machines (account, launcher first, name): the Machines viewer walks it to a page of the whole fleet.
+    index('machines_list_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null`),
   ],
 );
 
@@ -494,7 +496,8 @@ export const cloudInstances = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('cloud_instances_machine_idx').on(t.machineId)],
+  // (machine, id): a machine's instances newest first (the viewer's machine filter, the active instance).
+  (t) => [index('cloud_instances_machine_id_idx').on(t.machineId, t.id)],
 );
 
 /**
@@ -777,6 +780,9 @@ export const versionStates = pgTable(
   (t) => [
     index('version_states_machine_idx').on(t.machineId, t.timestamp.desc(), t.id.desc()),
     uniqueIndex('version_states_one_current_idx').on(t.machineId).where(sql`current`),
+    // The States viewer's Current and Historical pages across the fleet, newest first.
+    index('version_states_current_idx').on(t.timestamp.desc(), t.id.desc()).where(sql`current`),
+    index('version_states_historical_idx').on(t.timestamp.desc(), t.id.desc()).where(sql`not current`),
     uniqueIndex('version_states_operation_idx').on(t.operationId),
   ],
 );

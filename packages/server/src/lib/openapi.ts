@@ -172,6 +172,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Software update', description: 'Checks before an instance settings push (spec 1 §5, §7).' },
   { name: 'Machines', description: 'Machines, their lifecycle actions, tasks and credentials, and the machines of an account (spec 2 §2.2, §2.3, §7 Machines).' },
   { name: 'Version states', description: 'What each machine runs, ran and should run: current, historical and desired version states (spec 2 §2.3 Version Info, §2.8, §3, §7 Machines).' },
+  { name: 'Cloud instances', description: 'Cloud instances of machines, the active one and former ones: the Cloud Instances viewer (spec 2 §2.9, §3, §7).' },
   { name: 'Machine configs', description: 'Component and deployer configurations of machines and their defaults (spec 2 §7 Machines, spec 3 §7 Updater and batch).' },
   { name: 'Config definitions', description: 'The catalogues of component and deployer config keys (spec 2 §7 Configs, spec 3 §2.5, §7).' },
   { name: 'Operations', description: 'Operations of the machine management agent: the dialogs that queue them, approvals, resets, the Operations viewer, logs and site server status (spec 2 §2.3, §2.6, §7; DESIGN §12).' },

@@ -40,6 +40,10 @@ export interface AppRoute {
   hideInMenu?: boolean;
   /** Where the parent route itself redirects (absolute path). */
   redirect?: string;
+  /** Query parameters the sidebar keeps when moving between the children of this group. */
+  keepParams?: string[];
+  /** The page of the parent route itself, instead of a plain redirect (e.g. `/viewer`, which loads the lookup first). */
+  indexPage?: PageLoader;
   page?: PageLoader;
   children?: AppRoute[];
 }
@@ -69,12 +73,16 @@ export const APP_ROUTES: AppRoute[] = [
     title: 'Viewer',
     icon: <EyeOutlined />,
     redirect: '/viewer/issues',
+    // Loads the machine lookup, then redirects to /viewer/issues keeping `machine` (spec 2 §2.1).
+    indexPage: () => import('../features/viewer/ViewerIndexPage'),
+    // The sidebar carries the selected machine from one viewer to the next.
+    keepParams: ['machine'],
     children: [
       { path: 'issues', title: 'Issues', page: () => import('../features/issues/IssuesViewerPage') },
       { path: 'operations', title: 'Operations', page: () => import('../features/operations/OperationsViewerPage') },
-      { path: 'machines', title: 'Machines', page: notBuiltYet },
-      { path: 'states', title: 'States', page: notBuiltYet },
-      { path: 'cloud-instances', title: 'Cloud Instances', page: notBuiltYet },
+      { path: 'machines', title: 'Machines', page: () => import('../features/viewer/MachinesViewerPage') },
+      { path: 'states', title: 'States', page: () => import('../features/viewer/StatesViewerPage') },
+      { path: 'cloud-instances', title: 'Cloud Instances', page: () => import('../features/viewer/CloudInstancesViewerPage') },
       { path: 'request-statistics', title: 'Request Statistics', page: notBuiltYet },
     ],
   },
@@ -105,7 +113,11 @@ export function lazyPage(load: PageLoader): RouteObject['lazy'] {
 export function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { title: route.title, permission: route.permission };
   if (route.children) {
-    const index: RouteObject[] = route.redirect ? [{ index: true, element: <Navigate to={route.redirect} replace /> }] : [];
+    const index: RouteObject[] = route.indexPage
+      ? [{ index: true, lazy: lazyPage(route.indexPage) }]
+      : route.redirect
+        ? [{ index: true, element: <Navigate to={route.redirect} replace /> }]
+        : [];
     return { path: route.path, handle, children: [...index, ...route.children.map(toRouteObject)] };
   }
   return { path: route.path, handle, lazy: route.page ? lazyPage(route.page) : undefined };

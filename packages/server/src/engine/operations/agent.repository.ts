@@ -331,6 +331,34 @@ export async function selectMachinesNeedingAgent(db: DbOrTx, { staleMs, limit }:
   return rows.map((r) => r.machineId);
 }
 
+/**
+ * Delivers pending notification messages (spec 2 §3 Pending message, §7
+ * Notifications; issue 11 point 4) of machines that can receive them now: live,
+ * managed, and with an active instance that is running (a transition whose time
+ * has come counts as done). Each message is delivered exactly once, whoever
+ * runs this at the same time: rows are taken `for update skip locked` and the
+ * update itself requires `delivered_at is null`. Sets `delivered_at` to `at`,
+ * oldest messages first, at most `limit`; answers the delivered messages.
+ *
+ * Known limitations: delivery is the mark; no agent on the machine shows the
+ * message to its users (the simulated fleet has none).
+ */
+export async function deliverPendingMessages(
+  db: DbOrTx,
+  { at, limit }: { at: Date; limit: number },
+): Promise<{ id: number; machineId: number }[]> {
+  const { rows } = await db.execute<{ id: number; machineId: number }>(sql`
+    update notification_messages n set delivered_at = ${at.toISOString()}::timestamptz
+    where n.id in (
+      select x.id from notification_messages x join machines m on m.id = x.machine_id
+      where x.delivered_at is null and m.managed and m.deleted_at is null and ${activeInstanceState} = 'running'
+      order by x.id limit ${limit}
+      for update of x skip locked)
+    and n.delivered_at is null
+    returning n.id, n.machine_id as "machineId"`);
+  return rows;
+}
+
 /** The machine an effect works on (see {@link EffectMachine}), or undefined when it does not exist. */
 export async function selectEffectMachine(db: DbOrTx, machineId: number): Promise<EffectMachine | undefined> {
   // Aliased SQL: an interpolated column renders unqualified inside a subquery, where it would name the instance's own id.

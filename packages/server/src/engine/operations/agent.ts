@@ -19,6 +19,8 @@
  *   its timeout is aborted and ends FAILURE.
  * - The finish applies the failCounter rule (SUCCESS resets it, a failure
  *   raises it, Panic at `panicFailures`) and then the anomaly rule of its class.
+ * - Each pass also delivers the pending notification messages of machines that
+ *   run managed (`deliverPendingMessages`: exactly once across engines).
  *
  * `stop()` aborts running operations, releases their leases (the next engine
  * resumes them at once) and returns once no drain is in flight; the caller may
@@ -39,6 +41,7 @@ import { OPERATION_QUEUED_CHANNEL, type OperationRow } from './operations.reposi
 import {
   appendLogs,
   claimNextOperation,
+  deliverPendingMessages,
   finishOperation,
   lockLease,
   logLine,
@@ -103,6 +106,8 @@ export interface OperationEngineOptions extends Partial<OperationEngineSettings>
   log?: Logger;
   /** Name of this worker in `operations.worker` (default host:pid:random). */
   workerName?: string;
+  /** The clock of delivery times (tests control it); default the system clock. */
+  now?: () => Date;
 }
 
 export interface OperationEngine {
@@ -113,6 +118,8 @@ export interface OperationEngine {
   wake(machineIds: number[]): void;
   /** One level-driven pass now; answers the number of machines woken. */
   pass(): Promise<number>;
+  /** Delivers the pending messages of running managed machines (part of each pass); answers how many. */
+  deliverMessages(): Promise<number>;
 }
 
 /** Why a running operation is aborted. */
@@ -127,6 +134,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   const s: OperationEngineSettings = { ...AGENT_ENGINE_DEFAULTS };
   for (const key of Object.keys(AGENT_ENGINE_DEFAULTS) as (keyof OperationEngineSettings)[]) s[key] = options[key] ?? AGENT_ENGINE_DEFAULTS[key];
   const workerName = options.workerName ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const now = options.now ?? (() => new Date());
   let listener: MachineNotificationListener | undefined;
   let passTimer: NodeJS.Timeout | undefined;
   let stopping = true;
@@ -316,9 +324,17 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     pump();
   }
 
+  async function deliverMessages(): Promise<number> {
+    const delivered = await deliverPendingMessages(db, { at: now(), limit: s.passLimit });
+    if (delivered.length > 0) log?.debug({ messages: delivered.length }, 'notification messages delivered');
+    return delivered.length;
+  }
+
   async function pass(): Promise<number> {
     const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit });
     wake(machineIds);
+    // Level-driven like the rest of the pass: a message waits until its machine runs managed.
+    await deliverMessages().catch((err: unknown) => report('notification delivery failed', err));
     return machineIds.length;
   }
 
@@ -326,6 +342,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     workerName,
     wake,
     pass,
+    deliverMessages,
 
     async start() {
       stopping = false;

@@ -8,7 +8,7 @@
  * neither of a hidden class.
  */
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { className, MACHINE_RECENT_TASKS, type TMachine, type TMachineLookup } from '@fleet/contracts';
+import { className, MACHINE_RECENT_TASKS, VIEWER_COUNT_AHEAD, type TMachine, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
 import { queryPrepared } from '../../db/prepared.js';
@@ -83,19 +83,34 @@ export interface MachinePageQuery {
   ids?: number[];
   startIndex: number;
   limit: number;
+  /**
+   * The whole fleet (100,000 machines): the total is counted on the page's
+   * ordered plan and stops `VIEWER_COUNT_AHEAD` rows past the page, and the page
+   * carries `totalCapped` (ZMachinesPage; true when the total is a lower bound).
+   */
+  capTotal?: boolean;
+  /** Answer `totalCapped` (false unless `capTotal` hit the cap): `GET /machines` answers ZMachinesPage. */
+  withCapped?: boolean;
 }
+
+/**
+ * The order of machine lists: by account, launcher first, then name. Written as
+ * the index `machines_list_order_idx` is (`desc nulls last`; the column is never
+ * null), so that the planner can walk it to a page.
+ */
+const LIST_ORDER = sql`${machines.accountId}, ${machines.isLauncher} desc nulls last, ${machines.name}, ${machines.id}`;
 
 /**
  * The statement of a page of visible machines (of one account, or of one id
  * list), in account order, launcher first, then by name; each with its recent
  * tasks and operations. It answers one row, `page`: the TListMachinesResponse
- * as JSON text (`{ items, totalItems }`).
+ * as JSON text (`{ items, totalItems }`, and `totalCapped` with `withCapped`).
  *
  * Built whole by PostgreSQL, sent as it comes: mapping 100 rows of columns in
  * Node, checking them against the contract and writing them out again cost the
  * server more than the page's statement costs the database (issue 9 "The slow
- * paths"). The JSON of the page's rows only, after the limit; the total as a
- * scalar subquery evaluated once, so an empty page (past the end) has it too.
+ * paths"). The JSON of the page's rows only, after the limit; the total
+ * counted once beside them, so an empty page (past the end) has it too.
  */
 export function machinePageStatement(q: MachinePageQuery): SQL {
   const where = and(
@@ -111,13 +126,19 @@ export function machinePageStatement(q: MachinePageQuery): SQL {
     left join ${instanceTypes} on ${instanceTypes.id} = ${machines.instanceTypeId}
     left join mma_classes mc on mc.id = ${machines.classId}
     where ${where}
-    order by ${machines.accountId}, ${machines.isLauncher} desc, ${machines.name}, ${machines.id}
+    order by ${LIST_ORDER}
     offset ${q.startIndex} limit ${q.limit}`;
-  const total = sql`select count(*) from ${machines} join ${accounts} on ${accounts.id} = ${machines.accountId} where ${where}`;
+  const matching = sql`from ${machines} join ${accounts} on ${accounts.id} = ${machines.accountId} where ${where}`;
+  const cap = q.startIndex + q.limit + VIEWER_COUNT_AHEAD;
+  const total = q.capTotal
+    ? sql`select count(*) from (select ${machines.id} ${matching} order by ${LIST_ORDER} limit ${cap}) x`
+    : sql`select count(*) ${matching}`;
+  const capped = q.withCapped ? sql`, 'totalCapped', ${q.capTotal === true} and t.n >= ${cap}` : sql``;
   return sql`select json_build_object(
-      'items', coalesce(json_agg(p.machine order by p.account_id, p.is_launcher desc, p.name, p.id), '[]'::json),
-      'totalItems', (${total}))::text as page
-    from (${page}) p`;
+      'items', coalesce(json_agg(p.machine order by p.account_id, p.is_launcher desc, p.name, p.id) filter (where p.id is not null), '[]'::json),
+      'totalItems', t.n ${capped})::text as page
+    from (${total}) t(n) left join (${page}) p on true
+    group by t.n`;
 }
 
 /**

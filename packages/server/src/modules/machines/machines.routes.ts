@@ -22,6 +22,7 @@ import {
   ZMachineCredential,
   ZMachineDetail,
   ZMachineLookupResponse,
+  ZMachinesPage,
   ZTask,
   ZTaskListQuery,
   ZTaskListResponse,
@@ -68,11 +69,12 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listMachines',
         description:
-          'Machines the user may see, optionally of one account, paged (spec 2 §7 Machines). Customer Production machines are left out without group CustomerProductionAccess.',
+          'Machines the user may see, optionally of one account or the one `machineId`, by account, launcher first, then name, paged (spec 2 §2.7 Machines viewer, §7 Machines). ' +
+          'Customer Production machines are left out without group CustomerProductionAccess. Over the whole fleet the total is counted at most 1000 rows past the page (`totalCapped` true: at least that many).',
         tags,
-        summary: 'Visible machines, optionally of one account, paged',
+        summary: 'Visible machines, optionally of one account or one machine, paged',
         querystring: ZListMachinesQuery,
-        response: { 200: ZListMachinesResponse },
+        response: { 200: ZMachinesPage },
       },
     },
     (req) => machines().list({ principal: req.principal!, query: req.query }),

@@ -25,6 +25,7 @@ import {
   type TMachine,
   type TMachineCredential,
   type TMachineDetail,
+  type TMachinesPage,
   type TTask,
   type TTaskType,
   type TUpdateMachineRequest,
@@ -60,7 +61,8 @@ const ACTIONS = {
 export type MachineAction = keyof typeof ACTIONS;
 
 export interface MachineService {
-  list(o: { principal: Principal; query: Page & { accountId?: number } }): Promise<{ items: TMachine[]; totalItems: number }>;
+  /** Every visible machine, or those of one account, or the one `machineId`; the whole fleet's total is capped. */
+  list(o: { principal: Principal; query: Page & { accountId?: number; machineId?: number } }): Promise<TMachinesPage>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
   /** The machine with its own backup files (ZMachineDetail). */
   get(o: ByMachine): Promise<TMachineDetail>;
@@ -128,7 +130,18 @@ export function createMachineService({
 
   return {
     // The page as PostgreSQL writes it, sent as it is (lib/json-text.ts).
-    list: async ({ principal, query }) => jsonText(await repo.selectMachinePageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
+    list: async ({ principal, query: { machineId, accountId, startIndex, limit } }) =>
+      jsonText(
+        await repo.selectMachinePageText(db, {
+          accountId,
+          ids: machineId !== undefined ? [machineId] : undefined,
+          startIndex,
+          limit,
+          capTotal: accountId === undefined && machineId === undefined,
+          withCapped: true,
+          hiddenClassIds: hiddenClassIds(principal),
+        }),
+      ),
 
     async listForAccount({ principal, accountId, query }) {
       await mustFindAccount(db, principal, accountId);

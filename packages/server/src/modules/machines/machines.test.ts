@@ -128,7 +128,7 @@ describe('GET /machines and /machines/{id}', () => {
     expect((await ok<TMachine>('GET', `/machines/${quiet}`, 'viewer')).tasks).toEqual([]);
     // Past the end: no rows, the total still counted.
     const past = await ok<{ items: TMachine[]; totalItems: number }>('GET', '/machines', 'viewer', undefined, { accountId: String(account), startIndex: '5' });
-    expect(past).toEqual({ items: [], totalItems: 2 });
+    expect(past).toEqual({ items: [], totalItems: 2, totalCapped: false });
   });
 
   it('shows the demo fleet machines with their instances and site names', async () => {

@@ -7,8 +7,9 @@
  * A target the user may not see (unknown, terminated, Customer Production
  * without the group) is a 400 naming `machines` or `accounts`.
  *
- * Known limitations: nothing delivers the messages yet (the machine agent that
- * shows them to users is not part of this product), so they stay pending.
+ * Messages are delivered by the operation agent's pass once their machine runs
+ * managed (`deliverPendingMessages` in `engine/operations/agent.repository.ts`);
+ * delivered ones leave the pending list.
  */
 import type { z } from 'zod';
 import type { TPendingMessagesResponse, ZSendNotificationRequest } from '@fleet/contracts';

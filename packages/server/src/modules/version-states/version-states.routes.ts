@@ -1,10 +1,11 @@
 /**
  * Version state calls (spec 2 §7 Machines): `GET /machines/{id}/states`,
- * `GET /machines/{id}/states/desired`, `GET /machines/{id}/state-info`. Reads:
+ * `GET /machines/{id}/states/desired`, `GET /machines/{id}/state-info`, and the
+ * States viewer's `GET /version-states` (spec 2 §2.8; not named by the spec). Reads:
  * any signed-in user; hidden machines are 404 (app.ts, the service).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams, ZVersionState, ZVersionStatesQuery, ZVersionStatesResponse } from '@fleet/contracts';
+import { ZIdParams, ZVersionState, ZVersionStatesQuery, ZVersionStatesResponse, ZVersionStatesViewerPage, ZVersionStatesViewerQuery } from '@fleet/contracts';
 
 export const versionStateRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Version states'];
@@ -61,5 +62,24 @@ export const versionStateRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req) => states().stateInfo({ principal: req.principal!, machineId: req.params.id }),
+  );
+
+  app.get(
+    '/version-states',
+    {
+      schema: {
+        operationId: 'listVersionStates',
+        summary: 'Version states of every visible machine, or of one, paged (States viewer)',
+        description:
+          'The States viewer (spec 2 §2.8, §4): `state=Current` the current states, `Historical` the former ones, both newest first (timestamp, then id); ' +
+          '`Desired` one computed desired state per machine, by machine id. `machineId` keeps one machine (an unknown or hidden id answers an empty page). ' +
+          'Each row carries its machine class name and the names of the newest launcher and site master backups made before the state was replaced. ' +
+          'Customer Production machines are left out without group CustomerProductionAccess. The total is counted at most 1000 rows past the page (`totalCapped`).',
+        tags,
+        querystring: ZVersionStatesViewerQuery,
+        response: { 200: ZVersionStatesViewerPage },
+      },
+    },
+    (req) => states().viewer({ principal: req.principal!, query: req.query }),
   );
 };

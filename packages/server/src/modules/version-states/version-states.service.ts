@@ -9,14 +9,28 @@
  * - `desired`: that desired state alone.
  * - `stateInfo`: the current state (Version Info); a machine with no stored state
  *   yet (a new machine, the scale seed) answers its current versions, `id` null.
+ * - `viewer`: the States viewer's page (spec 2 §2.8) across every visible machine
+ *   or of one: Current and Historical are the stored states, newest first;
+ *   Desired is one computed state per machine, by machine id. Each row carries
+ *   its machine's class and backups; the total is capped (`VIEWER_COUNT_AHEAD`).
+ *   A machine id that is unknown or hidden answers an empty page (a filter,
+ *   not a path).
  *
  * Visibility as for machines: a machine that is unknown, deleted or hidden
  * (Customer Production without group CustomerProductionAccess) is 404.
  * Reading needs no permission beyond being signed in.
  */
-import type { TComponentVersion, TVersionState, TVersionStatesResponse } from '@fleet/contracts';
+import {
+  className,
+  VIEWER_COUNT_AHEAD,
+  type TComponentVersion,
+  type TVersionState,
+  type TVersionStatesResponse,
+  type TVersionStatesViewerPage,
+  type TViewerVersionState,
+} from '@fleet/contracts';
 import type { z } from 'zod';
-import type { ZVersionStatesQuery } from '@fleet/contracts';
+import type { ZVersionStatesQuery, ZVersionStatesViewerQuery } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
@@ -30,6 +44,17 @@ export interface VersionStateService {
   states(opts: { principal: Principal; machineId: number; query: z.output<typeof ZVersionStatesQuery> }): Promise<TVersionStatesResponse>;
   desired(opts: { principal: Principal; machineId: number }): Promise<TVersionState>;
   stateInfo(opts: { principal: Principal; machineId: number }): Promise<TVersionState>;
+  viewer(opts: { principal: Principal; query: z.output<typeof ZVersionStatesViewerQuery> }): Promise<TVersionStatesViewerPage>;
+}
+
+/** The components of a version map from commits keyed `software|shortHash` (a version is `{branch}|{shortHash}`). */
+function componentsOf(versions: Record<string, string>, commits: Map<string, TComponentVersion>) {
+  const mine = new Map<string, TComponentVersion>();
+  for (const [software, ref] of Object.entries(versions)) {
+    const commit = commits.get(`${software}|${ref.slice(ref.lastIndexOf('|') + 1)}`);
+    if (commit) mine.set(software, commit);
+  }
+  return stateComponents(mine);
 }
 
 export function createVersionStateService({ db }: { db: Db }): VersionStateService {
@@ -86,6 +111,47 @@ export function createVersionStateService({ db }: { db: Db }): VersionStateServi
       const { rows } = await repo.selectStatePage(db, { machineId, current: true, startIndex: 0, limit: 1 });
       const row = rows[0];
       return row ? stored(machine, row) : computed(machine, machine.currentVersions, { desired: false, current: true }, machine.createdAt);
+    },
+
+    async viewer({ principal, query }) {
+      const q = { hiddenClassIds: hiddenClassIds(principal), machineId: query.machineId, startIndex: query.startIndex, limit: query.limit };
+      const cap = query.startIndex + query.limit + VIEWER_COUNT_AHEAD;
+      let items: TViewerVersionState[];
+      let total: number;
+      if (query.state === 'Desired') {
+        const page = await repo.selectViewerDesiredPage(db, { ...q, cap });
+        const commits = await repo.selectCommitsOfMany(db, page.rows.map((r) => r.desiredVersions));
+        const now = new Date();
+        total = page.total;
+        items = page.rows.map((r) => ({
+          id: null,
+          machine: { id: r.machineId, name: r.machineName },
+          machineClassName: className(r.classId),
+          desired: true,
+          current: false,
+          timestamp: (r.changedAt ?? now).toISOString(),
+          components: componentsOf(r.desiredVersions, commits),
+          operationId: null,
+          launcherBackup: r.launcherBackup,
+          siteMasterBackup: r.siteMasterBackup,
+        }));
+      } else {
+        const page = await repo.selectViewerStatePage(db, { ...q, current: query.state === 'Current', cap });
+        total = page.total;
+        items = page.rows.map((r) => ({
+          id: r.id,
+          machine: { id: r.machineId, name: r.machineName },
+          machineClassName: className(r.classId),
+          desired: false,
+          current: r.current,
+          timestamp: r.timestamp.toISOString(),
+          components: r.components,
+          operationId: r.operationId,
+          launcherBackup: r.launcherBackup,
+          siteMasterBackup: r.siteMasterBackup,
+        }));
+      }
+      return { items, totalItems: total, totalCapped: total >= cap };
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Sidebar menu built from the router table (spec 1 §2, §6): entries the user's
  * permissions do not allow are hidden, and entries marked hidden (EditAccount,
- * Account Settings) are never listed. Entries are real links. A collapsed
+ * Account Settings) are never listed. Entries are real links; inside a group
+ * with `keepParams` (the viewers) they keep those query parameters. A collapsed
  * sidebar shows groups as pop-ups on hover only, never the expanded groups.
  */
 import { useMemo, useState } from 'react';
@@ -12,14 +13,35 @@ import { APP_ROUTES, visibleMenuRoutes, type AppRoute } from '../routes';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
-function toItems(routes: AppRoute[], parentPath: string): MenuItem[] {
+function toItems(routes: AppRoute[], parentPath: string, keep: string[] = []): MenuItem[] {
   return routes.map((route) => {
     const path = `${parentPath}/${route.path}`;
     if (route.children) {
-      return { key: path, icon: route.icon, label: route.title, children: toItems(route.children, path) };
+      return { key: path, icon: route.icon, label: route.title, children: toItems(route.children, path, route.keepParams) };
     }
-    return { key: path, icon: route.icon, label: <Link to={path}>{route.title}</Link> };
+    return { key: path, icon: route.icon, label: <MenuLink to={path} group={parentPath} keep={keep} title={route.title} /> };
   });
+}
+
+/**
+ * A sidebar link. Inside a group with `keepParams` (the viewers' selected
+ * machine, spec 2 §2.1), a link to a sibling of the current page keeps those
+ * query parameters. It reads the location itself, so that its address follows
+ * the page even where the menu does not render it again (a closed group).
+ */
+function MenuLink({ to, group, keep, title }: { to: string; group: string; keep: string[]; title: string }) {
+  const { pathname, search } = useLocation();
+  let kept = '';
+  if (keep.length > 0 && pathname.startsWith(`${group}/`)) {
+    const from = new URLSearchParams(search);
+    const params = new URLSearchParams();
+    for (const key of keep) {
+      const value = from.get(key);
+      if (value !== null && value !== '') params.set(key, value);
+    }
+    kept = params.size > 0 ? `?${params.toString()}` : '';
+  }
+  return <Link to={to + kept}>{title}</Link>;
 }
 
 export function SideMenu({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {

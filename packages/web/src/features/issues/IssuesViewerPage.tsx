@@ -11,12 +11,10 @@
  * 100,000 machines; machine, tags and page stay in the URL.
  */
 import { useState } from 'react';
-import { Alert, Button, Card, Flex, Select, Table, Typography } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Card, Table } from 'antd';
 import { ISSUES_PAGE_SIZE, type TIssue } from '@fleet/contracts';
-import { errorText } from '../../app/api-client';
 import { useAuth } from '../../app/auth/auth-context';
-import { useMachineLookup } from '../operations/api/queries';
+import { ViewerToolbar } from '../viewer/components/ViewerToolbar';
 import { useIssuesPage } from './api/queries';
 import { useUpdateIssue } from './api/mutations';
 import { issueColumns } from './components/issue-columns';
@@ -29,16 +27,10 @@ import './issues.css';
 export default function IssuesViewerPage() {
   const { machineId, tags, page, setFilters, setPage } = useIssuesParams();
   const { canWrite } = useAuth();
-  const machines = useMachineLookup();
   const issues = useIssuesPage({ machineId, tags: joinTags(tags), startIndex: (page - 1) * ISSUES_PAGE_SIZE, limit: ISSUES_PAGE_SIZE });
   const update = useUpdateIssue();
   const [selected, setSelected] = useState<TIssue | undefined>();
 
-  // A machine id from the URL that the lookup does not list still filters; the selector shows its id.
-  const options = (machines.data ?? []).map((m) => ({ value: m.id, label: `${m.name} (${m.className})` }));
-  if (machineId !== undefined && machines.isSuccess && !options.some((o) => o.value === machineId)) {
-    options.unshift({ value: machineId, label: `Machine ${machineId}` });
-  }
   const columns = issueColumns({
     canWrite,
     onMachine: (id) => setFilters({ machineId: id }),
@@ -48,27 +40,15 @@ export default function IssuesViewerPage() {
 
   return (
     <Card title="Issues">
-      <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
-        <label htmlFor="issues-machine">
-          <Typography.Text>Machine</Typography.Text>
-        </label>
-        <Select
-          id="issues-machine"
-          style={{ width: 360, maxWidth: '100%' }}
-          placeholder="All machines"
-          allowClear
-          value={machineId}
-          onChange={(v: number | undefined) => setFilters({ machineId: v })}
-          loading={machines.isLoading}
-          showSearch={{ optionFilterProp: 'label' }}
-          options={options}
-        />
+      <ViewerToolbar
+        selectorId="issues-machine"
+        machineId={machineId}
+        onMachine={(id) => setFilters({ machineId: id })}
+        list={issues}
+        errorFallback="Issues could not be loaded"
+      >
         <TagFilter tags={tags} onChange={(next) => setFilters({ tags: next })} />
-        <Button icon={<ReloadOutlined aria-hidden />} loading={issues.isFetching} onClick={() => void issues.refetch()}>
-          Refresh
-        </Button>
-      </Flex>
-      {issues.isError && <Alert type="error" showIcon title={errorText(issues.error, 'Issues could not be loaded')} style={{ marginBottom: 12 }} />}
+      </ViewerToolbar>
       <Table<TIssue>
         rowKey="id"
         size="small"

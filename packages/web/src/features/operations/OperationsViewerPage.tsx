@@ -8,13 +8,13 @@
  * issue 10: a million operations must stay fast) rather than the spec's 300
  * fetched and paged locally; page and machine stay in the URL. The push channel
  * keeps the shown rows current and brings new operations into the first page.
+ * The machine selector, Refresh and the alert are the viewers' shared toolbar.
  */
-import { Alert, Button, Card, Flex, Select, Table, Typography } from 'antd';
-import { ReloadOutlined } from '@ant-design/icons';
+import { Card, Table } from 'antd';
 import { OPERATIONS_VIEWER_PAGE_SIZE, type TOperation } from '@fleet/contracts';
-import { errorText } from '../../app/api-client';
 import { useTaskHub } from '../machines/api/task-hub';
-import { useMachineLookup, useOperationsPage } from './api/queries';
+import { pageTotalText, ViewerToolbar } from '../viewer/components/ViewerToolbar';
+import { useOperationsPage } from './api/queries';
 import { operationColumns } from './components/operation-columns';
 import { useOperationsParams } from './use-operations-params';
 
@@ -23,36 +23,17 @@ const COLUMNS = operationColumns({ showMachine: true });
 export default function OperationsViewerPage() {
   const { machineId, page, setMachine, setPage } = useOperationsParams();
   useTaskHub();
-  const machines = useMachineLookup();
   const operations = useOperationsPage({ machineId, startIndex: (page - 1) * OPERATIONS_VIEWER_PAGE_SIZE, limit: OPERATIONS_VIEWER_PAGE_SIZE });
-  // A machine id from the URL that the lookup does not list still filters; the selector shows its id.
-  const options = (machines.data ?? []).map((m) => ({ value: m.id, label: `${m.name} (${m.className})` }));
-  if (machineId !== undefined && machines.isSuccess && !options.some((o) => o.value === machineId)) {
-    options.unshift({ value: machineId, label: `Machine ${machineId}` });
-  }
 
   return (
     <Card title="Operations">
-      <Flex gap={8} wrap align="center" style={{ marginBottom: 12 }}>
-        <label htmlFor="operations-machine">
-          <Typography.Text>Machine</Typography.Text>
-        </label>
-        <Select
-          id="operations-machine"
-          style={{ width: 360, maxWidth: '100%' }}
-          placeholder="All machines"
-          allowClear
-          value={machineId}
-          onChange={(v: number | undefined) => setMachine(v)}
-          loading={machines.isLoading}
-          showSearch={{ optionFilterProp: 'label' }}
-          options={options}
-        />
-        <Button icon={<ReloadOutlined aria-hidden />} loading={operations.isFetching} onClick={() => void operations.refetch()}>
-          Refresh
-        </Button>
-      </Flex>
-      {operations.isError && <Alert type="error" showIcon title={errorText(operations.error, 'Operations could not be loaded')} style={{ marginBottom: 12 }} />}
+      <ViewerToolbar
+        selectorId="operations-machine"
+        machineId={machineId}
+        onMachine={setMachine}
+        list={operations}
+        errorFallback="Operations could not be loaded"
+      />
       <Table<TOperation>
         rowKey="id"
         size="small"
@@ -67,7 +48,7 @@ export default function OperationsViewerPage() {
           total: operations.isError ? 0 : (operations.data?.totalItems ?? 0),
           showSizeChanger: false,
           // A capped total (a long history) is a lower bound: the server counts only 1000 rows past the page.
-          showTotal: (n, [from, to]) => `${from}-${to} of ${operations.data?.totalCapped ? 'at least ' : ''}${n} operations`,
+          showTotal: pageTotalText('operations', operations.data?.totalCapped),
           onChange: setPage,
         }}
       />

@@ -10,7 +10,6 @@
  * - `GET /machines/{id}/state-info` → the current version state (failures silent, spec 2 §8)
  * - `GET /accounts/{id}/backups?softwareName&limit=1` per software → the latest backup of each
  * - `GET /sample-data-files` → every sample data file
- * - `GET /lookup/machines` → `{id, name, className}[]` (the viewer's machine selector)
  * - `GET /user-activities/{id}/trail` → the tasks and operations an activity caused
  *
  * The push channel keeps the viewer's pages and the Operation Logs current (`operation-cache.ts`).
@@ -20,7 +19,6 @@ import {
   BACKUP_SOFTWARE,
   type TActivityTrail,
   type TBackupFilesResponse,
-  type TMachineLookup,
   type TOperationListResponse,
   type TOperationsPage,
   type TOperationLog,
@@ -148,14 +146,8 @@ export function useSampleDataFileList(enabled = true) {
   });
 }
 
-/** The machine lookup of the viewers' machine selector (failures leave it empty). */
-export function useMachineLookup() {
-  return useQuery({
-    queryKey: operationKeys.machineLookup(),
-    queryFn: ({ signal }) => api.get<TMachineLookup[]>('lookup/machines', { signal }),
-    staleTime: 60_000,
-  });
-}
+/** The machine lookup of the viewers' machine selector (now in `features/viewer`; kept here for the viewers that import it from this file). */
+export { useMachineLookup } from '../../viewer/api/queries';
 
 /** The tasks and operations an audit activity caused, with their outcome. */
 export function useActivityTrail(activityId: number | undefined) {

@@ -1,0 +1,194 @@
+/**
+ * The viewers in Chromium against the real server on the demo fleet (spec 2
+ * §2.1, §2.7–2.9, §4; issue 11 point 5): `/viewer` redirects to the Issues
+ * viewer keeping `machine`; the sidebar keeps `machine` from one viewer to the
+ * next and a new selection stays in the URL; the Machines, States and Cloud
+ * Instances viewers page on the server with the page and filters in the URL,
+ * as admin and as operator (who sees no Customer Production machine); the
+ * States radio; a cloud instance's raw JSON expanded.
+ *
+ * Read-only: the tests change nothing, so they rely on the demo seed only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CLASS_CUSTOMER_PRODUCTION,
+  type TCloudInstancesPage,
+  type TMachine,
+  type TMachinesPage,
+  type TVersionStatesViewerPage,
+} from '@fleet/contracts';
+import { api, apiToken, launchBrowser, openDropdown, pagesPerTest, selectText, signIn } from './browser.js';
+
+const LONG = 120_000;
+/** Polls wait this long: the runner has two busy cores. */
+const POLL = { timeout: 30_000 };
+
+let browser: Browser;
+const tokens: Record<string, string> = {};
+let cpMachine: TMachine;
+let visibleMachine: TMachine;
+let otherMachine: TMachine;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  for (const user of ['admin', 'operator']) tokens[user] = await apiToken(user);
+  const all = (await api<TMachinesPage>('/machines?limit=1000', tokens.admin!)).items;
+  cpMachine = all.find((m) => m.classId === CLASS_CUSTOMER_PRODUCTION)!;
+  // A machine with more than one cloud instance and a historical state, visible to the operator.
+  const states = await api<TVersionStatesViewerPage>('/version-states?state=Historical&limit=300', tokens.operator!);
+  const withHistory = new Set(states.items.map((s) => s.machine.id));
+  const visible = all.filter((m) => m.classId !== CLASS_CUSTOMER_PRODUCTION && m.accountId !== cpMachine.accountId && withHistory.has(m.id));
+  visibleMachine = visible[0]!;
+  otherMachine = visible.find((m) => m.accountId !== visibleMachine.accountId)!;
+  expect(cpMachine && visibleMachine && otherMachine).toBeTruthy();
+});
+afterAll(() => browser.close());
+const openPage = pagesPerTest(() => browser);
+
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+const hashParams = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
+const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');
+
+/** Chooses a machine in the viewer's selector by typing its name (the list is virtual: not every option is rendered). */
+async function chooseMachine(page: Page, machine: TMachine) {
+  await page.getByLabel('Machine', { exact: true }).click();
+  await page.keyboard.type(machine.name);
+  await openDropdown(page).locator('.ant-select-item-option').filter({ hasText: `${machine.name} (` }).first().click();
+}
+
+/** Waits until the table shows `n` rows. */
+const rowCount = (page: Page, n: number) => expect.poll(() => rows(page).count(), POLL).toBe(n);
+
+describe('the /viewer shell', () => {
+  it('redirects /viewer to the Issues viewer keeping machine, and the sidebar keeps machine between viewers', async () => {
+    const { page } = await openPage();
+    const lookups: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/v1/lookup/machines') lookups.push(req.url());
+    });
+    await signIn(page, 'admin', 'admin', `/viewer?machine=${visibleMachine.id}`);
+    await page.waitForURL((url) => url.hash === `#/viewer/issues?machine=${visibleMachine.id}`);
+    expect(lookups.length).toBeGreaterThan(0);
+
+    await sidebar(page).getByRole('link', { name: 'Machines', exact: true }).click();
+    await page.waitForURL((url) => url.hash === `#/viewer/machines?machine=${visibleMachine.id}`);
+    await rowCount(page, 1);
+    expect(await rows(page).first().innerText()).toContain(visibleMachine.name);
+    expect(await selectText(page.locator('.ant-card'), 'Machine')).toContain(visibleMachine.name);
+
+    // A new selection replaces machine in the URL and is kept on to the next viewer.
+    await chooseMachine(page, otherMachine);
+    await page.waitForURL((url) => url.hash === `#/viewer/machines?machine=${otherMachine.id}`);
+    await expect.poll(() => rows(page).first().innerText(), POLL).toContain(otherMachine.name);
+    await sidebar(page).getByRole('link', { name: 'States', exact: true }).click();
+    await page.waitForURL((url) => url.hash === `#/viewer/states?machine=${otherMachine.id}`);
+    await expect.poll(async () => new Set(await rows(page).locator('td:nth-child(1)').allInnerTexts()), POLL).toEqual(new Set([otherMachine.name]));
+    // Outside the viewers the sidebar links carry nothing.
+    await sidebar(page).getByRole('link', { name: 'Activity Logs' }).click();
+    await page.waitForURL((url) => url.hash.startsWith('#/activity'));
+    await expect.poll(() => sidebar(page).getByRole('link', { name: 'Cloud Instances' }).getAttribute('href'), POLL).toBe('#/viewer/cloud-instances');
+  }, LONG);
+});
+
+describe('Machines viewer', () => {
+  it('pages on the server with the page in the URL; admin sees Customer Production machines, the operator does not', async () => {
+    const adminTotal = (await api<TMachinesPage>('/machines?limit=1', tokens.admin!)).totalItems;
+    const operatorTotal = (await api<TMachinesPage>('/machines?limit=1', tokens.operator!)).totalItems;
+    expect(operatorTotal).toBeLessThan(adminTotal);
+
+    for (const [user, total] of [
+      ['admin', adminTotal],
+      ['operator', operatorTotal],
+    ] as const) {
+      const { page } = await openPage();
+      const requests: URL[] = [];
+      page.on('request', (req) => {
+        const url = new URL(req.url());
+        if (url.pathname === '/api/v1/machines') requests.push(url);
+      });
+      await signIn(page, user, user, '/viewer/machines');
+      await rowCount(page, 20);
+      await page.getByText(`1-20 of ${total} machines`).waitFor();
+      const firstPage = await rows(page).first().innerText();
+      await page.locator('.ant-pagination-item-3').click();
+      await page.waitForURL((url) => url.hash.includes('page=3'));
+      await expect.poll(() => rows(page).first().innerText(), POLL).not.toBe(firstPage);
+      expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ startIndex: '40', limit: '20' });
+      await page.getByText(`41-60 of ${total} machines`).waitFor();
+      // The Customer Production machine, by URL: the admin's row, the operator's empty table.
+      await page.goto(`/#/viewer/machines?machine=${cpMachine.id}`);
+      if (user === 'admin') {
+        await rowCount(page, 1);
+        expect(await rows(page).first().innerText()).toContain('Customer Production');
+      } else {
+        await page.getByText('No machines').waitFor();
+        expect(await selectText(page.locator('.ant-card'), 'Machine')).toContain(`Machine ${cpMachine.id}`);
+      }
+    }
+  }, LONG);
+});
+
+describe('States viewer', () => {
+  it('switches among Current, Historical and Desired with the choice in the URL, 15 a page', async () => {
+    const { page } = await openPage();
+    const requests: URL[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/v1/version-states') requests.push(url);
+    });
+    await signIn(page, 'operator', 'operator', '/viewer/states');
+    await rowCount(page, 15);
+    expect(await page.getByRole('radio', { name: 'Current' }).isChecked()).toBe(true);
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ state: 'Current', startIndex: '0', limit: '15' });
+    const headers = await page.locator('.ant-table-thead th').allInnerTexts();
+    for (const column of ['Machine', 'Class', 'Desired', 'Timestamp', 'deployer', 'siteMaster', 'auditChangeLog', 'siteMasterBackup', 'launcherBackup']) {
+      expect(headers).toContain(column);
+    }
+    // The operator's rows: no Customer Production machine.
+    expect(await rows(page).locator('td:nth-child(2)').allInnerTexts()).not.toContain('Customer Production');
+
+    const radios = page.getByRole('radiogroup', { name: 'Version states' });
+    await radios.getByText('Historical', { exact: true }).click();
+    await page.waitForURL((url) => hashParams(page).get('state') === 'historical' && !url.hash.includes('page='));
+    await expect.poll(() => requests.at(-1)?.searchParams.get('state'), POLL).toBe('Historical');
+    await rowCount(page, 15);
+    await page.locator('.ant-pagination-item-2').click();
+    await page.waitForURL(() => hashParams(page).get('page') === '2');
+    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), POLL).toMatchObject({ state: 'Historical', startIndex: '15' });
+
+    await radios.getByText('Desired', { exact: true }).click();
+    await page.waitForURL(() => hashParams(page).get('state') === 'desired' && hashParams(page).get('page') === null);
+    await expect.poll(async () => new Set(await rows(page).locator('td:nth-child(3)').allInnerTexts()), POLL).toEqual(new Set(['Yes']));
+    // Reloading keeps the choice.
+    await page.reload();
+    await rowCount(page, 15);
+    expect(await page.getByRole('radio', { name: 'Desired' }).isChecked()).toBe(true);
+  }, LONG);
+});
+
+describe('Cloud Instances viewer', () => {
+  it('pages 10 at a time, links compute host names, expands a row to its raw JSON; the operator sees no Customer Production instance', async () => {
+    for (const user of ['admin', 'operator'] as const) {
+      const expected = await api<TCloudInstancesPage>('/cloud-instance?limit=10', tokens[user]!);
+      const { page } = await openPage();
+      await signIn(page, user, user, '/viewer/cloud-instances');
+      await rowCount(page, 10);
+      await page.getByText(`1-10 of ${expected.totalCapped ? 'at least ' : ''}${expected.totalItems} cloud instances`).waitFor();
+      const first = expected.items[0]!;
+      const link = rows(page).first().getByRole('link', { name: first.hostName });
+      expect(await link.getAttribute('href')).toBe(`http://${first.hostName}`);
+
+      await rows(page).first().getByRole('button', { name: /expand row/i }).click();
+      const json = page.locator('.ant-table-expanded-row pre');
+      await json.waitFor();
+      expect(JSON.parse(await json.innerText())).toEqual(first);
+
+      await page.goto(`/#/viewer/cloud-instances?machine=${cpMachine.id}`);
+      if (user === 'operator') {
+        await page.getByText('No cloud instances').waitFor();
+      } else {
+        await expect.poll(async () => new Set(await rows(page).locator('td:nth-child(3)').allInnerTexts()), POLL).toEqual(new Set(['Customer Production']));
+      }
+    }
+  }, LONG);
+});

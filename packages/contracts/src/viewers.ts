@@ -1,0 +1,130 @@
+/**
+ * The fleet-wide viewers (spec 2 §2.1, §2.7–2.9, §3 Cloud instance, Version
+ * state, Machine lookup, §7, §9): the Machines, States and Cloud Instances
+ * viewers, paged and filtered on the server.
+ *
+ * The spec's console fetched 300 rows from index 0 and paged locally; ours must
+ * hold at 100,000 machines, so each page is read by the server and a total over
+ * the whole fleet is counted only {@link VIEWER_COUNT_AHEAD} rows past the page
+ * (`totalCapped` true: "at least"), as `GET /operations` does.
+ */
+import { z } from 'zod';
+import { PAGE_QUERY_FIELDS, ZId, zPaged } from './common.js';
+import { ZVersionState } from './backups.js';
+import { ZInstanceState, ZMachine } from './machines.js';
+
+/**
+ * How far past the requested page the fleet-wide viewer lists count matching
+ * rows: a list with more than `startIndex + limit + VIEWER_COUNT_AHEAD` rows
+ * answers that many with `totalCapped` true. Paging on moves the cap on.
+ */
+export const VIEWER_COUNT_AHEAD = 1000;
+
+/** Largest page of the viewer lists (the spec's console asked for 300). */
+export const MAX_VIEWER_PAGE = 300;
+
+/** Page sizes (spec 2 §9; the Machines viewer has none there: the default list page, 20). */
+export const MACHINES_VIEWER_PAGE_SIZE = 20;
+export const STATES_VIEWER_PAGE_SIZE = 15;
+export const CLOUD_INSTANCES_VIEWER_PAGE_SIZE = 10;
+
+/** `{items, totalItems, totalCapped}`: a page whose total is exact only when `totalCapped` is false. */
+export const zCappedPage = <T extends z.ZodTypeAny>(item: T) => zPaged(item).extend({ totalCapped: z.boolean() });
+
+/** Paging of a viewer list: `startIndex` and `limit` (1 to {@link MAX_VIEWER_PAGE}). */
+const VIEWER_PAGE_FIELDS = {
+  startIndex: PAGE_QUERY_FIELDS.startIndex,
+  limit: PAGE_QUERY_FIELDS.limit.pipe(z.number().max(MAX_VIEWER_PAGE)),
+};
+
+// ---------------------------------------------------------------- machines
+
+/**
+ * `GET /machines` (the Machines viewer, spec 2 §2.7, and the fleet-wide list):
+ * by account, launcher first, then name. Without `accountId` or `machineId` the
+ * total is capped ({@link VIEWER_COUNT_AHEAD}).
+ */
+export const ZMachinesPage = zCappedPage(ZMachine);
+export type TMachinesPage = z.infer<typeof ZMachinesPage>;
+
+// ---------------------------------------------------------------- version states
+
+/** The States viewer's radio (spec 2 §2.8, §4): current, historical or desired states. */
+export const VERSION_STATE_KINDS = ['Current', 'Historical', 'Desired'] as const;
+export const ZVersionStateKind = z.enum(VERSION_STATE_KINDS);
+export type TVersionStateKind = z.infer<typeof ZVersionStateKind>;
+
+/**
+ * A row of the States viewer (spec 2 §2.8): a version state with its machine's
+ * class and the backups of its time: the name of the machine's newest launcher
+ * and site master backup made before the state was replaced (for a current or
+ * desired state: the newest), or null when there is none.
+ */
+export const ZViewerVersionState = ZVersionState.extend({
+  machineClassName: z.string(),
+  launcherBackup: z.string().nullable(),
+  siteMasterBackup: z.string().nullable(),
+});
+export type TViewerVersionState = z.infer<typeof ZViewerVersionState>;
+
+/**
+ * `GET /version-states`: version states of every visible machine, or of one
+ * (`machineId`). Current and Historical: the stored states, newest first
+ * (timestamp, then id, descending). Desired: one computed state per machine, by
+ * machine id.
+ */
+export const ZVersionStatesViewerQuery = z.object({
+  ...VIEWER_PAGE_FIELDS,
+  state: ZVersionStateKind.default('Current'),
+  machineId: ZId.optional(),
+});
+export type TVersionStatesViewerQuery = z.input<typeof ZVersionStatesViewerQuery>;
+export const ZVersionStatesViewerPage = zCappedPage(ZViewerVersionState);
+export type TVersionStatesViewerPage = z.infer<typeof ZVersionStatesViewerPage>;
+
+// ---------------------------------------------------------------- cloud instances
+
+/**
+ * A cloud instance as the viewer lists it (spec 2 §3 Cloud instance, §2.9).
+ * `timestamp` is when the instance was launched (ISO 8601 UTC); `status` is the
+ * instance's state now (a transition whose time has come counts as done).
+ */
+export const ZCloudInstance = z.object({
+  id: z.number().int(),
+  machineId: z.number().int(),
+  machineName: z.string(),
+  machineClassName: z.string(),
+  hostName: z.string(),
+  ipAddress: z.string(),
+  privateIpAddress: z.string(),
+  cloudId: z.string(),
+  region: z.string(),
+  /** Disk size, GB. */
+  storageSize: z.number().int(),
+  timestamp: z.string(),
+  updatedAt: z.string(),
+  status: ZInstanceState,
+  active: z.boolean(),
+  dnsReady: z.boolean(),
+});
+export type TCloudInstance = z.infer<typeof ZCloudInstance>;
+
+/** `GET /cloud-instance` (spec 2 §7): instances of every visible machine, or of one (`machineId`), newest first. */
+export const ZCloudInstancesQuery = z.object({
+  ...VIEWER_PAGE_FIELDS,
+  machineId: ZId.optional(),
+});
+export type TCloudInstancesQuery = z.input<typeof ZCloudInstancesQuery>;
+/** `GET /machines/{id}/cloud-instances` (spec 2 §7): the machine's instances, newest first. */
+export const ZMachineCloudInstancesQuery = z.object(VIEWER_PAGE_FIELDS);
+export const ZCloudInstancesPage = zCappedPage(ZCloudInstance);
+export type TCloudInstancesPage = z.infer<typeof ZCloudInstancesPage>;
+
+/**
+ * Whether a host name lies in the public cloud compute domain
+ * (`*.compute.amazonaws.com`, `*.compute-1.amazonaws.com` in us-east-1), which
+ * the Cloud Instances viewer renders as a link (spec 2 §2.9).
+ */
+export function isComputeHostName(hostName: string): boolean {
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.compute(-1)?\.amazonaws\.com$/i.test(hostName);
+}

@@ -1,0 +1,39 @@
+/**
+ * Cloud instances of machines (spec 2 §2.9 Cloud instances viewer, §3 Cloud
+ * instance, §7): `list` across every visible machine (or the one `machineId`, a
+ * filter: an unknown or hidden id answers an empty page) and `ofMachine` for
+ * one machine (404 when it is unknown, deleted or hidden). Newest first; the
+ * total is counted at most `VIEWER_COUNT_AHEAD` rows past the page
+ * (`totalCapped`). Reading needs no permission beyond being signed in.
+ */
+import { VIEWER_COUNT_AHEAD, type TCloudInstancesPage } from '@fleet/contracts';
+import type { Db } from '../../db/client.js';
+import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { notFound } from '../../lib/problem.js';
+import { findVisibleMachine } from '../machines/machines.repository.js';
+import { selectCloudInstancePage } from './cloud-instances.repository.js';
+
+type Page = { startIndex: number; limit: number };
+
+export interface CloudInstanceService {
+  list(o: { principal: Principal; query: Page & { machineId?: number } }): Promise<TCloudInstancesPage>;
+  ofMachine(o: { principal: Principal; machineId: number; query: Page }): Promise<TCloudInstancesPage>;
+}
+
+export function createCloudInstanceService({ db }: { db: Db }): CloudInstanceService {
+  async function page(principal: Principal, query: Page & { machineId?: number }): Promise<TCloudInstancesPage> {
+    const cap = query.startIndex + query.limit + VIEWER_COUNT_AHEAD;
+    const { items, totalItems } = await selectCloudInstancePage(db, { ...query, cap, hiddenClassIds: hiddenClassIds(principal) });
+    return { items, totalItems, totalCapped: totalItems >= cap };
+  }
+
+  return {
+    list: ({ principal, query }) => page(principal, query),
+
+    async ofMachine({ principal, machineId, query }) {
+      const found = await findVisibleMachine(db, { id: machineId, hiddenClassIds: hiddenClassIds(principal) });
+      if (!found) throw notFound(`Machine ${machineId}`);
+      return page(principal, { ...query, machineId });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Query keys of the viewers (spec 2 §2.1, §2.7–2.9): the machine lookup of the
+ * machine selector and the paged lists of the Machines, States and Cloud
+ * Instances viewers. Every viewer list lives under `viewerKeys.lists()`, so that
+ * selecting a machine clears them all at once (spec 2 §4).
+ */
+import type { QueryKey } from '@tanstack/react-query';
+import type { TVersionStateKind } from '@fleet/contracts';
+import { operationKeys } from '../../operations/api/keys';
+import { issueKeys } from '../../issues/api/keys';
+
+/** One page of a viewer list, of every machine or of one. */
+export interface ViewerPageQuery {
+  machineId?: number;
+  startIndex: number;
+  limit: number;
+}
+
+export interface StatesPageQuery extends ViewerPageQuery {
+  state: TVersionStateKind;
+}
+
+export const viewerKeys = {
+  all: ['viewer'] as const,
+  machineLookup: () => [...viewerKeys.all, 'machine-lookup'] as const,
+  /** Every cached page of every viewer list (the prefix a machine selection clears). */
+  lists: () => [...viewerKeys.all, 'list'] as const,
+  machines: (query: ViewerPageQuery) => [...viewerKeys.lists(), 'machines', query] as const,
+  states: (query: StatesPageQuery) => [...viewerKeys.lists(), 'states', query] as const,
+  cloudInstances: (query: ViewerPageQuery) => [...viewerKeys.lists(), 'cloud-instances', query] as const,
+};
+
+/**
+ * The cached paged lists a machine selection clears (spec 2 §4 "Selecting a
+ * machine clears its cached paged lists"): the viewers' own and the Operations
+ * viewer's pages. A viewer whose keys are not under `viewerKeys.lists()` adds
+ * its prefix here.
+ */
+export const VIEWER_LIST_KEYS: readonly QueryKey[] = [viewerKeys.lists(), operationKeys.pages(), issueKeys.pages()];

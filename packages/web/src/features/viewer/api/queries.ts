@@ -1,0 +1,63 @@
+/**
+ * Reads of the viewers (spec 2 §2.1, §2.7–2.9, §7), one hook per call, paged
+ * and filtered on the server:
+ *
+ * - `GET /lookup/machines` → `{id, name, className}[]` (the machine selector; failures leave it empty)
+ * - `GET /machines?machineId&startIndex&limit` → `{items, totalItems, totalCapped}` (Machines viewer)
+ * - `GET /version-states?state&machineId&startIndex&limit` → the same shape (States viewer)
+ * - `GET /cloud-instance?machineId&startIndex&limit` → the same shape (Cloud Instances viewer)
+ *
+ * The previous page stays shown while the next one of the same machine loads;
+ * another machine's list is never shown in its place (spec 2 §4).
+ */
+import { useQuery, type Query } from '@tanstack/react-query';
+import type { TCloudInstancesPage, TMachineLookup, TMachinesPage, TVersionStatesViewerPage } from '@fleet/contracts';
+import { api } from '../../../app/api-client';
+import { viewerKeys, type StatesPageQuery, type ViewerPageQuery } from './keys';
+
+/** Placeholder data: the previous page while the next loads, only when it was of the same machine selection. */
+function previousOfSameMachine(machineId: number | undefined) {
+  return <T,>(previous: T | undefined, previousQuery: Query<T, Error, T, readonly unknown[]> | undefined): T | undefined => {
+    const key = previousQuery?.queryKey.at(-1) as ViewerPageQuery | undefined;
+    return key?.machineId === machineId ? previous : undefined;
+  };
+}
+
+/** The machine lookup of the viewers' machine selector (spec 2 §2.1: loaded before the viewer opens). */
+export function useMachineLookup() {
+  return useQuery({
+    queryKey: viewerKeys.machineLookup(),
+    queryFn: ({ signal }) => api.get<TMachineLookup[]>('lookup/machines', { signal }),
+    staleTime: 60_000,
+  });
+}
+
+/** One page of the Machines viewer. */
+export function useViewerMachines(query: ViewerPageQuery) {
+  return useQuery({
+    queryKey: viewerKeys.machines(query),
+    queryFn: ({ signal }) => api.get<TMachinesPage>('machines', { searchParams: { ...query }, signal }),
+    placeholderData: previousOfSameMachine(query.machineId),
+    staleTime: 0,
+  });
+}
+
+/** One page of the States viewer. */
+export function useVersionStatesPage(query: StatesPageQuery) {
+  return useQuery({
+    queryKey: viewerKeys.states(query),
+    queryFn: ({ signal }) => api.get<TVersionStatesViewerPage>('version-states', { searchParams: { ...query }, signal }),
+    placeholderData: previousOfSameMachine(query.machineId),
+    staleTime: 0,
+  });
+}
+
+/** One page of the Cloud Instances viewer. */
+export function useCloudInstancesPage(query: ViewerPageQuery) {
+  return useQuery({
+    queryKey: viewerKeys.cloudInstances(query),
+    queryFn: ({ signal }) => api.get<TCloudInstancesPage>('cloud-instance', { searchParams: { ...query }, signal }),
+    placeholderData: previousOfSameMachine(query.machineId),
+    staleTime: 0,
+  });
+}
