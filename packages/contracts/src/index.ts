@@ -18,3 +18,4 @@ export * from './software-update.js';
 export * from './license.js';
 export * from './config-definitions.js';
 export * from './account-keys.js';
+export * from './request-statistics.js';

@@ -72,6 +72,8 @@ import { createVersionStateService, type VersionStateService } from './modules/v
 import { versionStateRoutes } from './modules/version-states/version-states.routes.js';
 import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
 import { operationRoutes } from './modules/operations/operations.routes.js';
+import { createRequestStatisticsService, type RequestStatisticsService } from './modules/request-statistics/request-statistics.service.js';
+import { requestStatisticsRoutes } from './modules/request-statistics/request-statistics.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -98,6 +100,7 @@ export interface Services {
   versionStates: VersionStateService;
   backups: BackupService;
   operations: OperationService;
+  requestStatistics: RequestStatisticsService;
 }
 
 declare module 'fastify' {
@@ -239,6 +242,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     versionStates: createVersionStateService({ db }),
     backups: createBackupService({ db }),
     operations: createOperationService({ db, audit, operations, events }),
+    requestStatistics: createRequestStatisticsService({ db }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -353,6 +357,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(versionStateRoutes);
       await api.register(backupRoutes);
       await api.register(operationRoutes);
+      await api.register(requestStatisticsRoutes);
     },
     { prefix: API_PREFIX },
   );
