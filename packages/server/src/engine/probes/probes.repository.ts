@@ -114,7 +114,7 @@ export async function storeSamples(db: DbOrTx, q: { at: Date; targets: readonly 
   const same = sql`rs.acc_hour = excluded.acc_hour`;
   const { rows } = await db.execute<{ machine_id: number; kind: number; url: string }>(sql`
     with s as (
-      select * from unnest(${ids}::int[], ${kinds}::int2[], ${latencies}::float8[], ${oks}::bool[], ${urls}::text[])
+      select * from unnest(${sql.param(ids)}::int[], ${sql.param(kinds)}::int2[], ${sql.param(latencies)}::float8[], ${sql.param(oks)}::bool[], ${sql.param(urls)}::text[])
         as t(machine_id, kind, latency_ms, ok, url)
     ), raw as (
       insert into probe_samples (at, machine_id, latency_ms, kind, ok)
@@ -198,7 +198,7 @@ export async function dropPartition(db: DbOrTx, hour: Date): Promise<void> {
 export async function selectRolledUpHours(db: DbOrTx, hours: readonly Date[]): Promise<Set<number>> {
   if (hours.length === 0) return new Set();
   const { rows } = await db.execute<{ hour: Date | string }>(sql`
-    select hour from probe_rollups where hour = any(${hours.map((h) => h.toISOString())}::timestamptz[])`);
+    select hour from probe_rollups where hour = any(${sql.param(hours.map((h) => h.toISOString()))}::timestamptz[])`);
   return new Set(rows.map((r) => new Date(r.hour).getTime()));
 }
 
