@@ -75,7 +75,7 @@ export const APP_ROUTES: AppRoute[] = [
       { path: 'machines', title: 'Machines', page: notBuiltYet },
       { path: 'states', title: 'States', page: notBuiltYet },
       { path: 'cloud-instances', title: 'Cloud Instances', page: notBuiltYet },
-      { path: 'request-statistics', title: 'Request Statistics', page: notBuiltYet },
+      { path: 'request-statistics', title: 'Request Statistics', page: () => import('../features/request-statistics/RequestStatisticsViewerPage') },
     ],
   },
   { path: 'activity', title: 'Activity Logs', icon: <HistoryOutlined />, page: () => import('../features/activity/ActivityPage') },

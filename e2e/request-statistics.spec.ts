@@ -1,0 +1,126 @@
+/**
+ * The Request Statistics viewer (spec 2 §2.1, §2.10, §9; DESIGN §14; issue 11)
+ * in Chromium against the real server, whose worker probes every running
+ * machine every 10 s (global-setup): 10 rows a page with the server's total,
+ * paging with the page in the URL, the `machine` parameter selecting a machine
+ * (kept in the URL when the selector changes, and on reload), as admin and as
+ * operator, who does not see Customer Production machines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { CLASS_CUSTOMER_PRODUCTION, type TMachineLookup, type TRequestStatistic, type TRequestStatisticsPage } from '@fleet/contracts';
+import { api, apiToken, chooseOption, launchBrowser, pagesPerTest, signIn } from './browser.js';
+
+const LIVE_TIMEOUT = 60_000;
+
+let browser: Browser;
+let adminToken: string;
+let operatorToken: string;
+/** Every probed URL as admin sees them, once every running machine has been probed. */
+let all: TRequestStatistic[];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await apiToken('admin');
+  operatorToken = await apiToken('operator');
+  // Wait for a whole interval of probes: the total stops growing.
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const n = (await api<TRequestStatisticsPage>('/request-statistics?limit=1', adminToken)).totalItems;
+        const settled = n > 20 && n === last;
+        last = n;
+        return settled;
+      },
+      { timeout: LIVE_TIMEOUT, interval: 6000 },
+    )
+    .toBe(true);
+  all = (await api<TRequestStatisticsPage>('/request-statistics?limit=300', adminToken)).items;
+}, LIVE_TIMEOUT + 30_000);
+afterAll(() => browser.close());
+const openPage = pagesPerTest(() => browser);
+
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+/** The machine names of the shown rows (first column). */
+const machineNames = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row td:nth-child(1)').allInnerTexts();
+
+describe('Request Statistics viewer', () => {
+  it('shows admin 10 rows a page with the columns of the spec, pages on the server with the page in the URL', async () => {
+    const { page } = await openPage();
+    const requests: URL[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/v1/request-statistics') requests.push(url);
+    });
+    await signIn(page, 'admin', 'admin', '/viewer/request-statistics');
+    await expect.poll(() => rows(page).count(), { timeout: LIVE_TIMEOUT }).toBe(10);
+    const headers = await page.locator('.ant-table-thead th').allInnerTexts();
+    expect(headers.map((h) => h.trim())).toEqual([
+      'Machine',
+      'Url',
+      'Last Update',
+      'Last Latency',
+      'Last Success',
+      'Avg Week',
+      'Avg Day',
+      'Avg Hour',
+      'Success Week',
+      'Success Day',
+      'Success Hour',
+    ]);
+    const total = (await api<TRequestStatisticsPage>('/request-statistics?limit=1', adminToken)).totalItems;
+    await page.getByText(`1-10 of ${total} URLs`).waitFor();
+    expect(await machineNames(page)).toEqual(all.slice(0, 10).map((s) => s.machineName));
+    const firstUrl = await rows(page).first().locator('td:nth-child(2)').innerText();
+    expect(firstUrl).toBe(all[0]!.url);
+    expect(await rows(page).first().locator('td:nth-child(4)').innerText()).toMatch(/^(\d+\.\d ms|—)$/);
+
+    await page.locator('.ant-pagination-item-2').click();
+    await page.waitForURL((url) => url.hash.includes('page=2'));
+    await expect.poll(() => machineNames(page)).toEqual(all.slice(10, 20).map((s) => s.machineName));
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ startIndex: '10', limit: '10' });
+    // Reloading keeps the page.
+    await page.reload();
+    await expect.poll(() => machineNames(page), { timeout: LIVE_TIMEOUT }).toEqual(all.slice(10, 20).map((s) => s.machineName));
+  }, 180_000);
+
+  it('selects the machine of the URL, and keeps a machine chosen in the selector in the URL', async () => {
+    const lookup = await api<TMachineLookup[]>('/lookup/machines', adminToken);
+    const cp = lookup.find((m) => all.some((s) => s.machineId === m.id) && m.className === 'Customer Production');
+    expect(cp, 'a probed Customer Production machine').toBeDefined();
+    const { page } = await openPage();
+    await signIn(page, 'admin', 'admin', `/viewer/request-statistics?machine=${cp!.id}`);
+    const expected = all.filter((s) => s.machineId === cp!.id);
+    await expect.poll(() => rows(page).count(), { timeout: LIVE_TIMEOUT }).toBe(expected.length);
+    expect(new Set(await machineNames(page))).toEqual(new Set([cp!.name]));
+    expect(await page.locator('.ant-select', { has: page.getByLabel('Machine') }).innerText()).toContain(cp!.name);
+
+    const other = lookup.find((m) => m.id !== cp!.id && all.some((s) => s.machineId === m.id))!;
+    await chooseOption(page, page.locator('.ant-select', { has: page.getByLabel('Machine') }), `${other.name} (${other.className})`);
+    await page.waitForURL((url) => url.hash.includes(`machine=${other.id}`));
+    await expect.poll(() => machineNames(page)).toEqual(all.filter((s) => s.machineId === other.id).map((s) => s.machineName));
+  }, 120_000);
+
+  it('shows the operator no Customer Production machine: a smaller total, and an empty list for such a machine in the URL', async () => {
+    const cpIds = new Set(
+      (await api<TMachineLookup[]>('/lookup/machines', adminToken)).filter((m) => m.className === 'Customer Production').map((m) => m.id),
+    );
+    const cpStat = all.find((s) => cpIds.has(s.machineId))!;
+    const operatorTotal = (await api<TRequestStatisticsPage>('/request-statistics?limit=1', operatorToken)).totalItems;
+    const adminTotal = (await api<TRequestStatisticsPage>('/request-statistics?limit=1', adminToken)).totalItems;
+    expect(operatorTotal).toBeLessThan(adminTotal);
+    const { page } = await openPage();
+    await signIn(page, 'operator', 'operator', '/viewer/request-statistics');
+    await expect.poll(() => rows(page).count(), { timeout: LIVE_TIMEOUT }).toBe(10);
+    await page.getByText(`1-10 of ${operatorTotal} URLs`).waitFor();
+    // Walk the operator's pages through the API: none of them is a Customer Production machine.
+    const seen = (await api<TRequestStatisticsPage>('/request-statistics?limit=300', operatorToken)).items;
+    expect(seen.some((s) => cpIds.has(s.machineId))).toBe(false);
+    expect(CLASS_CUSTOMER_PRODUCTION).toBe(4);
+
+    await page.goto(`/#/viewer/request-statistics?machine=${cpStat.machineId}`);
+    await page.getByText('No request statistics').waitFor({ timeout: LIVE_TIMEOUT });
+    expect(await rows(page).count()).toBe(0);
+  }, 120_000);
+});
