@@ -23,19 +23,15 @@ beforeAll(async () => {
   browser = await launchBrowser();
   adminToken = await apiToken('admin');
   operatorToken = await apiToken('operator');
-  // Wait for a whole interval of probes: the total stops growing.
-  let last = -1;
-  await expect
-    .poll(
-      async () => {
-        const n = (await api<TRequestStatisticsPage>('/request-statistics?limit=1', adminToken)).totalItems;
-        const settled = n > 20 && n === last;
-        last = n;
-        return settled;
-      },
-      { timeout: LIVE_TIMEOUT, interval: 6000 },
-    )
-    .toBe(true);
+  // Wait for a whole interval of probes: the total stops growing (expect.poll works only inside a test).
+  const deadline = Date.now() + LIVE_TIMEOUT;
+  for (let last = -1; ; ) {
+    const n = (await api<TRequestStatisticsPage>('/request-statistics?limit=1', adminToken)).totalItems;
+    if (n > 20 && n === last) break;
+    if (Date.now() > deadline) throw new Error(`request statistics did not settle (${n} URLs)`);
+    last = n;
+    await new Promise((r) => setTimeout(r, 6000));
+  }
   all = (await api<TRequestStatisticsPage>('/request-statistics?limit=300', adminToken)).items;
 }, LIVE_TIMEOUT + 30_000);
 afterAll(() => browser.close());

@@ -19,7 +19,6 @@ import { windowFigures } from './windows.js';
 import { selectStatisticsPage } from '../../modules/request-statistics/request-statistics.repository.js';
 
 const MIN = 60_000;
-const HOUR = 60 * MIN;
 
 describe('the spread over the interval (pure)', () => {
   it('puts 100,000 machines within 2 % of the mean in each second of a 60 s interval', () => {
