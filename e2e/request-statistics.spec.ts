@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { CLASS_CUSTOMER_PRODUCTION, type TMachineLookup, type TRequestStatistic, type TRequestStatisticsPage } from '@fleet/contracts';
-import { api, apiToken, chooseOption, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { type TMachineLookup, type TRequestStatistic, type TRequestStatisticsPage } from '@fleet/contracts';
+import { api, apiToken, launchBrowser, openDropdown, pagesPerTest, signIn } from './browser.js';
 
 const LIVE_TIMEOUT = 60_000;
 
@@ -93,7 +93,10 @@ describe('Request Statistics viewer', () => {
     expect(await page.locator('.ant-select', { has: page.getByLabel('Machine') }).innerText()).toContain(cp!.name);
 
     const other = lookup.find((m) => m.id !== cp!.id && all.some((s) => s.machineId === m.id))!;
-    await chooseOption(page, page.locator('.ant-select', { has: page.getByLabel('Machine') }), `${other.name} (${other.className})`);
+    // The list of machines is long (virtual): type to filter it, then choose.
+    await page.locator('.ant-select', { has: page.getByLabel('Machine') }).click();
+    await page.keyboard.type(other.name);
+    await openDropdown(page).locator('.ant-select-item-option').filter({ hasText: `${other.name} (${other.className})` }).first().click();
     await page.waitForURL((url) => url.hash.includes(`machine=${other.id}`));
     await expect.poll(() => machineNames(page)).toEqual(all.filter((s) => s.machineId === other.id).map((s) => s.machineName));
   }, 120_000);
@@ -113,7 +116,6 @@ describe('Request Statistics viewer', () => {
     // Walk the operator's pages through the API: none of them is a Customer Production machine.
     const seen = (await api<TRequestStatisticsPage>('/request-statistics?limit=300', operatorToken)).items;
     expect(seen.some((s) => cpIds.has(s.machineId))).toBe(false);
-    expect(CLASS_CUSTOMER_PRODUCTION).toBe(4);
 
     await page.goto(`/#/viewer/request-statistics?machine=${cpStat.machineId}`);
     await page.getByText('No request statistics').waitFor({ timeout: LIVE_TIMEOUT });

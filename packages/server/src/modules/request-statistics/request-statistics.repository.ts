@@ -7,9 +7,8 @@
  * live and neither one's class is hidden. Order: machine id, then launcher
  * before site master (the primary key: a page walks it and stops).
  */
-import { and, notInArray, sql, type SQL } from 'drizzle-orm';
 import { REQUEST_STATISTICS_COUNT_AHEAD } from '@fleet/contracts';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { KIND_OF_CODE } from '../../engine/probes/probes.repository.js';
 import type { Counts, StatisticFacts } from '../../engine/probes/windows.js';
 import { rollupHours } from '../../engine/probes/windows.js';
@@ -30,18 +29,56 @@ export interface StatisticRow extends StatisticFacts {
   lastOk: boolean;
 }
 
-function where(f: StatisticsFilter): SQL {
-  return and(
-    sql`m.deleted_at is null and a.deleted_at is null`,
-    f.hiddenClassIds.length > 0 ? and(notInArray(sql`m.class_id`, f.hiddenClassIds), notInArray(sql`a.class_id`, f.hiddenClassIds)) : undefined,
-    f.machineId !== undefined ? sql`rs.machine_id = ${f.machineId}` : undefined,
-  )!;
+/**
+ * The ids of the matching rows in page order, as SQL text whose own parameters
+ * (the hidden class ids, then the machine id, each only when used) are
+ * numbered from `$first`; `values` are theirs.
+ */
+function matching(f: StatisticsFilter, first: number): { text: string; values: (number | number[])[] } {
+  const conditions = ['m.deleted_at is null', 'a.deleted_at is null'];
+  const values: (number | number[])[] = [];
+  if (f.hiddenClassIds.length > 0) {
+    values.push(f.hiddenClassIds);
+    conditions.push(`m.class_id <> all($${first}::int[])`, `a.class_id <> all($${first}::int[])`);
+  }
+  if (f.machineId !== undefined) {
+    values.push(f.machineId);
+    conditions.push(`rs.machine_id = $${first + values.length - 1}::int`);
+  }
+  const text = `select rs.machine_id, rs.kind from request_statistics rs
+    join machines m on m.id = rs.machine_id join accounts a on a.id = m.account_id
+    where ${conditions.join(' and ')} order by rs.machine_id, rs.kind`;
+  return { text, values };
 }
 
-const ids = (f: StatisticsFilter) => sql`
-  select rs.machine_id, rs.kind from request_statistics rs
-  join machines m on m.id = rs.machine_id join accounts a on a.id = m.account_id
-  where ${where(f)} order by rs.machine_id, rs.kind`;
+/** The name of the prepared statements of a filter's shape (hidden classes or not, one machine or not). */
+const shape = (f: StatisticsFilter) => `request-statistics-${f.hiddenClassIds.length > 0 ? 'hidden' : 'all'}-${f.machineId !== undefined ? 'machine' : 'any'}`;
+
+/**
+ * The page statement: `$1` startIndex, `$2` limit, `$3` the day's first rollup
+ * hour, `$4` the week's, `$5` the last, `$6` the count cap, then the filter's.
+ * The total is an uncorrelated scalar subquery (evaluated once) beside the
+ * page's rows, so a page is one round trip.
+ */
+function pageText(ids: string): string {
+  return `
+    select rs.machine_id, m.name, rs.kind, rs.url, rs.last_at, rs.last_latency_ms, rs.last_ok,
+      rs.acc_hour, rs.acc_n, rs.acc_ok, rs.acc_lat_sum, rs.prev_hour, rs.prev_n, rs.prev_ok, rs.prev_lat_sum,
+      h.day_n, h.day_ok, h.day_lat, h.week_n, h.week_ok, h.week_lat,
+      (select count(*)::int from (${ids} limit $6) x) as total
+    from (${ids} offset $1 limit $2) p
+    join request_statistics rs on rs.machine_id = p.machine_id and rs.kind = p.kind
+    join machines m on m.id = rs.machine_id
+    cross join lateral (
+      select coalesce(sum(n) filter (where hour >= $3::timestamptz), 0)::int as day_n,
+        coalesce(sum(ok) filter (where hour >= $3::timestamptz), 0)::int as day_ok,
+        coalesce(sum(lat_sum) filter (where hour >= $3::timestamptz), 0) as day_lat,
+        coalesce(sum(n), 0)::int as week_n, coalesce(sum(ok), 0)::int as week_ok, coalesce(sum(lat_sum), 0) as week_lat
+      from probe_hourly h
+      where h.machine_id = rs.machine_id and h.kind = rs.kind and h.hour >= $4::timestamptz and h.hour <= $5::timestamptz
+    ) h
+    order by rs.machine_id, rs.kind`;
+}
 
 type Raw = {
   machine_id: number;
@@ -72,38 +109,37 @@ const counts = (n: number, ok: number, latSum: number): Counts => ({ n: Number(n
 /**
  * A page of visible statistics rows at `now` and the count of matching rows,
  * counted at most `REQUEST_STATISTICS_COUNT_AHEAD` past the page (`capped`:
- * there are at least that many). Two statements on one plan each: the page
- * (with the rollups of its rows only) and the capped count.
+ * there are at least that many). One prepared statement: the page (with the
+ * rollups of its rows only) and the capped count; a page past the end counts
+ * on its own.
  */
 export async function selectStatisticsPage(
-  db: DbOrTx,
+  db: Db,
   q: StatisticsFilter & { startIndex: number; limit: number; now: Date },
 ): Promise<{ rows: StatisticRow[]; total: number; capped: boolean }> {
   const { dayFrom, weekFrom, until } = rollupHours(q.now);
   const cap = q.startIndex + q.limit + REQUEST_STATISTICS_COUNT_AHEAD;
-  const [page, counted] = await Promise.all([
-    db.execute<Raw>(sql`
-      select rs.machine_id, m.name, rs.kind, rs.url, rs.last_at, rs.last_latency_ms, rs.last_ok,
-        rs.acc_hour, rs.acc_n, rs.acc_ok, rs.acc_lat_sum, rs.prev_hour, rs.prev_n, rs.prev_ok, rs.prev_lat_sum,
-        h.day_n, h.day_ok, h.day_lat, h.week_n, h.week_ok, h.week_lat
-      from (${ids(q)} offset ${q.startIndex} limit ${q.limit}) p
-      join request_statistics rs on rs.machine_id = p.machine_id and rs.kind = p.kind
-      join machines m on m.id = rs.machine_id
-      cross join lateral (
-        select coalesce(sum(n) filter (where hour >= ${dayFrom.toISOString()}::timestamptz), 0)::int as day_n,
-          coalesce(sum(ok) filter (where hour >= ${dayFrom.toISOString()}::timestamptz), 0)::int as day_ok,
-          coalesce(sum(lat_sum) filter (where hour >= ${dayFrom.toISOString()}::timestamptz), 0) as day_lat,
-          coalesce(sum(n), 0)::int as week_n, coalesce(sum(ok), 0)::int as week_ok, coalesce(sum(lat_sum), 0) as week_lat
-        from probe_hourly h
-        where h.machine_id = rs.machine_id and h.kind = rs.kind
-          and h.hour >= ${weekFrom.toISOString()}::timestamptz and h.hour <= ${until.toISOString()}::timestamptz
-      ) h
-      order by rs.machine_id, rs.kind`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from (${ids(q)} limit ${cap}) x`),
-  ]);
-  const total = counted.rows[0]?.n ?? 0;
+  // Prepared by name, one statement per filter shape: planning it costs more than running it
+  // (about 10 ms against 2 at 100,000 rows), so each pooled connection plans it once.
+  const page = matching(q, 7);
+  const result = await db.$client.query<Raw & { total: number }>({
+    name: `${shape(q)}-page`,
+    text: pageText(page.text),
+    values: [q.startIndex, q.limit, dayFrom.toISOString(), weekFrom.toISOString(), until.toISOString(), cap, ...page.values],
+  });
+  let total = result.rows[0]?.total;
+  if (total === undefined) {
+    // A page past the end has no row to carry the total.
+    const count = matching(q, 2);
+    const counted = await db.$client.query<{ total: number }>({
+      name: `${shape(q)}-count`,
+      text: `select count(*)::int as total from (${count.text} limit $1) x`,
+      values: [cap, ...count.values],
+    });
+    total = counted.rows[0]?.total ?? 0;
+  }
   return {
-    rows: page.rows.map((r) => ({
+    rows: result.rows.map((r) => ({
       machineId: r.machine_id,
       machineName: r.name,
       kind: KIND_OF_CODE[r.kind]!,
