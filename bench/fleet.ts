@@ -50,12 +50,16 @@ export async function benchFleet(): Promise<void> {
   await db.connect();
   const bearer = await token(server.baseUrl);
   try {
+    // Wait while the agent works through what the deploy controller queued at start-up; operations of
+    // machines the agent may not start (unmanaged, Panic, maintenance) stay queued, so stop when the count
+    // no longer falls.
     const drainDeadline = Date.now() + 300_000;
-    for (;;) {
+    for (let before = -1; ; ) {
       const n = (await db.query<{ n: number }>(RUNNABLE)).rows[0]!.n;
-      if (n === 0 || Date.now() > drainDeadline) break;
+      if (n === 0 || n === before || Date.now() > drainDeadline) break;
       console.log(`  waiting for ${n} operations queued at start-up (deploy controller) to end`);
-      await new Promise((r) => setTimeout(r, 5000));
+      before = n;
+      await new Promise((r) => setTimeout(r, 15_000));
     }
     const targets = (await db.query<{ n: number; machines: number }>(TARGETS)).rows[0]!;
     const due = targets.n / INTERVAL_S;
