@@ -17,8 +17,11 @@ export const MAX_REQUEST_STATISTICS_PAGE = 300;
  * How far past the requested page `GET /request-statistics` counts rows: with
  * more matches than `startIndex + limit + REQUEST_STATISTICS_COUNT_AHEAD` the
  * total is that many and `totalCapped` is true ("at least"), as for operations.
+ * 100 rather than the operations' 1000: every page of 10 counts that many rows
+ * (each joined to its machine and account for visibility), and ten pages ahead
+ * is what a pager shows.
  */
-export const REQUEST_STATISTICS_COUNT_AHEAD = 1000;
+export const REQUEST_STATISTICS_COUNT_AHEAD = 100;
 
 /** Page size of the Request Statistics viewer (spec 2 §9). */
 export const REQUEST_STATISTICS_PAGE_SIZE = 10;

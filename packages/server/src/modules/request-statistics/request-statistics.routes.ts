@@ -28,7 +28,7 @@ export const requestStatisticsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Probe statistics of the launcher and site master URLs of visible machines, paged',
         description:
           'Request Statistics viewer (spec 2 §2.10; DESIGN §14): one item per probed URL of a visible machine, by machine id then launcher before site master, ' +
-          'filtered by `machineId`, paged on the server. `totalItems` is exact unless `totalCapped` is true: then at least that many match (counting stops 1000 rows past the page). ' +
+          'filtered by `machineId`, paged on the server. `totalItems` is exact unless `totalCapped` is true: then at least that many match (counting stops 100 rows past the page). ' +
           FIGURES,
         tags,
         querystring: ZRequestStatisticsQuery,

@@ -20,7 +20,7 @@ import { selectStatisticsPage, type StatisticRow } from './request-statistics.re
 type Page = { startIndex: number; limit: number };
 
 export interface RequestStatisticsService {
-  /** The viewer's page: every visible URL, or one machine's (`machineId`); `totalItems` counted at most 1000 past the page. */
+  /** The viewer's page: every visible URL, or one machine's (`machineId`); `totalItems` counted at most 100 past the page. */
   list(o: { principal: Principal; query: Page & { machineId?: number } }): Promise<TRequestStatisticsPage>;
   /** One machine's URLs; 404 when the machine is unknown or hidden. */
   machine(o: { principal: Principal; machineId: number; query: Page }): Promise<TMachineRequestStatisticsResponse>;

@@ -65,7 +65,7 @@ export default function RequestStatisticsViewerPage() {
           pageSize: REQUEST_STATISTICS_PAGE_SIZE,
           total: statistics.isError ? 0 : (statistics.data?.totalItems ?? 0),
           showSizeChanger: false,
-          // A capped total is a lower bound: the server counts only 1000 rows past the page.
+          // A capped total is a lower bound: the server counts only 100 rows past the page.
           showTotal: (n, [from, to]) => `${from}-${to} of ${statistics.data?.totalCapped ? 'at least ' : ''}${n} URLs`,
           onChange: setPage,
         }}

@@ -1,0 +1,1 @@
+CREATE INDEX "machines_live_idx" ON "machines" USING btree ("id","account_id","class_id") WHERE deleted_at is null;
