@@ -72,6 +72,12 @@ export async function benchFleet(): Promise<void> {
     const lag = async () =>
       Number((await db.query<{ ms: string }>(`select (extract(epoch from clock_timestamp() - through) * 1000)::bigint as ms from probe_cursor where id = 1`)).rows[0]!.ms);
     const raw = async () => Number((await db.query<{ bytes: string }>(RAW_BYTES)).rows[0]!.bytes);
+    // CPU of the server process (the probe worker with an idle API) over the window, from /proc.
+    const cpuMs = () => {
+      const fields = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
+    };
+    const cpu0 = cpuMs();
     const n0 = await count();
     const b0 = await raw();
     const t0 = Date.now();
@@ -81,6 +87,7 @@ export async function benchFleet(): Promise<void> {
       lags.push(await lag());
     }
     const seconds = (Date.now() - t0) / 1000;
+    const cpuShare = (cpuMs() - cpu0) / 1000 / seconds;
     const n1 = await count();
     const b1 = await raw();
     const rate = (n1 - n0) / seconds;
@@ -93,6 +100,7 @@ export async function benchFleet(): Promise<void> {
     console.log(`| probes stored per second (${seconds.toFixed(0)} s) | ${rate.toFixed(0)} (due: ${due.toFixed(0)}) |`);
     console.log(`| cursor lag, first third / last third / max | ${early.toFixed(0)} / ${late.toFixed(0)} / ${Math.max(...lags)} ms |`);
     console.log(`| lag grows | ${late > early + 2000 ? 'YES' : 'no'} |`);
+    console.log(`| server process CPU (probes, API idle) | ${(cpuShare * 100).toFixed(0)} % of a core |`);
 
     // Growth: raw samples measured; one rollup row per URL an hour, measured on a copy of this hour's rollup.
     const rawPerHour = ((b1 - b0) / seconds) * 3600;
