@@ -42,6 +42,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher`,
+      // Every running machine's URLs probed within 10 s of the start (request-statistics.spec.ts).
+      PROBE_INTERVAL_S: '10',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -20,3 +20,4 @@ export * from './config-definitions.js';
 export * from './account-keys.js';
 export * from './issues.js';
 export * from './viewers.js';
+export * from './request-statistics.js';

@@ -76,6 +76,8 @@ import { createOperationService, type OperationService } from './modules/operati
 import { operationRoutes } from './modules/operations/operations.routes.js';
 import { createIssueService, type IssueService } from './modules/issues/issues.service.js';
 import { issueRoutes } from './modules/issues/issues.routes.js';
+import { createRequestStatisticsService, type RequestStatisticsService } from './modules/request-statistics/request-statistics.service.js';
+import { requestStatisticsRoutes } from './modules/request-statistics/request-statistics.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -104,6 +106,7 @@ export interface Services {
   backups: BackupService;
   operations: OperationService;
   issues: IssueService;
+  requestStatistics: RequestStatisticsService;
 }
 
 declare module 'fastify' {
@@ -248,6 +251,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     backups: createBackupService({ db }),
     operations: createOperationService({ db, audit, operations, events }),
     issues: createIssueService({ db, audit }),
+    requestStatistics: createRequestStatisticsService({ db }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -364,6 +368,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(backupRoutes);
       await api.register(operationRoutes);
       await api.register(issueRoutes);
+      await api.register(requestStatisticsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -74,4 +74,12 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(loadConfig({ DATA_DIR: dir }).rateLimit).toEqual({ perUser: 1200, perAddress: 3000 });
     expect(loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_USER: '60', RATE_LIMIT_PER_ADDRESS: '600' }).rateLimit).toEqual({ perUser: 60, perAddress: 600 });
   });
+
+  it('reads the probe interval, seconds (default 60, 0 switches probes off), and the machines whose probes fail (DESIGN §14)', () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).probes).toEqual({ intervalS: 60, failMachines: [] });
+    expect(loadConfig({ DATA_DIR: dir, PROBE_INTERVAL_S: '0', SIM_PROBE_FAIL_MACHINES: ' a-launcher, ,b ' }).probes).toEqual({ intervalS: 0, failMachines: ['a-launcher', 'b'] });
+    expect(() => loadConfig({ DATA_DIR: dir, PROBE_INTERVAL_S: '-1' })).toThrow(/PROBE_INTERVAL_S must be a whole number of seconds/);
+    expect(() => loadConfig({ DATA_DIR: dir, PROBE_INTERVAL_S: 'often' })).toThrow(/PROBE_INTERVAL_S must be a whole number of seconds/);
+  });
 });

@@ -43,6 +43,14 @@ export interface Config {
   serverStatusIntervalS: number;
   simAgentFailMachines: string[];
   /**
+   * Probes (DESIGN §14, `engine/probes/README.md`): `PROBE_INTERVAL_S` seconds
+   * in which every running machine's launcher and site master URLs are probed
+   * once, spread evenly (default 60; 0 switches probes off);
+   * `SIM_PROBE_FAIL_MACHINES`: names of machines whose probes the simulated
+   * endpoint fails (tests of another process).
+   */
+  probes: { intervalS: number; failMachines: string[] };
+  /**
    * Requests a minute one signed-in user may make (`RATE_LIMIT_PER_USER`), and
    * requests a minute from one client address (`RATE_LIMIT_PER_ADDRESS`), signed in
    * or not, console files included. Past either the server answers 429 with
@@ -87,6 +95,12 @@ export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
 export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10 } as const;
+
+/** Default `PROBE_INTERVAL_S`, seconds (DESIGN §14). */
+export const DEFAULT_PROBE_INTERVAL_S = 60;
+
+/** A comma list of names from the environment, trimmed, blanks left out. */
+const nameList = (value: string | undefined) => (value ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
 
 interface Secrets {
   jwtSecret: string;
@@ -204,7 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simCloudDelayMs,
     agent,
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
-    simAgentFailMachines: (env.SIM_AGENT_FAIL_MACHINES ?? '').split(',').map((n) => n.trim()).filter((n) => n !== ''),
+    simAgentFailMachines: nameList(env.SIM_AGENT_FAIL_MACHINES),
+    probes: {
+      intervalS: wholeNumber('PROBE_INTERVAL_S', env.PROBE_INTERVAL_S, DEFAULT_PROBE_INTERVAL_S, 'seconds', 0),
+      failMachines: nameList(env.SIM_PROBE_FAIL_MACHINES),
+    },
     rateLimit,
     objectStore: objectStoreConfig(env, dataDir),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

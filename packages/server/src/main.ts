@@ -1,12 +1,12 @@
 /**
  * Start-up (DESIGN §4, §9): configuration, database (embedded or `DATABASE_URL`),
- * migrations, the demo seed on first start, the task engine, the operation agent
- * and the deploy controller (`ROLE` all or worker) with the account count compaction, the API and console on `PORT`
+ * migrations, the demo seed on first start, the task engine, the operation agent,
+ * the deploy controller and the probes (`ROLE` all or worker) with the account count compaction, the API and console on `PORT`
  * (`ROLE` all or api).
  *
  * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
  * order, so that nothing meets a database that is already gone: the push
- * channel and HTTP (no new tasks), the deploy controller, the operation agent (running operations
+ * channel and HTTP (no new tasks), the probes (the tick in flight commits), the deploy controller, the operation agent (running operations
  * handed over), the task engine (running tasks handed over, pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
  * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
  * the terminal also reaches the embedded postmaster) are logged at debug. A
@@ -39,6 +39,8 @@ import { startAccountCountCompaction } from './db/account-counts.js';
 import { startDeployController, type DeployController } from './engine/desired-state/controller.js';
 import { createDeployEffects } from './engine/desired-state/deploy-effects.js';
 import { createObjectStore } from './storage/index.js';
+import { createProbeEngine, type ProbeEngine } from './engine/probes/prober.js';
+import { createSimulatedEndpoint } from './engine/probes/endpoint.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -70,6 +72,7 @@ async function main() {
   let stopCompaction: (() => Promise<void>) | undefined;
   let deploys: DeployController | undefined;
   let serverStatusWatch: ServerStatusWatch | undefined;
+  let probes: ProbeEngine | undefined;
 
   /** Runs one stop step; answers false when it failed for another reason than the database being gone. */
   const step = async (name: string, run: (() => Promise<unknown>) | undefined): Promise<boolean> => {
@@ -90,6 +93,7 @@ async function main() {
     const results = [
       await step('push channel', hub && (() => hub!.close())),
       await step('http', app && (() => app!.close())),
+      await step('probes', probes && (() => probes!.stop())),
       await step('deploy controller', deploys && (() => deploys!.stop())),
       await step('server status check', serverStatusWatch && (() => serverStatusWatch!.stop())),
       await step('operation agent', operationEngine && (() => operationEngine!.stop())),
@@ -168,6 +172,15 @@ async function main() {
       await operationEngine.start();
       deploys = startDeployController({ db: database.db, queue: app.deps.operations, log });
       serverStatusWatch = startServerStatusWatch({ db: database.db, intervalMs: config.serverStatusIntervalS * 1000, log });
+      if (config.probes.intervalS > 0) {
+        probes = createProbeEngine({
+          db: database.db,
+          endpoint: createSimulatedEndpoint({ failMachines: config.probes.failMachines }),
+          intervalS: config.probes.intervalS,
+          log,
+        });
+        await probes.start();
+      }
     }
 
     if (config.role === 'worker') {

@@ -406,6 +406,11 @@ export const machines = pgTable(
     index('machines_obsolete_idx').on(t.id).where(sql`obsolete and deleted_at is null`),
     // The order of GET /machines (account, launcher first, name): the Machines viewer walks it to a page of the whole fleet.
     index('machines_list_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null`),
+    // Live machines' ids with what visibility needs, for lists that join many rows to their machine
+    // (the request statistics count): an index-only walk instead of the wide machine rows.
+    index('machines_live_idx').on(t.id, t.accountId, t.classId).where(sql`deleted_at is null`),
+    // The probe tick selects live machines by their phase in the interval (`engine/probes`, PROBE_PHASE: the same expression).
+    index('machines_probe_phase_idx').on(sql`((id::float8 * 0.6180339887498949) - floor(id::float8 * 0.6180339887498949))`).where(sql`deleted_at is null`),
   ],
 );
 
@@ -852,4 +857,74 @@ export const issueLogs = pgTable(
 export const engineChecks = pgTable('engine_checks', {
   name: text('name').primaryKey(),
   lastRunAt: ts('last_run_at').notNull(),
+});
+
+// ---------------------------------------------------------------- probes and request statistics (DESIGN §14)
+
+/**
+ * One row per probed URL of a machine (kind 0 launcher, 1 site master), kept by
+ * the probe tick in the statement that stores the samples: the last probe, the
+ * failing streak (`failingSince`, null while it succeeds) and two clock-hour
+ * accumulators (`acc*` the hour of the last probe, `prev*` the hour before it):
+ * probes, successes, sum of the successful probes' latencies (ms). The list of
+ * request statistics reads this table, plus `probe_hourly` for the day and week.
+ */
+export const requestStatistics = pgTable(
+  'request_statistics',
+  {
+    machineId: integer('machine_id')
+      .notNull()
+      .references(() => machines.id, { onDelete: 'cascade' }),
+    kind: smallint('kind').notNull(),
+    url: text('url').notNull(),
+    lastAt: ts('last_at').notNull(),
+    lastLatencyMs: doublePrecision('last_latency_ms'),
+    lastOk: boolean('last_ok').notNull(),
+    failingSince: ts('failing_since'),
+    accHour: ts('acc_hour').notNull(),
+    accN: integer('acc_n').notNull(),
+    accOk: integer('acc_ok').notNull(),
+    accLatSum: doublePrecision('acc_lat_sum').notNull(),
+    prevHour: ts('prev_hour'),
+    prevN: integer('prev_n').notNull().default(0),
+    prevOk: integer('prev_ok').notNull().default(0),
+    prevLatSum: doublePrecision('prev_lat_sum').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.machineId, t.kind] })],
+);
+
+/**
+ * Hourly rollups of the raw samples (`probe_samples`, hourly partitions made by
+ * hand in the migration), kept eight days: per URL and clock hour, probes,
+ * successes and the sum of the successful probes' latencies (ms). A rollup
+ * replaces its hour's rows, so running it twice counts once.
+ */
+export const probeHourly = pgTable(
+  'probe_hourly',
+  {
+    machineId: integer('machine_id').notNull(),
+    kind: smallint('kind').notNull(),
+    hour: ts('hour').notNull(),
+    n: integer('n').notNull(),
+    ok: integer('ok').notNull(),
+    latSum: doublePrecision('lat_sum').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.machineId, t.kind, t.hour] }), index('probe_hourly_hour_idx').on(t.hour)],
+);
+
+/** The clock hours already rolled up (written with their rollup, in one transaction). */
+export const probeRollups = pgTable('probe_rollups', {
+  hour: ts('hour').primaryKey(),
+  samples: integer('samples').notNull(),
+  rolledAt: ts('rolled_at').notNull().defaultNow(),
+});
+
+/**
+ * How far the probe schedule has run (one row, id 1): the next tick probes the
+ * targets whose slot lies after `through`. Locked by the tick (`skip locked`),
+ * so several workers never probe the same slot twice.
+ */
+export const probeCursor = pgTable('probe_cursor', {
+  id: smallint('id').primaryKey(),
+  through: ts('through').notNull(),
 });

@@ -171,6 +171,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'Templates', description: 'Saved templates of the account forms: general, license, instance and backup settings (spec 1 §2 Manage Templates, §7).' },
   { name: 'Software update', description: 'Checks before an instance settings push (spec 1 §5, §7).' },
   { name: 'Machines', description: 'Machines, their lifecycle actions, tasks and credentials, and the machines of an account (spec 2 §2.2, §2.3, §7 Machines).' },
+  { name: 'Request statistics', description: 'What the probes of each running machine\'s launcher and site master URLs measured: last probe, average latency and success ratio for the hour, day and week (spec 2 §2.10, §3, §7; DESIGN §14).' },
   { name: 'Version states', description: 'What each machine runs, ran and should run: current, historical and desired version states (spec 2 §2.3 Version Info, §2.8, §3, §7 Machines).' },
   { name: 'Cloud instances', description: 'Cloud instances of machines, the active one and former ones: the Cloud Instances viewer (spec 2 §2.9, §3, §7).' },
   { name: 'Machine configs', description: 'Component and deployer configurations of machines and their defaults (spec 2 §7 Machines, spec 3 §7 Updater and batch).' },

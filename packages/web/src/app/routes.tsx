@@ -83,7 +83,7 @@ export const APP_ROUTES: AppRoute[] = [
       { path: 'machines', title: 'Machines', page: () => import('../features/viewer/MachinesViewerPage') },
       { path: 'states', title: 'States', page: () => import('../features/viewer/StatesViewerPage') },
       { path: 'cloud-instances', title: 'Cloud Instances', page: () => import('../features/viewer/CloudInstancesViewerPage') },
-      { path: 'request-statistics', title: 'Request Statistics', page: notBuiltYet },
+      { path: 'request-statistics', title: 'Request Statistics', page: () => import('../features/request-statistics/RequestStatisticsViewerPage') },
     ],
   },
   { path: 'activity', title: 'Activity Logs', icon: <HistoryOutlined />, page: () => import('../features/activity/ActivityPage') },

@@ -8,6 +8,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import type { TVersionStateKind } from '@fleet/contracts';
 import { operationKeys } from '../../operations/api/keys';
 import { issueKeys } from '../../issues/api/keys';
+import { requestStatisticsKeys } from '../../request-statistics/api/keys';
 
 /** One page of a viewer list, of every machine or of one. */
 export interface ViewerPageQuery {
@@ -36,4 +37,9 @@ export const viewerKeys = {
  * viewer's pages. A viewer whose keys are not under `viewerKeys.lists()` adds
  * its prefix here.
  */
-export const VIEWER_LIST_KEYS: readonly QueryKey[] = [viewerKeys.lists(), operationKeys.pages(), issueKeys.pages()];
+export const VIEWER_LIST_KEYS: readonly QueryKey[] = [
+  viewerKeys.lists(),
+  operationKeys.pages(),
+  issueKeys.pages(),
+  requestStatisticsKeys.pages(),
+];

@@ -1,0 +1,59 @@
+/**
+ * Request statistics (spec 2 §2.10, §3 Request statistic, §7; DESIGN §14): what
+ * the probe worker measured for each launcher and site master URL, with the
+ * hour, day and week figures computed at the time of the call
+ * (`engine/probes/windows.ts`).
+ *
+ * Visibility is the machines' (DESIGN §5): rows of Customer Production
+ * machines or accounts are left out without group CustomerProductionAccess,
+ * and `GET /machines/{id}/request-statistics` of such a machine is 404 like an
+ * unknown id.
+ */
+import type { TMachineRequestStatisticsResponse, TRequestStatistic, TRequestStatisticsPage } from '@fleet/contracts';
+import type { Db } from '../../db/client.js';
+import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { notFound } from '../../lib/problem.js';
+import { findVisibleMachine } from '../machines/machines.repository.js';
+import { windowFigures } from '../../engine/probes/windows.js';
+import { selectStatisticsPage, type StatisticRow } from './request-statistics.repository.js';
+
+type Page = { startIndex: number; limit: number };
+
+export interface RequestStatisticsService {
+  /** The viewer's page: every visible URL, or one machine's (`machineId`); `totalItems` counted at most 100 past the page. */
+  list(o: { principal: Principal; query: Page & { machineId?: number } }): Promise<TRequestStatisticsPage>;
+  /** One machine's URLs; 404 when the machine is unknown or hidden. */
+  machine(o: { principal: Principal; machineId: number; query: Page }): Promise<TMachineRequestStatisticsResponse>;
+}
+
+/** The API item of a row at `now`. */
+export function toStatistic(r: StatisticRow, now: Date): TRequestStatistic {
+  return {
+    machineId: r.machineId,
+    machineName: r.machineName,
+    kind: r.kind,
+    url: r.url,
+    lastUpdate: r.lastAt.toISOString(),
+    lastLatency: r.lastLatencyMs,
+    lastSuccess: r.lastOk,
+    ...windowFigures(r, now),
+  };
+}
+
+/** `now` is the clock the hour, day and week windows end at (a test's own). */
+export function createRequestStatisticsService({ db, now = () => new Date() }: { db: Db; now?: () => Date }): RequestStatisticsService {
+  return {
+    async list({ principal, query }) {
+      const at = now();
+      const page = await selectStatisticsPage(db, { ...query, hiddenClassIds: hiddenClassIds(principal), now: at });
+      return { items: page.rows.map((r) => toStatistic(r, at)), totalItems: page.total, totalCapped: page.capped };
+    },
+    async machine({ principal, machineId, query }) {
+      const hidden = hiddenClassIds(principal);
+      if (!(await findVisibleMachine(db, { id: machineId, hiddenClassIds: hidden }))) throw notFound(`Machine ${machineId}`);
+      const at = now();
+      const page = await selectStatisticsPage(db, { ...query, machineId, hiddenClassIds: hidden, now: at });
+      return { items: page.rows.map((r) => toStatistic(r, at)), totalItems: page.total };
+    },
+  };
+}
