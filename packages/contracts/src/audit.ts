@@ -57,6 +57,12 @@ export const AUDIT_ACTIONS = [
   'CancelOperation',
   /** The agent switched a class's standby on after an anomaly (DESIGN §12); user `MMA`. */
   'MmaStandby',
+  /** Scheduled actions (DESIGN §13); user `Scheduler`. */
+  'ScheduledBackup',
+  'BackupRetention',
+  'IdleStop',
+  'IdleResume',
+  'AutoStop',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;
