@@ -80,7 +80,7 @@ export function BackupTimesField({ value = [], onChange, disabled, id }: Props) 
             value={picked}
             onChange={setPicked}
             placeholder="HH:mm UTC"
-            style={{ width: 120 }}
+            style={{ width: 140 }}
           />
           <Button icon={<PlusOutlined aria-hidden />} disabled={!picked} onClick={add}>
             Add Time
