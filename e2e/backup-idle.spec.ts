@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, localDateTime } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, utcDateTime } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -181,22 +181,22 @@ describe('Idle Schedule card', () => {
     const account = await newAccount();
     const { context, page } = await newPage(browser);
     await openAccount(page, account.id);
-    const resumeAt = (e: TIdleScheduleEntry) => localDateTime(new Date(Date.parse(e.stopAt) + e.resumeAfter * 3_600_000).toISOString());
-    await expect.poll(() => idleTable(page)).toEqual(IDLE.map((e) => [localDateTime(e.stopAt), String(e.resumeAfter), resumeAt(e)]));
+    const resumeAt = (e: TIdleScheduleEntry) => utcDateTime(new Date(Date.parse(e.stopAt) + e.resumeAfter * 3_600_000).toISOString());
+    await expect.poll(() => idleTable(page)).toEqual(IDLE.map((e) => [utcDateTime(e.stopAt), String(e.resumeAfter), resumeAt(e)]));
 
     // New Idle Time: a day after the latest stop, resuming after 1 hour.
     await idleCard(page).getByRole('button', { name: 'New Idle Time' }).click();
     const added = { stopAt: new Date(Date.parse(IDLE[1]!.stopAt) + 86_400_000).toISOString(), resumeAfter: 1 };
     await expect.poll(() => idleRows(page).count()).toBe(3);
-    expect((await idleTable(page))[2]).toEqual([localDateTime(added.stopAt), '1', resumeAt(added)]);
+    expect((await idleTable(page))[2]).toEqual([utcDateTime(added.stopAt), '1', resumeAt(added)]);
 
     // Edit the new row: another stop time and 3.5 hours; Resume at follows.
     const row = idleRows(page).nth(2);
     const stopAt = new Date(2027, 4, 4, 21, 30).toISOString();
-    await setStopAt(row, localDateTime(stopAt));
+    await setStopAt(row, utcDateTime(stopAt));
     await row.getByLabel('Resume after (hours)').fill('3.5');
     await row.getByLabel('Resume after (hours)').blur();
-    await expect.poll(async () => (await idleTable(page))[2]).toEqual([localDateTime(stopAt), '3.5', resumeAt({ stopAt, resumeAfter: 3.5 })]);
+    await expect.poll(async () => (await idleTable(page))[2]).toEqual([utcDateTime(stopAt), '3.5', resumeAt({ stopAt, resumeAfter: 3.5 })]);
     // Delete the first entry.
     await idleRows(page).first().getByRole('button', { name: /^Delete idle time/ }).click();
     await expect.poll(() => idleRows(page).count()).toBe(2);
@@ -208,7 +208,7 @@ describe('Idle Schedule card', () => {
 
     await page.reload();
     await backupCard(page).getByText('Retention policy').waitFor(PAGE_LOAD);
-    await expect.poll(() => idleTable(page)).toEqual(expected.map((e) => [localDateTime(e.stopAt), String(e.resumeAfter), resumeAt(e)]));
+    await expect.poll(() => idleTable(page)).toEqual(expected.map((e) => [utcDateTime(e.stopAt), String(e.resumeAfter), resumeAt(e)]));
     await context.close();
   });
 
@@ -272,7 +272,7 @@ describe('Idle Schedule card', () => {
 
     await conflict.getByRole('button', { name: 'Reload' }).click();
     await conflict.waitFor({ state: 'detached' });
-    await expect.poll(() => idleTable(page)).toEqual([[localDateTime(pushed[0]!.stopAt), '5', localDateTime('2027-06-01T13:00:00.000Z')]]);
+    await expect.poll(() => idleTable(page)).toEqual([[utcDateTime(pushed[0]!.stopAt), '5', utcDateTime('2027-06-01T13:00:00.000Z')]]);
     await context.close();
   });
 });

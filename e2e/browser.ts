@@ -151,6 +151,11 @@ export function localDateTime(iso: string): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
+/** An ISO time as the console shows the scheduler's times (`YYYY-MM-DD HH:mm` in UTC): idle Stop at / Resume at, auto-stop time. */
+export function utcDateTime(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 16).replace('T', ' ');
+}
+
 /** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */
 export const TEST_IMAGE = 'irmn-8.1.3-win2022-use1';
 let created = 0;

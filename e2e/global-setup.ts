@@ -4,7 +4,7 @@
  * (SIGTERM) after the run. The console must be built first (`npm run build`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,8 @@ export const FAILING_MACHINE_ACCOUNT = 'e2efailingops';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The e2e server's embedded PostgreSQL, for fixtures the API cannot make (a schedule's due time). */
+    databaseUrl: string;
   }
 }
 
@@ -44,6 +46,8 @@ export default async function setup(project: TestProject) {
       SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher`,
       // Every running machine's URLs probed within 10 s of the start (request-statistics.spec.ts).
       PROBE_INTERVAL_S: '10',
+      // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
+      DEMO_SCHEDULES: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -70,6 +74,7 @@ export default async function setup(project: TestProject) {
   );
   if (cli.status !== 0) throw new Error(`users CLI failed: ${cli.stdout}${cli.stderr}`);
   project.provide('baseUrl', baseUrl);
+  project.provide('databaseUrl', readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim());
 
   return async () => {
     const exited = new Promise((r) => server.once('exit', r));

@@ -17,7 +17,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TInstanceSettings, TListAccountsResponse, TSaasImage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, localDateTime, selectText, TEST_IMAGE } from './browser.js';
+import { api, apiToken, launchBrowser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -90,7 +90,7 @@ describe('instance settings as admin', () => {
     await poll(() => c.getByLabel('Image', { exact: true }).inputValue()).toBe(TEST_IMAGE);
     expect(await c.getByLabel('Marketing version').inputValue()).toBe('8.1');
     expect(await selectText(card(page), 'Region')).toContain('us-east-1');
-    expect(await c.getByLabel('Auto-stop time').inputValue()).toBe(localDateTime(before.autoStopTime!));
+    expect(await c.getByLabel('Auto-stop time').inputValue()).toBe(utcDateTime(before.autoStopTime!));
     expect(await c.getByLabel('Region', { exact: true }).isDisabled()).toBe(true);
     expect(await c.getByRole('button', { name: 'Choose image' }).isDisabled()).toBe(true);
     expect(await c.getByLabel('Enable SSL').isDisabled()).toBe(true);
@@ -113,7 +113,7 @@ describe('instance settings as admin', () => {
     const after = await settings(account.id);
     expect(after).toMatchObject({
       marketingVersion: '9.4.2',
-      autoStopTime: new Date(2031, 4, 4, 10, 30).toISOString(),
+      autoStopTime: '2031-05-04T10:30:00.000Z',
       runSmokeTest: !wasSmokeTest,
       keyType: 'Unique',
       useUniqueKey: true,

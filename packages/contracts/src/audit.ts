@@ -59,6 +59,12 @@ export const AUDIT_ACTIONS = [
   'MmaStandby',
   /** An operator resolved or reopened an issue (spec 2 §8 Update issue; DESIGN §14). */
   'UpdateIssue',
+  /** Scheduled actions (DESIGN §13); user `Scheduler`. */
+  'ScheduledBackup',
+  'BackupRetention',
+  'IdleStop',
+  'IdleResume',
+  'AutoStop',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -51,6 +51,12 @@ export interface Config {
    */
   probes: { intervalS: number; failMachines: string[] };
   /**
+   * `DEMO_SCHEDULES` true or false, default true: with `SEED=demo`, each start
+   * sets one demo account's backup time and another's idle entry so that both
+   * run within the first minute (`seed/demo-schedules.ts`). The e2e server sets false.
+   */
+  demoSchedules: boolean;
+  /**
    * Requests a minute one signed-in user may make (`RATE_LIMIT_PER_USER`), and
    * requests a minute from one client address (`RATE_LIMIT_PER_ADDRESS`), signed in
    * or not, console files included. Past either the server answers 429 with
@@ -223,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalS: wholeNumber('PROBE_INTERVAL_S', env.PROBE_INTERVAL_S, DEFAULT_PROBE_INTERVAL_S, 'seconds', 0),
       failMachines: nameList(env.SIM_PROBE_FAIL_MACHINES),
     },
+    demoSchedules: oneOf('DEMO_SCHEDULES', env.DEMO_SCHEDULES, ['true', 'false'], 'true') === 'true',
     rateLimit,
     objectStore: objectStoreConfig(env, dataDir),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),

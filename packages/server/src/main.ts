@@ -1,12 +1,13 @@
 /**
  * Start-up (DESIGN §4, §9): configuration, database (embedded or `DATABASE_URL`),
  * migrations, the demo seed on first start, the task engine, the operation agent,
- * the deploy controller and the probes (`ROLE` all or worker) with the account count compaction, the API and console on `PORT`
+ * the deploy controller, the probes and the scheduler (`ROLE` all or worker; with `SEED=demo`
+ * the demo schedules first) with the account count compaction, the API and console on `PORT`
  * (`ROLE` all or api).
  *
  * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
  * order, so that nothing meets a database that is already gone: the push
- * channel and HTTP (no new tasks), the probes (the tick in flight commits), the deploy controller, the operation agent (running operations
+ * channel and HTTP (no new tasks), the scheduler, the probes (the tick in flight commits), the deploy controller, the operation agent (running operations
  * handed over), the task engine (running tasks handed over, pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
  * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
  * the terminal also reaches the embedded postmaster) are logged at debug. A
@@ -41,6 +42,8 @@ import { createDeployEffects } from './engine/desired-state/deploy-effects.js';
 import { createObjectStore } from './storage/index.js';
 import { createProbeEngine, type ProbeEngine } from './engine/probes/prober.js';
 import { createSimulatedEndpoint } from './engine/probes/endpoint.js';
+import { startScheduler, type RunningScheduler } from './engine/schedules/scheduler.js';
+import { prepareDemoSchedules, type DemoSchedules } from './seed/demo-schedules.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -73,6 +76,8 @@ async function main() {
   let deploys: DeployController | undefined;
   let serverStatusWatch: ServerStatusWatch | undefined;
   let probes: ProbeEngine | undefined;
+  let scheduler: RunningScheduler | undefined;
+  let demoSchedules: DemoSchedules | undefined;
 
   /** Runs one stop step; answers false when it failed for another reason than the database being gone. */
   const step = async (name: string, run: (() => Promise<unknown>) | undefined): Promise<boolean> => {
@@ -93,6 +98,7 @@ async function main() {
     const results = [
       await step('push channel', hub && (() => hub!.close())),
       await step('http', app && (() => app!.close())),
+      await step('scheduler', scheduler && (() => scheduler!.stop())),
       await step('probes', probes && (() => probes!.stop())),
       await step('deploy controller', deploys && (() => deploys!.stop())),
       await step('server status check', serverStatusWatch && (() => serverStatusWatch!.stop())),
@@ -181,10 +187,13 @@ async function main() {
         });
         await probes.start();
       }
+      // Backups, retention, idle stops and resumes, auto-stops at their times (DESIGN §13).
+      if (config.seed === 'demo' && config.demoSchedules) demoSchedules = await prepareDemoSchedules(database.db, { log });
+      scheduler = startScheduler({ db: database.db, operations: app.deps.operations, tasks: app.deps.tasks, store, log });
     }
 
     if (config.role === 'worker') {
-      log.info('worker started: running machine tasks and operations, not serving HTTP');
+      log.info('worker started: running machine tasks, operations and schedules, not serving HTTP');
       return;
     }
     await app.listen({ port: config.port, host: '0.0.0.0' });
@@ -195,6 +204,8 @@ async function main() {
       `  API docs: ${url}/api/docs`,
       seeded ? `  Seeded the ${config.seed} fleet.` : '',
       ...(config.seed === 'demo' ? ['  Demo sign-ins:', ...DEMO_SIGN_INS.map((s) => `    ${s.username} / ${s.password}   (${s.note})`)] : []),
+      demoSchedules?.backup ? `  Scheduled backup: ${demoSchedules.backup.name} at ${demoSchedules.backup.time} UTC (runs now, as a time missed while down)` : '',
+      demoSchedules?.idle ? `  Idle schedule: ${demoSchedules.idle.name} stops at ${demoSchedules.idle.stopAt} for 1 hour` : '',
       '  Press Ctrl-C to stop.',
       '',
     ].filter((l) => l !== '');

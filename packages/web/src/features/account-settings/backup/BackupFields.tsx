@@ -102,7 +102,7 @@ export function BackupFields({ form, mode, initialValues, disabled }: BackupFiel
       <Row gutter={[24, 16]}>
         <Col xs={24} lg={8}>
           <Typography.Title level={5} style={{ marginTop: 0 }}>
-            Daily schedule
+            Daily schedule (UTC)
           </Typography.Title>
           <Form.Item name="times" {...cell}>
             <BackupTimesField disabled={disabled} />

@@ -72,15 +72,15 @@ export function BackupTimesField({ value = [], onChange, disabled, id }: Props) 
         <Flex gap={8} align="center" wrap>
           <TimePicker
             id={id}
-            aria-label="Backup time"
+            aria-label="Backup time (UTC)"
             format="HH:mm"
             minuteStep={BACKUP_TIME_STEP_MINUTES}
             showNow={false}
             needConfirm={false}
             value={picked}
             onChange={setPicked}
-            placeholder="HH:mm"
-            style={{ width: 120 }}
+            placeholder="HH:mm UTC"
+            style={{ width: 140 }}
           />
           <Button icon={<PlusOutlined aria-hidden />} disabled={!picked} onClick={add}>
             Add Time

@@ -1,8 +1,9 @@
 /**
  * The fields of Idle Schedule (spec 1 §2 Idle Schedule card, §3 Idle schedule
  * entry, §5), shared by Edit account and Create account: a table with Stop at
- * (date and time in the user's time zone), Resume after (hours, minimum 0),
- * Resume at (Stop at plus Resume after, computed) and Actions (Delete), and a
+ * (date and time in UTC, as the scheduler runs it: DESIGN §13), Resume after
+ * (hours, minimum 0), Resume at (Stop at plus Resume after, computed, UTC) and
+ * Actions (Delete), and a
  * New Idle Time button below it ({@link nextIdleEntry}).
  *
  * The form's values are `{ idleSchedules: TIdleScheduleEntry[] }` with `stopAt`
@@ -14,10 +15,10 @@
  */
 import { Button, DatePicker, Form, InputNumber, Table, Typography, type FormInstance } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import type { FormListFieldData } from 'antd/es/form/FormList';
 import type { TIdleScheduleEntry } from '@fleet/contracts';
-import { DATE_TIME_FORMAT, formatDateTime } from '../../../lib/format';
+import { DATE_TIME_FORMAT, formatUtcDateTime, fromUtcPickerValue, utcPickerValue } from '../../../lib/format';
 import {
   MAX_RESUME_AFTER_HOURS,
   MIN_RESUME_AFTER_HOURS,
@@ -35,10 +36,10 @@ export interface IdleFieldsProps {
 }
 
 const cell = { style: { marginBottom: 0 } };
-/** The picker shows a Dayjs; the form keeps the ISO string. */
+/** The picker shows the UTC wall clock as a Dayjs; the form keeps the ISO string. */
 const stopAtProps = {
-  getValueProps: (value: string | null | undefined) => ({ value: value ? dayjs(value) : null }),
-  normalize: (value: Dayjs | null) => (value ? value.second(0).millisecond(0).toISOString() : null),
+  getValueProps: (value: string | null | undefined) => ({ value: utcPickerValue(value) }),
+  normalize: (value: Dayjs | null) => fromUtcPickerValue(value?.second(0).millisecond(0)),
 };
 
 export function IdleFields({ form, mode, initialValues, disabled }: IdleFieldsProps) {
@@ -57,7 +58,7 @@ export function IdleFields({ form, mode, initialValues, disabled }: IdleFieldsPr
           const columns = [
             {
               key: 'stopAt',
-              title: 'Stop at',
+              title: 'Stop at (UTC)',
               render: (_: unknown, field: FormListFieldData) => (
                 <Form.Item name={[field.name, 'stopAt']} {...cell} {...stopAtProps} rules={[{ required: true, message: 'Stop at is required' }]}>
                   <DatePicker aria-label="Stop at" showTime={{ format: 'HH:mm' }} format={DATE_TIME_FORMAT} allowClear={false} />
@@ -82,10 +83,10 @@ export function IdleFields({ form, mode, initialValues, disabled }: IdleFieldsPr
             },
             {
               key: 'resumeAt',
-              title: 'Resume at',
+              title: 'Resume at (UTC)',
               render: (_: unknown, field: FormListFieldData) => {
                 const at = resumeAt(entries[field.name]);
-                return at ? formatDateTime(at) : <Typography.Text type="secondary">—</Typography.Text>;
+                return at ? formatUtcDateTime(at) : <Typography.Text type="secondary">—</Typography.Text>;
               },
             },
             ...(disabled
@@ -101,7 +102,7 @@ export function IdleFields({ form, mode, initialValues, disabled }: IdleFieldsPr
                         danger
                         size="small"
                         icon={<DeleteOutlined aria-hidden />}
-                        aria-label={`Delete idle time ${formatDateTime(entries[field.name]?.stopAt)}`.trim()}
+                        aria-label={`Delete idle time ${formatUtcDateTime(entries[field.name]?.stopAt)}`.trim()}
                         onClick={() => remove(field.name)}
                       />
                     ),

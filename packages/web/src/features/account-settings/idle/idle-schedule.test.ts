@@ -9,15 +9,15 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe('defaultIdleSchedules', () => {
-  it('is one entry a day ahead at 6:00 local time, resuming after 1 hour', () => {
-    expect(defaultIdleSchedules()).toEqual([{ stopAt: new Date(2026, 5, 11, 6, 0, 0).toISOString(), resumeAfter: 1 }]);
+  it('is one entry a day ahead (UTC) at 6:00 UTC, resuming after 1 hour', () => {
+    expect(defaultIdleSchedules()).toEqual([{ stopAt: '2026-06-11T06:00:00.000Z', resumeAfter: 1 }]);
   });
 });
 
 describe('nextIdleEntry', () => {
   it('is a day after the latest stop time, or a day ahead at 6:00 when there is none', () => {
-    expect(nextIdleEntry([])).toEqual({ stopAt: new Date(2026, 5, 11, 6).toISOString(), resumeAfter: 1 });
-    expect(nextIdleEntry([{ stopAt: undefined }, undefined])).toEqual({ stopAt: new Date(2026, 5, 11, 6).toISOString(), resumeAfter: 1 });
+    expect(nextIdleEntry([])).toEqual({ stopAt: '2026-06-11T06:00:00.000Z', resumeAfter: 1 });
+    expect(nextIdleEntry([{ stopAt: undefined }, undefined])).toEqual({ stopAt: '2026-06-11T06:00:00.000Z', resumeAfter: 1 });
     const entries = [
       { stopAt: '2027-03-08T18:00:00.000Z', resumeAfter: 12 },
       { stopAt: '2027-03-01T18:00:00.000Z', resumeAfter: 2 },

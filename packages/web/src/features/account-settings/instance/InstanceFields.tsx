@@ -9,7 +9,8 @@
  * (keyType Default / Unique / Generate new keys), show in Grafana, enable SSL,
  * use spare pool, include IRMO data, run smoke test, cloud DB for launcher /
  * site master / SQL export, sample data with its file, auto-stop time (ISO
- * string, cleared for none), marketing version; then the Component Versions
+ * string, entered and shown in UTC as the scheduler runs it, cleared for none),
+ * marketing version; then the Component Versions
  * card (`ComponentVersionsFields`).
  *
  * Locks (mode 'edit', spec 1 §2 "Region, SSL, sample data and image are locked
@@ -23,7 +24,8 @@
  * the region clears an image of another region.
  */
 import { AutoComplete, Card, Col, DatePicker, Form, Radio, Row, Select, Switch } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
+import { fromUtcPickerValue, utcPickerValue } from '../../../lib/format';
 import type { TMachineConfigInput, TSaasImage } from '@fleet/contracts';
 import { ComponentVersionsFields } from '../../software-versions/ComponentVersionsFields';
 import { useIrmnVersions, useSaasImages } from '../../catalogues/api/queries';
@@ -128,10 +130,10 @@ export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleV
         </Col>
         <Col {...col}>
           <Form.Item
-            label="Auto-stop time"
+            label="Auto-stop time (UTC)"
             name="autoStopTime"
-            getValueProps={(v?: string | null) => ({ value: v ? dayjs(v) : null })}
-            normalize={(d: Dayjs | null) => (d ? d.toISOString() : null)}
+            getValueProps={(v?: string | null) => ({ value: utcPickerValue(v) })}
+            normalize={(d: Dayjs | null) => fromUtcPickerValue(d)}
           >
             <DatePicker disabled={disabled} showTime={{ format: 'HH:mm' }} format={AUTO_STOP_FORMAT} placeholder="No auto-stop" style={{ width: '100%' }} />
           </Form.Item>
