@@ -9,14 +9,34 @@
  * 2. Database growth per hour: bytes of the raw samples over the same window,
  *    extrapolated to an hour, plus an hour of rollup rows (one per URL, measured
  *    on a copy of the current hour's rollup) and the statistics rows.
- * 3. `GET /request-statistics?limit=10` (the viewer's first page) at 1 and 20
- *    clients while the probes run (budget: p95 under 50 ms at 20).
+ * 3. Each viewer's first page (Issues, Operations, Machines, States, Cloud
+ *    Instances, Request Statistics, as the console asks for it) at 1 and 20
+ *    clients while the probes run (budget: p95 under 50 ms at 20), as admin; the
+ *    request statistics also as operator (Customer Production hidden).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { root, startServer, token } from './lib/server.js';
+import {
+  CLOUD_INSTANCES_VIEWER_PAGE_SIZE,
+  ISSUES_PAGE_SIZE,
+  MACHINES_VIEWER_PAGE_SIZE,
+  REQUEST_STATISTICS_PAGE_SIZE,
+  STATES_VIEWER_PAGE_SIZE,
+} from '@fleet/contracts';
 import { printClientsTable } from './lib/load.js';
+
+/** The first page each viewer asks for (spec 2 §2.5–2.10), path under /api/v1. */
+const VIEWER_FIRST_PAGES: [string, string][] = [
+  ['Issues', `/issues?startIndex=0&limit=${ISSUES_PAGE_SIZE}`],
+  ['Operations', '/operations?startIndex=0&limit=10'],
+  ['Machines', `/machines?startIndex=0&limit=${MACHINES_VIEWER_PAGE_SIZE}`],
+  ['States (Current)', `/version-states?state=Current&startIndex=0&limit=${STATES_VIEWER_PAGE_SIZE}`],
+  ['States (Desired)', `/version-states?state=Desired&startIndex=0&limit=${STATES_VIEWER_PAGE_SIZE}`],
+  ['Cloud Instances', `/cloud-instance?startIndex=0&limit=${CLOUD_INSTANCES_VIEWER_PAGE_SIZE}`],
+  ['Request Statistics', `/request-statistics?startIndex=0&limit=${REQUEST_STATISTICS_PAGE_SIZE}`],
+];
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PROBE_SECONDS = Number(process.env.BENCH_PROBE_SECONDS ?? 180);
@@ -117,8 +137,10 @@ export async function benchFleet(): Promise<void> {
     console.log(`| rollups per hour (${targets.n} rows) | ${MiB(rollupPerHour)} |`);
     console.log(`| steady state: a day of raw + 8 days of rollups + statistics rows | ${MiB(rawPerHour * 25 + rollupPerHour * 192 + statistics)} |`);
 
-    console.log('\nGET /request-statistics?limit=10 (the viewer\'s first page), probes running:\n');
-    await printClientsTable({ url: `${server.baseUrl}/api/v1/request-statistics?limit=10`, headers: { authorization: `Bearer ${bearer}` }, seconds: SECONDS });
+    for (const [viewer, path] of VIEWER_FIRST_PAGES) {
+      console.log(`\n${viewer} viewer, first page: GET ${path}, probes running:\n`);
+      await printClientsTable({ url: `${server.baseUrl}/api/v1${path}`, headers: { authorization: `Bearer ${bearer}` }, seconds: SECONDS });
+    }
     const operator = await token(server.baseUrl, 'operator');
     console.log('\nthe same as operator (Customer Production hidden):\n');
     await printClientsTable({ url: `${server.baseUrl}/api/v1/request-statistics?limit=10`, headers: { authorization: `Bearer ${operator}` }, seconds: SECONDS });
