@@ -44,6 +44,11 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher`,
+      // The Panic test's injected failures (and any other spec's) must not switch a
+      // class to standby for the specs after it: standby holds every new operation of
+      // the class (a scheduled backup in schedules.spec never started). The anomaly
+      // rule is proven by the engine tests (engine/operations/agent.test.ts).
+      ANOMALY_FAILURES: '1000',
       // Every running machine's URLs probed within 10 s of the start (request-statistics.spec.ts).
       PROBE_INTERVAL_S: '10',
       // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
