@@ -199,7 +199,7 @@ describe('GET /machines and /machines/{id}', () => {
   });
 
   it('answers 400 for a malformed machine lookup query', async () => {
-    for (const query of [
+    const malformed: Record<string, string>[] = [
       { limit: '0' },
       { limit: String(MACHINE_LOOKUP_MAX_LIMIT + 1) },
       { limit: 'many' },
@@ -207,7 +207,8 @@ describe('GET /machines and /machines/{id}', () => {
       { ids: '0' },
       { ids: Array.from({ length: MACHINE_LOOKUP_IDS_MAX + 1 }, (_, i) => i + 1).join(',') },
       { search: 'x'.repeat(MACHINE_LOOKUP_SEARCH_MAX + 1) },
-    ]) {
+    ];
+    for (const query of malformed) {
       const res = await call('GET', '/lookup/machines', 'operator', undefined, query);
       expect(res.statusCode, JSON.stringify(query)).toBe(400);
     }
