@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterEach, expect, inject } from 'vitest';
-import type { TCreateAccountRequest } from '@fleet/contracts';
+import type { TCreateAccountRequest, TMachineLookup } from '@fleet/contracts';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -98,6 +98,20 @@ export async function api<T>(path: string, token: string, init: RequestInit = {}
   const res = await fetch(`${baseUrl()}/api/v1${path}`, { ...init, headers });
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/**
+ * The machine lookup entries (`GET /lookup/machines?ids`) of `ids` that the
+ * token's user may see, asked 100 ids at a time (the call's bound).
+ */
+export async function lookupMachines(ids: Iterable<number>, token: string): Promise<TMachineLookup[]> {
+  const unique = [...new Set(ids)];
+  const found: TMachineLookup[] = [];
+  for (let i = 0; i < unique.length; i += 100) {
+    const chunk = unique.slice(i, i + 100);
+    found.push(...(await api<TMachineLookup[]>(`/lookup/machines?ids=${chunk.join(',')}&limit=100`, token)));
+  }
+  return found;
 }
 
 /** The visible dropdowns of antd Selects and AutoCompletes (normally the one just opened). */

@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { TIssue, TIssueLogsPage, TIssuesPage, TMachineLookup } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import type { TIssue, TIssueLogsPage, TIssuesPage } from '@fleet/contracts';
+import { api, apiToken, launchBrowser, lookupMachines, pagesPerTest, signIn } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -58,11 +58,10 @@ describe('Issue viewer', () => {
     await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), { timeout: 30_000 }).toMatchObject({ startIndex: '10' });
 
     // The operator: Customer Production machines' issues are not listed (the demo seed has one).
-    const adminMachines = await api<TMachineLookup[]>('/lookup/machines', adminToken);
-    const operatorMachines = new Set((await api<TMachineLookup[]>('/lookup/machines', operatorToken)).map((m) => m.id));
-    const hiddenIds = new Set(adminMachines.filter((m) => !operatorMachines.has(m.id)).map((m) => m.id));
     const adminOperationIssues = (await issuesPage(adminToken, 'tags=operation&limit=100')).items;
-    const hiddenIssue = adminOperationIssues.find((i) => hiddenIds.has(i.machineId));
+    const issueMachines = adminOperationIssues.map((i) => i.machineId);
+    const operatorMachines = new Set((await lookupMachines(issueMachines, operatorToken)).map((m) => m.id));
+    const hiddenIssue = adminOperationIssues.find((i) => !operatorMachines.has(i.machineId));
     expect(hiddenIssue, 'the demo seed has an issue of a Customer Production machine').toBeDefined();
     const operatorTotal = (await issuesPage(operatorToken, 'limit=1')).totalItems;
     expect(operatorTotal).toBeLessThan(adminTotal);

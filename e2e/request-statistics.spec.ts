@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { type TMachineLookup, type TRequestStatistic, type TRequestStatisticsPage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, openDropdown, pagesPerTest, signIn } from './browser.js';
+import { type TRequestStatistic, type TRequestStatisticsPage } from '@fleet/contracts';
+import { api, apiToken, launchBrowser, lookupMachines, openDropdown, pagesPerTest, signIn } from './browser.js';
 
 const LIVE_TIMEOUT = 60_000;
 
@@ -86,7 +86,7 @@ describe('Request Statistics viewer', () => {
   }, 180_000);
 
   it('selects the machine of the URL, and keeps a machine chosen in the selector in the URL', async () => {
-    const lookup = await api<TMachineLookup[]>('/lookup/machines', adminToken);
+    const lookup = await lookupMachines(all.map((s) => s.machineId), adminToken);
     const cp = lookup.find((m) => all.some((s) => s.machineId === m.id) && m.className === 'Customer Production');
     expect(cp, 'a probed Customer Production machine').toBeDefined();
     const { page } = await openPage();
@@ -107,7 +107,7 @@ describe('Request Statistics viewer', () => {
 
   it('shows the operator no Customer Production machine: a smaller total, and an empty list for such a machine in the URL', async () => {
     const cpIds = new Set(
-      (await api<TMachineLookup[]>('/lookup/machines', adminToken)).filter((m) => m.className === 'Customer Production').map((m) => m.id),
+      (await lookupMachines(all.map((s) => s.machineId), adminToken)).filter((m) => m.className === 'Customer Production').map((m) => m.id),
     );
     const cpStat = all.find((s) => cpIds.has(s.machineId))!;
     // Counted exactly (the count stops 100 rows past the page asked).

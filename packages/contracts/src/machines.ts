@@ -240,7 +240,32 @@ export const ZCreateMachineResponse = z.object({ machine: ZMachine, task: ZTask 
 export const ZMachineCredential = z.object({ rdpPassword: z.string(), sshPrivateKey: z.string() });
 export type TMachineCredential = z.infer<typeof ZMachineCredential>;
 
-/** `GET /lookup/machines`: id, name and class name of every visible machine (an array). */
+/** Longest `search` text of `GET /lookup/machines`, characters. */
+export const MACHINE_LOOKUP_SEARCH_MAX = 100;
+/** Most `ids` of one `GET /lookup/machines`. */
+export const MACHINE_LOOKUP_IDS_MAX = 100;
+/** Default and largest `limit` of `GET /lookup/machines`. */
+export const MACHINE_LOOKUP_DEFAULT_LIMIT = 50;
+export const MACHINE_LOOKUP_MAX_LIMIT = 500;
+
+/**
+ * `GET /lookup/machines` query (spec 2 §2.1, §7): at most `limit` visible
+ * machines (default 50, at most 500) ordered by name then id. `search` (trimmed,
+ * 1–100 characters; blank means none) keeps the machines whose name contains it,
+ * case-insensitively; `ids` (comma list, at most 100) keeps those machines (the
+ * selector resolves its selected machine's label with it). Both together: both hold.
+ */
+export const ZMachineLookupQuery = z.object({
+  search: z.string().trim().max(MACHINE_LOOKUP_SEARCH_MAX).optional(),
+  ids: zCommaList(ZId)
+    .refine((ids) => ids.length <= MACHINE_LOOKUP_IDS_MAX, `At most ${MACHINE_LOOKUP_IDS_MAX} ids`)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(MACHINE_LOOKUP_MAX_LIMIT).default(MACHINE_LOOKUP_DEFAULT_LIMIT),
+});
+export type TMachineLookupQuery = z.input<typeof ZMachineLookupQuery>;
+export type TMachineLookupParsedQuery = z.output<typeof ZMachineLookupQuery>;
+
+/** `GET /lookup/machines`: id, name and class name of visible machines (an array, see `ZMachineLookupQuery`). */
 export const ZMachineLookup = z.object({ id: z.number().int(), name: z.string(), className: z.string() });
 export type TMachineLookup = z.infer<typeof ZMachineLookup>;
 export const ZMachineLookupResponse = z.array(ZMachineLookup);

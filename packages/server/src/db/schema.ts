@@ -410,6 +410,9 @@ export const machines = pgTable(
     // (the request statistics count): an index-only walk instead of the wide machine rows.
     index('machines_live_idx').on(t.id, t.accountId, t.classId).where(sql`deleted_at is null`),
     // The probe tick selects live machines by their phase in the interval (`engine/probes`, PROBE_PHASE: the same expression).
+    // The order of GET /lookup/machines (name, id): a page of the selector reads `limit` entries of the fleet, a
+    // name search filters while it walks (a substring ILIKE cannot use a btree; a page stops at `limit` matches).
+    index('machines_live_name_idx').on(t.name, t.id).where(sql`deleted_at is null`),
     index('machines_probe_phase_idx').on(sql`((id::float8 * 0.6180339887498949) - floor(id::float8 * 0.6180339887498949))`).where(sql`deleted_at is null`),
   ],
 );

@@ -7,7 +7,7 @@
  * Visibility (DESIGN §5) is part of every query: live machines of live accounts,
  * neither of a hidden class.
  */
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { className, MACHINE_RECENT_TASKS, VIEWER_COUNT_AHEAD, type TMachine, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
@@ -248,14 +248,31 @@ export async function selectCredential(db: DbOrTx, machineId: number) {
   return row;
 }
 
-/** Id, name and class name of every visible machine, by name (spec 2 §7). */
-export async function selectMachineLookup(db: DbOrTx, hiddenClassIds: number[]): Promise<TMachineLookup[]> {
+/**
+ * Id, name and class name of at most `limit` visible machines, by name then id
+ * (spec 2 §7): whose name contains `search` (case-insensitive, taken literally)
+ * and, with `ids`, among those ids. An empty `ids` list matches nothing.
+ */
+export async function selectMachineLookup(
+  db: DbOrTx,
+  q: { hiddenClassIds: number[]; search?: string; ids?: number[]; limit: number },
+): Promise<TMachineLookup[]> {
+  // Escape LIKE's wildcards so that the text typed is matched literally.
+  const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const rows = await db
     .select({ id: machines.id, name: machines.name, classId: machines.classId })
     .from(machines)
     .innerJoin(accounts, eq(accounts.id, machines.accountId))
-    .where(visible(hiddenClassIds))
-    .orderBy(asc(machines.name), asc(machines.id));
+    .where(
+      and(
+        visible(q.hiddenClassIds),
+        pattern === undefined ? undefined : ilike(machines.name, pattern),
+        q.ids === undefined ? undefined : inArray(machines.id, q.ids),
+      ),
+    )
+    // machines_live_name_idx walks (name, id) in order: the first page reads `limit` entries, not every machine.
+    .orderBy(asc(machines.name), asc(machines.id))
+    .limit(q.limit);
   return rows.map((r) => ({ id: r.id, name: r.name, className: className(r.classId) }));
 }
 

@@ -21,6 +21,7 @@ import {
   ZMachine,
   ZMachineCredential,
   ZMachineDetail,
+  ZMachineLookupQuery,
   ZMachineLookupResponse,
   ZMachinesPage,
   ZTask,
@@ -260,12 +261,14 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'lookupMachines',
-        description: 'Id, name and class name of every machine the user may see, for pickers (spec 2 §7 Operations and statistics).',
+        description:
+          'Id, name and class name of the machines the user may see, for pickers (spec 2 §2.1, §7): at most `limit` (default 50, at most 500) by name then id; `search` keeps the names containing it (case-insensitive), `ids` (comma list, at most 100) those machines.',
         tags,
-        summary: 'Id, name and class name of every visible machine',
+        summary: 'Id, name and class name of visible machines: search by name, ids, limit',
+        querystring: ZMachineLookupQuery,
         response: { 200: ZMachineLookupResponse },
       },
     },
-    (req) => machines().lookup({ principal: req.principal! }),
+    (req) => machines().lookup({ principal: req.principal!, query: req.query }),
   );
 };

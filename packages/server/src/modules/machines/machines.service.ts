@@ -29,6 +29,7 @@ import {
   type TTask,
   type TTaskType,
   type TUpdateMachineRequest,
+  type TMachineLookupParsedQuery,
 } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { hasCustomerProductionAccess, hiddenClassIds, type Principal } from '../../auth/principal.js';
@@ -75,7 +76,8 @@ export interface MachineService {
   create(o: { principal: Principal; accountId: number; body: TCreateMachineRequest }): Promise<{ machine: TMachine; task: TTask }>;
   tasks(o: ByMachine & { query: Page }): Promise<{ items: TTask[]; totalItems: number }>;
   cancelTask(o: ByMachine & { taskId: number }): Promise<TTask>;
-  lookup(o: { principal: Principal }): ReturnType<typeof repo.selectMachineLookup>;
+  /** Visible machines for pickers: `search` in the name, among `ids`, at most `limit` (spec 2 §7). */
+  lookup(o: { principal: Principal; query: TMachineLookupParsedQuery }): ReturnType<typeof repo.selectMachineLookup>;
   /** The decrypted credential; 404 'Credentials not found' when the machine has none. Audited. */
   credential(o: ByMachine): Promise<TMachineCredential>;
 }
@@ -317,7 +319,13 @@ export function createMachineService({
       return task;
     },
 
-    lookup: ({ principal }) => repo.selectMachineLookup(db, hiddenClassIds(principal)),
+    lookup: ({ principal, query }) =>
+      repo.selectMachineLookup(db, {
+        hiddenClassIds: hiddenClassIds(principal),
+        search: query.search || undefined,
+        ids: query.ids,
+        limit: query.limit,
+      }),
 
     async credential({ principal, machineId }) {
       return db.transaction(async (tx) => {

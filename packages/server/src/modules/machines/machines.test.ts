@@ -6,7 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { MACHINE_RECENT_TASKS, type TMachine, type TTask, type TUserActivity } from '@fleet/contracts';
+import {
+  MACHINE_LOOKUP_DEFAULT_LIMIT,
+  MACHINE_LOOKUP_IDS_MAX,
+  MACHINE_LOOKUP_MAX_LIMIT,
+  MACHINE_LOOKUP_SEARCH_MAX,
+  MACHINE_RECENT_TASKS,
+  type TMachine,
+  type TMachineLookup,
+  type TTask,
+  type TUserActivity,
+} from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { accounts, machines, machineTasks, sites } from '../../db/schema.js';
@@ -153,10 +163,55 @@ describe('GET /machines and /machines/{id}', () => {
       expect((await call('GET', `/machines/${id}`, 'admin')).statusCode).toBe(200);
     }
     expect((await call('GET', `/accounts/${ids.cpAccount}/machines`, 'operator')).statusCode).toBe(404);
-    const lookup = await ok<{ id: number; name: string; className: string }[]>('GET', '/lookup/machines', 'operator');
+    const mf = { search: 'mf-', limit: '500' };
+    const lookup = await ok<TMachineLookup[]>('GET', '/lookup/machines', 'operator', undefined, mf);
     expect(lookup.map((m) => m.id)).not.toContain(ids.cp);
     expect(lookup.find((m) => m.id === ids.plain)).toEqual({ id: ids.plain, name: 'mf-launcher', className: 'Internal Testing' });
-    expect((await ok<{ id: number }[]>('GET', '/lookup/machines', 'admin')).map((m) => m.id)).toContain(ids.cp);
+    expect((await ok<TMachineLookup[]>('GET', '/lookup/machines', 'admin', undefined, mf)).map((m) => m.id)).toContain(ids.cp);
+    // Nor by id: the selector's label lookup answers nothing for a hidden machine.
+    expect(await ok<TMachineLookup[]>('GET', '/lookup/machines', 'operator', undefined, { ids: `${ids.cp},${ids.cpOfAccount}` })).toEqual([]);
+    expect((await ok<TMachineLookup[]>('GET', '/lookup/machines', 'admin', undefined, { ids: String(ids.cp) })).map((m) => m.id)).toEqual([ids.cp]);
+  });
+
+  it('looks machines up by name (substring, any case, wildcards literal), by ids, at most limit, by name then id', async () => {
+    const lookup = (query: Record<string, string>, as = 'admin') => ok<TMachineLookup[]>('GET', '/lookup/machines', as, undefined, query);
+    const names = (rows: TMachineLookup[]) => rows.map((m) => m.name);
+    expect(names(await lookup({ search: '  MF-P ' }))).toEqual(['mf-panic']);
+    expect(names(await lookup({ search: 'F-L' }))).toEqual(['mf-launcher']);
+    expect(names(await lookup({ search: 'mf-', limit: '500' }))).toEqual(['mf-launcher', 'mf-moved-to-production', 'mf-panic', 'mf-site']);
+    // `%` and `_` are literal characters, not LIKE wildcards.
+    expect(await lookup({ search: 'mf%' })).toEqual([]);
+    expect(await lookup({ search: 'm_-' })).toEqual([]);
+    expect(names(await lookup({ search: 'mf-', limit: '2' }))).toEqual(['mf-launcher', 'mf-moved-to-production']);
+    // A blank search is none: the first page of the whole fleet, by name then id, 50 by default.
+    const first = await lookup({ search: '   ' });
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThanOrEqual(MACHINE_LOOKUP_DEFAULT_LIMIT);
+    expect(new Set(first.map((m) => m.id)).size).toBe(first.length);
+    expect((await lookup({})).length).toBe(first.length);
+    expect(await lookup({ limit: '1' })).toEqual(first.slice(0, 1));
+    const byIds = await lookup({ ids: `${ids.panicked}, ${ids.plain},99999999` });
+    expect(byIds).toEqual([
+      { id: ids.plain, name: 'mf-launcher', className: 'Internal Testing' },
+      { id: ids.panicked, name: 'mf-panic', className: 'Internal Testing' },
+    ]);
+    expect(names(await lookup({ ids: `${ids.panicked},${ids.plain}`, search: 'panic' }))).toEqual(['mf-panic']);
+  });
+
+  it('answers 400 for a malformed machine lookup query', async () => {
+    const malformed: Record<string, string>[] = [
+      { limit: '0' },
+      { limit: String(MACHINE_LOOKUP_MAX_LIMIT + 1) },
+      { limit: 'many' },
+      { ids: 'a,b' },
+      { ids: '0' },
+      { ids: Array.from({ length: MACHINE_LOOKUP_IDS_MAX + 1 }, (_, i) => i + 1).join(',') },
+      { search: 'x'.repeat(MACHINE_LOOKUP_SEARCH_MAX + 1) },
+    ];
+    for (const query of malformed) {
+      const res = await call('GET', '/lookup/machines', 'operator', undefined, query);
+      expect(res.statusCode, JSON.stringify(query)).toBe(400);
+    }
   });
 
   it('answers 404 for an unknown machine and 400 naming a malformed id or query', async () => {

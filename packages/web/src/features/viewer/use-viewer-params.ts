@@ -12,7 +12,7 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { readPage, writeParam } from '../../lib/url-params';
-import { VIEWER_LIST_KEYS } from './api/keys';
+import { clearViewerLists } from './api/keys';
 
 /** Name of the query parameter holding the selected machine (spec 2 §2.1). */
 export const MACHINE_PARAM = 'machine';
@@ -43,7 +43,7 @@ export function useViewerParams() {
 
   const setMachine = (machineId: number | undefined) => {
     if (machineId === state.machineId) return;
-    for (const queryKey of VIEWER_LIST_KEYS) queryClient.removeQueries({ queryKey });
+    clearViewerLists(queryClient);
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);

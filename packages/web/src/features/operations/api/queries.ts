@@ -146,9 +146,6 @@ export function useSampleDataFileList(enabled = true) {
   });
 }
 
-/** The machine lookup of the viewers' machine selector (now in `features/viewer`; kept here for the viewers that import it from this file). */
-export { useMachineLookup } from '../../viewer/api/queries';
-
 /** The tasks and operations an audit activity caused, with their outcome. */
 export function useActivityTrail(activityId: number | undefined) {
   return useQuery({

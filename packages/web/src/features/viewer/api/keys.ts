@@ -4,7 +4,7 @@
  * Instances viewers. Every viewer list lives under `viewerKeys.lists()`, so that
  * selecting a machine clears them all at once (spec 2 §4).
  */
-import type { QueryKey } from '@tanstack/react-query';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { TVersionStateKind } from '@fleet/contracts';
 import { operationKeys } from '../../operations/api/keys';
 import { issueKeys } from '../../issues/api/keys';
@@ -23,7 +23,12 @@ export interface StatesPageQuery extends ViewerPageQuery {
 
 export const viewerKeys = {
   all: ['viewer'] as const,
-  machineLookup: () => [...viewerKeys.all, 'machine-lookup'] as const,
+  /** Every cached answer of the machine lookup. */
+  machineLookups: () => [...viewerKeys.all, 'machine-lookup'] as const,
+  /** The machines whose name contains `search` (the selector's options; '' = the first page). */
+  machineSearch: (search: string) => [...viewerKeys.machineLookups(), 'search', search] as const,
+  /** One machine's lookup entry (the selected machine's label). */
+  machineById: (id: number) => [...viewerKeys.machineLookups(), 'id', id] as const,
   /** Every cached page of every viewer list (the prefix a machine selection clears). */
   lists: () => [...viewerKeys.all, 'list'] as const,
   machines: (query: ViewerPageQuery) => [...viewerKeys.lists(), 'machines', query] as const,
@@ -43,3 +48,12 @@ export const VIEWER_LIST_KEYS: readonly QueryKey[] = [
   issueKeys.pages(),
   requestStatisticsKeys.pages(),
 ];
+
+/**
+ * Clears every cached viewer list (`VIEWER_LIST_KEYS`), as selecting a machine
+ * does (spec 2 §4): no list of the former selection is shown again from the
+ * cache. The machine lookup stays cached.
+ */
+export function clearViewerLists(queryClient: QueryClient): void {
+  for (const queryKey of VIEWER_LIST_KEYS) queryClient.removeQueries({ queryKey });
+}

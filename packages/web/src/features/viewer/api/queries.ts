@@ -2,7 +2,8 @@
  * Reads of the viewers (spec 2 §2.1, §2.7–2.9, §7), one hook per call, paged
  * and filtered on the server:
  *
- * - `GET /lookup/machines` → `{id, name, className}[]` (the machine selector; failures leave it empty)
+ * - `GET /lookup/machines?search&limit` → `{id, name, className}[]` (the machine selector's options; failures leave it empty)
+ * - `GET /lookup/machines?ids` → the selected machine's entry (its label; none: `Machine {id}`)
  * - `GET /machines?machineId&startIndex&limit` → `{items, totalItems, totalCapped}` (Machines viewer)
  * - `GET /version-states?state&machineId&startIndex&limit` → the same shape (States viewer)
  * - `GET /cloud-instance?machineId&startIndex&limit` → the same shape (Cloud Instances viewer)
@@ -10,7 +11,7 @@
  * The previous page stays shown while the next one of the same machine loads;
  * another machine's list is never shown in its place (spec 2 §4).
  */
-import { useQuery, type Query } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type Query } from '@tanstack/react-query';
 import type { TCloudInstancesPage, TMachineLookup, TMachinesPage, TVersionStatesViewerPage } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { viewerKeys, type StatesPageQuery, type ViewerPageQuery } from './keys';
@@ -23,11 +24,36 @@ function previousOfSameMachine(machineId: number | undefined) {
   };
 }
 
-/** The machine lookup of the viewers' machine selector (spec 2 §2.1: loaded before the viewer opens). */
-export function useMachineLookup() {
+/** Options of the machine selector: at most this many machines a search (spec 2 §2.1). */
+export const MACHINE_SELECTOR_LIMIT = 50;
+
+/**
+ * The machine selector's options (spec 2 §2.1): the visible machines whose name
+ * contains `search` (trimmed; '' = the first machines by name), at most
+ * `MACHINE_SELECTOR_LIMIT`, searched on the server: the fleet is never loaded
+ * whole. The previous options stay shown while the next search loads.
+ */
+export function useMachineSearch(search: string) {
+  const term = search.trim();
   return useQuery({
-    queryKey: viewerKeys.machineLookup(),
-    queryFn: ({ signal }) => api.get<TMachineLookup[]>('lookup/machines', { signal }),
+    queryKey: viewerKeys.machineSearch(term),
+    queryFn: ({ signal }) =>
+      api.get<TMachineLookup[]>('lookup/machines', {
+        searchParams: { search: term, limit: MACHINE_SELECTOR_LIMIT },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+/** The lookup entry of machine `id` (the selected machine's label); `null` when the lookup does not know it. */
+export function useMachineEntry(id: number | undefined) {
+  return useQuery({
+    queryKey: viewerKeys.machineById(id ?? 0),
+    queryFn: async ({ signal }) =>
+      (await api.get<TMachineLookup[]>('lookup/machines', { searchParams: { ids: String(id) }, signal }))[0] ?? null,
+    enabled: id !== undefined,
     staleTime: 60_000,
   });
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "machines_live_name_idx" ON "machines" USING btree ("name","id") WHERE deleted_at is null;

@@ -1,0 +1,79 @@
+/**
+ * Selecting a machine clears the viewers' cached paged lists (spec 2 §4
+ * "Selecting a machine clears its cached paged lists"): the real
+ * `useViewerParams` hook, rendered once on the server side of React with a real
+ * QueryClient, then its `setMachine` called as the selector does.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
+import { QueryClient, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
+import { operationKeys } from '../operations/api/keys';
+import { issueKeys } from '../issues/api/keys';
+import { requestStatisticsKeys } from '../request-statistics/api/keys';
+import { viewerKeys } from './api/keys';
+import { useViewerParams } from './use-viewer-params';
+
+const page = { machineId: 3, startIndex: 20, limit: 20 };
+/** One cached page of every viewer list. */
+const LIST_KEYS: QueryKey[] = [
+  viewerKeys.machines(page),
+  viewerKeys.states({ ...page, state: 'Current' }),
+  viewerKeys.cloudInstances(page),
+  operationKeys.page(page),
+  issueKeys.page(page),
+  requestStatisticsKeys.page(page),
+];
+/** What a machine selection keeps: the lookup and what no viewer list is. */
+const KEPT_KEYS: QueryKey[] = [viewerKeys.machineSearch(''), viewerKeys.machineById(3), ['accounts', 'list']];
+
+let client: QueryClient;
+beforeEach(() => {
+  client = new QueryClient();
+  for (const key of [...LIST_KEYS, ...KEPT_KEYS]) client.setQueryData(key, { items: [] });
+  // The router's navigate, called outside an effect of this one-off render, only warns; the cache is what is tested.
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  client.clear();
+  vi.restoreAllMocks();
+});
+
+/** `useViewerParams` of a viewer at `url`, rendered once. */
+function viewerParams(url: string): ReturnType<typeof useViewerParams> {
+  let params: ReturnType<typeof useViewerParams> | undefined;
+  function Probe() {
+    params = useViewerParams();
+    return null;
+  }
+  renderToString(
+    createElement(QueryClientProvider, { client }, createElement(MemoryRouter, { initialEntries: [url] }, createElement(Probe))),
+  );
+  return params!;
+}
+
+const cached = (keys: QueryKey[]) => keys.filter((queryKey) => client.getQueryData(queryKey) !== undefined);
+
+describe('useViewerParams.setMachine', () => {
+  it('reads the selected machine from the URL', () => {
+    expect(viewerParams('/viewer/machines?machine=3&page=2').machineId).toBe(3);
+    expect(viewerParams('/viewer/machines?machine=abc').machineId).toBeUndefined();
+  });
+
+  it('clears every cached viewer list when another machine is selected, and keeps the machine lookup', () => {
+    viewerParams('/viewer/machines?machine=3&page=2').setMachine(4);
+    expect(cached(LIST_KEYS)).toEqual([]);
+    expect(cached(KEPT_KEYS)).toEqual(KEPT_KEYS);
+  });
+
+  it('clears them when the selection is cleared (All machines)', () => {
+    viewerParams('/viewer/issues?machine=3').setMachine(undefined);
+    expect(cached(LIST_KEYS)).toEqual([]);
+  });
+
+  it('keeps them when the same machine is selected again', () => {
+    viewerParams('/viewer/machines?machine=3').setMachine(3);
+    expect(cached(LIST_KEYS)).toEqual(LIST_KEYS);
+  });
+});
