@@ -2,8 +2,9 @@
  * axe on every built screen (issue 9 §7): login, accounts list, create account,
  * edit account with every card open and each tab, the machines panel with each
  * of its dialogs (row menu, Create Machine, Notification, the tasks drawer),
- * Manage Templates, and the activity log. No serious or critical violation may
- * be found; `expectAccessible` prints each one found with its elements.
+ * Manage Templates, the activity log, and each viewer of /viewer (Issues,
+ * Operations, Machines, States, Cloud Instances, Request Statistics; issue 11).
+ * No serious or critical violation may be found; `expectAccessible` prints each one found with its elements.
  *
  * The machine whose dialogs are opened belongs to an account made for this file
  * through the API; nothing is saved (each dialog is closed with Escape).
@@ -124,5 +125,17 @@ describe('accessibility (axe: no serious or critical violation)', () => {
     await row.getByRole('checkbox', { name: `Select ${machine.name}` }).check();
     await page.getByRole('button', { name: 'Notification' }).click();
     await checkDialog(page, 'Notification');
+  });
+
+  it('each viewer: Issues, Operations, Machines, States, Cloud Instances, Request Statistics', { timeout: LONG }, async () => {
+    const { page } = await openPage();
+    await signIn(page, 'admin', 'admin', '/viewer/issues');
+    for (const viewer of ['issues', 'operations', 'machines', 'states', 'cloud-instances', 'request-statistics']) {
+      await page.goto(`/#/viewer/${viewer}`);
+      // Its first page shown (or the empty table, should the demo fleet have none of its rows yet).
+      await page.locator('.ant-table-tbody').locator('tr.ant-table-row, .ant-table-placeholder').first().waitFor({ timeout: LIVE_TIMEOUT });
+      await settled(page);
+      await expectAccessible(page, `viewer: ${viewer}`);
+    }
   });
 });

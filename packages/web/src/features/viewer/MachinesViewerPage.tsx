@@ -11,6 +11,7 @@ import { Card, Table, type TableProps } from 'antd';
 import { MACHINES_VIEWER_PAGE_SIZE, type TMachine } from '@fleet/contracts';
 import { useViewerMachines } from './api/queries';
 import { pageTotalText, ViewerToolbar } from './components/ViewerToolbar';
+import { ScrollRegion } from './components/ScrollRegion';
 import { useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
 
@@ -34,23 +35,24 @@ export default function MachinesViewerPage() {
   return (
     <Card title="Machines">
       <ViewerToolbar selectorId="machines-viewer-machine" machineId={machineId} onMachine={setMachine} list={list} errorFallback="Machines could not be loaded" />
-      <Table<TMachine>
-        rowKey="id"
-        size="small"
-        columns={COLUMNS}
-        dataSource={list.isError ? [] : (list.data?.items ?? [])}
-        loading={list.isLoading}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: list.isLoading ? ' ' : 'No machines' }}
-        pagination={{
-          current: page,
-          pageSize: MACHINES_VIEWER_PAGE_SIZE,
-          total: list.isError ? 0 : (list.data?.totalItems ?? 0),
-          showSizeChanger: false,
-          showTotal: pageTotalText('machines', list.data?.totalCapped),
-          onChange: setPage,
-        }}
-      />
+      <ScrollRegion label="Machines table">
+        <Table<TMachine>
+          rowKey="id"
+          size="small"
+          columns={COLUMNS}
+          dataSource={list.isError ? [] : (list.data?.items ?? [])}
+          loading={list.isLoading}
+          locale={{ emptyText: list.isLoading ? ' ' : 'No machines' }}
+          pagination={{
+            current: page,
+            pageSize: MACHINES_VIEWER_PAGE_SIZE,
+            total: list.isError ? 0 : (list.data?.totalItems ?? 0),
+            showSizeChanger: false,
+            showTotal: pageTotalText('machines', list.data?.totalCapped),
+            onChange: setPage,
+          }}
+        />
+      </ScrollRegion>
     </Card>
   );
 }

@@ -20,6 +20,7 @@ import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { oneOf } from '../../lib/url-params';
 import { useVersionStatesPage } from './api/queries';
 import { pageTotalText, ViewerToolbar } from './components/ViewerToolbar';
+import { ScrollRegion } from './components/ScrollRegion';
 import { useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
 
@@ -90,23 +91,24 @@ export default function StatesViewerPage() {
           options={VERSION_STATE_KINDS.map((k) => ({ value: k, label: k }))}
         />
       </ViewerToolbar>
-      <Table<TViewerVersionState>
-        rowKey={(s) => (s.id === null ? `desired-${s.machine.id}` : String(s.id))}
-        size="small"
-        columns={COLUMNS}
-        dataSource={list.isError ? [] : (list.data?.items ?? [])}
-        loading={list.isLoading}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: list.isLoading ? ' ' : 'No version states' }}
-        pagination={{
-          current: page,
-          pageSize: STATES_VIEWER_PAGE_SIZE,
-          total: list.isError ? 0 : (list.data?.totalItems ?? 0),
-          showSizeChanger: false,
-          showTotal: pageTotalText('states', list.data?.totalCapped),
-          onChange: setPage,
-        }}
-      />
+      <ScrollRegion label="Version states table">
+        <Table<TViewerVersionState>
+          rowKey={(s) => (s.id === null ? `desired-${s.machine.id}` : String(s.id))}
+          size="small"
+          columns={COLUMNS}
+          dataSource={list.isError ? [] : (list.data?.items ?? [])}
+          loading={list.isLoading}
+          locale={{ emptyText: list.isLoading ? ' ' : 'No version states' }}
+          pagination={{
+            current: page,
+            pageSize: STATES_VIEWER_PAGE_SIZE,
+            total: list.isError ? 0 : (list.data?.totalItems ?? 0),
+            showSizeChanger: false,
+            showTotal: pageTotalText('states', list.data?.totalCapped),
+            onChange: setPage,
+          }}
+        />
+      </ScrollRegion>
     </Card>
   );
 }
