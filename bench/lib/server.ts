@@ -8,6 +8,13 @@
  * older code measures a different fleet (an older version format once left 99 %
  * of the scale machines obsolete, and the deploy controller's queueing loaded
  * every benchmark).
+ *
+ * The worker's probes are off (`PROBE_INTERVAL_S=0`) unless a benchmark's `env`
+ * turns them on: at 100,000 machines they cost the request benchmarks about a
+ * quarter of their throughput on a 2-core machine, and a deployment of that
+ * size runs them in a worker of its own (`ROLE`); the request benchmarks
+ * measure the API. bench/fleet measures the probes and
+ * the viewers' pages while they run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -75,6 +82,7 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
       // second: the limits stay on (their cost is measured) but out of reach.
       RATE_LIMIT_PER_USER: '1000000000',
       RATE_LIMIT_PER_ADDRESS: '1000000000',
+      PROBE_INTERVAL_S: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

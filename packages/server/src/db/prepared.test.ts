@@ -1,11 +1,12 @@
 /**
  * Named prepared statements (db/prepared.ts): one name per statement text, the
- * same rows as an unprepared run, in and out of a transaction.
+ * same rows as an unprepared run, in and out of a transaction; a statement
+ * compiled once answers each run with that run's placeholder values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { executePrepared, queryPrepared, statementName } from './prepared.js';
+import { compileStatement, executePrepared, queryCompiled, queryPrepared, statementName } from './prepared.js';
 import { mmaClasses } from './schema.js';
 
 let t: TestApp;
@@ -32,5 +33,20 @@ describe('prepared statements', () => {
 
     const built = db.select({ id: mmaClasses.id }).from(mmaClasses).orderBy(mmaClasses.id);
     expect(await executePrepared(built)).toEqual(await db.select({ id: mmaClasses.id }).from(mmaClasses).orderBy(mmaClasses.id));
+  });
+
+  it('runs a compiled statement with the values of each run, a placeholder used twice filled twice', async () => {
+    const db = t.database.db;
+    const compiled = compileStatement(
+      sql`select id from mma_classes where id <> all(${sql.placeholder('hidden')}::int[]) and id >= ${sql.placeholder('from')}
+        and ${sql.placeholder('from')}::int > 0 order by id`,
+    );
+    const ids = async (hidden: number[], from: number) => (await queryCompiled<{ id: number }>(db, compiled, { hidden, from })).map((r) => r.id);
+    const all = (await db.select({ id: mmaClasses.id }).from(mmaClasses).orderBy(mmaClasses.id)).map((r) => r.id);
+    expect(await ids([], 1)).toEqual(all);
+    expect(await ids([all[0]!], 1)).toEqual(all.slice(1));
+    expect(await ids([], all[2]!)).toEqual(all.slice(2));
+    expect(await ids([], -1)).toEqual([]);
+    await expect(queryCompiled(db, compiled, { hidden: [] })).rejects.toThrow(/from/);
   });
 });

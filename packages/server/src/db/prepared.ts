@@ -15,10 +15,10 @@
  * callers pass lists as one array parameter, not one parameter per element.
  */
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import type { DbOrTx } from './client.js';
+import type { Db, DbOrTx } from './client.js';
 
 const dialect = new PgDialect();
 
@@ -44,4 +44,37 @@ export async function queryPrepared<T extends pg.QueryResultRow>(db: DbOrTx, sta
   if (!('$client' in db)) return (await db.execute(statement)).rows as T[];
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return (await db.$client.query<T>({ name: statementName(text), text, values: params })).rows;
+}
+
+/**
+ * A statement written once: its prepared statement's name, its text, and its
+ * parameters, some of them placeholders (`sql.placeholder('accountId')`) given
+ * at each run. Building a large statement with Drizzle's `sql` and writing it
+ * out cost 0.13 ms of the server's CPU per request (the machines page), more
+ * than a tenth of the request; a compiled statement costs nothing to reuse.
+ */
+export interface CompiledStatement {
+  name: string;
+  text: string;
+  params: unknown[];
+}
+
+/** Writes `statement` out once (see {@link CompiledStatement}). */
+export function compileStatement(statement: SQL): CompiledStatement {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return { name: statementName(text), text, params };
+}
+
+/**
+ * Runs a compiled statement as a named prepared statement with `values` for its
+ * placeholders, and returns its rows as PostgreSQL types them (no mapping).
+ * Throws when a placeholder has no value. On the pool only: a transaction's
+ * connection is not reachable through Drizzle's handle.
+ */
+export async function queryCompiled<T extends pg.QueryResultRow>(
+  db: Db,
+  statement: CompiledStatement,
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  return (await db.$client.query<T>({ name: statement.name, text: statement.text, values: fillPlaceholders(statement.params, values) })).rows;
 }

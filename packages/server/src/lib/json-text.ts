@@ -1,10 +1,11 @@
 /**
  * Answers that arrive already written as JSON (issue 9 "The slow paths").
  *
- * A list page that PostgreSQL builds whole as JSON text (the machines page,
- * `machines.repository.ts`) is sent as it comes: parsing it, checking it
- * against the route's response schema and writing it out again would cost more
- * than the page itself. The route handler returns `jsonText(text)`, typed as
+ * A list page already written as JSON text (the machines page,
+ * `machines.repository.ts`, written by one `JSON.stringify` of objects typed
+ * by the contract) is sent as it comes: checking it against the route's
+ * response schema with zod and writing it out again would cost more than the
+ * page itself. The route handler returns `jsonText(text)`, typed as
  * the route's answer; the serializer compiler below sends the text.
  *
  * Outside production (development, the tests) the serializer still parses the
