@@ -22,7 +22,7 @@ import {
   type TMachineStatusCounts,
 } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { executePrepared } from '../../db/prepared.js';
+import { statementName } from '../../db/prepared.js';
 import {
   accountCountDeltas,
   accountMachineStatus as ams,
@@ -79,27 +79,75 @@ function anyMachineWith(statuses: TMachineStatus[]): SQL {
   )})`;
 }
 
+/**
+ * The values of a filter as SQL: bound parameters (`boundValues`), or the
+ * placeholders of a statement compiled once per {@link FilterShape}
+ * (`PLACEHOLDERS`). Lists are one array parameter each, so that a statement's
+ * text depends on which filters are set, not on their values.
+ */
+interface FilterValues {
+  tsq: SQL;
+  hiddenClassIds: SQL;
+  classIds: SQL;
+  saasImage: SQL;
+}
+
+const boundValues = (f: AccountFilter): FilterValues => ({
+  tsq: sql`${toPrefixTsQuery(f.search) ?? ''}`,
+  hiddenClassIds: sql`${sql.param(f.hiddenClassIds)}`,
+  classIds: sql`${sql.param(f.classIds ?? [])}`,
+  saasImage: sql`${f.saasImage ?? ''}`,
+});
+
+const PLACEHOLDERS: FilterValues = {
+  tsq: sql`${sql.placeholder('tsq')}`,
+  hiddenClassIds: sql`${sql.placeholder('hiddenClassIds')}`,
+  classIds: sql`${sql.placeholder('classIds')}`,
+  saasImage: sql`${sql.placeholder('saasImage')}`,
+};
+
+/** Which filters a list has: what decides the text of its statement. */
+interface FilterShape {
+  search: boolean;
+  hidesClasses: boolean;
+  byClass: boolean;
+  bySaasImage: boolean;
+  /** Sorted, so that the same sets make the same text. */
+  machineStatusInclude: TMachineStatus[];
+  machineStatusExclude: TMachineStatus[];
+}
+
+function shapeOf(f: AccountFilter): FilterShape {
+  return {
+    search: toPrefixTsQuery(f.search) !== undefined,
+    hidesClasses: f.hiddenClassIds.length > 0,
+    byClass: (f.classIds?.length ?? 0) > 0,
+    bySaasImage: Boolean(f.saasImage),
+    machineStatusInclude: [...new Set(f.machineStatusInclude ?? [])].sort(),
+    machineStatusExclude: [...new Set(f.machineStatusExclude ?? [])].sort(),
+  };
+}
+
 /** The live accounts whose search vector matches the prefix tsquery. */
-const matches = (tsq: string) => sql`${accountSearch.search} @@ to_tsquery('simple', ${tsq})`;
+const matches = (tsq: SQL) => sql`${accountSearch.search} @@ to_tsquery('simple', ${tsq})`;
 
 /** The status filters, on the joined `account_machine_status` row. */
-function statusConditions(f: AccountFilter): SQL[] {
+function statusConditions(f: FilterShape): SQL[] {
   // Conditions on the counts rather than on `status_flags`: the planner estimates
   // `count > 0` sensibly (and walks the name index to a page), a bitmask test not.
   const where: SQL[] = [];
-  if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(anyMachineWith(f.machineStatusInclude));
-  if (f.machineStatusExclude && f.machineStatusExclude.length > 0) where.push(sql`not ${anyMachineWith(f.machineStatusExclude)}`);
+  if (f.machineStatusInclude.length > 0) where.push(anyMachineWith(f.machineStatusInclude));
+  if (f.machineStatusExclude.length > 0) where.push(sql`not ${anyMachineWith(f.machineStatusExclude)}`);
   return where;
 }
 
 /** The filter on `accounts` (joined with `account_machine_status` when it filters by status). */
-function whereOf(f: AccountFilter): SQL | undefined {
+function whereOf(f: FilterShape, v: FilterValues): SQL | undefined {
   const where: SQL[] = [isNull(accounts.deletedAt)];
-  if (f.hiddenClassIds.length > 0) where.push(notInArray(accounts.classId, f.hiddenClassIds));
-  if (f.classIds && f.classIds.length > 0) where.push(inArray(accounts.classId, f.classIds));
-  if (f.saasImage) where.push(eq(accounts.vmImageName, f.saasImage));
-  const tsq = toPrefixTsQuery(f.search);
-  if (tsq) where.push(inArray(accounts.id, sql`(select ${accountSearch.accountId} from ${accountSearch} where ${matches(tsq)})`));
+  if (f.hidesClasses) where.push(sql`${accounts.classId} <> all(${v.hiddenClassIds}::int[])`);
+  if (f.byClass) where.push(sql`${accounts.classId} = any(${v.classIds}::int[])`);
+  if (f.bySaasImage) where.push(sql`${accounts.vmImageName} = ${v.saasImage}`);
+  if (f.search) where.push(inArray(accounts.id, sql`(select ${accountSearch.accountId} from ${accountSearch} where ${matches(v.tsq)})`));
   where.push(...statusConditions(f));
   return and(...where);
 }
@@ -110,17 +158,17 @@ function whereOf(f: AccountFilter): SQL | undefined {
  * `account_machine_status` and `accounts` (one row per account each), so ranking
  * and counting read the narrow rows, not the accounts.
  */
-function searchWhere(f: AccountFilter, tsq: string): SQL | undefined {
+function searchWhere(f: FilterShape, v: FilterValues): SQL | undefined {
   const s = accountSearch;
   const statusOf = (statuses: TMachineStatus[]) =>
     sql`exists (select 1 from ${ams} where ${ams.accountId} = ${s.accountId} and ${anyMachineWith(statuses)})`;
   return and(
-    matches(tsq),
-    f.hiddenClassIds.length > 0 ? notInArray(s.classId, f.hiddenClassIds) : undefined,
-    f.classIds && f.classIds.length > 0 ? inArray(s.classId, f.classIds) : undefined,
-    f.saasImage ? sql`exists (select 1 from ${accounts} where ${accounts.id} = ${s.accountId} and ${accounts.vmImageName} = ${f.saasImage})` : undefined,
-    f.machineStatusInclude && f.machineStatusInclude.length > 0 ? statusOf(f.machineStatusInclude) : undefined,
-    f.machineStatusExclude && f.machineStatusExclude.length > 0 ? sql`not ${statusOf(f.machineStatusExclude)}` : undefined,
+    matches(v.tsq),
+    f.hidesClasses ? sql`${s.classId} <> all(${v.hiddenClassIds}::int[])` : undefined,
+    f.byClass ? sql`${s.classId} = any(${v.classIds}::int[])` : undefined,
+    f.bySaasImage ? sql`exists (select 1 from ${accounts} where ${accounts.id} = ${s.accountId} and ${accounts.vmImageName} = ${v.saasImage})` : undefined,
+    f.machineStatusInclude.length > 0 ? statusOf(f.machineStatusInclude) : undefined,
+    f.machineStatusExclude.length > 0 ? sql`not ${statusOf(f.machineStatusExclude)}` : undefined,
   );
 }
 
@@ -148,8 +196,7 @@ const EMPTY_COUNTS: TMachineStatusCounts = {
   idle: 0,
 };
 
-const filtersByStatus = (f: AccountFilter) =>
-  (f.machineStatusInclude?.length ?? 0) + (f.machineStatusExclude?.length ?? 0) > 0;
+const filtersByStatus = (f: FilterShape) => f.machineStatusInclude.length + f.machineStatusExclude.length > 0;
 
 /**
  * Live accounts matching the filter. With only class and status filters (the
@@ -158,42 +205,49 @@ const filtersByStatus = (f: AccountFilter) =>
  * `account_search` (through its GIN index); with an image, a count of the
  * matching accounts.
  */
-function countAccounts(db: DbOrTx, f: AccountFilter) {
-  const tsq = toPrefixTsQuery(f.search);
-  if (tsq) return db.select({ n: sql<number>`count(*)::int` }).from(accountSearch).where(searchWhere(f, tsq));
-  if (!f.saasImage) {
+function countAccounts(db: DbOrTx, f: FilterShape, v: FilterValues) {
+  if (f.search) return db.select({ n: sql<number>`count(*)::int` }).from(accountSearch).where(searchWhere(f, v));
+  if (!f.bySaasImage) {
     const flags = accountCountDeltas.statusFlags;
     const where: SQL[] = [];
-    if (f.machineStatusInclude && f.machineStatusInclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusInclude)}) <> 0`);
-    if (f.machineStatusExclude && f.machineStatusExclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusExclude)}) = 0`);
-    if (f.hiddenClassIds.length > 0) where.push(notInArray(accountCountDeltas.classId, f.hiddenClassIds));
-    if (f.classIds && f.classIds.length > 0) where.push(inArray(accountCountDeltas.classId, f.classIds));
+    // The masks follow from the shape's status sets: constants of the statement's text.
+    if (f.machineStatusInclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusInclude)}) <> 0`);
+    if (f.machineStatusExclude.length > 0) where.push(sql`(${flags} & ${flagsOf(f.machineStatusExclude)}) = 0`);
+    if (f.hidesClasses) where.push(sql`${accountCountDeltas.classId} <> all(${v.hiddenClassIds}::int[])`);
+    if (f.byClass) where.push(sql`${accountCountDeltas.classId} = any(${v.classIds}::int[])`);
     return db
       .select({ n: sql<number>`coalesce(sum(${accountCountDeltas.n}), 0)::int` })
       .from(accountCountDeltas)
       .where(and(...where));
   }
   const query = db.select({ n: sql<number>`count(*)::int` }).from(accounts);
-  return (filtersByStatus(f) ? query.leftJoin(ams, eq(ams.accountId, accounts.id)) : query).where(whereOf(f));
+  return (filtersByStatus(f) ? query.leftJoin(ams, eq(ams.accountId, accounts.id)) : query).where(whereOf(f, v));
 }
 
-export async function selectAccountPage(
-  db: DbOrTx,
-  q: AccountFilter & { sortBy?: TAccountSortField; sortDirection: 'Ascending' | 'Descending'; startIndex: number; limit: number },
-): Promise<{ items: TAccountListItem[]; totalItems: number }> {
-  const tsq = toPrefixTsQuery(q.search);
-  const dir = q.sortDirection === 'Descending' ? desc : asc;
-  const column = SORT_COLUMN[q.sortBy ?? 'name'];
-  const byColumn = q.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(q.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column);
+type AccountPageQuery = AccountFilter & { sortBy?: TAccountSortField; sortDirection: 'Ascending' | 'Descending'; startIndex: number; limit: number };
+type AccountPageShape = FilterShape & { sortBy?: TAccountSortField; sortDirection: 'Ascending' | 'Descending' };
 
-  // One statement: the page's ids first (an index-only walk in name order, or a
-  // narrow sort; a deferred join, so deep pages never read wide rows), numbered
-  // by their position, then only those rows with their status counts, and the
-  // total as a scalar subquery evaluated once. One round trip and one plan
-  // instead of three, and the plan is kept: a named prepared statement
-  // (db/prepared.ts).
+/**
+ * The statement of a page of accounts with its total, over placeholders: one
+ * statement per shape (filters set, sort), so that Drizzle builds and writes it
+ * once (building it cost a fifth of the server's CPU per request, issue 9
+ * "The slow paths"), and PostgreSQL plans it once per connection.
+ *
+ * The page's ids first (an index-only walk in name order, or a narrow sort; a
+ * deferred join, so deep pages never read wide rows), numbered by their
+ * position, then only those rows with their status counts, and the total as a
+ * scalar subquery evaluated once.
+ */
+function accountPageQuery(db: DbOrTx, shape: AccountPageShape) {
+  const v = PLACEHOLDERS;
+  const dir = shape.sortDirection === 'Descending' ? desc : asc;
+  const column = SORT_COLUMN[shape.sortBy ?? 'name'];
+  const byColumn =
+    shape.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(shape.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column);
+  const startIndex = sql.placeholder('startIndex');
+  const limit = sql.placeholder('limit');
   let pageIds;
-  if (!q.sortBy && tsq) {
+  if (!shape.sortBy && shape.search) {
     // By relevance: ranked over the narrow `account_search` rows. Weights D, C, B,
     // A: name and urlFriendlyName (A) weigh twice customer and creator (B). Ties
     // by name and id, as `accounts.name` and `accounts.id` would order them.
@@ -201,54 +255,93 @@ export async function selectAccountPage(
     pageIds = db
       .select({ id: s.accountId })
       .from(s)
-      .where(searchWhere(q, tsq))
-      .orderBy(desc(sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${s.search}, to_tsquery('simple', ${tsq}))`), dir(s.name), dir(s.accountId))
-      .offset(q.startIndex)
-      .limit(q.limit);
+      .where(searchWhere(shape, v))
+      .orderBy(desc(sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${s.search}, to_tsquery('simple', ${v.tsq}))`), dir(s.name), dir(s.accountId))
+      .offset(startIndex)
+      .limit(limit);
   } else {
     const idQuery = db.select({ id: accounts.id }).from(accounts);
-    pageIds = (filtersByStatus(q) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
-      .where(whereOf(q))
+    pageIds = (filtersByStatus(shape) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
+      .where(whereOf(shape, v))
       .orderBy(byColumn, dir(accounts.id))
-      .offset(q.startIndex)
-      .limit(q.limit);
+      .offset(startIndex)
+      .limit(limit);
   }
   const page = db.$with('page').as(
     db
       .select({ id: sql<number>`p.id`.as('page_id'), pos: sql<number>`p.pos`.as('page_pos') })
       .from(sql`unnest(array(${pageIds})) with ordinality as p(id, pos)`),
   );
-  let totalItems: number;
-  const rows = await executePrepared(
-    db
-      .with(page)
-      .select({
-        totalItems: sql<number>`(${countAccounts(db, q)})`.mapWith(Number),
-        id: accounts.id,
-        name: accounts.name,
-        urlFriendlyName: accounts.urlFriendlyName,
-        description: accounts.description,
-        customer: accounts.customer,
-        creator: accounts.creator,
-        creationTime: accounts.creationTime,
-        expirationTime: accounts.expirationTime,
-        bundleVersion: accounts.bundleVersion,
-        instancePolicy: accounts.instancePolicy,
-        classId: accounts.classId,
-        parentId: accounts.parentId,
-        vmImageName: accounts.vmImageName,
-        billingPeriod: accounts.billingPeriod,
-        isTemplate: accounts.isTemplate,
-        machineStats: MACHINE_STATS_COLUMNS,
-      })
-      .from(page)
-      .innerJoin(accounts, eq(accounts.id, page.id))
-      .leftJoin(ams, eq(ams.accountId, accounts.id))
-      .orderBy(page.pos),
-  );
+  const query = db
+    .with(page)
+    .select({
+      totalItems: sql<number>`(${countAccounts(db, shape, v)})`.mapWith(Number),
+      id: accounts.id,
+      name: accounts.name,
+      urlFriendlyName: accounts.urlFriendlyName,
+      description: accounts.description,
+      customer: accounts.customer,
+      creator: accounts.creator,
+      creationTime: accounts.creationTime,
+      expirationTime: accounts.expirationTime,
+      bundleVersion: accounts.bundleVersion,
+      instancePolicy: accounts.instancePolicy,
+      classId: accounts.classId,
+      parentId: accounts.parentId,
+      vmImageName: accounts.vmImageName,
+      billingPeriod: accounts.billingPeriod,
+      isTemplate: accounts.isTemplate,
+      machineStats: MACHINE_STATS_COLUMNS,
+    })
+    .from(page)
+    .innerJoin(accounts, eq(accounts.id, page.id))
+    .leftJoin(ams, eq(ams.accountId, accounts.id))
+    .orderBy(page.pos);
+  return { page: query, count: countAccounts(db, shape, v) };
+}
+
+/**
+ * The prepared page and count statements of each shape, per database handle
+ * (a handle's prepared query runs on that handle). Shapes are few: the status
+ * sets are the only open part (at most 128 × 128, in practice a handful).
+ */
+const accountPageQueries = new WeakMap<DbOrTx, Map<string, ReturnType<typeof prepareAccountPage>>>();
+
+function prepareAccountPage(db: DbOrTx, shape: AccountPageShape) {
+  const { page, count } = accountPageQuery(db, shape);
+  return { page: page.prepare(statementName(page.toSQL().sql)), count: count.prepare(statementName(count.toSQL().sql)) };
+}
+
+function preparedAccountPage(db: DbOrTx, shape: AccountPageShape) {
+  let byShape = accountPageQueries.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    accountPageQueries.set(db, byShape);
+  }
+  const key = JSON.stringify(shape);
+  let prepared = byShape.get(key);
+  if (!prepared) {
+    prepared = prepareAccountPage(db, shape);
+    byShape.set(key, prepared);
+  }
+  return prepared;
+}
+
+/** A page of visible accounts matching the filter, with the total (spec 1 §2 Accounts list, §7). */
+export async function selectAccountPage(db: DbOrTx, q: AccountPageQuery): Promise<{ items: TAccountListItem[]; totalItems: number }> {
+  const shape: AccountPageShape = { ...shapeOf(q), sortBy: q.sortBy, sortDirection: q.sortDirection };
+  const prepared = preparedAccountPage(db, shape);
+  const values = {
+    tsq: toPrefixTsQuery(q.search) ?? '',
+    hiddenClassIds: q.hiddenClassIds,
+    classIds: q.classIds ?? [],
+    saasImage: q.saasImage ?? '',
+    startIndex: q.startIndex,
+    limit: q.limit,
+  };
+  const rows = await prepared.page.execute(values);
   // An empty page (no match, or past the end) carries no total: count on its own.
-  if (rows.length > 0) totalItems = rows[0]!.totalItems;
-  else totalItems = (await countAccounts(db, q))[0]?.n ?? 0;
+  const totalItems = rows.length > 0 ? rows[0]!.totalItems : ((await prepared.count.execute(values))[0]?.n ?? 0);
 
   return {
     totalItems,
@@ -266,9 +359,11 @@ export async function selectAccountPage(
 }
 
 export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<TAccountsInfo> {
-  const matching = db.select({ id: accounts.id }).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id)).where(whereOf(f));
+  const shape = shapeOf(f);
+  const values = boundValues(f);
+  const matching = db.select({ id: accounts.id }).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id)).where(whereOf(shape, values));
   const [totals, perClass, accountCounts] = await Promise.all([
-    countAccounts(db, f),
+    countAccounts(db, shape, values),
     db.execute<{ classId: number; machines: number }>(sql`
       select m.class_id as "classId", count(*)::int as machines
       from machines m where m.deleted_at is null and m.account_id in (${matching})
