@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
+import { jsonText } from '../../lib/json-text.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { linkTasksToActivity } from '../../engine/tasks/tasks.repository.js';
@@ -34,7 +35,8 @@ export interface AccountService {
 
 export function createAccountService({ db, audit, secrets }: { db: Db; audit: AuditService; secrets: SecretBox }): AccountService {
   return {
-    list: (principal, q) => repo.selectAccountPage(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
+    // Written once by JSON.stringify and sent as it is (lib/json-text.ts): the items are typed by the contract.
+    list: async (principal, q) => jsonText(JSON.stringify(await repo.selectAccountPage(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }))),
 
     info: (principal, q) => repo.selectAccountsInfo(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
 
