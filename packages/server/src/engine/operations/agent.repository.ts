@@ -1,9 +1,10 @@
 /**
  * SQL of the operation agent (DESIGN §12; invariants in `README.md` beside this
- * file): the claim of a machine's next operation under the start rules, the
- * lease of a RUNNING operation (attempt, heartbeat, worker), its logs and
- * checkpoints, the finish with the machine's failCounter and Panic, the
- * level-driven pass that finds work nobody is doing, and the anomaly rule.
+ * file): the claim of the next operation of many machines at once under the
+ * start rules, the lease of a RUNNING operation (attempt, heartbeat, worker),
+ * its logs and checkpoints, the finish of many operations at once with their
+ * machines' failCounter and Panic, the level-driven pass that finds work
+ * nobody is doing, and the anomaly rule.
  *
  * Every write to a RUNNING operation is fenced by its lease:
  * `where status = 'RUNNING' and attempts = <attempt>`. A worker whose operation
@@ -86,21 +87,39 @@ const staleLease = (staleMs: number) => sql`coalesce(o.heartbeat_at, o.started_a
 const overdue = (graceMs: number) => sql`o.started_at + o.timeout_seconds * interval '1 second' + ${graceMs} * interval '1 millisecond' < now()`;
 
 export interface ClaimOptions {
-  machineId: number;
+  /** The machines to claim for (any order, duplicates ignored). */
+  machineIds: number[];
   worker: string;
   staleMs: number;
   maxAttempts: number;
   panicFailures: number;
 }
 
-/** The outcome of a claim; `ended` lists the operations the claim itself ended (cancelled, timed out, abandoned). */
-export type OperationClaim =
-  | { kind: 'claimed'; operation: OperationRow; resumed: boolean; remainingMs: number; ended: EndedOperation[] }
-  | { kind: 'idle' | 'busy'; ended: EndedOperation[] };
+/** An operation a claim made RUNNING for the worker: started (attempt 1) or resumed (attempt + 1). */
+export interface ClaimedOperation {
+  operation: OperationRow;
+  resumed: boolean;
+  /** Milliseconds left before its timeout. */
+  remainingMs: number;
+}
 
 /**
- * Claims the machine's next operation for `worker`, in one transaction under
- * the machine's claim lock (shared with the task engine):
+ * The outcome of a claim: the operations it made RUNNING (at most one per
+ * machine), the operations it ended itself (cancelled, timed out, abandoned),
+ * and the machines whose RUNNING operation holds a fresh lease (busy).
+ * A machine in none of these has nothing it may start now (idle).
+ */
+export interface OperationClaims {
+  claimed: ClaimedOperation[];
+  ended: EndedOperation[];
+  busy: number[];
+}
+
+/**
+ * Claims the next operation of each of the machines for `worker`, in one
+ * transaction under their claim locks (shared with the task engine; taken in
+ * machine id order, so two claims never wait on each other in a cycle). For
+ * each machine:
  * 1. operations decided CANCEL and not started end FAILURE "Cancelled by X"
  *    (failCounter unchanged);
  * 2. a RUNNING operation past its timeout whose lease is stale, or past it by
@@ -110,39 +129,46 @@ export type OperationClaim =
  *    lease is fresh makes the machine busy;
  * 3. otherwise the oldest startable operation (lowest id) becomes RUNNING
  *    (attempt 1) if the machine lets it start.
+ *
+ * Steps 1 and 3 are one statement each for all the machines; step 2 touches
+ * only machines with a RUNNING operation. Answers empty lists for no machines.
  */
-export async function claimNextOperation(db: Db, o: ClaimOptions): Promise<OperationClaim> {
+export async function claimOperations(db: Db, o: ClaimOptions): Promise<OperationClaims> {
+  const ids = [...new Set(o.machineIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return { claimed: [], ended: [], busy: [] };
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, ${o.machineId})`);
+    // unnest keeps the array's (ascending) order, so the locks are taken in machine id order.
+    await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, t.id) from unnest(${sql.param(ids)}::int[]) as t(id)`);
     const ended: EndedOperation[] = [];
+    const claimed: ClaimedOperation[] = [];
+    const busy: number[] = [];
     const cancelled = await tx.execute<{ id: number; machineId: number; classId: number; failCounter: number }>(sql`
       update operations o set status = 'FAILURE', finished_at = now(), pending = false,
         fail_counter = (select m.fail_counter from machines m where m.id = o.machine_id),
         output = o.output || ${sqlLogLine(sql`'Cancelled by ' || coalesce(o.decided_by, 'an operator')`)}
-      where o.machine_id = ${o.machineId} and o.status is null and o.finished_at is null and o.decision = 'CANCEL'
+      where o.machine_id = any(${sql.param(ids)}::int[]) and o.status is null and o.finished_at is null and o.decision = 'CANCEL'
       returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.fail_counter as "failCounter"`);
     for (const c of cancelled.rows) ended.push({ ...c, status: 'FAILURE', counted: false, panicked: false });
 
-    const { rows: running } = await tx.execute<{ id: number; attempts: number; timeoutSeconds: number; stale: boolean; timedOut: boolean; overdue: boolean }>(sql`
-      select o.id, o.attempts, o.timeout_seconds as "timeoutSeconds", ${staleLease(o.staleMs)} as stale,
+    const { rows: running } = await tx.execute<{ id: number; machineId: number; attempts: number; timeoutSeconds: number; stale: boolean; timedOut: boolean; overdue: boolean }>(sql`
+      select o.id, o.machine_id as "machineId", o.attempts, o.timeout_seconds as "timeoutSeconds", ${staleLease(o.staleMs)} as stale,
         ${overdue(0)} as "timedOut", ${overdue(o.staleMs)} as overdue
-      from operations o where o.machine_id = ${o.machineId} and o.status = 'RUNNING'`);
-    const r = running[0];
-    if (r) {
+      from operations o where o.machine_id = any(${sql.param(ids)}::int[]) and o.status = 'RUNNING' order by o.machine_id`);
+    for (const r of running) {
       const lease = { operationId: r.id, attempt: r.attempts };
       if (r.overdue || (r.stale && r.timedOut)) {
         const done = await finishIn(tx, lease, timedOut(r.timeoutSeconds), { panicFailures: o.panicFailures });
         if (done) ended.push(done);
       } else if (!r.stale) {
-        return { kind: 'busy', ended };
+        busy.push(r.machineId);
       } else if (r.attempts < o.maxAttempts) {
         const line = logLine(`Resumed on ${o.worker} after the worker running it stopped responding (attempt ${r.attempts + 1})`);
-        const { rows } = await tx.execute<OperationRow & { remainingMs: number }>(sql`
+        const { rows } = await tx.execute<{ id: number; remainingMs: number }>(sql`
           update operations o set attempts = o.attempts + 1, heartbeat_at = now(), worker = ${o.worker}, output = o.output || ${line}
           where o.id = ${r.id}
           returning o.id, ${remainingMs} as "remainingMs"`);
         const [resumed] = await tx.select().from(operations).where(eq(operations.id, rows[0]!.id));
-        return { kind: 'claimed', operation: resumed!, resumed: true, remainingMs: Number(rows[0]!.remainingMs), ended };
+        claimed.push({ operation: resumed!, resumed: true, remainingMs: Number(rows[0]!.remainingMs) });
       } else {
         const outcome: OperationOutcome = { status: 'FAILURE', message: `The worker running this operation stopped responding (${r.attempts} attempts)`, counts: true };
         const done = await finishIn(tx, lease, outcome, { panicFailures: o.panicFailures });
@@ -150,12 +176,16 @@ export async function claimNextOperation(db: Db, o: ClaimOptions): Promise<Opera
       }
     }
 
+    const taken = new Set([...busy, ...claimed.map((c) => c.operation.machineId)]);
+    const free = ids.filter((id) => !taken.has(id));
+    if (free.length === 0) return { claimed, ended, busy };
     const { rows: next } = await tx.execute<{ id: number }>(sql`
-      select o.id from operations o join machines m on m.id = o.machine_id
-      where o.machine_id = ${o.machineId} and ${operationStartable} and ${machineReady}
-      order by o.id limit 1 for update of o`);
-    if (!next[0]) return { kind: 'idle', ended };
-    const [claimed] = await tx
+      select x.id from unnest(${sql.param(free)}::int[]) as t(machine_id) cross join lateral (
+        select o.id from operations o join machines m on m.id = o.machine_id
+        where o.machine_id = t.machine_id and ${operationStartable} and ${machineReady}
+        order by o.id limit 1 for update of o) x`);
+    if (next.length === 0) return { claimed, ended, busy };
+    const started = await tx
       .update(operations)
       // statement_timestamp(), not now(): the transaction may have begun before the
       // previous operation's finish committed, and an operation never starts before it.
@@ -167,9 +197,10 @@ export async function claimNextOperation(db: Db, o: ClaimOptions): Promise<Opera
         worker: o.worker,
         output: sql`${operations.output} || ${logLine(`Started on ${o.worker}`)}`,
       })
-      .where(eq(operations.id, next[0].id))
+      .where(inArray(operations.id, next.map((n) => n.id)))
       .returning();
-    return { kind: 'claimed', operation: claimed!, resumed: false, remainingMs: claimed!.timeoutSeconds * 1000, ended };
+    for (const row of started) claimed.push({ operation: row, resumed: false, remainingMs: row.timeoutSeconds * 1000 });
+    return { claimed, ended, busy };
   });
 }
 
@@ -182,6 +213,14 @@ export const timedOut = (timeoutSeconds: number): OperationOutcome => ({
   message: `Timed out: the operation ran longer than its timeout of ${timeoutSeconds} s`,
   counts: true,
 });
+
+/** An operation to end: its lease, how it ends, and the lines (already formatted) written since the last write. */
+export interface OperationFinish {
+  lease: OperationLease;
+  outcome: OperationOutcome;
+  output?: string;
+  deployerLog?: string;
+}
 
 /**
  * Ends the leased operation with `outcome`, appending `output` and
@@ -197,47 +236,75 @@ export async function finishOperation(
   outcome: OperationOutcome,
   opts: { panicFailures: number; output?: string; deployerLog?: string },
 ): Promise<EndedOperation | undefined> {
-  return db.transaction((tx) => finishIn(tx, lease, outcome, opts));
+  const [ended] = await finishOperations(db, [{ lease, outcome, output: opts.output, deployerLog: opts.deployerLog }], opts);
+  return ended;
 }
 
-async function finishIn(
-  tx: Tx,
-  lease: OperationLease,
-  outcome: OperationOutcome,
-  { panicFailures, output = '', deployerLog = '' }: { panicFailures: number; output?: string; deployerLog?: string },
-): Promise<EndedOperation | undefined> {
-  const last = logLine(outcome.status === 'SUCCESS' ? 'Operation succeeded' : outcome.message.slice(0, 2000));
-  const [row] = await tx
-    .update(operations)
-    .set({
-      status: outcome.status,
-      finishedAt: sql`now()`,
-      output: sql`${operations.output} || ${output + last}`,
-      deployerLog: sql`${operations.deployerLog} || ${deployerLog}`,
-    })
-    .where(leased(lease))
-    .returning({
-      id: operations.id,
-      machineId: operations.machineId,
-      classId: operations.classId,
-      typeName: operations.typeName,
-      outputTail: sql<string>`right(${operations.output}, ${OUTPUT_TAIL_CHARS})`,
-    });
-  if (!row) return undefined;
-  const counted = outcome.status === 'FAILURE' && outcome.counts;
-  const { rows } = await tx.execute<{ failCounter: number }>(
-    outcome.status === 'SUCCESS'
-      ? sql`update machines set fail_counter = 0 where id = ${row.machineId} returning fail_counter as "failCounter"`
-      : counted
+/**
+ * Ends many leased operations in one transaction, each as
+ * {@link finishOperation} does: one fenced UPDATE for all of them, one UPDATE
+ * of the machines of the successes whose failCounter is not 0 yet (a machine
+ * already at 0 is not written, so its row and its account's status row are not
+ * locked), and the failures' counters, Panic and issues one by one. Answers,
+ * in the order of `finishes`, the ended operation or undefined for a lost lease.
+ * Throws (and writes nothing) when any statement fails.
+ */
+export async function finishOperations(db: Db, finishes: OperationFinish[], opts: { panicFailures: number }): Promise<(EndedOperation | undefined)[]> {
+  if (finishes.length === 0) return [];
+  return db.transaction((tx) => finishAllIn(tx, finishes, opts));
+}
+
+async function finishIn(tx: Tx, lease: OperationLease, outcome: OperationOutcome, opts: { panicFailures: number }): Promise<EndedOperation | undefined> {
+  const [ended] = await finishAllIn(tx, [{ lease, outcome }], opts);
+  return ended;
+}
+
+async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures }: { panicFailures: number }): Promise<(EndedOperation | undefined)[]> {
+  const lastLine = (o: OperationOutcome) => logLine(o.status === 'SUCCESS' ? 'Operation succeeded' : o.message.slice(0, 2000));
+  // A SUCCESS leaves the machine's counter at 0, so the operation gets 0 in the same write.
+  const { rows } = await tx.execute<{ id: number; machineId: number; classId: number; typeName: string; outputTail: string }>(sql`
+    update operations o set status = f.status, finished_at = now(),
+      output = o.output || f.output, deployer_log = o.deployer_log || f.deployer_log,
+      fail_counter = case when f.status = 'SUCCESS' then 0 else o.fail_counter end
+    from unnest(${sql.param(finishes.map((f) => f.lease.operationId))}::int[], ${sql.param(finishes.map((f) => f.lease.attempt))}::int[],
+      ${sql.param(finishes.map((f) => f.outcome.status))}::text[], ${sql.param(finishes.map((f) => (f.output ?? '') + lastLine(f.outcome)))}::text[],
+      ${sql.param(finishes.map((f) => f.deployerLog ?? ''))}::text[]) as f(id, attempt, status, output, deployer_log)
+    where o.id = f.id and o.status = 'RUNNING' and o.attempts = f.attempt
+    returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.type_name as "typeName",
+      right(o.output, ${OUTPUT_TAIL_CHARS}) as "outputTail"`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const results = new Map<number, EndedOperation>();
+
+  const successes = finishes.filter((f) => f.outcome.status === 'SUCCESS' && byId.has(f.lease.operationId));
+  if (successes.length > 0) {
+    const machineIds = [...new Set(successes.map((f) => byId.get(f.lease.operationId)!.machineId))].sort((a, b) => a - b);
+    await tx.execute(sql`update machines set fail_counter = 0 where id = any(${sql.param(machineIds)}::int[]) and fail_counter <> 0`);
+    for (const f of successes) {
+      const row = byId.get(f.lease.operationId)!;
+      results.set(row.id, { id: row.id, machineId: row.machineId, classId: row.classId, status: 'SUCCESS', counted: false, failCounter: 0, panicked: false });
+    }
+  }
+
+  const failures = finishes
+    .filter((f) => f.outcome.status === 'FAILURE' && byId.has(f.lease.operationId))
+    .sort((a, b) => byId.get(a.lease.operationId)!.machineId - byId.get(b.lease.operationId)!.machineId);
+  for (const f of failures) {
+    const row = byId.get(f.lease.operationId)!;
+    const outcome = f.outcome as Extract<OperationOutcome, { status: 'FAILURE' }>;
+    const counted = outcome.counts;
+    const { rows: counters } = await tx.execute<{ failCounter: number }>(
+      counted
         ? sql`update machines set fail_counter = fail_counter + 1, needs_admin = needs_admin or fail_counter + 1 >= ${panicFailures}
               where id = ${row.machineId} returning fail_counter as "failCounter"`
         : sql`select fail_counter as "failCounter" from machines where id = ${row.machineId}`,
-  );
-  const failCounter = rows[0]?.failCounter ?? 0;
-  await tx.update(operations).set({ failCounter }).where(eq(operations.id, row.id));
-  const panicked = counted && failCounter === panicFailures;
-  if (outcome.status === 'FAILURE' && outcome.counts) await raiseOperationIssues(tx, { ...row, message: outcome.message, failCounter, panicked });
-  return { id: row.id, machineId: row.machineId, classId: row.classId, status: outcome.status, counted, failCounter, panicked };
+    );
+    const failCounter = counters[0]?.failCounter ?? 0;
+    await tx.update(operations).set({ failCounter }).where(eq(operations.id, row.id));
+    const panicked = counted && failCounter === panicFailures;
+    if (counted) await raiseOperationIssues(tx, { ...row, message: outcome.message, failCounter, panicked });
+    results.set(row.id, { id: row.id, machineId: row.machineId, classId: row.classId, status: 'FAILURE', counted, failCounter, panicked });
+  }
+  return finishes.map((f) => results.get(f.lease.operationId));
 }
 
 /** Characters of an operation's output an issue log keeps (its end, where the failure is). */
@@ -359,15 +426,16 @@ export async function deliverPendingMessages(
   return rows;
 }
 
-/** The machine an effect works on (see {@link EffectMachine}), or undefined when it does not exist. */
-export async function selectEffectMachine(db: DbOrTx, machineId: number): Promise<EffectMachine | undefined> {
+/** The machines effects work on (see {@link EffectMachine}) by id; a machine that does not exist is left out. */
+export async function selectEffectMachines(db: DbOrTx, machineIds: number[]): Promise<Map<number, EffectMachine>> {
+  if (machineIds.length === 0) return new Map();
   // Aliased SQL: an interpolated column renders unqualified inside a subquery, where it would name the instance's own id.
   const { rows } = await db.execute<EffectMachine & Record<string, unknown>>(sql`
     select m.id, m.name, m.account_id as "accountId", m.class_id as "classId", m.is_launcher as "isLauncher",
       m.is_site_master as "isSiteMaster", m.sample_data as "sampleData", m.sample_data_file as "sampleDataFile",
       (select c.cloud_id from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1) as "cloudId"
-    from machines m where m.id = ${machineId}`);
-  return rows[0];
+    from machines m where m.id = any(${sql.param(machineIds)}::int[])`);
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Operations as events carry them: the TOperation and the class ids deciding who may see it [machine class, account class]. */

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { machines, machineTasks, mmaInstances, operations } from '../../db/schema.js';
 import { linesOf, sleep, startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
+import { createOperationQueue, type OperationMachine } from './queue.js';
 
 let f: AgentFixture;
 
@@ -70,6 +71,31 @@ describe('running an operation', () => {
     expect(b.status).toBe('SUCCESS');
     expect(b.startedAt!.getTime()).toBeGreaterThanOrEqual(a.finishedAt!.getTime());
     expect(linesOf(b.output)).toContain('8 passed, 0 failed');
+  });
+
+  it('runs many machines\' operations claimed and finished in batches: each machine oldest first, one at a time, each event once', async () => {
+    const many: OperationMachine[] = [];
+    for (let i = 0; i < 30; i++) many.push(await f.machine());
+    const queue = createOperationQueue({ announce: () => undefined });
+    const ids = await f.database.db.transaction(async (tx) => {
+      const queued = await queue.enqueue(tx, [
+        ...many.map((machine) => ({ machine, typeName: 'SmokeTest' as const, user: 'admin', activityId: null })),
+        ...many.map((machine) => ({ machine, typeName: 'ApplyConfig' as const, user: 'admin', activityId: null })),
+      ]);
+      return queued.map((q) => q.operation.id);
+    });
+    const done: (typeof operations.$inferSelect)[] = [];
+    for (const id of ids) done.push(await f.settled(id));
+    expect(done.every((d) => d.status === 'SUCCESS' && d.attempts === 1)).toBe(true);
+    for (let i = 0; i < many.length; i++) {
+      const [first, second] = [done[i]!, done[i + many.length]!];
+      expect(second.startedAt!.getTime()).toBeGreaterThanOrEqual(first.finishedAt!.getTime());
+    }
+    // Claimed in batches: operations started by one statement share its timestamp.
+    expect(new Set(done.map((d) => d.startedAt!.getTime())).size).toBeLessThan(ids.length / 2);
+    for (const id of ids) {
+      expect(f.seen.filter((e) => e.operation.id === id && e.name !== 'OperationQueued').map((e) => e.name)).toEqual(['OperationStarted', 'OperationFinished']);
+    }
   });
 
   it('a second RUNNING operation on a machine is impossible (partial unique index)', async () => {

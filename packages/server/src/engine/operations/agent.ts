@@ -5,25 +5,35 @@
  * emits OperationStarted and OperationFinished.
  *
  * - Wake-ups: a queued operation, a PROCEED or a CANCEL NOTIFYs its machine id
- *   on `fleet_operation_queued`; the engine drains that machine. A level-driven
- *   pass every `passMs` finds the machines that need it anyway (a lost
- *   notification, a machine that became startable: instance started, standby
- *   off, notBefore reached, Panic cleared; a cancel; a dead worker's operation).
- * - A drain claims the machine's next operation (`claimNextOperation`, under the
- *   machine's claim lock shared with the task engine), runs it, and claims again
- *   until nothing is startable. At most `concurrency` machines drain at once in
- *   this process; several processes may run engines side by side.
+ *   on `fleet_operation_queued`; the engine adds the machine to its wanted set.
+ *   A level-driven pass every `passMs` finds the machines that need it anyway (a
+ *   lost notification, a machine that became startable: instance started,
+ *   standby off, notBefore reached, Panic cleared; a cancel; a dead worker's
+ *   operation).
+ * - Claims are batched: one claim transaction (`claimOperations`, under the
+ *   machines' claim locks shared with the task engine) takes up to `batchSize`
+ *   wanted machines that fit in the free slots (`concurrency` operations at once
+ *   in this process) and claims the next operation of each; one claim is in
+ *   flight at a time. OperationStarted of the whole claim is one read. Each
+ *   claimed operation then runs on its own; when it has ended, its machine is
+ *   wanted again (its next operation). Several processes may run engines side
+ *   by side.
  * - While an operation runs its lease is renewed every `heartbeatMs` (with the
  *   output lines written since the last write); a lease older than `staleMs` is
  *   resumed by another worker, up to `maxAttempts` attempts. An operation past
  *   its timeout is aborted and ends FAILURE.
- * - The finish applies the failCounter rule (SUCCESS resets it, a failure
- *   raises it, Panic at `panicFailures`) and then the anomaly rule of its class.
+ * - Finishes are batched too: an operation that ended waits for the finish
+ *   transaction in flight (at most one per process) and goes with the others
+ *   in the next one (`finishOperations`: one fenced UPDATE for all, the
+ *   failCounter rule per operation, Panic at `panicFailures`), then one read
+ *   for their OperationFinished, then the anomaly rule of each class with a
+ *   counted failure; only then is its slot free.
  * - Each pass also delivers the pending notification messages of machines that
  *   run managed (`deliverPendingMessages`: exactly once across engines).
  *
  * `stop()` aborts running operations, releases their leases (the next engine
- * resumes them at once) and returns once no drain is in flight; the caller may
+ * resumes them at once; so does a claim that commits while stopping) and
+ * returns once no claim, operation or finish is in flight; the caller may
  * then close the pool. An operation whose database went away is left RUNNING
  * for the next engine, not failed.
  */
@@ -36,24 +46,25 @@ import { isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import { listenForMachines, type MachineNotificationListener } from '../notifications.js';
-import type { OperationEffectContext } from './effects.js';
+import type { EffectMachine, OperationEffectContext } from './effects.js';
 import { OPERATION_QUEUED_CHANNEL, type OperationRow } from './operations.repository.js';
 import {
   appendLogs,
-  claimNextOperation,
+  claimOperations,
   deliverPendingMessages,
-  finishOperation,
+  finishOperations,
   lockLease,
   logLine,
   mergeOperationParams,
   releaseOperationLease,
   renewLease,
-  selectEffectMachine,
+  selectEffectMachines,
   selectMachinesNeedingAgent,
   selectOperationEvents,
   switchStandbyOnAnomaly,
   timedOut,
   type EndedOperation,
+  type OperationFinish,
   type OperationLease,
   type OperationOutcome,
 } from './agent.repository.js';
@@ -82,8 +93,10 @@ export const AGENT_ENGINE_DEFAULTS = {
   passLimit: 2_000,
   /** Attempts of an operation whose workers keep dying before it ends FAILURE. */
   maxAttempts: 3,
-  /** Machines this process drains at once. */
-  concurrency: 16,
+  /** Operations this process runs at once (a claim reserves a slot per machine it claims for). */
+  concurrency: 64,
+  /** Machines one claim transaction claims for at most; finishes are batched up to the same number. */
+  batchSize: 64,
   /** Real ms per nominal second of simulated work (SIM_AGENT_DELAY_MS). */
   simDelayMs: 200,
   /** Counted failures in a row that put a machine in Panic (PANIC_FAILURES). */
@@ -138,9 +151,14 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   let listener: MachineNotificationListener | undefined;
   let passTimer: NodeJS.Timeout | undefined;
   let stopping = true;
-  /** Machines to drain; a machine draining now stays here until its drain ends. */
+  /** Machines to claim for, in the order they were woken; a machine holding a slot stays here until it frees it. */
   const wanted = new Set<number>();
-  const active = new Map<number, Promise<void>>();
+  /** Machines holding a slot: in a claim in flight, or running an operation here until its finish is announced. */
+  const slots = new Set<number>();
+  /** A claim transaction is in flight (one at a time per process; it takes many machines). */
+  let claiming = false;
+  /** Work in flight that `stop()` waits for: the claim, the running operations (through their finish). */
+  const inFlight = new Set<Promise<unknown>>();
   const running = new Map<number, (kind: Abort['kind']) => void>();
 
   /** A failure of background work: expected (debug) when the engine stops or the database went away while it does. */
@@ -150,11 +168,20 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     else log?.warn({ ...fields, err: message }, msg);
   };
 
+  /** Adds work (whose errors are already handled) to what `stop()` waits for. */
+  const track = (p: Promise<unknown>) => {
+    inFlight.add(p);
+    const done = () => inFlight.delete(p);
+    p.then(done, done);
+  };
+
+  /** Emits `name` for the operations `ids` (one read for all of them). */
   async function announce(name: TOperationEventName, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
     try {
       for (const e of await selectOperationEvents(db, ids)) events.emit({ name, operation: e.operation, classIds: e.classIds });
     } catch (err) {
-      report('operation event failed', err, { name, ids });
+      report('operation event failed', err, { name, operations: ids.length });
     }
   }
 
@@ -164,12 +191,66 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     await announce('OperationFinished', ended.map((e) => e.id));
     for (const e of ended) if (e.panicked) log?.warn({ machineId: e.machineId, failCounter: e.failCounter }, 'machine in Panic after repeated operation failures');
     for (const classId of new Set(ended.filter((e) => e.counted).map((e) => e.classId))) {
-      const standby = await switchStandbyOnAnomaly(db, { classId, failures: s.anomalyFailures, windowMinutes: s.anomalyWindowMinutes });
-      if (standby) log?.warn({ classId, ...standby }, 'anomaly: class switched to standby');
+      try {
+        const standby = await switchStandbyOnAnomaly(db, { classId, failures: s.anomalyFailures, windowMinutes: s.anomalyWindowMinutes });
+        if (standby) log?.warn({ classId, ...standby }, 'anomaly: class switched to standby');
+      } catch (err) {
+        report('anomaly rule failed', err, { classId });
+      }
     }
   }
 
-  async function runOperation(row: OperationRow, remainingMs: number): Promise<void> {
+  // ---- Finishes, batched: the operations that ended while a batch was being written go in the next one.
+  const finishQueue: { finish: OperationFinish; resolve(ended: EndedOperation | undefined): void; reject(err: unknown): void }[] = [];
+  let finishing = false;
+
+  /** Ends the operation (fenced) in the next finish batch; resolves once it is written and announced (undefined: lease lost). */
+  function finish(item: OperationFinish): Promise<EndedOperation | undefined> {
+    return new Promise((resolve, reject) => {
+      finishQueue.push({ finish: item, resolve, reject });
+      flushFinishes();
+    });
+  }
+
+  function flushFinishes(): void {
+    if (finishing || finishQueue.length === 0) return;
+    finishing = true;
+    const batch = finishQueue.splice(0, s.batchSize);
+    writeFinishes(batch)
+      // Settles every item whatever happened (settling one twice is a no-op).
+      .catch((err: unknown) => batch.forEach((b) => b.reject(err)))
+      .finally(() => {
+        finishing = false;
+        flushFinishes();
+      });
+  }
+
+  async function writeFinishes(batch: typeof finishQueue): Promise<void> {
+    const opts = { panicFailures: s.panicFailures };
+    let results: (EndedOperation | undefined | Error)[];
+    try {
+      results = await finishOperations(db, batch.map((b) => b.finish), opts);
+    } catch (err) {
+      if (batch.length === 1 || isDatabaseGone(err)) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      // One operation's trouble (a deadlock with another writer of its machine) does not hold back the others.
+      report('operation finish batch failed; finishing one by one', err, { operations: batch.length });
+      results = [];
+      for (const b of batch) {
+        results.push(await finishOperations(db, [b.finish], opts).then((r) => r[0], (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+      }
+    }
+    await afterEnded(results.filter((r): r is EndedOperation => r !== undefined && !(r instanceof Error)));
+    batch.forEach((b, i) => {
+      const r = results[i];
+      if (r instanceof Error) b.reject(r);
+      else b.resolve(r);
+    });
+  }
+
+  async function runOperation(row: OperationRow, remainingMs: number, machines: Promise<Map<number, EffectMachine>>): Promise<void> {
     const lease: OperationLease = { operationId: row.id, attempt: row.attempts };
     const controller = new AbortController();
     const abort = (kind: Abort['kind']) => {
@@ -204,10 +285,9 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     const beat = setInterval(() => write().catch((err: unknown) => report('operation heartbeat failed', err, { operationId: row.id })), s.heartbeatMs);
     const timer = setTimeout(() => abort('timeout'), Math.max(0, remainingMs));
 
-    await announce('OperationStarted', [row.id]);
     let outcome: OperationOutcome;
     try {
-      const machine = await selectEffectMachine(db, row.machineId);
+      const machine = (await machines).get(row.machineId);
       if (!machine) throw new Error(`Machine ${row.machineId} does not exist`);
       const params = { ...row.params };
       const ctx: OperationEffectContext = {
@@ -278,44 +358,90 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     output = deployerLog = '';
     let ended: EndedOperation | undefined;
     try {
-      ended = await finishOperation(db, lease, outcome, { panicFailures: s.panicFailures, output: o, deployerLog: d });
+      ended = await finish({ lease, outcome, output: o, deployerLog: d });
     } catch (err) {
       report('operation finish failed', err, { operationId: row.id });
       return;
     }
-    if (ended) await afterEnded([ended]);
-    else log?.info({ operationId: row.id }, 'operation ended elsewhere before its finish');
+    if (!ended) log?.info({ operationId: row.id }, 'operation ended elsewhere before its finish');
   }
 
-  async function drain(machineId: number): Promise<void> {
-    while (!stopping) {
-      const claim = await claimNextOperation(db, {
-        machineId,
+  /**
+   * One claim for `machineIds` (their slots are held): runs what it claimed,
+   * frees the slots of the machines it claimed nothing for, and announces what
+   * it ended. A machine whose operation ends is wanted again (its next one).
+   */
+  async function claim(machineIds: number[]): Promise<void> {
+    let claims;
+    try {
+      claims = await claimOperations(db, {
+        machineIds,
         worker: workerName,
         staleMs: s.staleMs,
         maxAttempts: s.maxAttempts,
         panicFailures: s.panicFailures,
       });
-      await afterEnded(claim.ended);
-      if (claim.kind !== 'claimed') return;
-      if (claim.resumed) log?.warn({ operationId: claim.operation.id, attempt: claim.operation.attempts }, 'resuming an operation whose worker stopped');
-      await runOperation(claim.operation, claim.remainingMs);
+    } catch (err) {
+      // The level-driven pass finds these machines again.
+      for (const id of machineIds) slots.delete(id);
+      throw err;
+    }
+    const claimedMachines = new Set(claims.claimed.map((c) => c.operation.machineId));
+    for (const id of machineIds) if (!claimedMachines.has(id)) slots.delete(id);
+    await afterEnded(claims.ended);
+    if (claims.claimed.length === 0) return;
+    for (const c of claims.claimed) {
+      if (c.resumed) log?.warn({ operationId: c.operation.id, attempt: c.operation.attempts }, 'resuming an operation whose worker stopped');
+    }
+    if (stopping) {
+      // Stopped while claiming: hand the operations to the next engine rather than start them.
+      for (const c of claims.claimed) {
+        await releaseOperationLease(db, { operationId: c.operation.id, attempt: c.operation.attempts }).catch((e: unknown) =>
+          report('lease release failed', e, { operationId: c.operation.id }),
+        );
+        slots.delete(c.operation.machineId);
+      }
+      return;
+    }
+    const machines = selectEffectMachines(db, [...claimedMachines]);
+    machines.catch(() => undefined); // each operation sees the failure (and fails with it)
+    await announce('OperationStarted', claims.claimed.map((c) => c.operation.id));
+    for (const c of claims.claimed) {
+      const machineId = c.operation.machineId;
+      track(
+        runOperation(c.operation, c.remainingMs, machines)
+          .catch((err: unknown) => report('operation run failed', err, { operationId: c.operation.id }))
+          .finally(() => {
+            slots.delete(machineId);
+            if (!stopping) wanted.add(machineId);
+            pump();
+          }),
+      );
     }
   }
 
+  /** Starts a claim for the wanted machines that fit in the free slots, unless one is in flight. */
   function pump(): void {
+    if (stopping || claiming) return;
+    const room = Math.min(s.concurrency - slots.size, s.batchSize);
+    if (room <= 0) return;
+    const batch: number[] = [];
     for (const machineId of wanted) {
-      if (stopping || active.size >= s.concurrency) return;
-      if (active.has(machineId)) continue;
+      if (batch.length >= room) break;
+      if (slots.has(machineId)) continue;
       wanted.delete(machineId);
-      const p = drain(machineId)
-        .catch((err: unknown) => report('operation drain failed', err, { machineId }))
-        .finally(() => {
-          active.delete(machineId);
-          pump();
-        });
-      active.set(machineId, p);
+      batch.push(machineId);
     }
+    if (batch.length === 0) return;
+    for (const id of batch) slots.add(id);
+    claiming = true;
+    const p = claim(batch)
+      .catch((err: unknown) => report('operation claim failed', err, { machines: batch.length }))
+      .finally(() => {
+        claiming = false;
+        pump();
+      });
+    track(p);
   }
 
   function wake(machineIds: number[]): void {
@@ -366,8 +492,17 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
       await listener?.close();
       listener = undefined;
       wanted.clear();
-      for (const abort of running.values()) abort('stopping');
-      await Promise.race([Promise.allSettled([...active.values()]), sleep(s.stopTimeoutMs)]);
+      const deadline = Date.now() + s.stopTimeoutMs;
+      // A claim in flight hands its operations back; each running operation is aborted and releases its lease.
+      while (inFlight.size > 0 && Date.now() < deadline) {
+        for (const abort of running.values()) abort('stopping');
+        const timeout = new AbortController();
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          sleep(deadline - Date.now(), undefined, { signal: timeout.signal }).catch(() => undefined),
+        ]);
+        timeout.abort();
+      }
     },
   };
 }
