@@ -108,22 +108,35 @@ export async function selectOperationPage(
 /**
  * The statement of {@link selectOperationPageText}: one row, `page`. The page's
  * ids first, then the JSON of those rows only (rows skipped by the offset are
- * not built); the capped count beside them, evaluated once (exported for
- * EXPLAIN in tests and benchmarks).
+ * not built), each in a lateral subquery (`limit 1`); the capped count beside
+ * them, evaluated once (exported for EXPLAIN in tests and benchmarks).
+ *
+ * Its offset and limit are parameters, which the generic plan estimates at a
+ * tenth of the table: the page therefore tests hidden classes per row in
+ * scalar subqueries (never turned into joins, so the index walk stays a walk,
+ * `db/visible-machine.ts`) and joins its rows back one by one; a plain join
+ * back was planned as a hash join over every operation.
  */
 export function operationPageStatement(q: OperationFilter & { startIndex: number; limit: number }): SQL {
   const cap = q.startIndex + q.limit + OPERATIONS_COUNT_AHEAD;
-  const ids = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by o.id desc`;
+  const hidden = sql.param(q.hiddenClassIds);
+  const pageVisible =
+    q.hiddenClassIds.length > 0
+      ? sql`and coalesce((select m.class_id <> all(${hidden}::int[]) from machines m where m.id = o.machine_id), false)
+          and coalesce((select a.class_id <> all(${hidden}::int[]) from accounts a where a.id = o.account_id), false)`
+      : sql``;
+  const ids = sql`select o.id from operations o where ${where({ ...q, hiddenClassIds: [] })} ${pageVisible} order by o.id desc`;
   // The count is ordered like the page, so that the planner walks the page's index: without an
   // order, a filter it expects to match often is counted by a scan of the table, which is slow
   // when the filter (two columns together) matches little.
+  const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by o.id desc limit ${cap}::int`;
   return sql`select json_build_object(
       'items', coalesce((select json_agg(x.op order by p.id desc)
         from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
         cross join lateral (select ${json} as op from operations o join machines m on m.id = o.machine_id where o.id = p.id limit 1) x),
         '[]'::json),
       'totalItems', t.n, 'totalCapped', t.n >= ${cap}::int)::text as page
-    from (select count(*)::int from (${ids} limit ${cap}::int) x) t(n)`;
+    from (select count(*)::int from (${counted}) x) t(n)`;
 }
 
 /** A machine's operations, newest first, with the exact total (a machine has few). */
