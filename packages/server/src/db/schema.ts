@@ -173,7 +173,11 @@ export const softwareCommits = pgTable(
     tags: jsonb('tags').$type<{ id: number; name: string }[]>().notNull().default([]),
     builds: jsonb('builds').$type<{ name: string; type: string; hash: string }[]>().notNull().default([]),
   },
-  (t) => [index('software_commits_software_idx').on(t.software, t.timestamp)],
+  (t) => [
+    index('software_commits_software_idx').on(t.software, t.timestamp),
+    // The States viewer's Desired page looks up the commits its versions name (`{branch}|{shortHash}`).
+    index('software_commits_hash_idx').on(t.software, t.shortHash),
+  ],
 );
 
 export const softwareBuilds = pgTable('software_builds', {
@@ -788,9 +792,10 @@ export const versionStates = pgTable(
   (t) => [
     index('version_states_machine_idx').on(t.machineId, t.timestamp.desc(), t.id.desc()),
     uniqueIndex('version_states_one_current_idx').on(t.machineId).where(sql`current`),
-    // The States viewer's Current and Historical pages across the fleet, newest first.
-    index('version_states_current_idx').on(t.timestamp.desc(), t.id.desc()).where(sql`current`),
-    index('version_states_historical_idx').on(t.timestamp.desc(), t.id.desc()).where(sql`not current`),
+    // The States viewer's Current and Historical pages across the fleet, newest first; the
+    // machine id last, so that counting a page's matches reads the index only.
+    index('version_states_current_idx').on(t.timestamp.desc(), t.id.desc(), t.machineId).where(sql`current`),
+    index('version_states_historical_idx').on(t.timestamp.desc(), t.id.desc(), t.machineId).where(sql`not current`),
     uniqueIndex('version_states_operation_idx').on(t.operationId),
   ],
 );

@@ -7,50 +7,76 @@
  * account are live and of no hidden class. Instances without a machine (none
  * today) are not listed.
  */
-import { and, notInArray, sql, type SQL } from 'drizzle-orm';
-import { className, type TCloudInstance } from '@fleet/contracts';
+import { and, sql, type SQL } from 'drizzle-orm';
+import type { TCloudInstance } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { isoTime } from '../../db/sql-json.js';
+import { queryPrepared } from '../../db/prepared.js';
+import { classNameOf, isoTime } from '../../db/sql-json.js';
+import { machineVisible } from '../../db/visible-machine.js';
 
-/** `m` (the instance's machine) and `a` (its account) are live and of no hidden class. */
+/** `m` (the instance's machine) and `a` (its account) are live and of no hidden class (one array parameter, so the statement's text stays). */
 function visible(hiddenClassIds: number[]): SQL {
+  const hidden = sql.param(hiddenClassIds);
   return and(
     sql`m.deleted_at is null and a.deleted_at is null`,
-    hiddenClassIds.length > 0 ? notInArray(sql`m.class_id`, hiddenClassIds) : undefined,
-    hiddenClassIds.length > 0 ? notInArray(sql`a.class_id`, hiddenClassIds) : undefined,
+    hiddenClassIds.length > 0 ? sql`m.class_id <> all(${hidden}::int[])` : undefined,
+    hiddenClassIds.length > 0 ? sql`a.class_id <> all(${hidden}::int[])` : undefined,
   )!;
 }
 
 /** The instance's state now: a transition whose time has come counts as done (the simulated cloud settles on read). */
 const statusNow = sql`case when c.next_status is not null and c.settles_at <= now() then c.next_status else c.status end`;
 
+/** The JSON of the instance row `c` with its machine `m` (TCloudInstance, spec 2 §3 Cloud instance). */
+const instanceJson = sql<TCloudInstance>`json_build_object('id', c.id, 'machineId', c.machine_id, 'machineName', m.name,
+  'machineClassName', ${classNameOf(sql`m.class_id`)}, 'hostName', c.host_name, 'ipAddress', c.ip_address,
+  'privateIpAddress', c.private_ip_address, 'cloudId', c.cloud_id, 'region', c.region, 'storageSize', c.storage_size,
+  'timestamp', ${isoTime(sql`c.created_at`)}, 'updatedAt', ${isoTime(sql`c.updated_at`)}, 'status', ${statusNow},
+  'active', c.active, 'dnsReady', c.dns_ready)`;
+
 /**
- * A page of the instances of visible machines (or of one machine), newest
- * first, with the total counted at most `cap` rows. The page walks the primary
- * key (or `cloud_instances_machine_id_idx` for one machine) backwards and stops
- * after the page; the total is counted on the same ordered plan.
+ * The statement of a page of the instances of visible machines (or of one
+ * machine), newest first: one row, `page`, the TCloudInstancesPage as JSON
+ * text (`{ items, totalItems, totalCapped }`), the total counted at most `cap`
+ * rows. The page walks the primary key (or `cloud_instances_machine_id_idx`
+ * for one machine) backwards and stops after the page. The total, beside it,
+ * is counted in machine order instead (the first `cap` matches in any order
+ * count the same): `machines_live_idx` merged with
+ * `cloud_instances_machine_id_idx`, both read index-only, and a machine's
+ * account looked up once for its run of instances, where the page's order
+ * looked up a machine and an account for every instance (0.6 against 1.5 ms
+ * for 1,010 rows). The JSON of the page's rows is built
+ * in a lateral subquery per row (`limit 1` keeps it one): in the prepared
+ * statement's generic plan the page's `limit` is a parameter, estimated at a
+ * tenth of the table, and a plain join back to the table was planned as a hash
+ * join over every row (15 ms instead of 2).
  */
-export async function selectCloudInstancePage(
+export function cloudInstancePageStatement(q: { hiddenClassIds: number[]; machineId?: number; startIndex: number; limit: number; cap: number }): SQL {
+  const matching = sql`from cloud_instances c join machines m on m.id = c.machine_id join accounts a on a.id = m.account_id
+    where ${visible(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and c.machine_id = ${q.machineId}::int` : sql``}`;
+  // The page tests visibility per row (db/visible-machine.ts: the generic plan would join every instance and sort).
+  const ids = sql`select c.id from cloud_instances c
+    where ${machineVisible(sql`c.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}
+    ${q.machineId !== undefined ? sql`and c.machine_id = ${q.machineId}::int` : sql``}
+    order by c.id desc`;
+  return sql`select json_build_object(
+      'items', coalesce((select json_agg(x.item order by p.id desc)
+        from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+        cross join lateral (select ${instanceJson} as item from cloud_instances c join machines m on m.id = c.machine_id where c.id = p.id limit 1) x),
+        '[]'::json),
+      'totalItems', t.n, 'totalCapped', t.n >= ${q.cap}::int)::text as page
+    from (select count(*)::int from (select 1 ${matching} order by m.id, c.machine_id limit ${q.cap}::int) x) t(n)`;
+}
+
+/**
+ * A page of the Cloud Instances viewer as JSON text (see
+ * {@link cloudInstancePageStatement}), for the routes to send as it is
+ * (lib/json-text.ts); a named prepared statement per filter shape.
+ */
+export async function selectCloudInstancePageText(
   db: DbOrTx,
   q: { hiddenClassIds: number[]; machineId?: number; startIndex: number; limit: number; cap: number },
-): Promise<{ items: TCloudInstance[]; totalItems: number }> {
-  const ids = sql`select c.id from cloud_instances c join machines m on m.id = c.machine_id join accounts a on a.id = m.account_id
-    where ${visible(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and c.machine_id = ${q.machineId}` : sql``}
-    order by c.id desc`;
-  const [page, counted] = await Promise.all([
-    db.execute<Omit<TCloudInstance, 'machineClassName'> & { classId: number }>(sql`
-      select c.id, c.machine_id as "machineId", m.name as "machineName", m.class_id as "classId",
-        c.host_name as "hostName", c.ip_address as "ipAddress", c.private_ip_address as "privateIpAddress",
-        c.cloud_id as "cloudId", c.region, c.storage_size as "storageSize",
-        ${isoTime(sql`c.created_at`)} as "timestamp", ${isoTime(sql`c.updated_at`)} as "updatedAt",
-        ${statusNow} as status, c.active, c.dns_ready as "dnsReady"
-      from (${ids} offset ${q.startIndex} limit ${q.limit}) p
-      join cloud_instances c on c.id = p.id join machines m on m.id = c.machine_id
-      order by c.id desc`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from (${ids} limit ${q.cap}) x`),
-  ]);
-  return {
-    items: page.rows.map(({ classId, ...row }) => ({ ...row, machineClassName: className(classId) })),
-    totalItems: counted.rows[0]?.n ?? 0,
-  };
+): Promise<string> {
+  const [row] = await queryPrepared<{ page: string }>(db, cloudInstancePageStatement(q));
+  return row!.page;
 }

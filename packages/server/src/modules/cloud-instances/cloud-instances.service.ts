@@ -11,7 +11,8 @@ import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
-import { selectCloudInstancePage } from './cloud-instances.repository.js';
+import { jsonText } from '../../lib/json-text.js';
+import { selectCloudInstancePageText } from './cloud-instances.repository.js';
 
 type Page = { startIndex: number; limit: number };
 
@@ -23,8 +24,7 @@ export interface CloudInstanceService {
 export function createCloudInstanceService({ db }: { db: Db }): CloudInstanceService {
   async function page(principal: Principal, query: Page & { machineId?: number }): Promise<TCloudInstancesPage> {
     const cap = query.startIndex + query.limit + VIEWER_COUNT_AHEAD;
-    const { items, totalItems } = await selectCloudInstancePage(db, { ...query, cap, hiddenClassIds: hiddenClassIds(principal) });
-    return { items, totalItems, totalCapped: totalItems >= cap };
+    return jsonText(await selectCloudInstancePageText(db, { ...query, cap, hiddenClassIds: hiddenClassIds(principal) }));
   }
 
   return {

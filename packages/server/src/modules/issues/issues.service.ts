@@ -16,6 +16,7 @@ import type { TIssue, TIssueLogsPage, TIssuesPage } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
+import { jsonText } from '../../lib/json-text.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
 import * as repo from './issues.repository.js';
@@ -35,12 +36,12 @@ export interface IssueService {
 
 export function createIssueService({ db, audit }: { db: Db; audit: AuditService }): IssueService {
   return {
-    list: ({ principal, query }) => repo.selectIssuePage(db, { ...query, hiddenClassIds: hiddenClassIds(principal) }),
+    list: async ({ principal, query }) => jsonText(await repo.selectIssuePageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
 
     async machineIssues({ principal, machineId, query }) {
       const hidden = hiddenClassIds(principal);
       if (!(await findVisibleMachine(db, { id: machineId, hiddenClassIds: hidden }))) throw notFound(`Machine ${machineId}`);
-      return repo.selectIssuePage(db, { ...query, machineId, hiddenClassIds: hidden });
+      return jsonText(await repo.selectIssuePageText(db, { ...query, machineId, hiddenClassIds: hidden }));
     },
 
     async logs({ principal, issueId, query }) {

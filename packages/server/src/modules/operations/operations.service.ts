@@ -49,6 +49,7 @@ import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { conflict, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
+import { jsonText } from '../../lib/json-text.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { findVisibleMachine, type VisibleMachine } from '../machines/machines.repository.js';
 import type { TaskEvents } from '../../engine/push/events.js';
@@ -271,7 +272,7 @@ export function createOperationService({
       return repo.selectMachineOperations(db, { machineId, ...query });
     },
 
-    list: ({ principal, query }) => repo.selectOperationPage(db, { ...query, hiddenClassIds: hiddenClassIds(principal) }),
+    list: async ({ principal, query }) => jsonText(await repo.selectOperationPageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
 
     async log({ principal, operationId, log }) {
       const content = await repo.selectOperationLog(db, {

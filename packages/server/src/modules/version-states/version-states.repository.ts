@@ -4,9 +4,12 @@
  * stored states of a machine, newest first; pages of states and desired
  * versions across the visible fleet.
  */
-import { and, count, desc, eq, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { TComponentVersion } from '@fleet/contracts';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { VERSION_STATE_COMPONENTS, type TVersionStateKind } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
+import { queryPrepared } from '../../db/prepared.js';
+import { classNameOf, isoTime, textArrayOf } from '../../db/sql-json.js';
+import { machineVisible } from '../../db/visible-machine.js';
 import { auditActivities, versionStates } from '../../db/schema.js';
 
 export type VersionStateRow = typeof versionStates.$inferSelect;
@@ -32,43 +35,19 @@ export async function selectActivityTime(db: DbOrTx, activityId: number): Promis
 
 // ---------------------------------------------------------------- the States viewer (every machine)
 
-/** A stored state as the States viewer lists it, with its machine and the backups of its time. */
-export interface ViewerStateRow {
-  id: number;
-  machineId: number;
-  machineName: string;
-  classId: number;
-  current: boolean;
-  timestamp: Date;
-  components: VersionStateRow['components'];
-  operationId: number | null;
-  launcherBackup: string | null;
-  siteMasterBackup: string | null;
-}
-
-/** A machine's desired versions as the States viewer lists them, with their cause's time and its newest backups. */
-export interface ViewerDesiredRow {
-  machineId: number;
-  machineName: string;
-  classId: number;
-  desiredVersions: Record<string, string>;
-  changedAt: Date | null;
-  launcherBackup: string | null;
-  siteMasterBackup: string | null;
-}
-
-/** `m` (a machine) and `a` (its account) are live and of no hidden class. */
+/** `m` (a machine) and `a` (its account) are live and of no hidden class (one array parameter, so the statement's text stays). */
 function visibleMachine(hiddenClassIds: number[]): SQL {
+  const hidden = sql.param(hiddenClassIds);
   return and(
     sql`m.deleted_at is null and a.deleted_at is null`,
-    hiddenClassIds.length > 0 ? notInArray(sql`m.class_id`, hiddenClassIds) : undefined,
-    hiddenClassIds.length > 0 ? notInArray(sql`a.class_id`, hiddenClassIds) : undefined,
+    hiddenClassIds.length > 0 ? sql`m.class_id <> all(${hidden}::int[])` : undefined,
+    hiddenClassIds.length > 0 ? sql`a.class_id <> all(${hidden}::int[])` : undefined,
   )!;
 }
 
 /** Name of machine `machineId`'s newest backup of `software` made at or before `until` (SQL; null: no bound). */
 const newestBackup = (machineId: SQL, software: string, until: SQL) => sql`(select b.name from backup_files b
-  where b.machine_id = ${machineId} and b.software_name = ${software} and b.created_at <= coalesce(${until}, 'infinity')
+  where b.machine_id = ${machineId} and b.software_name = ${sql.raw(`'${software}'`)} and b.created_at <= coalesce(${until}, 'infinity')
   order by b.created_at desc limit 1)`;
 
 export interface ViewerPageQuery {
@@ -78,84 +57,93 @@ export interface ViewerPageQuery {
   limit: number;
 }
 
+/** The stored states' order, written as `version_states_current_idx` and `version_states_historical_idx` are. */
+const STATE_ORDER = sql`v.timestamp desc nulls last, v.id desc nulls last`;
+
 /**
- * A page of stored states (`current` true: current ones, false: historical
- * ones) of visible machines, newest first (timestamp, then id), with the total
- * counted at most `cap` rows. The page walks `version_states_current_idx` or
+ * The statement of a page of stored states (`current` true: current ones,
+ * false: historical ones) of visible machines, newest first (timestamp, then
+ * id): one row, `page`, the TVersionStatesViewerPage as JSON text
+ * (`{ items, totalItems, totalCapped }`), the total counted at most `cap`
+ * rows.
+ *
+ * The page walks `version_states_current_idx` or
  * `version_states_historical_idx` (or the machine's `version_states_machine_idx`)
- * and stops after the page; the backups are read for the page's rows only
+ * and stops after the page; the count walks the same index, index-only (it
+ * carries `machine_id`, migration 0021), with each state's machine and account
  * (`nulls last` only so that the order is the indexes' own: timestamps are
- * never null). A
- * historical state's backups are those made before the next state replaced it.
+ * never null). The current flag is a literal, not a parameter: a generic plan
+ * could not use the partial indexes otherwise. Each of the page's rows is
+ * built in a lateral subquery (`limit 1`): the generic plan estimates a
+ * parameter `limit` at a tenth of the table and would join back with a hash
+ * join over every row. The backups are read for the
+ * page's rows only; a historical state's backups are those made before the
+ * next state replaced it.
  */
-export async function selectViewerStatePage(
-  db: DbOrTx,
-  q: ViewerPageQuery & { current: boolean; cap: number },
-): Promise<{ rows: ViewerStateRow[]; total: number }> {
-  const ids = sql`select v.id from version_states v join machines m on m.id = v.machine_id join accounts a on a.id = m.account_id
-    where v.current = ${q.current} and ${visibleMachine(q.hiddenClassIds)}
-      ${q.machineId !== undefined ? sql`and v.machine_id = ${q.machineId}` : sql``}
-    order by v.timestamp desc nulls last, v.id desc nulls last`;
+export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean; cap: number }): SQL {
+  const only = sql`${q.current ? sql`v.current` : sql`not v.current`} ${q.machineId !== undefined ? sql`and v.machine_id = ${q.machineId}::int` : sql``}`;
+  // The page tests visibility per row (db/visible-machine.ts: the generic plan would join every state and sort).
+  const ids = sql`select v.id, v.timestamp from version_states v
+    where ${only} and ${machineVisible(sql`v.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}
+    order by ${STATE_ORDER}`;
+  const counted = sql`select 1 from version_states v join machines m on m.id = v.machine_id join accounts a on a.id = m.account_id
+    where ${only} and ${visibleMachine(q.hiddenClassIds)} order by ${STATE_ORDER} limit ${q.cap}::int`;
   const replacedAt = sql`(select min(n.timestamp) from version_states n where n.machine_id = v.machine_id and (n.timestamp, n.id) > (v.timestamp, v.id))`;
-  const [page, counted] = await Promise.all([
-    db.execute<ViewerStateRow & Record<string, unknown>>(sql`
-      select v.id, v.machine_id as "machineId", m.name as "machineName", m.class_id as "classId", v.current,
-        v.timestamp, v.components, v.operation_id as "operationId",
-        ${newestBackup(sql`v.machine_id`, 'launcher', replacedAt)} as "launcherBackup",
-        ${newestBackup(sql`v.machine_id`, 'siteMaster', replacedAt)} as "siteMasterBackup"
-      from (${ids} offset ${q.startIndex} limit ${q.limit}) p
-      join version_states v on v.id = p.id join machines m on m.id = v.machine_id
-      order by v.timestamp desc nulls last, v.id desc nulls last`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from (${ids} limit ${q.cap}) x`),
-  ]);
-  return { rows: page.rows.map((r) => ({ ...r, timestamp: new Date(r.timestamp) })), total: counted.rows[0]?.n ?? 0 };
+  const item = sql`json_build_object('id', v.id, 'machine', json_build_object('id', v.machine_id, 'name', m.name),
+    'desired', false, 'current', v.current, 'timestamp', ${isoTime(sql`v.timestamp`)}, 'components', v.components,
+    'operationId', v.operation_id, 'machineClassName', ${classNameOf(sql`m.class_id`)},
+    'launcherBackup', ${newestBackup(sql`v.machine_id`, 'launcher', q.current ? sql`null::timestamptz` : replacedAt)},
+    'siteMasterBackup', ${newestBackup(sql`v.machine_id`, 'siteMaster', q.current ? sql`null::timestamptz` : replacedAt)})`;
+  return sql`select json_build_object(
+      'items', coalesce((select json_agg(x.item order by p.timestamp desc, p.id desc)
+        from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+        cross join lateral (select ${item} as item from version_states v join machines m on m.id = v.machine_id where v.id = p.id limit 1) x),
+        '[]'::json),
+      'totalItems', t.n, 'totalCapped', t.n >= ${q.cap}::int)::text as page
+    from (select count(*)::int from (${counted}) x) t(n)`;
 }
 
 /**
- * A page of visible machines by id with their desired versions (the Desired
- * radio: one computed state per machine), the time of the activity that last
- * changed them, and their newest backups; the total counted at most `cap` rows.
+ * The statement of a page of visible machines by id with their desired
+ * versions (the Desired radio: one computed state per machine): one row,
+ * `page`, the TVersionStatesViewerPage as JSON text, the total counted at most
+ * `cap` rows. A state's time is that of the activity that last changed the
+ * machine's desired versions, else now; its components are the commits its
+ * versions name (`{branch}|{shortHash}`; a version of no known commit is null),
+ * read once for the page's distinct versions; its backups the newest.
  */
-export async function selectViewerDesiredPage(
-  db: DbOrTx,
-  q: ViewerPageQuery & { cap: number },
-): Promise<{ rows: ViewerDesiredRow[]; total: number }> {
+export function viewerDesiredPageStatement(q: ViewerPageQuery & { cap: number }): SQL {
   const ids = sql`select m.id from machines m join accounts a on a.id = m.account_id
-    where ${visibleMachine(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and m.id = ${q.machineId}` : sql``}
+    where ${visibleMachine(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and m.id = ${q.machineId}::int` : sql``}
     order by m.id`;
-  const [page, counted] = await Promise.all([
-    db.execute<ViewerDesiredRow & Record<string, unknown>>(sql`
-      select m.id as "machineId", m.name as "machineName", m.class_id as "classId", m.desired_versions as "desiredVersions",
-        (select t.time from audit_activities t where t.id = m.desired_activity_id) as "changedAt",
-        ${newestBackup(sql`m.id`, 'launcher', sql`null::timestamptz`)} as "launcherBackup",
-        ${newestBackup(sql`m.id`, 'siteMaster', sql`null::timestamptz`)} as "siteMasterBackup"
-      from (${ids} offset ${q.startIndex} limit ${q.limit}) p join machines m on m.id = p.id
-      order by m.id`),
-    db.execute<{ n: number }>(sql`select count(*)::int as n from (${ids} limit ${q.cap}) x`),
-  ]);
-  return { rows: page.rows.map((r) => ({ ...r, changedAt: r.changedAt ? new Date(r.changedAt) : null })), total: counted.rows[0]?.n ?? 0 };
+  // The commits the page's versions name, once, as one object keyed `software|shortHash`
+  // (the lowest id wins when two branches have the same short hash).
+  const commits = sql`(select jsonb_object_agg(c.software || '|' || c.short_hash,
+      jsonb_build_object('branchName', b.name, 'shortHash', c.short_hash, 'timestamp', ${isoTime(sql`c.timestamp`)}) order by c.id desc)
+    from (select distinct e.key as software, split_part(e.value, '|', -1) as short_hash from r, jsonb_each_text(r.desired_versions) e) refs
+    join software_commits c on c.software = refs.software and c.short_hash = refs.short_hash
+    join software_branches b on b.id = c.branch_id)`;
+  const components = sql`(select json_object_agg(k.software, cm.commits -> (k.software || '|' || split_part(r.desired_versions ->> k.software, '|', -1)) order by k.n)
+    from unnest(${textArrayOf(VERSION_STATE_COMPONENTS)}) with ordinality k(software, n))`;
+  const item = sql`json_build_object('id', null, 'machine', json_build_object('id', r.id, 'name', r.name),
+    'desired', true, 'current', false,
+    'timestamp', coalesce(${isoTime(sql`(select t.time from audit_activities t where t.id = r.desired_activity_id)`)}, ${isoTime(sql`statement_timestamp()`)}),
+    'components', ${components}, 'operationId', null, 'machineClassName', ${classNameOf(sql`r.class_id`)},
+    'launcherBackup', ${newestBackup(sql`r.id`, 'launcher', sql`null::timestamptz`)},
+    'siteMasterBackup', ${newestBackup(sql`r.id`, 'siteMaster', sql`null::timestamptz`)})`;
+  return sql`with r as materialized (
+      select x.* from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+      cross join lateral (select m.id, m.name, m.class_id, m.desired_versions, m.desired_activity_id from machines m where m.id = p.id limit 1) x),
+    cm as materialized (select ${commits} as commits)
+    select json_build_object(
+      'items', coalesce((select json_agg(${item} order by r.id) from r, cm), '[]'::json),
+      'totalItems', t.n, 'totalCapped', t.n >= ${q.cap}::int)::text as page
+    from (select count(*)::int from (${ids} limit ${q.cap}::int) x) t(n)`;
 }
 
-/**
- * The commits named by several version maps (`{software: '{branch}|{shortHash}'}`)
- * in one statement, keyed `software|shortHash`; versions of no known commit are
- * absent.
- */
-export async function selectCommitsOfMany(db: DbOrTx, versionMaps: Record<string, string>[]): Promise<Map<string, TComponentVersion>> {
-  const pairs = new Map<string, { software: string; shortHash: string }>();
-  for (const versions of versionMaps) {
-    for (const [software, ref] of Object.entries(versions)) {
-      const shortHash = ref.slice(ref.lastIndexOf('|') + 1);
-      pairs.set(`${software}|${shortHash}`, { software, shortHash });
-    }
-  }
-  if (pairs.size === 0) return new Map();
-  const { rows } = await db.execute<{ software: string; branch_name: string; short_hash: string; timestamp: Date | string }>(sql`
-    select c.software, b.name as branch_name, c.short_hash, c.timestamp
-    from software_commits c join software_branches b on b.id = c.branch_id
-    join jsonb_to_recordset(${JSON.stringify([...pairs.values()])}::jsonb) p(software text, "shortHash" text)
-      on p.software = c.software and p."shortHash" = c.short_hash`);
-  return new Map(
-    rows.map((r) => [`${r.software}|${r.short_hash}`, { branchName: r.branch_name, shortHash: r.short_hash, timestamp: new Date(r.timestamp).toISOString() }]),
-  );
+/** A page of the States viewer as JSON text: stored states ({@link viewerStatePageStatement}) or desired ones ({@link viewerDesiredPageStatement}); a named prepared statement per shape. */
+export async function selectViewerPageText(db: DbOrTx, q: ViewerPageQuery & { state: TVersionStateKind; cap: number }): Promise<string> {
+  const statement = q.state === 'Desired' ? viewerDesiredPageStatement(q) : viewerStatePageStatement({ ...q, current: q.state === 'Current' });
+  const [row] = await queryPrepared<{ page: string }>(db, statement);
+  return row!.page;
 }

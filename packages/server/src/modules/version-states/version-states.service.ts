@@ -20,20 +20,13 @@
  * (Customer Production without group CustomerProductionAccess) is 404.
  * Reading needs no permission beyond being signed in.
  */
-import {
-  className,
-  VIEWER_COUNT_AHEAD,
-  type TComponentVersion,
-  type TVersionState,
-  type TVersionStatesResponse,
-  type TVersionStatesViewerPage,
-  type TViewerVersionState,
-} from '@fleet/contracts';
+import { VIEWER_COUNT_AHEAD, type TComponentVersion, type TVersionState, type TVersionStatesResponse, type TVersionStatesViewerPage } from '@fleet/contracts';
 import type { z } from 'zod';
 import type { ZVersionStatesQuery, ZVersionStatesViewerQuery } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
+import { jsonText } from '../../lib/json-text.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
 import { selectCommitsOf, stateComponents } from '../../engine/desired-state/desired-state.repository.js';
 import * as repo from './version-states.repository.js';
@@ -45,16 +38,6 @@ export interface VersionStateService {
   desired(opts: { principal: Principal; machineId: number }): Promise<TVersionState>;
   stateInfo(opts: { principal: Principal; machineId: number }): Promise<TVersionState>;
   viewer(opts: { principal: Principal; query: z.output<typeof ZVersionStatesViewerQuery> }): Promise<TVersionStatesViewerPage>;
-}
-
-/** The components of a version map from commits keyed `software|shortHash` (a version is `{branch}|{shortHash}`). */
-function componentsOf(versions: Record<string, string>, commits: Map<string, TComponentVersion>) {
-  const mine = new Map<string, TComponentVersion>();
-  for (const [software, ref] of Object.entries(versions)) {
-    const commit = commits.get(`${software}|${ref.slice(ref.lastIndexOf('|') + 1)}`);
-    if (commit) mine.set(software, commit);
-  }
-  return stateComponents(mine);
 }
 
 export function createVersionStateService({ db }: { db: Db }): VersionStateService {
@@ -114,44 +97,17 @@ export function createVersionStateService({ db }: { db: Db }): VersionStateServi
     },
 
     async viewer({ principal, query }) {
-      const q = { hiddenClassIds: hiddenClassIds(principal), machineId: query.machineId, startIndex: query.startIndex, limit: query.limit };
       const cap = query.startIndex + query.limit + VIEWER_COUNT_AHEAD;
-      let items: TViewerVersionState[];
-      let total: number;
-      if (query.state === 'Desired') {
-        const page = await repo.selectViewerDesiredPage(db, { ...q, cap });
-        const commits = await repo.selectCommitsOfMany(db, page.rows.map((r) => r.desiredVersions));
-        const now = new Date();
-        total = page.total;
-        items = page.rows.map((r) => ({
-          id: null,
-          machine: { id: r.machineId, name: r.machineName },
-          machineClassName: className(r.classId),
-          desired: true,
-          current: false,
-          timestamp: (r.changedAt ?? now).toISOString(),
-          components: componentsOf(r.desiredVersions, commits),
-          operationId: null,
-          launcherBackup: r.launcherBackup,
-          siteMasterBackup: r.siteMasterBackup,
-        }));
-      } else {
-        const page = await repo.selectViewerStatePage(db, { ...q, current: query.state === 'Current', cap });
-        total = page.total;
-        items = page.rows.map((r) => ({
-          id: r.id,
-          machine: { id: r.machineId, name: r.machineName },
-          machineClassName: className(r.classId),
-          desired: false,
-          current: r.current,
-          timestamp: r.timestamp.toISOString(),
-          components: r.components,
-          operationId: r.operationId,
-          launcherBackup: r.launcherBackup,
-          siteMasterBackup: r.siteMasterBackup,
-        }));
-      }
-      return { items, totalItems: total, totalCapped: total >= cap };
+      return jsonText(
+        await repo.selectViewerPageText(db, {
+          hiddenClassIds: hiddenClassIds(principal),
+          machineId: query.machineId,
+          startIndex: query.startIndex,
+          limit: query.limit,
+          state: query.state,
+          cap,
+        }),
+      );
     },
   };
 }
