@@ -14,7 +14,7 @@
  * nothing and a start after a crash may still fail: start again once the old
  * processes are gone.
  */
-import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -130,7 +130,8 @@ function signal(pids: number[], sig: NodeJS.Signals): void {
  *    shutdown (SIGINT) and is waited for;
  * 2. PostgreSQL processes of this folder that outlived their postmaster are
  *    told to end (SIGTERM: cancel the query and exit), then killed after 5 s;
- * 3. waits until nothing is attached to the old server's shared memory.
+ * 3. waits until nothing is attached to the old server's shared memory, then
+ *    removes the stale `postmaster.pid` (its postmaster may be a zombie).
  *
  * Throws a {@link StartFailure} naming the processes when the wait runs out.
  * Does nothing when the folder has no `postmaster.pid` (clean shutdown) or
@@ -167,7 +168,15 @@ export async function clearLeftoverServer(opts: { dataDir: string; databaseDir: 
     }
   }
   const shmFree = () => postmaster.shmId === undefined || attachedTo(postmaster.shmId) === 0;
-  if (await waitUntil(() => postgresProcessesOf(databaseDir).length === 0 && shmFree(), left())) return;
+  if (await waitUntil(() => postgresProcessesOf(databaseDir).length === 0 && shmFree(), left())) {
+    // Nothing of this folder runs any more, so its lock file is stale. PostgreSQL
+    // removes a stale one itself, unless its pid still answers kill(pid, 0): a
+    // postmaster killed with its server stays a zombie until PID 1 reaps it
+    // (here not always at once), and the new postmaster then refused to start
+    // ("lock file postmaster.pid already exists"; seen in restart.test.ts).
+    rmSync(resolve(databaseDir, 'postmaster.pid'), { force: true });
+    return;
+  }
 
   orphans = postgresProcessesOf(databaseDir);
   throw new StartFailure(
