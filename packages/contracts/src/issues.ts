@@ -62,8 +62,21 @@ export const ZIssue = z.object({
 });
 export type TIssue = z.infer<typeof ZIssue>;
 
-/** `GET /issues` and `GET /machines/{id}/issues`: newest last occurrence first. */
-export const ZIssuesPage = zPaged(ZIssue);
+/**
+ * How far past the requested page the issue lists count matching issues: a
+ * list with more than `startIndex + limit + ISSUES_COUNT_AHEAD` issues answers
+ * that many with `totalCapped` true ("at least"); paging on moves the cap on.
+ * The spec's console fetched at most {@link ISSUES_FETCH_LIMIT} issues, so it
+ * never knew a larger total; an exact count would check every issue's machine
+ * and account on every page (15 ms at 5,000 issues for the operator).
+ */
+export const ISSUES_COUNT_AHEAD = 300;
+
+/**
+ * `GET /issues` and `GET /machines/{id}/issues`: newest last occurrence first.
+ * `totalItems` is exact unless `totalCapped` (see {@link ISSUES_COUNT_AHEAD}).
+ */
+export const ZIssuesPage = zPaged(ZIssue).extend({ totalCapped: z.boolean() });
 export type TIssuesPage = z.infer<typeof ZIssuesPage>;
 
 /** `GET /machines/{id}/issues` (spec 2 §7 Machines): tags, startIndex, limit. */

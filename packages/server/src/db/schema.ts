@@ -413,11 +413,13 @@ export const machines = pgTable(
     // Live machines' ids with what visibility needs, for lists that join many rows to their machine
     // (the request statistics count): an index-only walk instead of the wide machine rows.
     index('machines_live_idx').on(t.id, t.accountId, t.classId).where(sql`deleted_at is null`),
-    // The probe tick selects live machines by their phase in the interval (`engine/probes`, PROBE_PHASE: the same expression).
     // The order of GET /lookup/machines (name, id): a page of the selector reads `limit` entries of the fleet, a
     // name search filters while it walks (a substring ILIKE cannot use a btree; a page stops at `limit` matches).
     index('machines_live_name_idx').on(t.name, t.id).where(sql`deleted_at is null`),
-    index('machines_probe_phase_idx').on(sql`((id::float8 * 0.6180339887498949) - floor(id::float8 * 0.6180339887498949))`).where(sql`deleted_at is null`),
+    // The probe tick selects live machines by their phase in the interval (`engine/probes`, PROBE_PHASE: the same expression).
+    index('machines_probe_phase_idx')
+      .on(sql`(((id / 8)::float8 * 0.6180339887498949) - floor((id / 8)::float8 * 0.6180339887498949))`)
+      .where(sql`deleted_at is null`),
   ],
 );
 
@@ -508,8 +510,12 @@ export const cloudInstances = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  // (machine, id): a machine's instances newest first (the viewer's machine filter, the active instance).
-  (t) => [index('cloud_instances_machine_id_idx').on(t.machineId, t.id)],
+  (t) => [
+    // (machine, id): a machine's instances newest first (the viewer's machine filter, the active instance).
+    index('cloud_instances_machine_id_idx').on(t.machineId, t.id),
+    // A machine's active instance with its state, read index-only by the probe tick for every machine it probes.
+    index('cloud_instances_active_idx').on(t.machineId, t.id, t.status, t.nextStatus, t.settlesAt).where(sql`active`),
+  ],
 );
 
 /**

@@ -10,8 +10,8 @@ import type { DbOrTx } from '../../db/client.js';
 import type { ProbeResult, ProbeTarget } from './endpoint.js';
 import type { DueWindow } from './schedule.js';
 
-/** A machine's phase in the interval: the expression of the index `machines_probe_phase_idx` (keep them equal). */
-export const PROBE_PHASE = sql`((m.id::float8 * 0.6180339887498949) - floor(m.id::float8 * 0.6180339887498949))`;
+/** A machine's phase in the interval (`schedule.ts`): the expression of the index `machines_probe_phase_idx` (keep them equal). */
+export const PROBE_PHASE = sql`(((m.id / 8)::float8 * 0.6180339887498949) - floor((m.id / 8)::float8 * 0.6180339887498949))`;
 
 /** `kind` column values. */
 export const KIND_CODE: Record<TProbeKind, number> = { launcher: 0, siteMaster: 1 };

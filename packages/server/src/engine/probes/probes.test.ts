@@ -151,6 +151,16 @@ const setCursor = (at: Date) => database.db.execute(sql`update probe_cursor set 
 const samplesOf = async (machineId: number) =>
   (await database.db.execute<{ n: number }>(sql`select count(*)::int as n from probe_samples where machine_id = ${machineId}`)).rows[0]!.n;
 
+describe('the phase in PostgreSQL', () => {
+  it('equals phaseOf for every machine, the same for the 8 ids of a block', async () => {
+    const { rows } = await database.db.execute<{ id: number; phase: number }>(sql`select m.id, ${repo.PROBE_PHASE} as phase from machines m order by m.id`);
+    expect(rows.length).toBeGreaterThan(100);
+    for (const r of rows) expect(r.phase).toBe(phaseOf(r.id));
+    expect(new Set([16, 17, 20, 23].map(phaseOf)).size).toBe(1);
+    expect(phaseOf(24)).not.toBe(phaseOf(23));
+  });
+});
+
 describe('ticks on the database', () => {
   let engine: ProbeEngine;
   let clock: ReturnType<typeof testClock>;

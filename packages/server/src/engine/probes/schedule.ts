@@ -1,9 +1,14 @@
 /**
  * How probes are spread over the interval (DESIGN §14, `PROBE_INTERVAL_S`).
  *
- * Each machine has a phase in [0, 1): the fractional part of `id × (√5 − 1)/2`
- * (a golden-ratio sequence: any run of ids, and any subset of a large fleet,
- * falls evenly over [0, 1)). A machine is probed when the clock passes
+ * Each machine has a phase in [0, 1): the fractional part of
+ * `⌊id / 8⌋ × (√5 − 1)/2` (a golden-ratio sequence over blocks of 8
+ * consecutive ids: any run of blocks, and any subset of a large fleet, falls
+ * evenly over [0, 1), within about 1 % of the mean per second at 100,000
+ * machines). The machines of a block share their phase, so a tick probes runs
+ * of consecutive ids: their rows, active instances and statistics rows lie on
+ * the same pages (made together), and a tick reads about a fifth of the pages
+ * that one machine per page needed. A machine is probed when the clock passes
  * `k × interval + phase × interval` for a whole k, so once per interval, at the
  * same offset each time. A tick that covers the clock from `from` to `to`
  * probes the machines whose offset lies in that span ({@link dueWindow}); the
@@ -13,9 +18,12 @@
 /** The golden-ratio conjugate (√5 − 1)/2, as in the index expression. */
 export const GOLDEN = 0.6180339887498949;
 
+/** Consecutive ids that share a phase (as in the index expression). */
+export const PHASE_BLOCK = 8;
+
 /** A machine's phase, as PostgreSQL computes it (`PROBE_PHASE`). */
 export function phaseOf(machineId: number): number {
-  const x = machineId * GOLDEN;
+  const x = Math.floor(machineId / PHASE_BLOCK) * GOLDEN;
   return x - Math.floor(x);
 }
 

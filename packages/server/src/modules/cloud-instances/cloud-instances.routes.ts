@@ -4,10 +4,10 @@
  * `GET /machines/{id}/cloud-instances`. Reads: any signed-in user.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZCloudInstancesPage, ZCloudInstancesQuery, ZIdParams, ZMachineCloudInstancesQuery } from '@fleet/contracts';
+import { VIEWER_COUNT_AHEAD, ZCloudInstancesPage, ZCloudInstancesQuery, ZIdParams, ZMachineCloudInstancesQuery } from '@fleet/contracts';
 
 const RULES =
-  ' Newest first. Customer Production machines are left out without group CustomerProductionAccess. The total is counted at most 1000 rows past the page (`totalCapped` true: at least that many).';
+  ` Newest first. Customer Production machines are left out without group CustomerProductionAccess. The total is counted at most ${VIEWER_COUNT_AHEAD} rows past the page (\`totalCapped\` true: at least that many).`;
 
 export const cloudInstanceRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Cloud instances'];

@@ -8,7 +8,7 @@
  * in `GET /issues` (the viewer is a history, as the Operations viewer is).
  */
 import { and, arrayContains, count, desc, eq, notInArray, sql, type SQL } from 'drizzle-orm';
-import type { TIssue, TIssueLog, TIssuesPage, TIssueSource } from '@fleet/contracts';
+import { ISSUES_COUNT_AHEAD, type TIssue, type TIssueLog, type TIssuesPage, type TIssueSource } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { isoTime } from '../../db/sql-json.js';
@@ -92,51 +92,38 @@ const issueJson = sql<TIssue>`json_build_object('id', i.id, 'machineId', i.machi
 const ISSUE_ORDER = sql`i.last_occurrence_time desc nulls last, i.id desc nulls last`;
 
 /**
- * `from issues i … where …` of the visible issues matching the filter. The
- * machine and account are joined only when classes are hidden: every issue
- * has its machine and every machine its account (foreign keys, soft deletes),
- * and issues of deleted machines stay listed, so without hidden classes the
- * joins would drop nothing.
- */
-function matching(f: IssueFilter): SQL {
-  const hidden = f.hiddenClassIds.length > 0;
-  return sql`from issues i
-    ${hidden ? sql`join machines m on m.id = i.machine_id join accounts a on a.id = m.account_id` : sql``}
-    where true
-    ${hidden ? sql`and m.class_id <> all(${sql.param(f.hiddenClassIds)}::int[]) and a.class_id <> all(${sql.param(f.hiddenClassIds)}::int[])` : sql``}
-    ${f.machineId !== undefined ? sql`and i.machine_id = ${f.machineId}::int` : sql``}
-    ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}`;
-}
-
-/**
  * The statement of a page of visible issues matching the filter, newest last
  * occurrence first (then highest id), with the total: one row, `page`, the
- * TIssuesPage as JSON text (`{ items, totalItems }`).
+ * TIssuesPage as JSON text (`{ items, totalItems, totalCapped }`).
  *
  * The page walks `issues_last_idx` (or `issues_machine_last_idx` for one
  * machine) and stops after `startIndex + limit` rows; the JSON is built for
  * the page's rows only, each in a lateral subquery (`limit 1`: the generic
  * plan estimates a parameter `limit` at a tenth of the table and would join
- * back with a hash join over every row). A short page that is not empty ends the list, so its
- * total is `startIndex` plus its rows; otherwise the matching issues are
- * counted (exact: without hidden classes an index-only count of `issues`).
+ * back with a hash join over every row). A short page that is not empty ends
+ * the list, so its total is `startIndex` plus its rows; otherwise the matching
+ * issues are counted on the same walk, at most `ISSUES_COUNT_AHEAD` past the
+ * page (`totalCapped`). Hidden classes are tested per row
+ * (db/visible-machine.ts): a join would let the generic plan join and sort
+ * every issue. Issues of deleted machines stay listed, so without hidden
+ * classes nothing is joined at all.
  */
 export function issuePageStatement(f: IssueFilter & { startIndex: number; limit: number }): SQL {
-  const from = matching(f);
-  // The page tests hidden classes per row (db/visible-machine.ts: the generic plan would join and sort every issue).
+  const cap = f.startIndex + f.limit + ISSUES_COUNT_AHEAD;
   const walk = sql`from issues i where ${machineVisible(sql`i.machine_id`, { hiddenClassIds: f.hiddenClassIds, live: false })}
     ${f.machineId !== undefined ? sql`and i.machine_id = ${f.machineId}::int` : sql``}
-    ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}`;
-  return sql`with p as materialized (
-        select i.id, i.last_occurrence_time ${walk} order by ${ISSUE_ORDER} offset ${f.startIndex}::int limit ${f.limit}::int),
-      n as (select count(*)::int as rows from p)
+    ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}
+    order by ${ISSUE_ORDER}`;
+  return sql`with p as materialized (select i.id, i.last_occurrence_time ${walk} offset ${f.startIndex}::int limit ${f.limit}::int),
+      n as (select count(*)::int as rows from p),
+      t as (select case when n.rows = ${f.limit}::int or (n.rows = 0 and ${f.startIndex}::int > 0)
+        then (select count(*)::int from (select 1 ${walk} limit ${cap}::int) x) else ${f.startIndex}::int + n.rows end as total from n)
     select json_build_object(
       'items', coalesce((select json_agg(x.issue order by p.last_occurrence_time desc, p.id desc)
         from p cross join lateral (select ${issueJson} as issue from issues i join machines m on m.id = i.machine_id where i.id = p.id limit 1) x),
         '[]'::json),
-      'totalItems', case when n.rows = ${f.limit}::int or (n.rows = 0 and ${f.startIndex}::int > 0)
-        then (select count(*)::int ${from}) else ${f.startIndex}::int + n.rows end)::text as page
-    from n`;
+      'totalItems', t.total, 'totalCapped', t.total >= ${cap}::int)::text as page
+    from t`;
 }
 
 /**

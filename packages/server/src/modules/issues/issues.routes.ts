@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ISSUES_COUNT_AHEAD,
   ZIdParams,
   ZIssue,
   ZIssueLogsPage,
@@ -16,6 +17,8 @@ import {
 } from '@fleet/contracts';
 import type { IssueService } from './issues.service.js';
 
+const COUNTED = `\`totalItems\` is exact unless \`totalCapped\` is true: then at least that many match (counting stops ${ISSUES_COUNT_AHEAD} issues past the page).`;
+
 export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Issues'];
   const svc = (): IssueService => app.services.issues;
@@ -26,7 +29,8 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listIssues',
         description:
-          'Issues of visible machines, newest last occurrence first, paged and filtered on the server (spec 2 §2.5, §7 Issues): `machineId`, `tags` (comma list; an issue matches when it has every tag). Issues of Customer Production machines are left out without group CustomerProductionAccess.',
+          'Issues of visible machines, newest last occurrence first, paged and filtered on the server (spec 2 §2.5, §7 Issues): `machineId`, `tags` (comma list; an issue matches when it has every tag). Issues of Customer Production machines are left out without group CustomerProductionAccess. ' +
+          COUNTED,
         tags,
         summary: 'Issues of visible machines, filtered by machine and tags, paged',
         querystring: ZIssuesQuery,
@@ -41,7 +45,7 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listMachineIssues',
-        description: "The machine's issues, newest last occurrence first, filtered by `tags` (every tag) and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine.",
+        description: `The machine's issues, newest last occurrence first, filtered by \`tags\` (every tag) and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine. ${COUNTED}`,
         tags,
         summary: 'Issues of one machine, filtered by tags, paged',
         params: ZIdParams,

@@ -5,8 +5,8 @@
  * bad input and permissions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import type { TIssue, TIssueLogsPage, TIssuesPage } from '@fleet/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import { ISSUES_COUNT_AHEAD, type TIssue, type TIssueLogsPage, type TIssuesPage } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { auditActivities, issues } from '../../db/schema.js';
@@ -83,7 +83,25 @@ describe('GET /issues', () => {
     const second = await ok<TIssuesPage>('/issues', 'viewer', { machineId: String(ids.a), limit: '1', startIndex: '1' });
     expect(second).toMatchObject({ totalItems: 2, items: [{ id: issue.aSmoke }] });
     const past = await ok<TIssuesPage>('/issues', 'viewer', { machineId: String(ids.a), limit: '1', startIndex: '5' });
-    expect(past).toEqual({ totalItems: 2, items: [] });
+    expect(past).toEqual({ totalItems: 2, totalCapped: false, items: [] });
+  });
+
+  it('counts at most ISSUES_COUNT_AHEAD past the page (totalCapped), exactly on a short last page', async () => {
+    const account = await insertAccount(t.database.db, { name: 'Issues Many', classId: 2 });
+    const many = (await insertMachine(t.database.db, { accountId: account.id, classId: 2, name: 'issues-many' })).id;
+    const n = ISSUES_COUNT_AHEAD + 15;
+    await t.database.db.execute(sql`
+      insert into issues (machine_id, source, fingerprint, description, tags, first_occurrence_time, last_occurrence_time)
+      select ${many}, 'operation', 'many ' || k, 'Many ' || k, '{many}', now(), now() - k * interval '1 second' from generate_series(1, ${n}) k`);
+    for (const as of ['operator', 'admin']) {
+      expect(await ok<TIssuesPage>('/issues', as, { machineId: String(many), limit: '10' })).toMatchObject({ totalItems: 10 + ISSUES_COUNT_AHEAD, totalCapped: true });
+      expect(await ok<TIssuesPage>('/issues', as, { tags: 'many', limit: '10' })).toMatchObject({ totalItems: 10 + ISSUES_COUNT_AHEAD, totalCapped: true });
+      expect(await ok<TIssuesPage>('/issues', as, { tags: 'many', limit: '10', startIndex: '10' })).toMatchObject({ totalItems: n, totalCapped: false });
+      const last = await ok<TIssuesPage>('/issues', as, { machineId: String(many), limit: '10', startIndex: String(n - 5) });
+      expect(last).toMatchObject({ totalItems: n, totalCapped: false });
+      expect(last.items.map((i) => i.description)).toEqual([11, 12, 13, 14, 15].map((k) => `Many ${ISSUES_COUNT_AHEAD + k}`));
+      expect(await ok<TIssuesPage>(`/machines/${many}/issues`, as, { limit: '1' })).toMatchObject({ totalItems: 1 + ISSUES_COUNT_AHEAD, totalCapped: true });
+    }
   });
 
   it('filters by machine and by tags (every tag, trimmed, blanks and duplicates ignored)', async () => {
@@ -93,8 +111,8 @@ describe('GET /issues', () => {
     expect((await ok<TIssuesPage>('/issues', 'operator', { tags: 'Backup,disk' })).items.map((i) => i.id)).toEqual([issue.aBackup]);
     expect((await ok<TIssuesPage>('/issues', 'operator', { machineId: String(ids.b), tags: 'SmokeTest' })).totalItems).toBe(0);
     // A hidden machine as filter finds nothing, like an unknown one.
-    expect(await ok<TIssuesPage>('/issues', 'operator', { machineId: String(ids.cp) })).toEqual({ items: [], totalItems: 0 });
-    expect(await ok<TIssuesPage>('/issues', 'operator', { machineId: '2000000000' })).toEqual({ items: [], totalItems: 0 });
+    expect(await ok<TIssuesPage>('/issues', 'operator', { machineId: String(ids.cp) })).toEqual({ items: [], totalItems: 0, totalCapped: false });
+    expect(await ok<TIssuesPage>('/issues', 'operator', { machineId: '2000000000' })).toEqual({ items: [], totalItems: 0, totalCapped: false });
   });
 
   it('answers 400 naming the field for bad input', async () => {

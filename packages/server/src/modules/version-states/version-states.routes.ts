@@ -5,7 +5,9 @@
  * any signed-in user; hidden machines are 404 (app.ts, the service).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams, ZVersionState, ZVersionStatesQuery, ZVersionStatesResponse, ZVersionStatesViewerPage, ZVersionStatesViewerQuery } from '@fleet/contracts';
+import {
+  VIEWER_COUNT_AHEAD,
+  ZIdParams, ZVersionState, ZVersionStatesQuery, ZVersionStatesResponse, ZVersionStatesViewerPage, ZVersionStatesViewerQuery } from '@fleet/contracts';
 
 export const versionStateRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Version states'];
@@ -74,7 +76,8 @@ export const versionStateRoutes: FastifyPluginAsyncZod = async (app) => {
           'The States viewer (spec 2 §2.8, §4): `state=Current` the current states, `Historical` the former ones, both newest first (timestamp, then id); ' +
           '`Desired` one computed desired state per machine, by machine id. `machineId` keeps one machine (an unknown or hidden id answers an empty page). ' +
           'Each row carries its machine class name and the names of the newest launcher and site master backups made before the state was replaced. ' +
-          'Customer Production machines are left out without group CustomerProductionAccess. The total is counted at most 1000 rows past the page (`totalCapped`).',
+          'Customer Production machines are left out without group CustomerProductionAccess. The total is counted at most ' +
+          `${VIEWER_COUNT_AHEAD} rows past the page (\`totalCapped\`).`,
         tags,
         querystring: ZVersionStatesViewerQuery,
         response: { 200: ZVersionStatesViewerPage },

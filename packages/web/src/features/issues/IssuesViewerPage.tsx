@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { Card, Table } from 'antd';
 import { ISSUES_PAGE_SIZE, type TIssue } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
-import { ViewerToolbar } from '../viewer/components/ViewerToolbar';
+import { pageTotalText, ViewerToolbar } from '../viewer/components/ViewerToolbar';
 import { useIssuesPage } from './api/queries';
 import { useUpdateIssue } from './api/mutations';
 import { issueColumns } from './components/issue-columns';
@@ -64,7 +64,7 @@ export default function IssuesViewerPage() {
           pageSize: ISSUES_PAGE_SIZE,
           total: issues.isError ? 0 : (issues.data?.totalItems ?? 0),
           showSizeChanger: false,
-          showTotal: (n, [from, to]) => `${from}-${to} of ${n} issues`,
+          showTotal: pageTotalText('issues', issues.data?.totalCapped),
           onChange: setPage,
         }}
       />

@@ -1,7 +1,7 @@
 /**
  * Reads of issues (spec 2 §2.5, §7 Issues), one hook per call:
  *
- * - `GET /issues?machineId&tags&startIndex&limit` → `{items, totalItems}` (the viewer, paged on the server)
+ * - `GET /issues?machineId&tags&startIndex&limit` → `{items, totalItems, totalCapped}` (the viewer, paged on the server; a capped total is a lower bound)
  * - `GET /issues/{id}/logs?startIndex&limit` → `{items, totalItems}` (the logs drawer)
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

@@ -1,0 +1,3 @@
+DROP INDEX "machines_probe_phase_idx";--> statement-breakpoint
+CREATE INDEX "cloud_instances_active_idx" ON "cloud_instances" USING btree ("machine_id","id","status","next_status","settles_at") WHERE active;--> statement-breakpoint
+CREATE INDEX "machines_probe_phase_idx" ON "machines" USING btree ((((id / 8)::float8 * 0.6180339887498949) - floor((id / 8)::float8 * 0.6180339887498949))) WHERE deleted_at is null;
