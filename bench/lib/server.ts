@@ -15,13 +15,21 @@
  * size runs them in a worker of its own (`ROLE`); the request benchmarks
  * measure the API. bench/fleet measures the probes and
  * the viewers' pages while they run.
+ *
+ * The simulated agent and cloud take no time (`SIM_AGENT_DELAY_MS=0`,
+ * `SIM_CLOUD_DELAY_MS=0`) unless a benchmark's `env` says otherwise, and the
+ * server is ready once the fleet has settled: no operation queued or running.
+ * A fresh scale seed leaves some machines behind their desired versions (as a
+ * real fleet is); with realistic delays their deployments ran for a quarter of
+ * an hour after every reseed and took a quarter of the machine's CPU from the
+ * benchmark that happened to run then.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import getPort from 'get-port';
-import type pg from 'pg';
+import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 
 export const root = new URL('../..', import.meta.url).pathname;
@@ -83,6 +91,8 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
       RATE_LIMIT_PER_USER: '1000000000',
       RATE_LIMIT_PER_ADDRESS: '1000000000',
       PROBE_INTERVAL_S: '0',
+      SIM_AGENT_DELAY_MS: '0',
+      SIM_CLOUD_DELAY_MS: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -100,6 +110,7 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
     await new Promise((r) => setTimeout(r, 500));
   }
   seeded();
+  await settle(dataDir);
   if (/Seeded/.test(out)) console.log(`  (seeded ${opts.seed} fleet; start-up took ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return {
     baseUrl,
@@ -115,6 +126,35 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
       await exited;
     },
   };
+}
+
+/**
+ * Waits (at most 10 minutes) until the fleet has settled: no operation running
+ * and the number of unfinished ones (those waiting for approval stay) unchanged
+ * for 5 seconds.
+ */
+async function settle(dataDir: string): Promise<void> {
+  const db = new pg.Client({ connectionString: readFileSync(join(dataDir, 'postgres.url'), 'utf8') });
+  await db.connect();
+  const started = Date.now();
+  try {
+    let last = -1;
+    let still = 0;
+    while (still < 5) {
+      const { rows } = await db.query<{ unfinished: number; running: number }>(
+        `select count(*)::int as unfinished, count(*) filter (where status = 'RUNNING')::int as running from operations where finished_at is null`,
+      );
+      const { unfinished, running } = rows[0]!;
+      still = running === 0 && unfinished === last ? still + 1 : 0;
+      last = unfinished;
+      if (Date.now() - started > 600_000) throw new Error(`the fleet did not settle in 10 minutes (${unfinished} operations unfinished, ${running} running)`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await db.end();
+  }
+  const waited = (Date.now() - started) / 1000;
+  if (waited > 7) console.log(`  (waited ${waited.toFixed(0)} s for the fleet's operations to settle)`);
 }
 
 export async function token(baseUrl: string, username = 'admin', password = username): Promise<string> {

@@ -87,8 +87,13 @@ export const ZSampleData = z.enum(SAMPLE_DATA_CHOICES);
 /** Machine table page size (spec 2 §9) and machine list polling interval on the edit-account screen. */
 export const MACHINE_PAGE_SIZE = 100;
 export const MACHINE_POLL_MS = 30_000;
-/** Tasks carried inside each machine of a list: unfinished ones first, then the latest finished. */
-export const MACHINE_RECENT_TASKS = 10;
+/**
+ * Tasks carried inside each machine of a list: its unfinished (New or Running)
+ * tasks, newest first, at most this many. What the machine table needs (spec 2
+ * §2.2: the running task's description, the tasks count, the buttons disabled
+ * while a task runs); finished tasks are read from `GET /machines/{id}/tasks`.
+ */
+export const MACHINE_UNFINISHED_TASKS = 10;
 
 /** A class a machine may have: every class but the add-on class (which has no machines). */
 export const ZMachineClassId = ZBodyClassId.refine((v) => v !== CLASS_ADD_ON, 'Add-on accounts have no machines');
@@ -118,9 +123,9 @@ export const ZMachine = z.object({
   needsAdmin: z.boolean(),
   failCounter: z.number().int(),
   operationMode: z.number().int(),
-  /** Unfinished tasks first, then the latest finished, at most {@link MACHINE_RECENT_TASKS}; newest first within each. */
+  /** Unfinished (New or Running) tasks, newest first, at most {@link MACHINE_UNFINISHED_TASKS}. */
   tasks: z.array(ZTask),
-  /** Unfinished operations first, then the latest finished, at most {@link MACHINE_RECENT_OPERATIONS}; newest first within each. */
+  /** Unfinished operations (queued, pending or running), newest first, at most {@link MACHINE_UNFINISHED_OPERATIONS}. */
   operations: z.array(ZOperation),
   bundleVersion: z.string().nullable(),
   /** The machine's active cloud instance, or null when it has none (not created yet, terminated). */

@@ -47,8 +47,13 @@ export const OPERATION_MODE_ANOMALY = 2;
 export const OPERATIONS_VIEWER_PAGE_SIZE = 10;
 /** Largest page of `GET /operations` (the spec's console asked for 300). */
 export const MAX_OPERATIONS_PAGE = 300;
-/** Operations carried inside each machine of a list: unfinished ones first, then the latest finished. */
-export const MACHINE_RECENT_OPERATIONS = 5;
+/**
+ * Operations carried inside each machine of a list: its unfinished operations
+ * (queued, pending or running), newest first, at most this many. What the
+ * machine table needs (spec 2 §2.2: the latest pending, cancelled or running
+ * operation, the warning row); finished ones are read from `GET /operations`.
+ */
+export const MACHINE_UNFINISHED_OPERATIONS = 5;
 
 /** An operation type of a class (spec 2 §3 Operation type). */
 export const ZOperationType = z.object({

@@ -78,3 +78,19 @@ export async function queryCompiled<T extends pg.QueryResultRow>(
 ): Promise<T[]> {
   return (await db.$client.query<T>({ name: statement.name, text: statement.text, values: fillPlaceholders(statement.params, values) })).rows;
 }
+
+/**
+ * {@link queryCompiled} with each row as an array of its columns in the select
+ * list's order (node-postgres `rowMode: 'array'`): no object with named keys is
+ * made per row, which cost the machines page a fifth of the server's CPU per
+ * request (3,600 fields a page). The caller maps positions to names.
+ */
+export async function queryCompiledArrays(db: Db, statement: CompiledStatement, values: Record<string, unknown>): Promise<unknown[][]> {
+  const result = await db.$client.query<unknown[]>({
+    name: statement.name,
+    text: statement.text,
+    values: fillPlaceholders(statement.params, values),
+    rowMode: 'array',
+  });
+  return result.rows;
+}

@@ -549,6 +549,8 @@ export const machineTasks = pgTable(
     index('machine_tasks_machine_idx').on(t.machineId, t.id),
     index('machine_tasks_status_idx').on(t.status),
     uniqueIndex('machine_tasks_one_running_idx').on(t.machineId).where(sql`status = 'Running'`),
+    // A page of machines reads the unfinished tasks of all its machines in one scan (machines.repository.ts).
+    index('machine_tasks_unfinished_idx').on(t.machineId, t.id).where(sql`status in ('New', 'Running')`),
     index('machine_tasks_activity_idx').on(t.activityId),
   ],
 );

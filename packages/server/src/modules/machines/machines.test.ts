@@ -11,7 +11,8 @@ import {
   MACHINE_LOOKUP_IDS_MAX,
   MACHINE_LOOKUP_MAX_LIMIT,
   MACHINE_LOOKUP_SEARCH_MAX,
-  MACHINE_RECENT_TASKS,
+  MACHINE_UNFINISHED_OPERATIONS,
+  MACHINE_UNFINISHED_TASKS,
   type TMachine,
   type TMachineLookup,
   type TTask,
@@ -19,7 +20,7 @@ import {
 } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import { accounts, machines, machineTasks, sites } from '../../db/schema.js';
+import { accounts, machines, machineTasks, operations, operationTypes, sites } from '../../db/schema.js';
 import { createSimulatedCloud } from '../../engine/cloud/simulated.js';
 import { upsertCredential } from '../../engine/tasks/machine-state.repository.js';
 import { createSecretBox } from '../../lib/secret-box.js';
@@ -102,7 +103,7 @@ describe('GET /machines and /machines/{id}', () => {
     expect(items.find((m) => m.id === ids.panicked)).toMatchObject({ instance: null, cloudInstanceType: null, needsAdmin: true });
   });
 
-  it('lists each machine with its recent tasks as GET /machines/{id}/tasks answers them: unfinished first, newest first, at most 10', async () => {
+  it('lists each machine with its unfinished tasks as GET /machines/{id}/tasks answers them: newest first, at most 10', async () => {
     const db = t.database.db;
     const account = (await insertAccount(db, { name: 'Recent Tasks Fixture', classId: 2 })).id;
     const busy = (await insertMachine(db, { accountId: account, classId: 2, name: 'rt-busy' })).id;
@@ -126,19 +127,55 @@ describe('GET /machines and /machines/{id}', () => {
     }
     const all = (await ok<{ items: TTask[] }>('GET', `/machines/${busy}/tasks`, 'viewer', undefined, { limit: '100' })).items;
     const unfinished = (task: TTask) => task.status === 'New' || task.status === 'Running';
-    const expected = [...all.filter(unfinished), ...all.filter((task) => !unfinished(task))].slice(0, MACHINE_RECENT_TASKS);
+    const expected = all.filter(unfinished).slice(0, MACHINE_UNFINISHED_TASKS);
 
     const { items, totalItems } = await ok<{ items: TMachine[]; totalItems: number }>('GET', '/machines', 'viewer', undefined, { accountId: String(account) });
     expect(totalItems).toBe(2);
     expect(items.map((m) => m.name)).toEqual(['rt-busy', 'rt-quiet']);
     expect(items[0]!.tasks).toEqual(expected);
-    expect(items[0]!.tasks.map((task) => task.status).slice(0, 4)).toEqual(['New', 'Running', 'New', 'Failed']);
+    expect(items[0]!.tasks.map((task) => task.status)).toEqual(['New', 'Running', 'New']);
     expect(items[1]!.tasks).toEqual([]);
     expect((await ok<TMachine>('GET', `/machines/${busy}`, 'viewer')).tasks).toEqual(expected);
     expect((await ok<TMachine>('GET', `/machines/${quiet}`, 'viewer')).tasks).toEqual([]);
     // Past the end: no rows, the total still counted.
     const past = await ok<{ items: TMachine[]; totalItems: number }>('GET', '/machines', 'viewer', undefined, { accountId: String(account), startIndex: '5' });
     expect(past).toEqual({ items: [], totalItems: 2, totalCapped: false });
+  });
+
+  it('carries at most MACHINE_UNFINISHED_TASKS unfinished tasks and MACHINE_UNFINISHED_OPERATIONS unfinished operations, newest first', async () => {
+    const db = t.database.db;
+    const account = (await insertAccount(db, { name: 'Unfinished Fixture', classId: 2 })).id;
+    const many = (await insertMachine(db, { accountId: account, classId: 2, name: 'uf-many', failCounter: 2 })).id;
+    await db.insert(machineTasks).values(
+      Array.from({ length: MACHINE_UNFINISHED_TASKS + 2 }, (_, i) => ({ machineId: many, accountId: account, type: 'StartMachine', status: 'New', description: `new ${i}` })),
+    );
+    const [type] = await db.select().from(operationTypes).where(eq(operationTypes.machineClassId, 2)).limit(1);
+    const operation = (i: number, finished: boolean) => ({
+      machineId: many, accountId: account, classId: 2, typeId: type!.id, typeName: type!.name, userName: 'operator',
+      timeoutSeconds: 60, operationMode: 0, failCounter: 0, pending: i === 3,
+      ...(finished ? { status: 'SUCCESS', startedAt: sql`now()`, finishedAt: sql`now()` } : {}),
+    });
+    // Seven unfinished operations between finished ones: the five newest unfinished are carried.
+    const inserted = await db
+      .insert(operations)
+      .values([0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => operation(i, i === 0 || i === 8)))
+      .returning({ id: operations.id });
+    const unfinishedIds = inserted.slice(1, 8).map((r) => r.id).reverse().slice(0, MACHINE_UNFINISHED_OPERATIONS);
+    // A machine whose operations and tasks have all finished carries none.
+    const done = (await insertMachine(db, { accountId: account, classId: 2, name: 'uf-done' })).id;
+    await db.insert(operations).values({ ...operation(0, true), machineId: done });
+    await db.insert(machineTasks).values({ machineId: done, accountId: account, type: 'StopMachine', status: 'Completed', description: 'done' });
+
+    const [finished, machine] = (await ok<{ items: TMachine[] }>('GET', '/machines', 'viewer', undefined, { accountId: String(account) })).items;
+    expect(finished).toMatchObject({ name: 'uf-done', tasks: [], operations: [] });
+    expect(machine!.tasks.map((task) => task.description)).toEqual(
+      Array.from({ length: MACHINE_UNFINISHED_TASKS }, (_, i) => `new ${MACHINE_UNFINISHED_TASKS + 1 - i}`),
+    );
+    expect(machine!.operations.map((op) => op.id)).toEqual(unfinishedIds);
+    // An unfinished operation shows the machine's counter now; the pending one is there for the warning row.
+    expect(machine!.operations.every((op) => op.failCounter === 2 && op.machineName === 'uf-many' && op.finishTime === null)).toBe(true);
+    expect(machine!.operations.some((op) => op.pending)).toBe(true);
+    expect((await ok<TMachine>('GET', `/machines/${many}`, 'viewer')).operations.map((op) => op.id)).toEqual(unfinishedIds);
   });
 
   it('shows the demo fleet machines with their instances and site names', async () => {

@@ -8,9 +8,8 @@
  * catalogues (tiny, cached), the machine's name and failCounter are given.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { MACHINE_RECENT_OPERATIONS, type TOperation } from '@fleet/contracts';
+import { MACHINE_UNFINISHED_OPERATIONS, type TOperation } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
-import { machines } from '../../db/schema.js';
 
 /**
  * JSON of the operation row `o` (TOperation). `machine` gives the machine's
@@ -37,15 +36,24 @@ export function operationJson(machine: { name: SQL; failCounter: SQL }): SQL<TOp
 }
 
 /**
- * The recent operations of the outer query's `machines` row as a JSON array of
- * TOperation: unfinished ones first, then the latest finished, at most
- * MACHINE_RECENT_OPERATIONS, newest first within each (spec 2 §2.2: the status
- * column shows the latest). One walk of `operations_machine_idx` per machine.
+ * The unfinished operations of the machines of `page` (a relation with the
+ * machines' id, name and fail_counter: the machine list's page) as rows
+ * (machine_id, operations): a JSON array of TOperation per machine that has
+ * any, newest first, at most MACHINE_UNFINISHED_OPERATIONS (spec 2 §2.2: the
+ * status column shows the latest pending, cancelled or running one; the row is
+ * a warning while one is pending). One scan of the partial index
+ * `operations_unfinished_idx` for the whole page, not a subquery per machine.
  */
-export const recentOperations = sql<TOperation[]>`(
-  select coalesce(json_agg(r.op order by r.unfinished desc, r.id desc), '[]'::json)
-  from (
-    select o.id, o.finished_at is null as unfinished,
-      ${operationJson({ name: sql`${machines.name}`, failCounter: sql`${machines.failCounter}` })} as op
-    from operations o where o.machine_id = ${machines.id}
-    order by o.finished_at is null desc, o.id desc limit ${MACHINE_RECENT_OPERATIONS}) r)`;
+export function unfinishedOperations(page: SQL): SQL {
+  // The operations are chosen first and joined to their machine after: joining
+  // the page inside the scan made each of its index probes test the page's ids
+  // again (a sort of the id array per probe).
+  return sql`select o.machine_id, json_agg(${operationJson({ name: sql`pm.name`, failCounter: sql`pm.fail_counter` })} order by o.id desc) as operations
+    from (
+      select o.*, row_number() over (partition by o.machine_id order by o.id desc) as n
+      from operations o
+      where o.machine_id = any(array(select id from ${page})) and o.finished_at is null) o
+    join ${page} pm on pm.id = o.machine_id
+    where o.n <= ${MACHINE_UNFINISHED_OPERATIONS}
+    group by o.machine_id`;
+}

@@ -3,7 +3,7 @@
  * which tasks are unfinished, the status column's precedence, the row colour,
  * and what keeps the start, stop and terminate buttons busy.
  */
-import { MACHINE_RECENT_OPERATIONS, UNFINISHED_TASK_STATUSES, type TMachine, type TOperation, type TTask, type TTaskStatus, type TTaskType } from '@fleet/contracts';
+import { MACHINE_UNFINISHED_OPERATIONS, UNFINISHED_TASK_STATUSES, type TMachine, type TOperation, type TTask, type TTaskStatus, type TTaskType } from '@fleet/contracts';
 
 /** Operation mode texts of the status column (spec 2 §2.2): 1 Stable, 2 Anomaly, anything else Operation Pending. */
 export const OPERATION_MODE_TEXT: Record<number, string> = { 1: 'Stable', 2: 'Anomaly' };
@@ -129,5 +129,5 @@ export function mergeMachineOperations(operations: readonly TOperation[], op: TO
   const all = [...operations.filter((o) => o.id !== op.id), op].sort(
     (a, b) => Number(isOperationFinished(a)) - Number(isOperationFinished(b)) || b.id - a.id,
   );
-  return all.slice(0, MACHINE_RECENT_OPERATIONS);
+  return all.slice(0, MACHINE_UNFINISHED_OPERATIONS);
 }

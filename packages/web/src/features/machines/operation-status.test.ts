@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MACHINE_RECENT_OPERATIONS, type TMachine, type TOperation, type TTask } from '@fleet/contracts';
+import { MACHINE_UNFINISHED_OPERATIONS, type TMachine, type TOperation, type TTask } from '@fleet/contracts';
 import { operation } from './operation-fixture';
 import { isNewerOrSameOperation, machineRowClass, machineStatus, mergeMachineOperations, operationStatus } from './machine-status';
 
@@ -67,7 +67,7 @@ describe('mergeMachineOperations', () => {
     const merged = mergeMachineOperations(ops, queued(5));
     expect(merged.map((o) => o.id)).toEqual([5, 4, 3, 2, 1]);
     expect(mergeMachineOperations(merged, queued(6)).map((o) => o.id)).toEqual([6, 5, 4, 3, 2]);
-    expect(mergeMachineOperations(merged, queued(6))).toHaveLength(MACHINE_RECENT_OPERATIONS);
+    expect(mergeMachineOperations(merged, queued(6))).toHaveLength(MACHINE_UNFINISHED_OPERATIONS);
   });
 
   it('moves an operation that finished below the unfinished ones', () => {

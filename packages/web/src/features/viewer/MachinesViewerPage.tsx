@@ -5,7 +5,7 @@
  *
  * Paged on the server (`GET /machines?machineId&startIndex&limit`, 20 a page:
  * the spec gives the Machines viewer no size) with `machine` and `page` in the
- * URL; over the whole fleet the total is a lower bound past 1000 rows ahead.
+ * URL; over the whole fleet the total is a lower bound past VIEWER_COUNT_AHEAD (300) rows ahead.
  */
 import { Card, Table, type TableProps } from 'antd';
 import { MACHINES_VIEWER_PAGE_SIZE, type TMachine } from '@fleet/contracts';

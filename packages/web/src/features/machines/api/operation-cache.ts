@@ -7,7 +7,9 @@
  * event, or from a mutation's answer):
  * - replaces its copy, or is added, in the `operations` of the machine's row in
  *   every cached machine list (`mergeMachineOperations`: unfinished first, then
- *   finished, newest first within each, at most `MACHINE_RECENT_OPERATIONS`);
+ *   finished, newest first within each, at most `MACHINE_UNFINISHED_OPERATIONS`;
+ *   the server's list carries unfinished ones only, the cache keeps one that
+ *   finished since so that a late event cannot revive it);
  * - replaces its copy in every cached page of the Operations viewer and in the
  *   machine's Operation Logs;
  * - when new (OperationQueued), reloads the viewer's first pages and the

@@ -13,18 +13,23 @@
  *   machine was terminated and deleted) reloads the lists that showed it.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { MACHINE_RECENT_TASKS, type TListMachinesResponse, type TMachine, type TTask, type TTaskListResponse } from '@fleet/contracts';
+import { MACHINE_UNFINISHED_TASKS, type TListMachinesResponse, type TMachine, type TTask, type TTaskListResponse } from '@fleet/contracts';
 import { api, ApiError } from '../../../app/api-client';
 import { isNewerOrSame, isUnfinished, mergeMachineOperations } from '../machine-status';
 import { machineKeys, type MachineListQuery, type TaskPageQuery } from './keys';
 
-/** The machine's tasks as the list carries them: unfinished first, then finished, newest first within each, at most 10. */
+/**
+ * The machine's tasks in a cached list: unfinished first, then finished, newest
+ * first within each, at most MACHINE_UNFINISHED_TASKS. The server's list carries
+ * unfinished tasks only; the cache keeps a task that finished since, so that a
+ * late event for it cannot make it look unfinished again.
+ */
 export function mergeMachineTasks(tasks: TTask[], task: TTask): TTask[] {
   const current = tasks.find((t) => t.id === task.id);
   if (current && !isNewerOrSame(task, current)) return tasks;
   const others = tasks.filter((t) => t.id !== task.id);
   const all = [...others, task].sort((a, b) => Number(isUnfinished(b)) - Number(isUnfinished(a)) || b.id - a.id);
-  return all.slice(0, MACHINE_RECENT_TASKS);
+  return all.slice(0, MACHINE_UNFINISHED_TASKS);
 }
 
 /** One page of tasks with `task` replaced, or added on top of the first page when it is new. */

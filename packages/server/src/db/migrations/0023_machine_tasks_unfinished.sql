@@ -1,0 +1,1 @@
+CREATE INDEX "machine_tasks_unfinished_idx" ON "machine_tasks" USING btree ("machine_id","id") WHERE status in ('New', 'Running');
