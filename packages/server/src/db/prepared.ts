@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { fillPlaceholders, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import type { Db, DbOrTx } from './client.js';
+import { listPoolOf, type Db, type DbOrTx } from './client.js';
 
 const dialect = new PgDialect();
 
@@ -43,7 +43,7 @@ export function executePrepared<R>(query: { toSQL(): { sql: string }; prepare(na
 export async function queryPrepared<T extends pg.QueryResultRow>(db: DbOrTx, statement: SQL): Promise<T[]> {
   if (!('$client' in db)) return (await db.execute(statement)).rows as T[];
   const { sql: text, params } = dialect.sqlToQuery(statement);
-  return (await db.$client.query<T>({ name: statementName(text), text, values: params })).rows;
+  return (await listPoolOf(db).query<T>({ name: statementName(text), text, values: params })).rows;
 }
 
 /**
@@ -76,7 +76,7 @@ export async function queryCompiled<T extends pg.QueryResultRow>(
   statement: CompiledStatement,
   values: Record<string, unknown>,
 ): Promise<T[]> {
-  return (await db.$client.query<T>({ name: statement.name, text: statement.text, values: fillPlaceholders(statement.params, values) })).rows;
+  return (await listPoolOf(db).query<T>({ name: statement.name, text: statement.text, values: fillPlaceholders(statement.params, values) })).rows;
 }
 
 /**
@@ -86,7 +86,7 @@ export async function queryCompiled<T extends pg.QueryResultRow>(
  * request (3,600 fields a page). The caller maps positions to names.
  */
 export async function queryCompiledArrays(db: Db, statement: CompiledStatement, values: Record<string, unknown>): Promise<unknown[][]> {
-  const result = await db.$client.query<unknown[]>({
+  const result = await listPoolOf(db).query<unknown[]>({
     name: statement.name,
     text: statement.text,
     values: fillPlaceholders(statement.params, values),

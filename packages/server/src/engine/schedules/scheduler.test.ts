@@ -211,7 +211,7 @@ describe('exactly once', () => {
       expect([stops.length, starts.length]).toEqual([12, 12]);
       for (const id of ids) expect(await activities(t, id, 'ScheduledBackup')).toHaveLength(1);
     } finally {
-      await Promise.all(workers.map((w) => w.pool.end()));
+      await Promise.all(workers.map((w) => w.close()));
     }
   });
 });
