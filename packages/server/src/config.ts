@@ -22,7 +22,7 @@ export interface Config {
   dataKey: string;
   seed: SeedKind;
   role: Role;
-  /** Connections of the process's PostgreSQL pool (`DATABASE_POOL_SIZE`). */
+  /** Connections of each of the process's two PostgreSQL pools (`DATABASE_POOL_SIZE`; db/client.ts). */
   databasePoolSize: number;
   /** `CLOUD_PROVIDER`: the cloud the task engine drives (DESIGN §8). */
   cloudProvider: 'simulated';
