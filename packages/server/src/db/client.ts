@@ -47,21 +47,23 @@ export function listPoolOf(db: Db): pg.Pool {
 }
 
 export function connectDatabase(url: string, opts: { max?: number; onError?: (err: Error) => void } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 20 });
-  // An idle client whose server went away (restart, shutdown) must not crash the
-  // process; the pool drops it and the next query opens a fresh connection.
-  pool.on('error', (err) => opts.onError?.(err));
-  // pg-pool listens for errors of idle clients only: a socket error on a client
-  // checked out between two statements of a transaction (the database stopping
-  // under the engines' claims) would be an uncaught 'error' event and kill the
-  // process. With this listener the transaction's next query fails instead
-  // ("not queryable", which isDatabaseGone knows) and the pool drops the client.
-  pool.on('connect', (client) => client.on('error', (err) => opts.onError?.(err)));
+  const newPool = (options?: string) => {
+    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 20, options });
+    // An idle client whose server went away (restart, shutdown) must not crash the
+    // process; the pool drops it and the next query opens a fresh connection.
+    pool.on('error', (err) => opts.onError?.(err));
+    // pg-pool listens for errors of idle clients only: a socket error on a client
+    // checked out between two statements of a transaction (the database stopping
+    // under the engines' claims) would be an uncaught 'error' event and kill the
+    // process. With this listener the transaction's next query fails instead
+    // ("not queryable", which isDatabaseGone knows) and the pool drops the client.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onError?.(err)));
+    return pool;
+  };
+  const pool = newPool();
   const db = drizzle(pool, { schema });
-  // Connections are opened when a list is first read.
-  const lists = new pg.Pool({ connectionString: url, max: opts.max ?? 20, options: LIST_SESSION_OPTIONS });
-  lists.on('error', (err) => opts.onError?.(err));
-  lists.on('connect', (client) => client.on('error', (err) => opts.onError?.(err)));
+  // Its connections are opened when a list is first read.
+  const lists = newPool(LIST_SESSION_OPTIONS);
   listPools.set(db, lists);
   return { db, pool, close: async () => void (await Promise.all([pool.end(), lists.end()])) };
 }

@@ -1,13 +1,13 @@
 /**
  * Named prepared statements for the hot read paths (issue 9 "The slow paths").
  *
- * The list statements (a page of machines with its recent tasks, operations and
- * instance; a page of operations; a page of accounts) take PostgreSQL longer to
- * plan than to run: EXPLAIN ANALYZE of `GET /machines` of a 100-machine account
- * on the scale fleet showed 5 to 15 ms of planning for 2 to 3 ms of execution.
- * A named statement is parsed and planned once per pooled connection; after five
- * runs PostgreSQL keeps a generic plan when it is no worse than the custom ones
- * (its plan cache's own rule), so planning all but disappears.
+ * The list statements (a page of machines with its instances, tasks and
+ * operations; of operations, issues, states, cloud instances) take PostgreSQL
+ * longer to plan than to run: EXPLAIN ANALYZE of `GET /machines` of a
+ * 100-machine account on the scale fleet showed 5 to 15 ms of planning for 2 to
+ * 3 ms of execution. A named statement is parsed once per pooled connection and
+ * runs on the list pool (db/client.ts `LIST_SESSION_OPTIONS`), whose sessions
+ * always use the generic plan, so it is planned once per connection.
  *
  * The name is a hash of the statement's text, so every shape of a query (which
  * filters it has, how many hidden classes) is its own statement and one name is
@@ -25,14 +25,6 @@ const dialect = new PgDialect();
 /** `q_` and 20 hex digits of the SHA-1 of the statement text. */
 export function statementName(text: string): string {
   return `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-}
-
-/**
- * Runs a Drizzle query builder (select) as a named prepared statement and
- * returns what its `execute()` returns (the mapped rows).
- */
-export function executePrepared<R>(query: { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<R> } }): Promise<R> {
-  return query.prepare(statementName(query.toSQL().sql)).execute();
 }
 
 /**
@@ -67,23 +59,12 @@ export function compileStatement(statement: SQL): CompiledStatement {
 
 /**
  * Runs a compiled statement as a named prepared statement with `values` for its
- * placeholders, and returns its rows as PostgreSQL types them (no mapping).
- * Throws when a placeholder has no value. On the pool only: a transaction's
- * connection is not reachable through Drizzle's handle.
- */
-export async function queryCompiled<T extends pg.QueryResultRow>(
-  db: Db,
-  statement: CompiledStatement,
-  values: Record<string, unknown>,
-): Promise<T[]> {
-  return (await listPoolOf(db).query<T>({ name: statement.name, text: statement.text, values: fillPlaceholders(statement.params, values) })).rows;
-}
-
-/**
- * {@link queryCompiled} with each row as an array of its columns in the select
- * list's order (node-postgres `rowMode: 'array'`): no object with named keys is
- * made per row, which cost the machines page a fifth of the server's CPU per
- * request (3,600 fields a page). The caller maps positions to names.
+ * placeholders, and returns its rows as PostgreSQL types them, each an array
+ * of its columns in the select list's order (node-postgres `rowMode: 'array'`):
+ * no object with named keys is made per row, which cost the machines page a
+ * fifth of the server's CPU per request (3,600 fields a page). The caller maps
+ * positions to names. Throws when a placeholder has no value. On the pool only:
+ * a transaction's connection is not reachable through Drizzle's handle.
  */
 export async function queryCompiledArrays(db: Db, statement: CompiledStatement, values: Record<string, unknown>): Promise<unknown[][]> {
   const result = await listPoolOf(db).query<unknown[]>({
