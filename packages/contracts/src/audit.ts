@@ -59,6 +59,14 @@ export const AUDIT_ACTIONS = [
   'MmaStandby',
   /** An operator resolved or reopened an issue (spec 2 §8 Update issue; DESIGN §14). */
   'UpdateIssue',
+  /** The image catalogues (spec 3 §2.2, §2.3, §2.4). */
+  'CreateIrmnVersion',
+  'UpdateIrmnVersion',
+  'DeleteIrmnVersion',
+  'CreateSaasImage',
+  'UpdateSaasImage',
+  'DeleteSaasImage',
+  'DeleteCloudImage',
   /** Scheduled actions (DESIGN §13); user `Scheduler`. */
   'ScheduledBackup',
   'BackupRetention',

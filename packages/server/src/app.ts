@@ -76,6 +76,9 @@ import { createOperationService, type OperationService } from './modules/operati
 import { operationRoutes } from './modules/operations/operations.routes.js';
 import { createIssueService, type IssueService } from './modules/issues/issues.service.js';
 import { issueRoutes } from './modules/issues/issues.routes.js';
+import { createImageService, type ImageService } from './modules/images/images.service.js';
+import { imageRoutes } from './modules/images/images.routes.js';
+import { createCloudProvider, type CloudProvider } from './engine/cloud/index.js';
 import { createRequestStatisticsService, type RequestStatisticsService } from './modules/request-statistics/request-statistics.service.js';
 import { requestStatisticsRoutes } from './modules/request-statistics/request-statistics.routes.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
@@ -107,6 +110,7 @@ export interface Services {
   operations: OperationService;
   issues: IssueService;
   requestStatistics: RequestStatisticsService;
+  images: ImageService;
 }
 
 declare module 'fastify' {
@@ -137,6 +141,8 @@ export interface AppOptions {
   events?: TaskEvents;
   /** Outgoing email (default: `SMTP_URL`, else `.eml` files in `DATA_DIR/outbox`). */
   mailer?: Mailer;
+  /** The cloud provider the image catalogues read and delete cloud images through (default: the simulated cloud on `db`). */
+  cloud?: CloudProvider;
 }
 
 function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
@@ -252,6 +258,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     operations: createOperationService({ db, audit, operations, events }),
     issues: createIssueService({ db, audit }),
     requestStatistics: createRequestStatisticsService({ db }),
+    images: createImageService({ db, audit, cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }) }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -369,6 +376,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(operationRoutes);
       await api.register(issueRoutes);
       await api.register(requestStatisticsRoutes);
+      await api.register(imageRoutes);
     },
     { prefix: API_PREFIX },
   );

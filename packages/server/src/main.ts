@@ -148,7 +148,9 @@ async function main() {
     // Catalogue rows added since the data folder was seeded (operation types, issue 10).
     await ensureOperationTypes(database.db);
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
-    app = await buildApp({ db: database.db, config, logger: log, events });
+    // One provider for the API (cloud images) and the engines, so that injected faults and state are shared.
+    const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
+    app = await buildApp({ db: database.db, config, logger: log, events, cloud });
     const services = app.services;
     // The push channel: with several processes (ROLE api or worker) the Postgres
     // adapter carries events between them; a worker only broadcasts.
@@ -161,7 +163,6 @@ async function main() {
     });
     if (config.role !== 'api') {
       stopCompaction = startAccountCountCompaction(database.db, { log });
-      const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
       engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
       await engine.start();
       operationEngine = createOperationEngine({

@@ -21,6 +21,7 @@ import { INT4_MAX } from '@fleet/contracts';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
+import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
 import { fillPath, findPathIds, pathValues as pathValuesOf, type PathIds } from './openapi-requests.js';
 import { operationsOf, sampleValue, type JsonSchema, type Operation } from './openapi-walk.js';
 
@@ -149,6 +150,8 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   sendNotification: async () => ({ machines: [ids.machine], title: 'Fuzz', body: 'Fuzz' }),
   createMachineAmi: async () => ({ name: 'Fuzz', irmnVersion: '8.1' }),
   restoreMachineBackup: async () => ({ launcherBackupFile: 'fuzz/launcher/1.bak' }),
+  updateSaasImage: () => current(`/cloud/images/${ids.saasImage}`),
+  createSaasImage: async () => ({ name: 'fuzz-image', region: SPARE_CLOUD_IMAGES[0].region, cloudImage: SPARE_CLOUD_IMAGES[0].imageId }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */

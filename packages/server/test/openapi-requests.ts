@@ -23,6 +23,9 @@ export interface PathIds {
   /** A draft of the signed-in user. */
   draft: number;
   commitHash: string;
+  /** The first IRMN version and the first SaaS image (by id). */
+  irmnVersion: number;
+  saasImage: number;
 }
 
 /**
@@ -51,7 +54,10 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
   const issue = await db.execute<{ id: number }>(sql`select id from issues where machine_id = ${machine} order by id limit 1`);
   const { template } = await one<{ template: number }>(sql`select id as template from templates where is_public and type = 'general' order by id limit 1`);
   const { commitHash } = await one<{ commitHash: string }>(sql`select short_hash as "commitHash" from software_commits where software = 'launcher' order by id limit 1`);
-  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, issue: issue.rows[0]?.id ?? 1, template, commitHash };
+  const { irmnVersion, saasImage } = await one<{ irmnVersion: number; saasImage: number }>(
+    sql`select (select min(id) from irmn_versions) as "irmnVersion", (select min(id) from saas_images) as "saasImage"`,
+  );
+  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, issue: issue.rows[0]?.id ?? 1, template, commitHash, irmnVersion, saasImage };
 }
 
 /** The id of a kind of row among `ids` (class: Experimental). */

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, CLASS_EXPERIMENTAL, type TAccountDetail } from '@fleet/contracts';
 import { eq } from 'drizzle-orm';
 import { raiseIssue } from '../src/engine/issues/raise.js';
-import { draftAccounts, machineCredentials, operations, sites, users } from '../src/db/schema.js';
+import { cloudImages, draftAccounts, irmnVersions, machineCredentials, operations, saasImages, sites, users } from '../src/db/schema.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
@@ -26,13 +26,18 @@ export type BadToken = 'expired' | 'forged' | 'algNone' | 'revoked';
 /** The rows one caller acts on: `id` by kind (`class` is the class id of its account). */
 export interface World {
   classId: number;
-  ids: Record<Exclude<RefKind, 'template' | 'commit'>, number>;
+  ids: Record<Exclude<RefKind, 'template' | 'commit' | 'irmnVersion' | 'saasImage'>, number>;
 }
 
-/** Rows known to the whole run: a public template and a commit (for the enum path values the walk picks first). */
+/**
+ * Rows known to the whole run: a public template and a commit (for the enum path
+ * values the walk picks first), an IRMN version and a SaaS image that nothing uses.
+ */
 export interface Shared {
   template: number;
   commit: string;
+  irmnVersion: number;
+  saasImage: number;
 }
 
 const one = async <T>(t: TestApp, query: ReturnType<typeof sql>): Promise<T> => {
@@ -162,8 +167,34 @@ export async function setUpWorlds(t: TestApp) {
   const shared: Shared = {
     template: (await one<{ id: number }>(t, sql`select min(id) as id from templates where type = 'general' and owner_id is null`)).id,
     commit: (await one<{ hash: string }>(t, sql`select short_hash as hash from software_commits where software = 'launcher' order by id limit 1`)).hash,
+    irmnVersion: await newIrmnVersion(t),
+    saasImage: await newSaasImage(t),
   };
   return { visible, hidden, viewerWorld: { ...visible, ids: { ...visible.ids, draft: copy.id } }, hiddenMachine: hiddenMachine.id, shared };
+}
+
+let catalogueRows = 0;
+
+/** An available image of the simulated cloud in us-east-1 that no SaaS image uses; answers its name and id. */
+export async function newCloudImage(t: TestApp): Promise<{ imageId: string; name: string; region: string }> {
+  catalogueRows += 1;
+  const image = { imageId: `ami-${(0xe000000 + catalogueRows).toString(16).padStart(17, '0')}`, name: `matrix-ami-${catalogueRows}`, region: 'us-east-1' };
+  await t.database.db.insert(cloudImages).values({ ...image, status: 'available' });
+  return image;
+}
+
+/** An IRMN version nothing uses; answers its id. */
+export async function newIrmnVersion(t: TestApp): Promise<number> {
+  catalogueRows += 1;
+  const [row] = await t.database.db.insert(irmnVersions).values({ name: `matrix-${catalogueRows}`, status: 'Planned' }).returning();
+  return row!.id;
+}
+
+/** A SaaS image no account uses, on a cloud image of its own; answers its id. */
+export async function newSaasImage(t: TestApp): Promise<number> {
+  const cloud = await newCloudImage(t);
+  const [row] = await t.database.db.insert(saasImages).values({ name: `matrix-image-${catalogueRows}`, region: cloud.region, cloudImage: cloud.imageId }).returning();
+  return row!.id;
 }
 
 /** What a fixture's body is made for: the caller, its world and the ids put in the request. */
@@ -181,6 +212,8 @@ export interface Fixture {
   fresh?(c: FixtureContext): Promise<Partial<Record<RefKind, number>>>;
   /** The token of the call (a session to log out). */
   token?(c: FixtureContext): Promise<string>;
+  /** Query parameters set over the generated ones (a row named by name). */
+  query?(c: FixtureContext): Promise<Record<string, string>>;
 }
 
 const read = async (c: FixtureContext): Promise<TAccountDetail> => detail(c.t, Number(c.ids.account));
@@ -235,6 +268,16 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // PROCEED (the first decision) needs an operation waiting for approval.
   updateMachineOperation: { fresh: async (c) => ({ operation: await newOperation(c.t, c.world.ids.machine, true) }) },
+  deleteIrmnVersion: { fresh: async (c) => ({ irmnVersion: await newIrmnVersion(c.t) }) },
+  createSaasImage: { body: async (c) => ({ name: `matrix-new-${Date.now()}-${Math.random()}`.slice(0, 40), region: 'us-east-1', cloudImage: (await newCloudImage(c.t)).imageId }) },
+  updateSaasImage: { body: async (c) => (await c.t.call({ method: 'GET', url: `/cloud/images/${c.ids.saasImage}`, as: 'admin' })).json() },
+  deleteSaasImage: { fresh: async (c) => ({ saasImage: await newSaasImage(c.t) }) },
+  deleteCloudImage: {
+    query: async (c) => {
+      const { name, region } = await newCloudImage(c.t);
+      return { name, region };
+    },
+  },
   terminateMachine: {
     fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
   },

@@ -74,6 +74,8 @@ function worldValue(w: World, ref: Ref): number | string | undefined {
   if (ref.name === 'parentId') return undefined;
   if (ref.kind === 'template') return worlds.shared.template;
   if (ref.kind === 'commit') return worlds.shared.commit;
+  if (ref.kind === 'irmnVersion') return worlds.shared.irmnVersion;
+  if (ref.kind === 'saasImage') return worlds.shared.saasImage;
   return w.ids[ref.kind];
 }
 
@@ -101,6 +103,7 @@ async function send(
         body = { ...((await fixture.body(context)) as object), ...refProps };
       }
       if (fixture.token) token = await fixture.token(context);
+      if (fixture.query) Object.assign(built.query, await fixture.query(context));
     } catch (error) {
       // A fixture that cannot read what it needs fails its cell, not the whole matrix.
       return { status: 0, body: `fixture failed: ${(error as Error).message}`, json: undefined };

@@ -15,6 +15,7 @@ import {
   operationTypes,
   regions,
   reportingCategories,
+  cloudImages,
   saasImages,
 } from '../db/schema.js';
 import { insertMany } from './insert.js';
@@ -99,6 +100,12 @@ const IMAGES: readonly [string, string, string, 'Windows' | 'Linux', boolean, bo
   ['js-8.2.0-fiber-preview-use1', 'us-east-1', '8.2', 'Windows', false, true, true, 'Jump-start: outside-plant fiber preview'],
 ];
 
+/** Cloud images no SaaS image points at: ids outside the seed's random stream, so the rest of the seed is unchanged. */
+export const SPARE_CLOUD_IMAGES = [
+  { imageId: 'ami-0c7e5a1f3b9d24680', name: 'irmn-8.0.5-win2019-use1', description: 'Retired 8.0.5 build, no longer offered', region: 'us-east-1' },
+  { imageId: 'ami-0f2d4b6a8c1e3579b', name: 'caa-agent-2025-09-euw1', description: 'CAA build agent snapshot', region: 'eu-west-1' },
+] as const;
+
 export const SEED_IMAGES: readonly SeedImage[] = IMAGES.map(([name, region, irmnVersion, osType, official, active, jumpStart]) => ({
   name,
   region,
@@ -135,38 +142,46 @@ export async function seedImagesAndClasses(
   ctx: { irmnVersionIds: Map<string, number>; software: SoftwareCatalogue },
 ): Promise<void> {
   const { software } = ctx;
-  await db.insert(saasImages).values(
-    IMAGES.map(([name, region, irmn, osType, official, active, jumpStart, description]) => {
-      const branch = irmn === '8.2' ? 'release/8.2' : 'release/8.1';
-      return {
-        name,
-        region,
-        description,
-        irmnVersionId: ctx.irmnVersionIds.get(irmn) ?? null,
-        official,
-        active,
-        jumpStart,
-        osType,
-        cloudImage: `ami-${rng.hex(17)}`,
-        jumpStartConfig: jumpStart
-          ? {
-              deployer: software.versionRef('deployer', 'master', 0),
-              enableSsl: true,
-              showInGrafana: !name.includes('preview'),
-              versions: Object.fromEntries(
-                ['launcher', 'siteMaster', 'smchk', 'client', 'reporting', 'pdfExport', 'sqlExport', 'populate', 'auditChangeLog'].map(
-                  (key) => [key, software.versionRef(key, branch, 0)],
+  const images = await db
+    .insert(saasImages)
+    .values(
+      IMAGES.map(([name, region, irmn, osType, official, active, jumpStart, description]) => {
+        const branch = irmn === '8.2' ? 'release/8.2' : 'release/8.1';
+        return {
+          name,
+          region,
+          description,
+          irmnVersionId: ctx.irmnVersionIds.get(irmn) ?? null,
+          official,
+          active,
+          jumpStart,
+          osType,
+          cloudImage: `ami-${rng.hex(17)}`,
+          jumpStartConfig: jumpStart
+            ? {
+                deployer: software.versionRef('deployer', 'master', 0),
+                enableSsl: true,
+                showInGrafana: !name.includes('preview'),
+                versions: Object.fromEntries(
+                  ['launcher', 'siteMaster', 'smchk', 'client', 'reporting', 'pdfExport', 'sqlExport', 'populate', 'auditChangeLog'].map(
+                    (key) => [key, software.versionRef(key, branch, 0)],
+                  ),
                 ),
-              ),
-              libraryFiles: software.libraryFiles
-                .filter((f) => f.type === 'Prod' && f.version === irmn)
-                .slice(0, 3)
-                .map((f) => f.id),
-            }
-          : null,
-      };
-    }),
-  );
+                libraryFiles: software.libraryFiles
+                  .filter((f) => f.type === 'Prod' && f.version === irmn)
+                  .slice(0, 3)
+                  .map((f) => f.id),
+              }
+            : null,
+        };
+      }),
+    )
+    .returning();
+  // The simulated cloud holds each image's AMI, and two that no SaaS image uses (spec 3 §2.4 Cloud Images).
+  await db.insert(cloudImages).values([
+    ...images.map((i) => ({ imageId: i.cloudImage, name: i.name, description: i.description, region: i.region, status: 'available' })),
+    ...SPARE_CLOUD_IMAGES.map((i) => ({ ...i, status: 'available' })),
+  ]);
 
   const classImage: Record<number, string> = { 3: 'js-8.1.3-campus-use1', 4: 'js-8.1.3-datacenter-euw1', 5: 'js-8.1.3-datacenter-euw1' };
   await db.insert(mmaClasses).values(

@@ -8,7 +8,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { auditActivities, cloudImages, irmnVersions, mmaInstances, operations, saasImages } from '../../db/schema.js';
-import { createFleetService } from '../../modules/fleet/fleet.service.js';
+import { createAuditService } from '../../modules/audit/audit.service.js';
+import { createImageService } from '../../modules/images/images.service.js';
+import { createSimulatedCloud } from '../cloud/simulated.js';
 import { linesOf, sleep, startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
 
 let f: AgentFixture;
@@ -94,7 +96,10 @@ describe('CreateJumpStartAmi', () => {
     expect(done.params).toMatchObject({ imageId: images[0]!.imageId });
     expect(linesOf(done.output)).toContain(`Registered jump-start image js-agent-test (${images[0]!.imageId}, us-east-1, IRMN ${irmnVersion})`);
 
-    const listed = (await createFleetService({ db: f.database.db }).saasImages()).filter((i) => i.cloudImage === images[0]!.imageId);
+    const db = f.database.db;
+    const catalogue = createImageService({ db, audit: createAuditService({ db }), cloud: createSimulatedCloud({ db }) });
+    const viewer = { userId: 0, username: 'viewer', name: 'Viewer', email: '', permissions: [], groups: [], jti: '' };
+    const listed = (await catalogue.saasImages({ principal: viewer, query: {} })).filter((i) => i.cloudImage === images[0]!.imageId);
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ name: 'js-agent-test', description: 'From the agent test', region: 'us-east-1', irmnVersion, jumpStart: true, active: true, official: false });
   });

@@ -64,8 +64,6 @@ export const selectInstanceTypes = (db: DbOrTx, redis: boolean) =>
     .where(eq(instanceTypes.isRedis, redis))
     .orderBy(asc(instanceTypes.id));
 
-export const selectIrmnVersions = (db: DbOrTx) => db.select().from(irmnVersions).orderBy(asc(irmnVersions.name));
-
 export const selectBranches = (db: DbOrTx) => db.select().from(softwareBranches).orderBy(asc(softwareBranches.id));
 
 // ---------------------------------------------------------------- software

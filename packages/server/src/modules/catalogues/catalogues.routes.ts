@@ -2,10 +2,10 @@
  * Catalogue calls of the account forms (spec 1 §7 Lookups; spec 3 §7 Software,
  * Cloud, Library): `GET /customers`, `/lookup/features`, `/lookup/reporting-categories`,
  * `/cloud/regions`, `/cloud/instance-types`, `/cloud/redis-instance-types`,
- * `/irmn-versions`, `/software/branches`, `/software/{software}/commits`,
+ * `/software/branches`, `/software/{software}/commits`,
  * `/software/{software}/builds`, `PUT /software/{software}/commits/{hash}/breaking`,
  * `GET /library/files`, `/library/packages`, `/library/sample-data-files`.
- * (`GET /cloud/images` and `/mma/classes` are the fleet module's.)
+ * (`GET /irmn-versions` and `/cloud/images` are the images module's, `/mma/classes` the fleet module's.)
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -15,7 +15,6 @@ import {
   ZCommitParams,
   ZCustomersResponse,
   ZInstanceTypesResponse,
-  ZIrmnVersionsResponse,
   ZListBuildsQuery,
   ZListCommitsQuery,
   ZListCommitsResponse,
@@ -106,19 +105,6 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     () => app.services.catalogues.instanceTypes({ redis: true }),
-  );
-  app.get(
-    '/irmn-versions',
-    {
-      schema: {
-        operationId: 'listIrmnVersions',
-        description: 'IRMN versions with their status (spec 3 §2.2, §7 IRMN versions).',
-        tags: ['IRMN versions'],
-        summary: 'IRMN versions',
-        response: { 200: ZIrmnVersionsResponse },
-      },
-    },
-    () => app.services.catalogues.irmnVersions(),
   );
   app.get(
     '/software/branches',

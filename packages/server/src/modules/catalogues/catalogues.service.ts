@@ -1,6 +1,6 @@
 /**
  * Catalogue reads of the account forms (spec 1 §7 Lookups; spec 3 §2.1, §7
- * Software, Cloud, Library) and marking a commit breaking (spec 3 §4, audited as
+ * Software, Cloud, Library; IRMN versions and SaaS images are the images module's) and marking a commit breaking (spec 3 §4, audited as
  * MarkCommitBreaking).
  *
  * Known limitations: sample data files are the names the fleet already uses
@@ -11,7 +11,6 @@ import {
   type TBuild,
   type TCommit,
   type TInstanceType,
-  type TIrmnVersion,
   type TListCommitsResponse,
   type TListLibraryFilesResponse,
   type TLookupItem,
@@ -33,7 +32,6 @@ export interface CatalogueService {
   regions(): Promise<TRegion[]>;
   /** Machine instance types, or the Redis ones with `redis`. */
   instanceTypes(opts: { redis: boolean }): Promise<TInstanceType[]>;
-  irmnVersions(): Promise<TIrmnVersion[]>;
   branches(): Promise<TBranch[]>;
   commits(opts: { software: string; query: z.output<typeof ZListCommitsQuery> }): Promise<TListCommitsResponse>;
   builds(opts: { software: string; type?: 'Daily' | 'Release' }): Promise<TBuild[]>;
@@ -53,10 +51,6 @@ export function createCatalogueService({ db, audit }: { db: Db; audit: AuditServ
     async instanceTypes({ redis }) {
       const rows = await repo.selectInstanceTypes(db, redis);
       return rows.map(({ isRedis: _isRedis, ...r }) => r);
-    },
-    async irmnVersions() {
-      const rows = await repo.selectIrmnVersions(db);
-      return rows.map((r) => ({ id: r.id, name: r.name, default: r.isDefault, status: r.status as TIrmnVersion['status'] }));
     },
     branches: () => repo.selectBranches(db),
 

@@ -1,6 +1,6 @@
-/** `GET /machines/stats`, `GET /mma/stats`, `GET /mma/classes`, `GET /cloud/images` (spec 3 §7). */
+/** `GET /machines/stats`, `GET /mma/stats`, `GET /mma/classes` (spec 3 §7); `GET /cloud/images` is the images module's. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZMachineStats, ZMmaClassesResponse, ZMmaStats, ZSaasImagesResponse } from '@fleet/contracts';
+import { ZMachineStats, ZMmaClassesResponse, ZMmaStats } from '@fleet/contracts';
 
 export const fleetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -41,18 +41,5 @@ export const fleetRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     () => app.services.fleet.mmaClasses(),
-  );
-  app.get(
-    '/cloud/images',
-    {
-      schema: {
-        operationId: 'listSaasImages',
-        description: 'SaaS images of the cloud catalogue with region, IRMN version and flags (spec 3 §2.3, §7 Cloud).',
-        tags: ['Cloud'],
-        summary: 'SaaS images',
-        response: { 200: ZSaasImagesResponse },
-      },
-    },
-    () => app.services.fleet.saasImages(),
   );
 };

@@ -1,43 +1,24 @@
 /**
  * Fleet counters of the top bar and the catalogue reads the accounts list needs
- * (spec 3 §2.9, §7 Fleet counters; GET /mma/classes, GET /cloud/images).
+ * (spec 3 §2.9, §7 Fleet counters; GET /mma/classes).
  * Machines of hidden classes are not counted (DESIGN §5).
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import {
   className,
   TOP_BAR_CLASS_IDS,
-  type TJumpStartConfig,
   type TMachineStats,
   type TMmaClass,
   type TMmaStats,
-  type TSaasImage,
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { accounts, irmnVersions, mmaClasses, mmaInstances, saasImages } from '../../db/schema.js';
-
-/**
- * The stored jump-start config of an image as the contract has it: a field of
- * the wrong type reads as its empty value rather than failing the whole list.
- */
-function readJumpStartConfig(stored: Record<string, unknown> | null): TJumpStartConfig {
-  const c = stored ?? {};
-  const versions = typeof c.versions === 'object' && c.versions !== null ? (c.versions as Record<string, unknown>) : {};
-  return {
-    deployer: typeof c.deployer === 'string' && c.deployer !== '' ? c.deployer : null,
-    enableSsl: c.enableSsl !== false,
-    showInGrafana: c.showInGrafana === true,
-    versions: Object.fromEntries(Object.entries(versions).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')),
-    libraryFiles: Array.isArray(c.libraryFiles) ? c.libraryFiles.filter((id): id is number => Number.isInteger(id)) : [],
-  };
-}
+import { mmaClasses, mmaInstances } from '../../db/schema.js';
 
 export interface FleetService {
   machineStats(principal: Principal): Promise<TMachineStats>;
   mmaStats(): Promise<TMmaStats>;
   mmaClasses(): Promise<TMmaClass[]>;
-  saasImages(): Promise<TSaasImage[]>;
 }
 
 export function createFleetService({ db }: { db: Db }): FleetService {
@@ -114,32 +95,6 @@ export function createFleetService({ db }: { db: Db }): FleetService {
           priorityGroup: i.priorityGroup,
           caaHost: i.caaHost,
         },
-      }));
-    },
-
-    async saasImages() {
-      const rows = await db
-        .select({
-          image: saasImages,
-          irmnVersion: irmnVersions.name,
-          accountCount: sql<number>`(select count(*)::int from ${accounts} a where a.vm_image_name = ${saasImages.name} and a.deleted_at is null)`,
-        })
-        .from(saasImages)
-        .leftJoin(irmnVersions, eq(irmnVersions.id, saasImages.irmnVersionId))
-        .orderBy(asc(saasImages.name), asc(saasImages.region));
-      return rows.map(({ image, irmnVersion, accountCount }) => ({
-        id: image.id,
-        name: image.name,
-        region: image.region,
-        description: image.description,
-        irmnVersion,
-        official: image.official,
-        active: image.active,
-        jumpStart: image.jumpStart,
-        jumpStartConfig: image.jumpStart ? readJumpStartConfig(image.jumpStartConfig) : null,
-        osType: image.osType as TSaasImage['osType'],
-        cloudImage: image.cloudImage,
-        accountCount,
       }));
     },
   };
