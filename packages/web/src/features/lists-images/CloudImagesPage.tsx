@@ -6,7 +6,7 @@
  * image; the server refuses an image a SaaS image points at, and the error toast
  * names it. Without `write` the delete buttons are hidden.
  */
-import { App, Button, Card, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { TCloudImage } from '@fleet/contracts';
@@ -22,7 +22,7 @@ const STATE_COLORS: Record<TCloudImage['state'], string> = { available: 'green',
 
 export default function CloudImagesPage() {
   const { canWrite } = useAuth();
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const toast = useToast();
   const filters = useListFilters();
   const images = useCloudImages({ name: filters.search });
@@ -75,6 +75,7 @@ export default function CloudImagesPage() {
         loading={images.isLoading}
         pagination={{ defaultPageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
       />
+      {modalHolder}
     </Card>
   );
 }

@@ -7,7 +7,7 @@
  * the calls too).
  */
 import { useState } from 'react';
-import { App, Button, Card, Space, Table, Tag, Tooltip } from 'antd';
+import { Button, Card, Modal, Space, Table, Tag, Tooltip } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { TIrmnVersion } from '@fleet/contracts';
@@ -22,7 +22,7 @@ export const STATUS_COLORS: Record<TIrmnVersion['status'], string> = { InDevelop
 
 export default function IrmnVersionsPage() {
   const { canWrite } = useAuth();
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const versions = useIrmnVersions();
   const remove = useDeleteIrmnVersion();
   /** The dialog: closed, a new version (null) or the version edited. */
@@ -81,6 +81,7 @@ export default function IrmnVersionsPage() {
       {versions.isError && <LoadError error={versions.error} what="IRMN versions" />}
       <Table<TIrmnVersion> rowKey="id" size="small" columns={columns} dataSource={versions.data ?? []} loading={versions.isLoading} pagination={false} />
       {editing !== undefined && <IrmnVersionDialog version={editing} onClose={() => setEditing(undefined)} />}
+      {modalHolder}
     </Card>
   );
 }

@@ -9,7 +9,7 @@
  * it). Without `write` the create button and row actions are hidden.
  */
 import { useState } from 'react';
-import { App, Button, Card, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Modal, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { TSaasImage } from '@fleet/contracts';
@@ -28,7 +28,7 @@ const tick = (on: boolean, label: string) => (on ? <CheckOutlined aria-label={la
 
 export default function SaasImagesPage() {
   const { canWrite } = useAuth();
-  const { modal } = App.useApp();
+  const [modal, modalHolder] = Modal.useModal();
   const toast = useToast();
   const filters = useListFilters();
   const regions = useRegions();
@@ -133,6 +133,7 @@ export default function SaasImagesPage() {
         scroll={{ x: 1100 }}
       />
       {dialog && <SaasImageDialog mode={dialog} regions={regions.data ?? []} onClose={() => setDialog(undefined)} />}
+      {modalHolder}
     </Card>
   );
 }
