@@ -7,7 +7,7 @@
  * picked from the cloud provider's images of the chosen region. Create and
  * duplicate save with `POST`, edit with `PUT`; the toasts are the mutation's.
  */
-import { Divider, Form, Input, Modal, Radio, Select, Switch, Typography } from 'antd';
+import { Divider, Flex, Form, Input, Modal, Radio, Select, Switch, Typography } from 'antd';
 import { OS_TYPES, type TRegion } from '@fleet/contracts';
 import { useIrmnVersions } from '../catalogues/api/queries';
 import { VersionPicker } from '../software-versions/VersionPicker';
@@ -69,18 +69,20 @@ export function SaasImageDialog({ mode, regions, onClose }: { mode: SaasImageDia
             options={(cloudImages.data ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.id})` }))}
           />
         </Form.Item>
-        <Form.Item name="official" label="Official" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Form.Item name="active" label="Active" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-        <Form.Item name="jumpStart" label="Jump-start" valuePropName="checked">
-          <Switch disabled />
-        </Form.Item>
-        <Form.Item name="osType" label="OS type">
-          <Radio.Group optionType="button" options={OS_TYPES.map((o) => ({ value: o, label: o }))} />
-        </Form.Item>
+        <Flex gap={32} wrap>
+          <Form.Item name="official" label="Official" valuePropName="checked">
+            <Switch />
+          </Form.Item>
+          <Form.Item name="active" label="Active" valuePropName="checked">
+            <Switch />
+          </Form.Item>
+          <Form.Item name="jumpStart" label="Jump-start" valuePropName="checked">
+            <Switch disabled />
+          </Form.Item>
+          <Form.Item name="osType" label="OS type">
+            <Radio.Group optionType="button" options={OS_TYPES.map((o) => ({ value: o, label: o }))} />
+          </Form.Item>
+        </Flex>
         {jumpStart && (
           <>
             <Divider titlePlacement="start" plain>

@@ -56,10 +56,11 @@ export default function SaasImagesPage() {
     {
       title: 'Name',
       key: 'name',
+      width: 220,
       render: (_, i) => (
         <Space direction="vertical" size={0}>
           <Typography.Text strong>{i.name}</Typography.Text>
-          <Typography.Text type="secondary" copyable={{ text: i.cloudImage }} style={{ fontSize: 12 }}>
+          <Typography.Text type="secondary" copyable={{ text: i.cloudImage }} style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
             {i.cloudImage}
           </Typography.Text>
         </Space>
@@ -68,6 +69,7 @@ export default function SaasImagesPage() {
     {
       title: 'Region',
       dataIndex: 'region',
+      width: 150,
       render: (code: string) => (
         <Space direction="vertical" size={0}>
           <span>{regionName(code) ?? code}</span>
@@ -77,19 +79,19 @@ export default function SaasImagesPage() {
         </Space>
       ),
     },
-    { title: 'IRMN version', dataIndex: 'irmnVersion', render: (v: string | null) => v ?? 'N/A' },
+    { title: 'IRMN version', dataIndex: 'irmnVersion', width: 80, render: (v: string | null) => v ?? 'N/A' },
     { title: 'Description', dataIndex: 'description', ellipsis: { showTitle: true } },
-    { title: 'Usage', dataIndex: 'accountCount', align: 'right', width: 80 },
-    { title: 'Official', dataIndex: 'official', align: 'center', width: 80, render: (v: boolean) => tick(v, 'Official') },
+    { title: 'Usage', dataIndex: 'accountCount', align: 'right', width: 70 },
+    { title: 'Official', dataIndex: 'official', align: 'center', width: 75, render: (v: boolean) => tick(v, 'Official') },
     { title: 'Active', dataIndex: 'active', align: 'center', width: 80, render: (v: boolean) => (v ? tick(v, 'Active') : <Tag>Inactive</Tag>) },
-    { title: 'Jump-start', dataIndex: 'jumpStart', align: 'center', width: 100, render: (v: boolean) => tick(v, 'Jump-start') },
-    { title: 'OS type', dataIndex: 'osType', width: 100 },
+    { title: 'Jump-start', dataIndex: 'jumpStart', align: 'center', width: 95, render: (v: boolean) => tick(v, 'Jump-start') },
+    { title: 'OS type', dataIndex: 'osType', width: 80 },
   ];
   if (canWrite) {
     columns.push({
       title: 'Actions',
       key: 'actions',
-      width: 130,
+      width: 115,
       render: (_, i) => (
         <Space>
           <Tooltip title="Edit">
@@ -130,7 +132,7 @@ export default function SaasImagesPage() {
         dataSource={images.data ?? []}
         loading={images.isLoading}
         pagination={{ defaultPageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1150 }}
       />
       {dialog && <SaasImageDialog mode={dialog} regions={regions.data ?? []} onClose={() => setDialog(undefined)} />}
       {modalHolder}
