@@ -131,16 +131,18 @@ describe('images', () => {
   it('creates an image of an instance: pending, available after five delays, listed, deleted', async () => {
     const i = await launch(fast, 'ap-southeast-2');
     await fast.describe(i.cloudId);
+    // The demo seed's images of the region (its SaaS image's AMI), newest first after the new one.
+    const seeded = (await slow.listImages('ap-southeast-2')).map((x) => x.imageId);
     const image = await slow.createImage({ cloudId: i.cloudId, name: 'js-campus', description: 'Jump-start', clientToken: 'image-1' });
     expect(image).toMatchObject({ name: 'js-campus', description: 'Jump-start', region: 'ap-southeast-2', sourceCloudId: i.cloudId, status: 'pending' });
     expect(image.imageId).toMatch(/^ami-[0-9a-f]{17}$/);
     expect((await slow.createImage({ cloudId: i.cloudId, name: 'again', description: '', clientToken: 'image-1' })).imageId).toBe(image.imageId);
     await sleep(DELAY * 5 + 50);
     expect((await slow.describeImage(image.imageId))!.status).toBe('available');
-    expect((await slow.listImages('ap-southeast-2')).map((x) => x.imageId)).toEqual([image.imageId]);
+    expect((await slow.listImages('ap-southeast-2')).map((x) => x.imageId)).toEqual([image.imageId, ...seeded]);
     await slow.deleteImage(image.imageId);
     expect((await slow.describeImage(image.imageId))!.status).toBe('deregistered');
-    expect(await slow.listImages('ap-southeast-2')).toEqual([]);
+    expect((await slow.listImages('ap-southeast-2')).map((x) => x.imageId)).toEqual(seeded);
     await slow.deleteImage(image.imageId);
     await expect(slow.deleteImage('ami-00000000000000000')).rejects.toMatchObject({ code: 'InvalidAMIID.NotFound' });
   });
