@@ -27,6 +27,14 @@ const toast = (page: Page, text: string) => page.locator('.ant-message-notice').
 /** The antd Select within `scope` labelled `label`. */
 const select = (scope: Locator, label: string) => scope.locator('.ant-select', { has: scope.page().getByLabel(label, { exact: true }) });
 
+/** Moves to `path` by its hash, as a link does: no reload, so the console keeps its query cache. */
+async function goInApp(page: Page, path: string) {
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, `#${path}`);
+  await page.waitForURL((url) => url.hash.startsWith(`#${path}`));
+}
+
 /** Confirms the open confirmation, after checking its text. */
 async function confirm(page: Page, text: string) {
   const dialog = page.locator('.ant-modal-confirm');
@@ -121,9 +129,13 @@ describe('SaaS Images', () => {
     await expect.poll(async () => (await firstCells(page)).map((t) => t.split('\n')[0])).toEqual(expected);
   });
 
-  it('admin creates an image with the defaults, edits it, duplicates it and deletes the copy; an image in use is refused', async () => {
+  it("admin creates an image with the defaults (which the accounts list's image filter then offers), edits it, duplicates it and deletes the copy; an image in use is refused", async () => {
     const { page } = await open();
-    await signIn(page, 'admin', 'admin', '/lists/saas-images');
+    // The accounts list's image filter reads the same catalogue: it is cached before the change.
+    await signIn(page, 'admin', 'admin', '/');
+    await page.getByRole('combobox', { name: 'SaaS image' }).waitFor();
+    await goInApp(page, '/lists/saas-images');
+    await page.locator('.ant-card-head-title', { hasText: 'SaaS Images' }).waitFor();
     await row(page, TEST_IMAGE).waitFor();
     const name = `e2e-image-${Date.now() % 1_000_000}`;
 
@@ -143,6 +155,15 @@ describe('SaaS Images', () => {
     await created.getByText('Made by the e2e test').waitFor();
     expect(await created.getByLabel('Active').count()).toBe(1);
     expect(await created.getByLabel('Official').count()).toBe(0);
+
+    // Without a reload, the other screen's cached list follows the change.
+    await goInApp(page, '/account/list');
+    await page.getByRole('combobox', { name: 'SaaS image' }).fill(name);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: name }).waitFor();
+    await page.keyboard.press('Escape');
+    await goInApp(page, '/lists/saas-images');
+    await page.locator('.ant-card-head-title', { hasText: 'SaaS Images' }).waitFor();
+    await created.waitFor();
 
     await page.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
     dialog = page.getByRole('dialog', { name: 'Create or Edit SaaS Image' });
