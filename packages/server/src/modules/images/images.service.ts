@@ -45,6 +45,7 @@ import { sqlState } from '../../lib/input-guard.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import { selectExistingLibraryFileIds, selectRegions } from '../catalogues/catalogues.repository.js';
 import * as repo from './images.repository.js';
+import { countedUsers, plural, toIrmnVersion, toSaasImage } from './images.mapping.js';
 
 type SaveIrmnVersion = z.output<typeof ZSaveIrmnVersionRequest>;
 type SaveSaasImage = z.output<typeof ZSaveSaasImageRequest>;
@@ -74,62 +75,6 @@ export interface ImageService {
   cloudImages(opts: { query: z.output<typeof ZListCloudImagesQuery> }): Promise<TCloudImage[]>;
   /** Deregisters the image of that name in that region: 404 none, 409 several (without `id`) or used by a SaaS image, 502 cloud failure. */
   deleteCloudImage(opts: { principal: Principal; query: z.output<typeof ZDeleteCloudImageQuery> }): Promise<{ ok: true }>;
-}
-
-const toIrmnVersion = (r: repo.IrmnVersionRow): TIrmnVersion => ({
-  id: r.id,
-  name: r.name,
-  default: r.isDefault,
-  status: r.status as TIrmnVersion['status'],
-});
-
-/**
- * The stored jump-start config of an image as the contract has it: a field of
- * the wrong type reads as its empty value rather than failing the whole list.
- */
-export function readJumpStartConfig(stored: Record<string, unknown> | null): TJumpStartConfig {
-  const c = stored ?? {};
-  const versions = typeof c.versions === 'object' && c.versions !== null ? (c.versions as Record<string, unknown>) : {};
-  return {
-    deployer: typeof c.deployer === 'string' && c.deployer !== '' ? c.deployer : null,
-    enableSsl: c.enableSsl !== false,
-    showInGrafana: c.showInGrafana === true,
-    versions: Object.fromEntries(Object.entries(versions).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')),
-    libraryFiles: Array.isArray(c.libraryFiles) ? c.libraryFiles.filter((id): id is number => Number.isInteger(id)) : [],
-  };
-}
-
-function toSaasImage({ image, irmnVersion, accountCount }: { image: repo.SaasImageRow; irmnVersion: string | null; accountCount: number }): TSaasImage {
-  return {
-    id: image.id,
-    name: image.name,
-    region: image.region,
-    description: image.description,
-    irmnVersion,
-    official: image.official,
-    active: image.active,
-    jumpStart: image.jumpStart,
-    jumpStartConfig: image.jumpStart ? readJumpStartConfig(image.jumpStartConfig) : null,
-    osType: image.osType as TSaasImage['osType'],
-    cloudImage: image.cloudImage,
-    accountCount,
-  };
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : many);
-
-/**
- * Users of a record as an in-use refusal names them: "3 accounts (a, b and 1
- * more)", the first {@link repo.USERS_NAMED} names, `unnamed` users (hidden from
- * the caller) only counted.
- */
-export function countedUsers(noun: string, names: string[], unnamed = 0): string {
-  const count = names.length + unnamed;
-  const shown = names.slice(0, repo.USERS_NAMED);
-  const more = count - shown.length;
-  const base = `${count} ${plural(count, noun)}`;
-  if (shown.length === 0) return base;
-  return `${base} (${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''})`;
 }
 
 /** A refusal of the cloud provider as problem details: unknown image 404, anything else 502. */

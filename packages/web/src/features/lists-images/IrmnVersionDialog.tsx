@@ -33,13 +33,13 @@ export function IrmnVersionDialog({ version, onClose }: { version: TIrmnVersion 
       destroyOnHidden
     >
       <Form form={form} layout="vertical" initialValues={initial} name="irmn-version">
-        <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Name is required' }, { max: 50 }]} validateTrigger="onBlur">
+        <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: '' }]} validateTrigger="onBlur">
           <Input autoFocus maxLength={50} />
         </Form.Item>
         <Form.Item name="default" label="Default" valuePropName="checked">
           <Switch />
         </Form.Item>
-        <Form.Item name="status" label="Status" rules={[{ required: true }]}>
+        <Form.Item name="status" label="Status" rules={[{ required: true, message: '' }]}>
           <Select loading={statuses.isLoading} options={(statuses.data ?? []).map((s) => ({ value: s, label: s }))} />
         </Form.Item>
       </Form>
