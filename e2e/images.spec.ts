@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TCloudImage, TIrmnVersion, TSaasImage } from '@fleet/contracts';
-import { api, apiToken, baseUrl, chooseOption, launchBrowser, pagesPerTest, signIn, TEST_IMAGE } from './browser.js';
+import { api, apiToken, baseUrl, chooseOption, expectAccessible, launchBrowser, pagesPerTest, signIn, TEST_IMAGE } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -259,5 +259,33 @@ describe('Instance Types', () => {
     const redis = page.locator('.ant-card').filter({ has: page.getByText('Redis instance types', { exact: true }) }).last();
     await redis.locator(ROWS).first().waitFor();
     expect(await page.getByRole('button', { name: /Create|Edit|Delete/ }).count()).toBe(0);
+  });
+});
+
+describe('accessibility', () => {
+  it('each screen and its dialogs have no serious or critical axe violation', async () => {
+    const { page } = await open();
+    await signIn(page, 'admin', 'admin', '/lists/irmn-versions');
+    const settle = () => page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
+    await row(page, '8.1').first().waitFor();
+    await expectAccessible(page, 'IRMN Versions');
+    await page.getByRole('button', { name: 'Edit 8.1', exact: true }).click();
+    await expectAccessible(page, 'Create or Edit Version', { within: '.ant-modal' });
+    await page.keyboard.press('Escape');
+    for (const [path, screen] of [
+      ['/lists/saas-images', 'SaaS Images'],
+      ['/lists/cloud-images', 'Cloud Images'],
+      ['/lists/instance-types', 'Instance Types'],
+    ] as const) {
+      await goInApp(page, path);
+      await page.locator('.ant-card-head-title', { hasText: screen }).first().waitFor();
+      await page.locator(ROWS).first().waitFor();
+      await settle();
+      await expectAccessible(page, screen);
+    }
+    await goInApp(page, '/lists/saas-images');
+    await page.getByRole('button', { name: 'Edit js-8.1.3-campus-use1', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Create or Edit SaaS Image' }).getByText('Deployer version', { exact: true }).waitFor();
+    await expectAccessible(page, 'Create or Edit SaaS Image', { within: '.ant-modal' });
   });
 });
