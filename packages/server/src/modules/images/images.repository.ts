@@ -3,7 +3,7 @@
  * §2.4 cloud images): their rows, and who uses a row (the in-use checks of a
  * delete). Images of the cloud provider are read through the provider, not here.
  */
-import { and, asc, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { accounts, componentConfigs, deployerConfigs, irmnVersions, mmaClasses, saasImages, softwareBuilds, softwareCommits } from '../../db/schema.js';
 import { likePattern } from '../catalogues/catalogues.repository.js';
@@ -80,21 +80,28 @@ export async function selectIrmnVersionUsers(db: DbOrTx, id: number) {
 // ---------------------------------------------------------------- SaaS images
 
 /**
- * Live accounts of visible classes using an image, by image name, as a correlated
- * count (accounts name their image; DESIGN §5: hidden classes are not counted).
+ * Live accounts of visible classes per image name (accounts name their image;
+ * DESIGN §5: hidden classes are not counted), counted in one pass over accounts
+ * rather than once per image.
  */
-function accountCount(hiddenClassIds: number[]): SQL<number> {
-  const hidden = hiddenClassIds.length > 0 ? sql` and a.class_id not in (${sql.join(hiddenClassIds.map((c) => sql`${c}`), sql`, `)})` : sql``;
-  return sql<number>`(select count(*)::int from ${accounts} a where a.vm_image_name = ${saasImages.name} and a.deleted_at is null${hidden})`;
+function accountCounts(db: DbOrTx, hiddenClassIds: number[]) {
+  return db
+    .select({ name: sql<string>`${accounts.vmImageName}`.as('image_name'), n: sql<number>`count(*)::int`.as('n') })
+    .from(accounts)
+    .where(and(isNull(accounts.deletedAt), isNotNull(accounts.vmImageName), hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined))
+    .groupBy(accounts.vmImageName)
+    .as('account_counts');
 }
 
 /** SaaS images with their IRMN version name and usage count, by name then region; `search` a substring of the name, `region` a cloud code. */
 export function selectSaasImages(db: DbOrTx, q: { search?: string; region?: string; id?: number; hiddenClassIds: number[] }) {
   const search = q.search?.trim();
+  const counts = accountCounts(db, q.hiddenClassIds);
   return db
-    .select({ image: saasImages, irmnVersion: irmnVersions.name, accountCount: accountCount(q.hiddenClassIds) })
+    .select({ image: saasImages, irmnVersion: irmnVersions.name, accountCount: sql<number>`coalesce(${counts.n}, 0)` })
     .from(saasImages)
     .leftJoin(irmnVersions, eq(irmnVersions.id, saasImages.irmnVersionId))
+    .leftJoin(counts, eq(counts.name, saasImages.name))
     .where(
       and(
         search ? ilike(saasImages.name, likePattern(search)) : undefined,
