@@ -8,9 +8,19 @@
  * neither of a hidden class.
  */
 import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { className, MACHINE_UNFINISHED_TASKS, VIEWER_COUNT_AHEAD, type TMachine, type TMachineLookup } from '@fleet/contracts';
+import {
+  className,
+  MACHINE_UNFINISHED_TASKS,
+  VIEWER_COUNT_AHEAD,
+  ZListMachinesResponse,
+  ZMachinesPage,
+  type TMachine,
+  type TMachineLookup,
+  type TMachinesPage,
+} from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
+import { jsonWriter } from '../../lib/json-writer.js';
 import { compileStatement, queryCompiledArrays, type CompiledStatement } from '../../db/prepared.js';
 import { unfinishedOperations } from '../operations/operation-json.js';
 import { accounts, accountSettings, instanceTypes, machineCredentials, machines, machineTasks, sites } from '../../db/schema.js';
@@ -93,7 +103,8 @@ interface MachinePageRow {
   class_name: string;
   account_id: number;
   account_name: string;
-  needs_admin: boolean;
+  /** The machine's boolean fields as bits, in {@link FLAG_BITS} order. */
+  flags: number;
   fail_counter: number;
   operation_mode: number;
   /** Null when the machine has none. */
@@ -106,16 +117,6 @@ interface MachinePageRow {
   instance_type_id: number | null;
   instance_type_name: string;
   instance_type_storage_size: number;
-  managed: boolean;
-  manual_maintenance: boolean;
-  turbo: boolean;
-  run_smoke_test: boolean;
-  oversee_termination: boolean;
-  stop: boolean;
-  idle: boolean;
-  terminate: boolean;
-  is_launcher: boolean;
-  is_site_master: boolean;
   site_name: string | null;
   site_id: number | null;
   launcher_url: string | null;
@@ -132,12 +133,22 @@ interface MachinePageRow {
  * by name), then the instance, tasks and operations joined to them.
  */
 const PAGE_ROW = [
-  'total', 'id', 'name', 'class_id', 'class_name', 'account_id', 'account_name', 'needs_admin', 'fail_counter', 'operation_mode',
-  'bundle_version', 'instance_type_id', 'instance_type_name', 'instance_type_storage_size', 'managed', 'manual_maintenance',
-  'turbo', 'run_smoke_test', 'oversee_termination', 'stop', 'idle', 'terminate', 'is_launcher', 'is_site_master', 'site_name',
+  'total', 'id', 'name', 'class_id', 'class_name', 'account_id', 'account_name', 'flags', 'fail_counter', 'operation_mode',
+  'bundle_version', 'instance_type_id', 'instance_type_name', 'instance_type_storage_size', 'site_name',
   'site_id', 'launcher_url', 'site_master_url', 'sample_data', 'sample_data_file', 'component_config', 'deployer_config',
   'instance_status', 'instance_cloud_id', 'instance_ip_address', 'tasks', 'operations',
 ] as const satisfies readonly (keyof MachinePageRow)[];
+
+/**
+ * The machine's boolean fields (columns of the CTE `p`), bit 0 first, packed
+ * into the page row's `flags`: eleven booleans as one int4. node-postgres
+ * makes a string of every field it reads, and the page's fields were the
+ * largest part of the server's CPU per request (issue 9 "The slow paths").
+ */
+const FLAG_BITS = [
+  'needs_admin', 'managed', 'manual_maintenance', 'turbo', 'run_smoke_test', 'oversee_termination',
+  'stop', 'idle', 'terminate', 'is_launcher', 'is_site_master',
+] as const;
 
 // Every field of MachinePageRow is in PAGE_ROW (a compile error names the one missing).
 const pageRowComplete: Exclude<keyof MachinePageRow, (typeof PAGE_ROW)[number]> extends never ? true : never = true;
@@ -146,6 +157,7 @@ void pageRowComplete;
 /** The select list's expressions that are not a column of `p` of the same name. */
 const JOINED: Partial<Record<(typeof PAGE_ROW)[number], SQL>> = {
   total: sql`t.total`,
+  flags: sql.raw(FLAG_BITS.map((name, bit) => `(p.${name}::int << ${bit})`).join(' | ')),
   instance_status: sql`ci.status`,
   instance_cloud_id: sql`ci.cloud_id`,
   instance_ip_address: sql`ci.ip_address`,
@@ -166,10 +178,15 @@ function field<K extends keyof MachinePageRow>(row: readonly unknown[], name: K)
   return row[AT[name]] as MachinePageRow[K];
 }
 
+/** Bit masks of the page row's `flags`, by field. */
+const FLAG = Object.fromEntries(FLAG_BITS.map((name, bit) => [name, 1 << bit])) as Record<(typeof FLAG_BITS)[number], number>;
+
 /** TMachine of a page row (spec 2 §3 Machine), the row an array in {@link PAGE_ROW} order. */
 function toMachine(row: readonly unknown[]): TMachine {
   const instanceStatus = field(row, 'instance_status');
   const instanceTypeId = field(row, 'instance_type_id');
+  const flags = field(row, 'flags');
+  const flag = (name: (typeof FLAG_BITS)[number]) => (flags & FLAG[name]) !== 0;
   return {
     id: field(row, 'id')!,
     name: field(row, 'name'),
@@ -178,7 +195,7 @@ function toMachine(row: readonly unknown[]): TMachine {
     className: field(row, 'class_name'),
     accountId: field(row, 'account_id'),
     account: { id: field(row, 'account_id'), name: field(row, 'account_name') },
-    needsAdmin: field(row, 'needs_admin'),
+    needsAdmin: flag('needs_admin'),
     failCounter: field(row, 'fail_counter'),
     operationMode: field(row, 'operation_mode'),
     tasks: field(row, 'tasks') ?? [],
@@ -187,16 +204,16 @@ function toMachine(row: readonly unknown[]): TMachine {
     instance: instanceStatus === null ? null : { status: instanceStatus, cloudId: field(row, 'instance_cloud_id'), ipAddress: field(row, 'instance_ip_address') },
     cloudInstanceType:
       instanceTypeId === null ? null : { id: instanceTypeId, name: field(row, 'instance_type_name'), storageSize: field(row, 'instance_type_storage_size') },
-    managed: field(row, 'managed'),
-    manualMaintenance: field(row, 'manual_maintenance'),
-    turbo: field(row, 'turbo'),
-    runSmokeTest: field(row, 'run_smoke_test'),
-    overseeTermination: field(row, 'oversee_termination'),
-    stop: field(row, 'stop'),
-    idle: field(row, 'idle'),
-    terminate: field(row, 'terminate'),
-    isLauncher: field(row, 'is_launcher'),
-    isSiteMaster: field(row, 'is_site_master'),
+    managed: flag('managed'),
+    manualMaintenance: flag('manual_maintenance'),
+    turbo: flag('turbo'),
+    runSmokeTest: flag('run_smoke_test'),
+    overseeTermination: flag('oversee_termination'),
+    stop: flag('stop'),
+    idle: flag('idle'),
+    terminate: flag('terminate'),
+    isLauncher: flag('is_launcher'),
+    isSiteMaster: flag('is_site_master'),
     siteName: field(row, 'site_name'),
     siteId: field(row, 'site_id'),
     launcherUrl: field(row, 'launcher_url'),
@@ -318,13 +335,20 @@ export async function selectMachinePage(db: Db, q: MachinePageQuery): Promise<{ 
 }
 
 /**
- * A page of visible machines as JSON text (TListMachinesResponse), for the list
- * routes to send as it is (lib/json-text.ts): written once by JSON.stringify,
- * not checked against the contract again in production (toMachine is typed by it).
+ * A page of visible machines as JSON text (TMachinesPage with `withCapped`,
+ * else TListMachinesResponse), for the list routes to send as it is
+ * (lib/json-text.ts): written once by the contract's compiled writer
+ * (lib/json-writer.ts), not checked against the contract again in production
+ * (toMachine is typed by it).
  */
 export async function selectMachinePageText(db: Db, q: MachinePageQuery): Promise<string> {
-  return JSON.stringify(await selectMachinePage(db, q));
+  const page = await selectMachinePage(db, q);
+  return q.withCapped ? writeMachinesPage(page as TMachinesPage) : writeMachineList(page);
 }
+
+/** Writers of the two list answers (lib/json-writer.ts): `GET /machines` (with `totalCapped`) and an account's machines. */
+const writeMachinesPage = jsonWriter(ZMachinesPage);
+const writeMachineList = jsonWriter(ZListMachinesResponse);
 
 /** One visible machine as the API answers it, or undefined. */
 export async function selectMachine(db: Db, id: number, hiddenClassIds: number[]): Promise<TMachine | undefined> {
