@@ -18,6 +18,7 @@ import {
   type TMachineLookup,
   type TMachinesPage,
 } from '@fleet/contracts';
+import { cappedCount, countCap } from '../../db/capped-count.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
 import { jsonWriter } from '../../lib/json-writer.js';
@@ -314,7 +315,7 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     offset ${sql.placeholder('startIndex')} limit ${sql.placeholder('limit')}`;
   const matching = sql`from ${machines} join ${accounts} on ${accounts.id} = ${machines.accountId} where ${where}`;
   const total = shape.capTotal
-    ? sql`select count(*)::int from (select ${machines.id} ${matching} order by ${LIST_ORDER} limit ${sql.placeholder('cap')}) x`
+    ? cappedCount(sql`select ${machines.id} ${matching} order by ${LIST_ORDER}`, sql.placeholder('cap'))
     : sql`select count(*)::int ${matching}`;
   const p = sql.raw('p');
   return sql`with p as materialized (${page}),
@@ -345,7 +346,7 @@ function compiledMachinePage(shape: MachinePageShape): CompiledStatement {
  */
 export async function selectMachinePage(db: Db, q: MachinePageQuery): Promise<{ items: TMachine[]; totalItems: number; totalCapped?: boolean }> {
   const shape = { hidesClasses: q.hiddenClassIds.length > 0, byAccount: q.accountId !== undefined, byIds: q.ids !== undefined, capTotal: q.capTotal === true };
-  const cap = q.startIndex + q.limit + VIEWER_COUNT_AHEAD;
+  const cap = countCap(q, VIEWER_COUNT_AHEAD);
   const rows = await queryCompiledArrays(db, compiledMachinePage(shape), { ...q, cap });
   const totalItems = rows[0]![AT.total] as number;
   const items = rows.filter((row) => row[AT.id] !== null).map(toMachine);
