@@ -9,6 +9,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
+import type { ObjectStore } from '../src/storage/object-store.js';
 import { connectDatabase, type Database } from '../src/db/client.js';
 import { TEMPLATE_DB, TEST_DATA_KEY, TEST_JWT_SECRET, withDatabase } from './db-url.js';
 
@@ -47,7 +48,8 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
-export async function startTestApp(opts: { tokenLifetimeSeconds?: number } = {}): Promise<TestApp> {
+/** `store`: the object store of library files (default: the app's temporary one). */
+export async function startTestApp(opts: { tokenLifetimeSeconds?: number; store?: ObjectStore } = {}): Promise<TestApp> {
   const created = await createTestDatabase();
   const database = connectDatabase(created.url, { max: 5 });
   const app = await buildApp({
@@ -55,6 +57,7 @@ export async function startTestApp(opts: { tokenLifetimeSeconds?: number } = {})
     // Limits no test reaches by accident (security-headers.test.ts tests them with low ones).
     config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
+    store: opts.store,
   });
   await app.ready();
   const tokens = new Map<string, string>();
