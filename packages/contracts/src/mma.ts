@@ -7,11 +7,16 @@ import { z } from 'zod';
 /** Width of the Edit MMA Class dialog, px (spec 3 §9). */
 export const MMA_CLASS_DIALOG_WIDTH = 600;
 
-/** `GET /mma/instances`: one MMA instance per class (DESIGN §12). */
+/**
+ * `GET /mma/instances`: one MMA instance per class (DESIGN §12), with its MMA
+ * class. MMA classes are fleet-wide reference data, listed to every user (the
+ * Customer Production class too: spec 3 §2.7 shows it and hides only its edit
+ * button); DESIGN §5 hides that class's accounts and machines, not the class.
+ */
 export const ZMmaInstance = z.object({
   id: z.number().int(),
-  classId: z.number().int(),
-  className: z.string(),
+  mmaClassId: z.number().int(),
+  mmaClassName: z.string(),
   commitHash: z.string(),
   commitTimestamp: z.string(),
   deployerVer: z.string(),

@@ -32,8 +32,8 @@ export function createMmaService({ db, audit }: { db: Db; audit: AuditService })
       const rows = await repo.selectInstances(db);
       return rows.map(({ i, className }) => ({
         id: i.id,
-        classId: i.classId,
-        className,
+        mmaClassId: i.classId,
+        mmaClassName: className,
         commitHash: i.commitHash,
         commitTimestamp: i.commitTimestamp.toISOString(),
         deployerVer: i.deployerVer,

@@ -43,7 +43,7 @@ describe('GET /mma/instances', () => {
     const list = await classes('viewer');
     expect(instances.length).toBe(list.filter((c) => c.mmaInstance).length);
     const first = list.find((c) => c.mmaInstance)!;
-    expect(instances.find((i) => i.classId === first.id)).toMatchObject({ className: first.name, ...first.mmaInstance });
+    expect(instances.find((i) => i.mmaClassId === first.id)).toMatchObject({ mmaClassName: first.name, ...first.mmaInstance });
   });
 });
 
