@@ -8,7 +8,7 @@
  * refuses it too).
  */
 import { useState } from 'react';
-import { Button, Card, Table, Tag, Tooltip, Typography, theme } from 'antd';
+import { Button, Card, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { EditOutlined } from '@ant-design/icons';
 import { CLASS_CUSTOMER_PRODUCTION, type TMmaClass } from '@fleet/contracts';
@@ -18,12 +18,12 @@ import { useActionsColumnFixed } from '../../lib/use-mobile-layout';
 import { useMmaClasses } from './api/queries';
 import { EditMmaClassDialog } from './EditMmaClassDialog';
 import { timeAgo } from './time-ago';
+import './mma.css';
 
 export default function MmaPage() {
   const { canWrite, hasCustomerProductionAccess } = useAuth();
   const classes = useMmaClasses();
   const [editing, setEditing] = useState<TMmaClass | null>(null);
-  const { token } = theme.useToken();
   const actionsFixed = useActionsColumnFixed();
   const canEdit = (c: TMmaClass) => canWrite && c.mmaInstance !== null && (c.id !== CLASS_CUSTOMER_PRODUCTION || hasCustomerProductionAccess);
 
@@ -40,6 +40,7 @@ export default function MmaPage() {
     {
       title: 'Commit',
       key: 'commit',
+      width: 180,
       render: (_, c) =>
         c.mmaInstance && (
           <Tooltip title={`${c.mmaInstance.commitHash} — ${formatDateTime(c.mmaInstance.commitTimestamp)}`}>
@@ -52,6 +53,7 @@ export default function MmaPage() {
     {
       title: 'Deployer Commit',
       key: 'deployer',
+      width: 180,
       render: (_, c) =>
         c.mmaInstance && (
           <>
@@ -69,10 +71,11 @@ export default function MmaPage() {
     {
       title: 'Standby',
       key: 'standby',
-      render: (_, c) => (c.mmaInstance?.standby ? <Tag color="error">Standby</Tag> : <Tag color="success">Active</Tag>),
+      width: 100,
+      render: (_, c) => c.mmaInstance && (c.mmaInstance.standby ? <Tag color="error">Standby</Tag> : <Tag color="success">Active</Tag>),
     },
-    { title: 'Priority Group', key: 'priorityGroup', render: (_, c) => c.mmaInstance?.priorityGroup },
-    { title: 'CAA Target Machine', key: 'caaHost', render: (_, c) => c.mmaInstance?.caaHost ?? '' },
+    { title: 'Priority Group', key: 'priorityGroup', width: 110, render: (_, c) => c.mmaInstance?.priorityGroup },
+    { title: 'CAA Target Machine', key: 'caaHost', width: 210, render: (_, c) => c.mmaInstance?.caaHost ?? '' },
     {
       title: 'Actions',
       key: 'actions',
@@ -96,8 +99,8 @@ export default function MmaPage() {
         dataSource={classes.data ?? []}
         loading={classes.isLoading}
         pagination={false}
-        scroll={{ x: 1000 }}
-        onRow={(c) => (c.mmaInstance?.standby ? { className: 'mma-standby-row', style: { background: token.colorErrorBg } } : {})}
+        scroll={{ x: 1100 }}
+        rowClassName={(c) => (c.mmaInstance?.standby ? 'mma-standby-row' : '')}
         locale={{ emptyText: classes.isError ? 'MMA classes could not be loaded' : 'No MMA classes' }}
       />
       {editing && <EditMmaClassDialog mmaClass={editing} onClose={() => setEditing(null)} />}
