@@ -17,7 +17,9 @@
  * Known limitations: the cloud library is listed on each call (no cache); if
  * the store fails after the rows are deleted, the objects stay as unreferenced
  * garbage (the request answers 500), as the storage README's invariant 4 allows.
- * Two syncs of one file are serialised; the loser gets 409.
+ * Two syncs of one file are serialised; the loser gets 409. A cloud object in
+ * Glacier cannot be read, so its sync fails (500); the seeded cloud library is
+ * all Standard.
  */
 import {
   CLASS_CUSTOMER_PRODUCTION,
