@@ -7,8 +7,8 @@
  * - `sync`: imports chosen cloud files: copies each object into the library's
  *   folder first, then inserts the rows (added by the caller, dated now) and the
  *   audit activity `SyncLibraryFiles` in one transaction, so a row always has its
- *   object. 422 for a url not in the cloud library, 409 for one already in the
- *   library (nothing imported then).
+ *   object. 422 for a url not in the cloud library (or its object in Glacier),
+ *   409 for one already in the library (nothing imported then).
  * - `remove`: deletes library files and their objects: 404 naming unknown ids,
  *   409 naming the accounts and images that still use a file; otherwise the rows
  *   and the audit activity `DeleteLibraryFiles` commit, then the objects are
@@ -18,8 +18,7 @@
  * the store fails after the rows are deleted, the objects stay as unreferenced
  * garbage (the request answers 500), as the storage README's invariant 4 allows.
  * Two syncs of one file are serialised; the loser gets 409. A cloud object in
- * Glacier cannot be read, so its sync fails (500); the seeded cloud library is
- * all Standard.
+ * Glacier, or gone between the listing and the copy, is a 422 naming it.
  */
 import {
   CLASS_CUSTOMER_PRODUCTION,
@@ -30,7 +29,7 @@ import {
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
-import type { ObjectStore } from '../../storage/object-store.js';
+import { ObjectInGlacierError, ObjectNotFoundError, type ObjectStore } from '../../storage/object-store.js';
 import { conflict, notFound, unprocessable } from '../../lib/problem.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { CLOUD_LIBRARY_PREFIX, libraryFileUrl, libraryObjectKey, parseCloudLibraryKey, type LibraryFileIdentity } from './library-objects.js';
@@ -99,7 +98,11 @@ export function createLibraryService({ db, audit, store }: { db: Db; audit: Audi
       alreadyKnown(await repo.selectKnownUrls(db, wanted));
       // Objects first (a row always has its object); a retry rewrites the same keys.
       for (const f of files) {
-        const bytes = await store.get(f.key);
+        const bytes = await store.get(f.key).catch((err: unknown) => {
+          if (err instanceof ObjectInGlacierError) throw unprocessable(`${f.name} is in Glacier in the cloud library: restore it first`);
+          if (err instanceof ObjectNotFoundError) throw unprocessable(`Not in the cloud library: ${f.name}`);
+          throw err;
+        });
         await store.put(libraryObjectKey(f), bytes, { contentType: MIME_ZIP });
       }
       return db.transaction(async (tx) => {

@@ -17,7 +17,7 @@ import type { ObjectStore } from '../../storage/object-store.js';
 import { CLOUD_ONLY_LIBRARY_FILES, seedLibraryObjects } from '../../seed/library-files.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { activities } from '../../../test/account-fixtures.js';
-import { libraryObjectKey } from './library-objects.js';
+import { cloudLibraryObjectKey, libraryObjectKey } from './library-objects.js';
 
 let t: TestApp;
 let store: ObjectStore;
@@ -85,6 +85,17 @@ describe('POST /library/files/sync', () => {
     expect(missing.statusCode, missing.body).toBe(422);
     expect(missing.json().detail).toContain('Nope.zip');
     expect(await rowsByName(next!.name)).toEqual([]);
+  });
+
+  it('refuses a cloud file in Glacier (422 naming it), importing nothing', async () => {
+    const file = { name: 'Telecom_Dev_8.2.9.zip', package: 'Telecom', type: 'Dev', version: '8.2' } as const;
+    await store.put(cloudLibraryObjectKey(file), new TextEncoder().encode('cold'), { storageClass: 'Glacier' });
+    const url = (await cloudFiles()).find((f) => f.name === file.name)!.url;
+    const res = await sync([url]);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().detail).toContain('Glacier');
+    expect(await rowsByName(file.name)).toEqual([]);
+    await store.delete(cloudLibraryObjectKey(file));
   });
 
   it('refuses the viewer (403) and an empty selection (400 naming urls)', async () => {
