@@ -21,3 +21,5 @@ export * from './account-keys.js';
 export * from './issues.js';
 export * from './viewers.js';
 export * from './request-statistics.js';
+export * from './library.js';
+export * from './mma.js';

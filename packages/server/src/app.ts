@@ -18,7 +18,8 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEVOPS_EMAIL, type TFieldError, type TProblemDetails } from '@fleet/contracts';
 import type { Config } from './config.js';
@@ -78,6 +79,12 @@ import { createIssueService, type IssueService } from './modules/issues/issues.s
 import { issueRoutes } from './modules/issues/issues.routes.js';
 import { createRequestStatisticsService, type RequestStatisticsService } from './modules/request-statistics/request-statistics.service.js';
 import { requestStatisticsRoutes } from './modules/request-statistics/request-statistics.routes.js';
+import { createLibraryService, type LibraryService } from './modules/library/library.service.js';
+import { libraryRoutes } from './modules/library/library.routes.js';
+import { createMmaService, type MmaService } from './modules/mma/mma.service.js';
+import { mmaRoutes } from './modules/mma/mma.routes.js';
+import { createLocalObjectStore } from './storage/local-store.js';
+import type { ObjectStore } from './storage/object-store.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -107,6 +114,8 @@ export interface Services {
   operations: OperationService;
   issues: IssueService;
   requestStatistics: RequestStatisticsService;
+  library: LibraryService;
+  mma: MmaService;
 }
 
 declare module 'fastify' {
@@ -137,6 +146,12 @@ export interface AppOptions {
   events?: TaskEvents;
   /** Outgoing email (default: `SMTP_URL`, else `.eml` files in `DATA_DIR/outbox`). */
   mailer?: Mailer;
+  /**
+   * The object store of library files (DESIGN §13; `main.ts` passes the configured
+   * one). Default: a local store in a folder of the system's temporary directory,
+   * for tests that do not look at stored files.
+   */
+  store?: ObjectStore;
 }
 
 function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
@@ -252,6 +267,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     operations: createOperationService({ db, audit, operations, events }),
     issues: createIssueService({ db, audit }),
     requestStatistics: createRequestStatisticsService({ db }),
+    library: createLibraryService({ db, audit, store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }) }),
+    mma: createMmaService({ db, audit }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -369,6 +386,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(operationRoutes);
       await api.register(issueRoutes);
       await api.register(requestStatisticsRoutes);
+      await api.register(libraryRoutes);
+      await api.register(mmaRoutes);
     },
     { prefix: API_PREFIX },
   );

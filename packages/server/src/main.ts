@@ -148,7 +148,7 @@ async function main() {
     // Catalogue rows added since the data folder was seeded (operation types, issue 10).
     await ensureOperationTypes(database.db);
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
-    app = await buildApp({ db: database.db, config, logger: log, events });
+    app = await buildApp({ db: database.db, config, logger: log, events, store });
     const services = app.services;
     // The push channel: with several processes (ROLE api or worker) the Postgres
     // adapter carries events between them; a worker only broadcasts.

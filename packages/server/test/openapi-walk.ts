@@ -44,7 +44,7 @@ export interface Operation {
 }
 
 /** The kinds of row an id names. */
-export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity' | 'issue';
+export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity' | 'issue' | 'libraryFile';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -81,6 +81,9 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   'draft-accounts': 'draft',
   issues: 'issue',
   template: 'template',
+  // `/library/files/{id}`, and `ids` of `/library/files` and `/library/files/batch`.
+  files: 'libraryFile',
+  library: 'libraryFile',
 };
 
 /** The operations of the document, in document order. */

@@ -11,8 +11,9 @@ import { sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, CLASS_EXPERIMENTAL, type TAccountDetail } from '@fleet/contracts';
 import { eq } from 'drizzle-orm';
 import { raiseIssue } from '../src/engine/issues/raise.js';
-import { draftAccounts, machineCredentials, operations, sites, users } from '../src/db/schema.js';
+import { draftAccounts, libraryFiles, machineCredentials, operations, sites, users } from '../src/db/schema.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
+import { cloudLibraryObjectKey, libraryFileUrl } from '../src/modules/library/library-objects.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 import { insertAccount, insertLauncherLogin, insertMachine } from './fixtures.js';
@@ -96,8 +97,26 @@ async function world(t: TestApp, classId: number, owner: 'operator' | 'admin'): 
       // The activity of that operation: it concerns the world's account.
       activity: await lastActivityId(t),
       issue: await newIssue(t, row.machine),
+      libraryFile: await newLibraryFile(t),
     },
   };
+}
+
+/** A file in the cloud library of the app's store that the library does not know; answers its url. */
+export async function newCloudLibraryFile(t: TestApp): Promise<string> {
+  const file = { name: `Matrix_Dev_8.2.${Date.now()}${Math.floor(Math.random() * 1000)}.zip`, package: 'Matrix', type: 'Dev', version: '8.2' } as const;
+  await t.store.put(cloudLibraryObjectKey(file), new TextEncoder().encode(file.name));
+  return libraryFileUrl(file);
+}
+
+/** A library file no account uses (a delete consumes it); answers its id. */
+export async function newLibraryFile(t: TestApp): Promise<number> {
+  const name = `Matrix_${Date.now()}_${Math.random().toString(36).slice(2, 8)}.zip`;
+  const [row] = await t.database.db
+    .insert(libraryFiles)
+    .values({ name, url: `https://library.fleet.example.net/files/Matrix/${name}`, package: 'Matrix', type: 'Dev', version: '8.2', addedBy: 'admin', date: new Date() })
+    .returning({ id: libraryFiles.id });
+  return row!.id;
 }
 
 /** Queues a StopMachine task (New until the engine runs it) as admin; answers its id. */
@@ -235,6 +254,11 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // PROCEED (the first decision) needs an operation waiting for approval.
   updateMachineOperation: { fresh: async (c) => ({ operation: await newOperation(c.t, c.world.ids.machine, true) }) },
+  // A cloud library file of its own for each sync (a synced file is known afterwards).
+  syncLibraryFiles: { body: async (c) => ({ urls: [await newCloudLibraryFile(c.t)] }) },
+  // Each delete consumes a library file: one is made for it.
+  deleteLibraryFile: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
+  deleteLibraryFiles: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   terminateMachine: {
     fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
   },

@@ -66,8 +66,8 @@ export const APP_ROUTES: AppRoute[] = [
     ],
   },
   { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: notBuiltYet },
-  { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: notBuiltYet },
-  { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: notBuiltYet },
+  { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: () => import('../features/library-manager/LibraryManagerPage') },
+  { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: () => import('../features/mma/MmaPage') },
   {
     path: 'viewer',
     title: 'Viewer',
