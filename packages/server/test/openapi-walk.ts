@@ -44,7 +44,20 @@ export interface Operation {
 }
 
 /** The kinds of row an id names. */
-export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity' | 'issue';
+export type RefKind =
+  | 'account'
+  | 'machine'
+  | 'site'
+  | 'task'
+  | 'draft'
+  | 'template'
+  | 'commit'
+  | 'class'
+  | 'operation'
+  | 'activity'
+  | 'issue'
+  | 'componentConfig'
+  | 'deployerConfig';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -81,6 +94,8 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   'draft-accounts': 'draft',
   issues: 'issue',
   template: 'template',
+  'component-configs': 'componentConfig',
+  'deployer-configs': 'deployerConfig',
 };
 
 /** The operations of the document, in document order. */
