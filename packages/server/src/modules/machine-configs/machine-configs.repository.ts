@@ -3,12 +3,10 @@
  * catalogues with their version names, what substituting a machine's default
  * values needs, and writing a machine's component or deployer configuration.
  */
-import { and, asc, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { DbOrTx } from '../../db/client.js';
 import { accounts, accountSettings, componentConfigs, deployerConfigs, irmnVersions, machines, saasImages, sites } from '../../db/schema.js';
-import { likePattern } from '../catalogues/catalogues.repository.js';
 
 const since = alias(irmnVersions, 'since_version');
 const until = alias(irmnVersions, 'deprecated_version');
