@@ -68,6 +68,7 @@ export function hasConfigType(value: unknown, dataType: string | null): boolean 
 
 /** The version a definition applies since, or is deprecated at (name and status). */
 export const ZConfigVersionRef = z.object({ id: z.number().int(), name: z.string(), status: z.enum(IRMN_VERSION_STATUSES) });
+export type TConfigVersionRef = z.infer<typeof ZConfigVersionRef>;
 
 const definitionBase = {
   id: z.number().int(),
