@@ -16,7 +16,7 @@
  *   refuse (a JSON parse error, a number that is not one) is shown under it and
  *   keeps Save disabled. The dialog closes on success and stays open on error.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Checkbox, Col, Form, Input, Modal, Row, Select, Switch } from 'antd';
 import {
   CONFIG_DATA_TYPES,
@@ -102,7 +102,8 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
   const editing = definition !== null;
   const values = (Form.useWatch([], form) as FormValues | undefined) ?? initial;
   const dataType = values.dataType ?? initial.dataType;
-  const linuxOverride = values.linuxSpecificValue !== null && values.linuxSpecificValue !== undefined;
+  // Held apart from the form's value so that the checkbox answers at once.
+  const [linuxOverride, setLinuxOverride] = useState(initial.linuxSpecificValue !== null);
 
   const valueFields = [...VALUE_FIELDS[kind], ...(kind === 'component' && linuxOverride ? [{ name: 'linuxSpecificValue' as const, label: 'Linux value' }] : [])];
   const errors = Object.fromEntries(valueFields.map((f) => [f.name, valueError(values[f.name] as string | null, dataType)]));
@@ -117,7 +118,7 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
       saasDefaultValue: reset,
       onPremDefaultValue: reset,
       defaultValue: reset,
-      linuxSpecificValue: current.linuxSpecificValue === null || current.linuxSpecificValue === undefined ? null : reset,
+      linuxSpecificValue: linuxOverride ? reset : null,
     });
   };
 
@@ -141,7 +142,7 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
       width={640}
       destroyOnHidden
     >
-      <Form<FormValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} preserve={false} requiredMark={false}>
+      <Form<FormValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} requiredMark={false}>
         <Row gutter={12}>
           <Col span={9}>
             <Form.Item
@@ -198,7 +199,7 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
         </Row>
         {VALUE_FIELDS[kind].map((f) => (
           <Form.Item
-            key={`${f.name}-${dataType}`}
+            key={f.name}
             name={f.name}
             label={f.label}
             validateStatus={errors[f.name] && dataType !== 'json' ? 'error' : undefined}
@@ -211,7 +212,10 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
           <>
             <Checkbox
               checked={linuxOverride}
-              onChange={(e) => form.setFieldValue('linuxSpecificValue', e.target.checked ? typeDefaultText(dataType) : null)}
+              onChange={(e) => {
+                setLinuxOverride(e.target.checked);
+                form.setFieldValue('linuxSpecificValue', e.target.checked ? typeDefaultText(dataType) : null);
+              }}
               style={{ marginBottom: 8 }}
             >
               Linux override
