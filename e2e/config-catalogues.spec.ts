@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TComponentConfigDefinition, TDeployerConfigDefinition, TListComponentConfigDefinitionsResponse } from '@fleet/contracts';
-import { api, apiToken, baseUrl, chooseOption, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, baseUrl, chooseOption, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -76,6 +76,7 @@ describe('Component Configs as admin', () => {
     expect(headers.map((h) => h.trim()).filter(Boolean)).toEqual(['Root Key', 'Sub Key', 'Data Type', 'Protected', 'Site Specific', 'Version', 'SAAS', 'On-prem', 'Linux']);
     const keys = await rowKeys(page);
     expect(keys).toEqual([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    await expectAccessible(page, 'Component Configs');
 
     await search(page, 'MASTER.PO');
     expect(await rowKeys(page)).toEqual(['siteMaster.port']);
@@ -204,6 +205,7 @@ describe('Component Configs as admin', () => {
     await setJson(dialog, 'SAAS default value', '{"mapView": true, "url": "{protocol}://{account_url_name}"}');
     await dialog.getByRole('alert').waitFor({ state: 'detached' });
     await setJson(dialog, 'On-prem default value', '[1, 2]');
+    await expectAccessible(page, 'Edit Component Config (json)', { within: '.ant-modal' });
     await save(dialog);
 
     const after = await definitions('component', suffix);

@@ -113,7 +113,6 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
 
   const onTypeChange = (next: TConfigDataTypeName) => {
     const reset = typeDefaultText(next);
-    const current = form.getFieldsValue();
     form.setFieldsValue({
       saasDefaultValue: reset,
       onPremDefaultValue: reset,

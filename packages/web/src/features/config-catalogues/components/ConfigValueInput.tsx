@@ -12,6 +12,7 @@ import { Button, Dropdown, Input, InputNumber, Radio, Space, Spin } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { CONFIG_VARIABLES, type TConfigDataTypeName } from '@fleet/contracts';
+import { insertAt } from './config-values';
 
 const JsonEditor = lazy(() => import('./JsonEditor'));
 
@@ -22,11 +23,6 @@ export interface ConfigValueInputProps {
   /** Accessible name, e.g. 'SAAS default value'. */
   label: string;
   disabled?: boolean;
-}
-
-/** `text` with `insert` put at `[start, end)`. */
-export function insertAt(text: string, insert: string, start: number, end = start): string {
-  return text.slice(0, start) + insert + text.slice(end);
 }
 
 function StringValueInput({ value, onChange, label, disabled }: Omit<ConfigValueInputProps, 'dataType'>) {

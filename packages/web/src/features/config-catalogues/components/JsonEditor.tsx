@@ -6,12 +6,12 @@
  * Loaded lazily (`ConfigValueInput`): CodeMirror is fetched only when a json
  * value is edited, never with the catalogue pages themselves.
  */
-import CodeMirror from '@uiw/react-codemirror';
+import { useMemo } from 'react';
+import CodeMirror, { EditorView } from '@uiw/react-codemirror';
 import { json } from '@codemirror/lang-json';
 import { Typography } from 'antd';
 import { configDefaultTextError } from '@fleet/contracts';
 
-const EXTENSIONS = [json()];
 
 export interface JsonEditorProps {
   value: string;
@@ -22,6 +22,8 @@ export interface JsonEditorProps {
 }
 
 export default function JsonEditor({ value, onChange, label, disabled }: JsonEditorProps) {
+  // The editable area is the textbox assistive technology sees: it carries the name.
+  const extensions = useMemo(() => [json(), EditorView.contentAttributes.of({ 'aria-label': label })], [label]);
   // Empty text is no default (saved as null), not a parse error.
   const error = value.trim() === '' ? null : configDefaultTextError(value, 'json');
   return (
@@ -33,9 +35,8 @@ export default function JsonEditor({ value, onChange, label, disabled }: JsonEdi
         <CodeMirror
           value={value}
           onChange={onChange}
-          extensions={EXTENSIONS}
+          extensions={extensions}
           editable={!disabled}
-          aria-label={label}
           minHeight="80px"
           maxHeight="240px"
           basicSetup={{ foldGutter: false, highlightActiveLine: false }}

@@ -34,3 +34,8 @@ export const valueError = (text: string | null | undefined, name: TConfigDataTyp
 
 /** The colour of a version tag by its status (spec 3 §2.5). */
 export const VERSION_STATUS_COLOURS: Record<string, string> = { InDevelopment: 'orange', Planned: 'blue', Released: 'green' };
+
+/** `text` with `insert` put at `[start, end)` (a variable inserted at the cursor, replacing a selection). */
+export function insertAt(text: string, insert: string, start: number, end = start): string {
+  return text.slice(0, start) + insert + text.slice(end);
+}
