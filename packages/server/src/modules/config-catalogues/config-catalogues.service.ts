@@ -24,6 +24,13 @@
  * `drafts`): a change is used at once, nothing is cached.
  *
  * Errors: 404 for an unknown id or key; 400, 409 as above.
+ *
+ * Known limitations: the in-use check of a delete and a machine configuration
+ * saved at the same moment are not serialised (the machine writers do not lock
+ * the definitions they check against), so a save that read the catalogue just
+ * before the delete committed can keep the deleted key. Updates do not rewrite
+ * the values machines already hold; a new default reaches a machine through its
+ * defaults (`GET /machines/{id}/default-*-config`, new machines).
  */
 import {
   configDefaultTextError,
