@@ -171,7 +171,7 @@ export function ConfigCataloguePage({ kind }: { kind: ConfigKind }) {
           pageSize: DEFAULT_PAGE_SIZE,
           total: list.isError ? 0 : (list.data?.totalItems ?? 0),
           showSizeChanger: false,
-          showTotal: (total) => `${total} configs`,
+          showTotal: (total) => `${total} ${total === 1 ? 'config' : 'configs'}`,
           onChange: setPage,
         }}
       />

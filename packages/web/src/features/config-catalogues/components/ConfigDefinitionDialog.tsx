@@ -173,24 +173,24 @@ export function ConfigDefinitionDialog<K extends ConfigKind>({ kind, definition,
           </Col>
         </Row>
         <Row gutter={12}>
-          <Col span={6}>
+          <Col span={5}>
             <Form.Item name="protected" label="Protected" valuePropName="checked">
               <Switch aria-label="Protected" />
             </Form.Item>
           </Col>
           {kind === 'component' && (
-            <Col span={6}>
+            <Col span={5}>
               <Form.Item name="siteSpecific" label="Site Specific" valuePropName="checked">
                 <Switch aria-label="Site Specific" />
               </Form.Item>
             </Col>
           )}
-          <Col span={6}>
+          <Col span={7}>
             <Form.Item name="versionId" label="Version">
               <Select aria-label="Version" allowClear options={versionOptions} loading={versions.isLoading} />
             </Form.Item>
           </Col>
-          <Col span={6}>
+          <Col span={7}>
             <Form.Item name="deprecatedAtVersionId" label="Deprecated At">
               <Select aria-label="Deprecated At" allowClear options={versionOptions} loading={versions.isLoading} />
             </Form.Item>
