@@ -41,6 +41,11 @@ export const AUDIT_ACTIONS = [
   'UpdateDeployerConfig',
   'CreateComponentConfig',
   'CreateDeployerConfig',
+  /** A definition of the config catalogues edited or deleted (spec 3 §2.5). */
+  'UpdateComponentConfigDefinition',
+  'DeleteComponentConfigDefinition',
+  'UpdateDeployerConfigDefinition',
+  'DeleteDeployerConfigDefinition',
   'SendNotification',
   'GenerateAccountKeys',
   'DownloadAccountKeys',

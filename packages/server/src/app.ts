@@ -67,6 +67,8 @@ import { createNotificationService, type NotificationService } from './modules/n
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { createMachineConfigService, type MachineConfigService } from './modules/machine-configs/machine-configs.service.js';
 import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
+import { createConfigCatalogueService, type ConfigCatalogueService } from './modules/config-catalogues/config-catalogues.service.js';
+import { configCatalogueRoutes } from './modules/config-catalogues/config-catalogues.routes.js';
 import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
 import { createVersionStateService, type VersionStateService } from './modules/version-states/version-states.service.js';
@@ -107,6 +109,7 @@ export interface Services {
   machines: MachineService;
   notifications: NotificationService;
   machineConfigs: MachineConfigService;
+  configCatalogues: ConfigCatalogueService;
   accountKeys: AccountKeyService;
   versionStates: VersionStateService;
   cloudInstances: CloudInstanceService;
@@ -260,6 +263,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
+    configCatalogues: createConfigCatalogueService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
     versionStates: createVersionStateService({ db }),
     cloudInstances: createCloudInstanceService({ db }),
@@ -379,6 +383,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(machineRoutes);
       await api.register(notificationRoutes);
       await api.register(machineConfigRoutes);
+      await api.register(configCatalogueRoutes);
       await api.register(accountKeyRoutes);
       await api.register(versionStateRoutes);
       await api.register(cloudInstanceRoutes);

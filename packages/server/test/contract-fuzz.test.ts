@@ -149,6 +149,17 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   sendNotification: async () => ({ machines: [ids.machine], title: 'Fuzz', body: 'Fuzz' }),
   createMachineAmi: async () => ({ name: 'Fuzz', irmnVersion: '8.1' }),
   restoreMachineBackup: async () => ({ launcherBackupFile: 'fuzz/launcher/1.bak' }),
+  // The edit fields alone, valid for a definition of any data type (null: no default).
+  updateComponentConfig: async () => ({
+    protected: false,
+    siteSpecific: false,
+    saasDefaultValue: null,
+    onPremDefaultValue: null,
+    linuxSpecificValue: null,
+    versionId: null,
+    deprecatedAtVersionId: null,
+  }),
+  updateDeployerConfig: async () => ({ protected: false, defaultValue: null, versionId: null, deprecatedAtVersionId: null }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */

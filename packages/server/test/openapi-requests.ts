@@ -25,6 +25,9 @@ export interface PathIds {
   /** A draft of the signed-in user. */
   draft: number;
   commitHash: string;
+  /** A definition of each config catalogue. */
+  componentConfig: number;
+  deployerConfig: number;
 }
 
 /**
@@ -54,7 +57,22 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
   const { libraryFile } = await one<{ libraryFile: number }>(sql`select min(id) as "libraryFile" from library_files`);
   const { template } = await one<{ template: number }>(sql`select id as template from templates where is_public and type = 'general' order by id limit 1`);
   const { commitHash } = await one<{ commitHash: string }>(sql`select short_hash as "commitHash" from software_commits where software = 'launcher' order by id limit 1`);
-  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, issue: issue.rows[0]?.id ?? 1, libraryFile, template, commitHash };
+  const { componentConfig } = await one<{ componentConfig: number }>(sql`select min(id) as "componentConfig" from component_configs`);
+  const { deployerConfig } = await one<{ deployerConfig: number }>(sql`select min(id) as "deployerConfig" from deployer_configs`);
+  return {
+    account,
+    machine,
+    site,
+    task: task.rows[0]?.id ?? 1,
+    operation: operation.rows[0]?.id ?? 1,
+    activity: activity.rows[0]?.id ?? 1,
+    issue: issue.rows[0]?.id ?? 1,
+    libraryFile,
+    template,
+    commitHash,
+    componentConfig,
+    deployerConfig,
+  };
 }
 
 /** The id of a kind of row among `ids` (class: Experimental). */

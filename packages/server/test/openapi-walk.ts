@@ -44,7 +44,21 @@ export interface Operation {
 }
 
 /** The kinds of row an id names. */
-export type RefKind = 'account' | 'machine' | 'site' | 'task' | 'draft' | 'template' | 'commit' | 'class' | 'operation' | 'activity' | 'issue' | 'libraryFile';
+export type RefKind =
+  | 'account'
+  | 'machine'
+  | 'site'
+  | 'task'
+  | 'draft'
+  | 'template'
+  | 'commit'
+  | 'class'
+  | 'operation'
+  | 'activity'
+  | 'issue'
+  | 'componentConfig'
+  | 'deployerConfig'
+  | 'libraryFile';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -84,6 +98,8 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   // `/library/files/{id}`, and `ids` of `/library/files` and `/library/files/batch`.
   files: 'libraryFile',
   library: 'libraryFile',
+  'component-configs': 'componentConfig',
+  'deployer-configs': 'deployerConfig',
 };
 
 /** The operations of the document, in document order. */

@@ -27,13 +27,18 @@ export type BadToken = 'expired' | 'forged' | 'algNone' | 'revoked';
 /** The rows one caller acts on: `id` by kind (`class` is the class id of its account). */
 export interface World {
   classId: number;
-  ids: Record<Exclude<RefKind, 'template' | 'commit'>, number>;
+  ids: Record<Exclude<RefKind, SharedKind>, number>;
 }
 
-/** Rows known to the whole run: a public template and a commit (for the enum path values the walk picks first). */
+/** Kinds of rows every world shares (catalogue rows, not an account's). */
+export type SharedKind = 'template' | 'commit' | 'componentConfig' | 'deployerConfig';
+
+/** Rows known to the whole run: a public template and a commit (for the enum path values the walk picks first), a definition of each config catalogue. */
 export interface Shared {
   template: number;
   commit: string;
+  componentConfig: number;
+  deployerConfig: number;
 }
 
 const one = async <T>(t: TestApp, query: ReturnType<typeof sql>): Promise<T> => {
@@ -152,6 +157,13 @@ export async function newDraft(t: TestApp, classId: number, as: string): Promise
   return (res.json() as { draftAccountId: number }).draftAccountId;
 }
 
+/** Creates a config definition no machine uses, as admin; answers its id. */
+export async function newConfigDefinition(t: TestApp, kind: 'component' | 'deployer'): Promise<number> {
+  const res = await t.call({ method: 'POST', url: `/${kind}-configs`, as: 'admin', body: { rootKey: 'matrix', subKey: `k${Date.now()}${Math.random()}`.replace('.', ''), dataType: null } });
+  if (res.statusCode !== 200) throw new Error(`config definition failed: ${res.body}`);
+  return (res.json() as { id: number }).id;
+}
+
 /** Creates a general template as `as`; answers its id. */
 export async function newTemplate(t: TestApp, as: string): Promise<number> {
   const res = await t.call({ method: 'POST', url: '/template/general', as, body: { name: `Matrix ${Date.now()} ${Math.random()}` } });
@@ -181,6 +193,8 @@ export async function setUpWorlds(t: TestApp) {
   const shared: Shared = {
     template: (await one<{ id: number }>(t, sql`select min(id) as id from templates where type = 'general' and owner_id is null`)).id,
     commit: (await one<{ hash: string }>(t, sql`select short_hash as hash from software_commits where software = 'launcher' order by id limit 1`)).hash,
+    componentConfig: (await one<{ id: number }>(t, sql`select min(id) as id from component_configs`)).id,
+    deployerConfig: (await one<{ id: number }>(t, sql`select min(id) as id from deployer_configs`)).id,
   };
   return { visible, hidden, viewerWorld: { ...visible, ids: { ...visible.ids, draft: copy.id } }, hiddenMachine: hiddenMachine.id, shared };
 }
@@ -259,6 +273,14 @@ export const FIXTURES: Record<string, Fixture> = {
   // Each delete consumes a library file: one is made for it.
   deleteLibraryFile: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   deleteLibraryFiles: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
+  // The edit fields alone, valid for a definition of any data type (null: no default).
+  updateComponentConfig: {
+    body: () => ({ protected: false, siteSpecific: false, saasDefaultValue: null, onPremDefaultValue: null, linuxSpecificValue: null, versionId: null, deprecatedAtVersionId: null }),
+  },
+  updateDeployerConfig: { body: () => ({ protected: false, defaultValue: null, versionId: null, deprecatedAtVersionId: null }) },
+  // A seeded definition is held by machines (409): delete one that no machine holds.
+  deleteComponentConfig: { fresh: async (c) => ({ componentConfig: await newConfigDefinition(c.t, 'component') }) },
+  deleteDeployerConfig: { fresh: async (c) => ({ deployerConfig: await newConfigDefinition(c.t, 'deployer') }) },
   terminateMachine: {
     fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
   },

@@ -74,6 +74,7 @@ function worldValue(w: World, ref: Ref): number | string | undefined {
   if (ref.name === 'parentId') return undefined;
   if (ref.kind === 'template') return worlds.shared.template;
   if (ref.kind === 'commit') return worlds.shared.commit;
+  if (ref.kind === 'componentConfig' || ref.kind === 'deployerConfig') return worlds.shared[ref.kind];
   return w.ids[ref.kind];
 }
 

@@ -93,8 +93,8 @@ export const APP_ROUTES: AppRoute[] = [
     icon: <UnorderedListOutlined />,
     redirect: '/lists/component-configs',
     children: [
-      { path: 'component-configs', title: 'Component Configs', page: notBuiltYet },
-      { path: 'deployer-configs', title: 'Deployer Configs', page: notBuiltYet },
+      { path: 'component-configs', title: 'Component Configs', page: () => import('../features/config-catalogues/ComponentConfigsPage') },
+      { path: 'deployer-configs', title: 'Deployer Configs', page: () => import('../features/config-catalogues/DeployerConfigsPage') },
       { path: 'irmn-versions', title: 'IRMN Versions', page: notBuiltYet },
       { path: 'instance-types', title: 'Instance Types', page: notBuiltYet },
       { path: 'saas-images', title: 'SaaS Images', page: notBuiltYet },
