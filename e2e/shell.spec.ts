@@ -101,7 +101,7 @@ describe('shell', () => {
     await banner.waitFor();
     await banner.click();
     await page.waitForURL(/#\/mma/);
-    await page.getByText('This screen is not built yet.').waitFor();
+    await page.locator('.mma-standby-row').first().waitFor();
     await context.close();
   });
 });

@@ -41,6 +41,11 @@ export const AUDIT_ACTIONS = [
   'UpdateDeployerConfig',
   'CreateComponentConfig',
   'CreateDeployerConfig',
+  /** A definition of the config catalogues edited or deleted (spec 3 §2.5). */
+  'UpdateComponentConfigDefinition',
+  'DeleteComponentConfigDefinition',
+  'UpdateDeployerConfigDefinition',
+  'DeleteDeployerConfigDefinition',
   'SendNotification',
   'GenerateAccountKeys',
   'DownloadAccountKeys',
@@ -73,6 +78,11 @@ export const AUDIT_ACTIONS = [
   'IdleStop',
   'IdleResume',
   'AutoStop',
+  /** An operator edited an MMA class and its instance (spec 3 §2.7). */
+  'UpdateMmaClass',
+  /** Library Manager (spec 3 §2.6): files imported from the cloud library, files deleted with their objects. */
+  'SyncLibraryFiles',
+  'DeleteLibraryFiles',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

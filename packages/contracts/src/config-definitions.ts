@@ -9,11 +9,12 @@
  * The key patterns and the rules of types (defaults, type checks) here are the
  * ones both the server and the editors apply.
  *
- * Known limitations: only the list and create calls exist; reading, updating and
- * deleting one definition (spec 3 §7) belong to the catalogue screens.
+ * The catalogue screens (spec 3 §2.5, §5) read one definition, update it (only
+ * protected, siteSpecific, the default values, versionId and
+ * deprecatedAtVersionId: key and data type are immutable) and delete it.
  */
 import { z } from 'zod';
-import { MAX_SEARCH_LENGTH, ZPageQuery, zPaged } from './common.js';
+import { MAX_SEARCH_LENGTH, ZId, ZPageQuery, zPaged, ZRefId } from './common.js';
 import { IRMN_VERSION_STATUSES } from './catalogues.js';
 
 /** Data types of a config value as the editors name them (spec 2 §9). */
@@ -67,6 +68,7 @@ export function hasConfigType(value: unknown, dataType: string | null): boolean 
 
 /** The version a definition applies since, or is deprecated at (name and status). */
 export const ZConfigVersionRef = z.object({ id: z.number().int(), name: z.string(), status: z.enum(IRMN_VERSION_STATUSES) });
+export type TConfigVersionRef = z.infer<typeof ZConfigVersionRef>;
 
 const definitionBase = {
   id: z.number().int(),
@@ -118,3 +120,93 @@ export const ZCreateConfigDefinitionRequest = z.object({
   dataType: ZConfigDataType,
 });
 export type TCreateConfigDefinitionRequest = z.infer<typeof ZCreateConfigDefinitionRequest>;
+
+/** The variables a default value may hold, written `{name}` (spec 3 §2.5; DESIGN §6). */
+export const CONFIG_VARIABLES = ['protocol', 'account_name', 'account_url_name', 'site_name', 'site_url_name', 'site_port'] as const;
+/** A variable reference `{name}` inside a default value. */
+const VARIABLE = /\{([a-z_]+)\}/g;
+/** Sample values standing for the variables when a default value's type is checked (`{site_port}` is a number). */
+const VARIABLE_SAMPLES: Record<string, string> = { site_port: '443' };
+
+/**
+ * Why a catalogue default text is not of the data type, or null when it is
+ * (spec 3 §2.5 value inputs). The variables are replaced by samples first, so
+ * that `{site_port}` is a number and `"{protocol}://x"` a JSON string. Null
+ * (no default) is of every type. number: a finite number; boolean: `true`,
+ * `false` or `null`; json: text that parses; string: any text.
+ */
+export function configDefaultTextError(text: string | null, dataType: string | null): string | null {
+  if (text === null) return null;
+  const sample = text.replace(VARIABLE, (whole, name: string) => VARIABLE_SAMPLES[name] ?? ((CONFIG_VARIABLES as readonly string[]).includes(name) ? 'x' : whole));
+  switch (dataType) {
+    case 'number':
+      return sample.trim() !== '' && Number.isFinite(Number(sample)) ? null : 'Must be a number';
+    case 'boolean':
+      return ['true', 'false', 'null'].includes(text) ? null : 'Must be true, false or null';
+    case 'json':
+      try {
+        JSON.parse(sample);
+        return null;
+      } catch (e) {
+        return `Must be valid JSON (${(e as Error).message})`;
+      }
+    default:
+      return null;
+  }
+}
+
+/** Longest default value text of a definition (characters). */
+export const MAX_CONFIG_DEFAULT_LENGTH = 10_000;
+/** A default value: catalogue text typed by the definition's dataType, or null for none. */
+const ZDefaultText = z.string().max(MAX_CONFIG_DEFAULT_LENGTH).nullable();
+/** An IRMN version id, or null for none (every version; never deprecated). */
+const ZVersionIdRef = ZRefId.nullable();
+
+const editableBase = {
+  protected: z.boolean(),
+  versionId: ZVersionIdRef,
+  deprecatedAtVersionId: ZVersionIdRef,
+};
+
+/**
+ * `PUT /component-configs/{id}` (spec 3 §5): only protected, siteSpecific, the
+ * three default values, versionId and deprecatedAtVersionId. Key and data type
+ * are immutable: a body naming them is 400. Each default must be of the
+ * definition's data type (400 naming it); a deprecation version must come after
+ * the version (400 naming deprecatedAtVersionId); an unknown version is 400.
+ */
+export const ZUpdateComponentConfigRequest = z.strictObject({
+  ...editableBase,
+  siteSpecific: z.boolean(),
+  saasDefaultValue: ZDefaultText,
+  onPremDefaultValue: ZDefaultText,
+  /** null: inherits the default. */
+  linuxSpecificValue: ZDefaultText,
+});
+export type TUpdateComponentConfigRequest = z.infer<typeof ZUpdateComponentConfigRequest>;
+
+/** `PUT /deployer-configs/{id}` (spec 3 §5, §7): as {@link ZUpdateComponentConfigRequest} with one defaultValue. */
+export const ZUpdateDeployerConfigRequest = z.strictObject({ ...editableBase, defaultValue: ZDefaultText });
+export type TUpdateDeployerConfigRequest = z.infer<typeof ZUpdateDeployerConfigRequest>;
+
+/**
+ * `POST /component-configs`: the key and data type, and optionally the fields
+ * of an edit (the editor dialog creates with its values; spec 3 §4 "Config
+ * dialogs"). Omitted fields: not protected, not site specific, no defaults,
+ * every version.
+ */
+export const ZCreateComponentConfigRequest = ZCreateConfigDefinitionRequest.extend(ZUpdateComponentConfigRequest.partial().shape);
+export type TCreateComponentConfigRequest = z.input<typeof ZCreateComponentConfigRequest>;
+/** `POST /deployer-configs` (spec 3 §7: rootKey, subKey, dataType), optionally with the fields of an edit. */
+export const ZCreateDeployerConfigRequest = ZCreateConfigDefinitionRequest.extend(ZUpdateDeployerConfigRequest.partial().shape);
+export type TCreateDeployerConfigRequest = z.input<typeof ZCreateDeployerConfigRequest>;
+
+/**
+ * `GET /deployer-configs/{id}`: the definition's id, or its key written
+ * `rootKey.subKey` (spec 3 §7 names the read `/deployer-configs/{key}`; one path
+ * parameter serves both, since the update and delete of that path take the id;
+ * a key starts with a letter, so the two never clash).
+ */
+export const ZConfigIdOrKeyParams = z.object({
+  id: z.union([ZId, z.string().max(201).regex(CONFIG_KEY, 'An id, or a key written rootKey.subKey')]),
+});

@@ -22,3 +22,5 @@ export * from './issues.js';
 export * from './viewers.js';
 export * from './request-statistics.js';
 export * from './images.js';
+export * from './library.js';
+export * from './mma.js';

@@ -18,7 +18,8 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEVOPS_EMAIL, type TFieldError, type TProblemDetails } from '@fleet/contracts';
 import type { Config } from './config.js';
@@ -66,6 +67,8 @@ import { createNotificationService, type NotificationService } from './modules/n
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { createMachineConfigService, type MachineConfigService } from './modules/machine-configs/machine-configs.service.js';
 import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
+import { createConfigCatalogueService, type ConfigCatalogueService } from './modules/config-catalogues/config-catalogues.service.js';
+import { configCatalogueRoutes } from './modules/config-catalogues/config-catalogues.routes.js';
 import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
 import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
 import { createVersionStateService, type VersionStateService } from './modules/version-states/version-states.service.js';
@@ -81,6 +84,12 @@ import { imageRoutes } from './modules/images/images.routes.js';
 import { createCloudProvider, type CloudProvider } from './engine/cloud/index.js';
 import { createRequestStatisticsService, type RequestStatisticsService } from './modules/request-statistics/request-statistics.service.js';
 import { requestStatisticsRoutes } from './modules/request-statistics/request-statistics.routes.js';
+import { createLibraryService, type LibraryService } from './modules/library/library.service.js';
+import { libraryRoutes } from './modules/library/library.routes.js';
+import { createMmaService, type MmaService } from './modules/mma/mma.service.js';
+import { mmaRoutes } from './modules/mma/mma.routes.js';
+import { createLocalObjectStore } from './storage/local-store.js';
+import type { ObjectStore } from './storage/object-store.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
@@ -103,6 +112,7 @@ export interface Services {
   machines: MachineService;
   notifications: NotificationService;
   machineConfigs: MachineConfigService;
+  configCatalogues: ConfigCatalogueService;
   accountKeys: AccountKeyService;
   versionStates: VersionStateService;
   cloudInstances: CloudInstanceService;
@@ -111,6 +121,8 @@ export interface Services {
   issues: IssueService;
   requestStatistics: RequestStatisticsService;
   images: ImageService;
+  library: LibraryService;
+  mma: MmaService;
 }
 
 declare module 'fastify' {
@@ -143,6 +155,12 @@ export interface AppOptions {
   mailer?: Mailer;
   /** The cloud provider the image catalogues read and delete cloud images through (default: the simulated cloud on `db`). */
   cloud?: CloudProvider;
+  /**
+   * The object store of library files (DESIGN §13; `main.ts` passes the configured
+   * one). Default: a local store in a folder of the system's temporary directory,
+   * for tests that do not look at stored files.
+   */
+  store?: ObjectStore;
 }
 
 function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
@@ -251,6 +269,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
     notifications: createNotificationService({ db, audit }),
     machineConfigs: createMachineConfigService({ db, audit }),
+    configCatalogues: createConfigCatalogueService({ db, audit }),
     accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
     versionStates: createVersionStateService({ db }),
     cloudInstances: createCloudInstanceService({ db }),
@@ -259,6 +278,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     issues: createIssueService({ db, audit }),
     requestStatistics: createRequestStatisticsService({ db }),
     images: createImageService({ db, audit, cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }) }),
+    library: createLibraryService({ db, audit, store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }) }),
+    mma: createMmaService({ db, audit }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -369,6 +390,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(machineRoutes);
       await api.register(notificationRoutes);
       await api.register(machineConfigRoutes);
+      await api.register(configCatalogueRoutes);
       await api.register(accountKeyRoutes);
       await api.register(versionStateRoutes);
       await api.register(cloudInstanceRoutes);
@@ -377,6 +399,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(issueRoutes);
       await api.register(requestStatisticsRoutes);
       await api.register(imageRoutes);
+      await api.register(libraryRoutes);
+      await api.register(mmaRoutes);
     },
     { prefix: API_PREFIX },
   );

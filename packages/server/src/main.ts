@@ -150,7 +150,7 @@ async function main() {
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
     // One provider for the API (cloud images) and the engines, so that injected faults and state are shared.
     const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
-    app = await buildApp({ db: database.db, config, logger: log, events, cloud });
+    app = await buildApp({ db: database.db, config, logger: log, events, cloud, store });
     const services = app.services;
     // The push channel: with several processes (ROLE api or worker) the Postgres
     // adapter carries events between them; a worker only broadcasts.

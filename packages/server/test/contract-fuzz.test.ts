@@ -152,6 +152,17 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   restoreMachineBackup: async () => ({ launcherBackupFile: 'fuzz/launcher/1.bak' }),
   updateSaasImage: () => current(`/cloud/images/${ids.saasImage}`),
   createSaasImage: async () => ({ name: 'fuzz-image', region: SPARE_CLOUD_IMAGES[0].region, cloudImage: SPARE_CLOUD_IMAGES[0].imageId }),
+  // The edit fields alone, valid for a definition of any data type (null: no default).
+  updateComponentConfig: async () => ({
+    protected: false,
+    siteSpecific: false,
+    saasDefaultValue: null,
+    onPremDefaultValue: null,
+    linuxSpecificValue: null,
+    versionId: null,
+    deprecatedAtVersionId: null,
+  }),
+  updateDeployerConfig: async () => ({ protected: false, defaultValue: null, versionId: null, deprecatedAtVersionId: null }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */

@@ -5,16 +5,23 @@
  * Use: `const t = await startTestApp(); afterAll(t.close);`
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
+import type { ObjectStore } from '../src/storage/object-store.js';
+import { createLocalObjectStore } from '../src/storage/local-store.js';
 import { connectDatabase, type Database } from '../src/db/client.js';
 import { TEMPLATE_DB, TEST_DATA_KEY, TEST_JWT_SECRET, withDatabase } from './db-url.js';
 
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The app's object store (library files): `opts.store`, else a local one in a temporary folder removed on close. */
+  store: ObjectStore;
   /** Signs in and returns the bearer token. */
   login(username: string, password?: string): Promise<string>;
   /** `inject` with the token of `as` (a demo username) or none. */
@@ -47,14 +54,18 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
-export async function startTestApp(opts: { tokenLifetimeSeconds?: number } = {}): Promise<TestApp> {
+/** `store`: the object store of library files (default: a local one in a temporary folder). */
+export async function startTestApp(opts: { tokenLifetimeSeconds?: number; store?: ObjectStore } = {}): Promise<TestApp> {
   const created = await createTestDatabase();
+  const storeRoot = opts.store ? undefined : await mkdtemp(join(tmpdir(), 'fleet-test-objects-'));
+  const store = opts.store ?? createLocalObjectStore({ root: storeRoot! });
   const database = connectDatabase(created.url, { max: 5 });
   const app = await buildApp({
     db: database.db,
     // Limits no test reaches by accident (security-headers.test.ts tests them with low ones).
     config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
+    store,
   });
   await app.ready();
   const tokens = new Map<string, string>();
@@ -68,6 +79,7 @@ export async function startTestApp(opts: { tokenLifetimeSeconds?: number } = {})
   return {
     app,
     database,
+    store,
     login,
     async call({ method, url, as, token, body, query }) {
       let bearer = token;
@@ -87,6 +99,7 @@ export async function startTestApp(opts: { tokenLifetimeSeconds?: number } = {})
       await app.close();
       await database.close();
       await created.drop();
+      if (storeRoot) await rm(storeRoot, { recursive: true, force: true });
     },
   };
 }

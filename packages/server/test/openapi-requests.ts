@@ -19,10 +19,15 @@ export interface PathIds {
   activity: number;
   /** An issue of the machine (1, unknown, when it has none). */
   issue: number;
+  /** A library file (the first). */
+  libraryFile: number;
   template: number;
   /** A draft of the signed-in user. */
   draft: number;
   commitHash: string;
+  /** A definition of each config catalogue. */
+  componentConfig: number;
+  deployerConfig: number;
   /** The first IRMN version and the first SaaS image (by id). */
   irmnVersion: number;
   saasImage: number;
@@ -52,12 +57,30 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
     sql`select activity_id as id from audit_activity_accounts where account_id = ${account} order by activity_id limit 1`,
   );
   const issue = await db.execute<{ id: number }>(sql`select id from issues where machine_id = ${machine} order by id limit 1`);
+  const { libraryFile } = await one<{ libraryFile: number }>(sql`select min(id) as "libraryFile" from library_files`);
   const { template } = await one<{ template: number }>(sql`select id as template from templates where is_public and type = 'general' order by id limit 1`);
   const { commitHash } = await one<{ commitHash: string }>(sql`select short_hash as "commitHash" from software_commits where software = 'launcher' order by id limit 1`);
   const { irmnVersion, saasImage } = await one<{ irmnVersion: number; saasImage: number }>(
     sql`select (select min(id) from irmn_versions) as "irmnVersion", (select min(id) from saas_images) as "saasImage"`,
   );
-  return { account, machine, site, task: task.rows[0]?.id ?? 1, operation: operation.rows[0]?.id ?? 1, activity: activity.rows[0]?.id ?? 1, issue: issue.rows[0]?.id ?? 1, template, commitHash, irmnVersion, saasImage };
+  const { componentConfig } = await one<{ componentConfig: number }>(sql`select min(id) as "componentConfig" from component_configs`);
+  const { deployerConfig } = await one<{ deployerConfig: number }>(sql`select min(id) as "deployerConfig" from deployer_configs`);
+  return {
+    account,
+    machine,
+    site,
+    task: task.rows[0]?.id ?? 1,
+    operation: operation.rows[0]?.id ?? 1,
+    activity: activity.rows[0]?.id ?? 1,
+    issue: issue.rows[0]?.id ?? 1,
+    libraryFile,
+    template,
+    commitHash,
+    componentConfig,
+    deployerConfig,
+    irmnVersion,
+    saasImage,
+  };
 }
 
 /** The id of a kind of row among `ids` (class: Experimental). */

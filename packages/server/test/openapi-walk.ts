@@ -56,6 +56,9 @@ export type RefKind =
   | 'operation'
   | 'activity'
   | 'issue'
+  | 'componentConfig'
+  | 'deployerConfig'
+  | 'libraryFile'
   | 'irmnVersion'
   | 'saasImage';
 
@@ -96,6 +99,11 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   template: 'template',
   'irmn-versions': 'irmnVersion',
   images: 'saasImage',
+  // `/library/files/{id}`, and `ids` of `/library/files` and `/library/files/batch`.
+  files: 'libraryFile',
+  library: 'libraryFile',
+  'component-configs': 'componentConfig',
+  'deployer-configs': 'deployerConfig',
 };
 
 /** The operations of the document, in document order. */

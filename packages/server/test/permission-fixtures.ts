@@ -11,8 +11,9 @@ import { sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, CLASS_EXPERIMENTAL, type TAccountDetail } from '@fleet/contracts';
 import { eq } from 'drizzle-orm';
 import { raiseIssue } from '../src/engine/issues/raise.js';
-import { cloudImages, draftAccounts, irmnVersions, machineCredentials, operations, saasImages, sites, users } from '../src/db/schema.js';
+import { cloudImages, draftAccounts, irmnVersions, libraryFiles, machineCredentials, operations, saasImages, sites, users } from '../src/db/schema.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
+import { cloudLibraryObjectKey, libraryFileUrl } from '../src/modules/library/library-objects.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 import { insertAccount, insertLauncherLogin, insertMachine } from './fixtures.js';
@@ -26,16 +27,22 @@ export type BadToken = 'expired' | 'forged' | 'algNone' | 'revoked';
 /** The rows one caller acts on: `id` by kind (`class` is the class id of its account). */
 export interface World {
   classId: number;
-  ids: Record<Exclude<RefKind, 'template' | 'commit' | 'irmnVersion' | 'saasImage'>, number>;
+  ids: Record<Exclude<RefKind, SharedKind>, number>;
 }
+
+/** Kinds of rows every world shares (catalogue rows, not an account's). */
+export type SharedKind = 'template' | 'commit' | 'componentConfig' | 'deployerConfig' | 'irmnVersion' | 'saasImage';
 
 /**
  * Rows known to the whole run: a public template and a commit (for the enum path
- * values the walk picks first), an IRMN version and a SaaS image that nothing uses.
+ * values the walk picks first), a definition of each config catalogue, an IRMN
+ * version and a SaaS image that nothing uses.
  */
 export interface Shared {
   template: number;
   commit: string;
+  componentConfig: number;
+  deployerConfig: number;
   irmnVersion: number;
   saasImage: number;
 }
@@ -101,8 +108,26 @@ async function world(t: TestApp, classId: number, owner: 'operator' | 'admin'): 
       // The activity of that operation: it concerns the world's account.
       activity: await lastActivityId(t),
       issue: await newIssue(t, row.machine),
+      libraryFile: await newLibraryFile(t),
     },
   };
+}
+
+/** A file in the cloud library of the app's store that the library does not know; answers its url. */
+export async function newCloudLibraryFile(t: TestApp): Promise<string> {
+  const file = { name: `Matrix_Dev_8.2.${Date.now()}${Math.floor(Math.random() * 1000)}.zip`, package: 'Matrix', type: 'Dev', version: '8.2' } as const;
+  await t.store.put(cloudLibraryObjectKey(file), new TextEncoder().encode(file.name));
+  return libraryFileUrl(file);
+}
+
+/** A library file no account uses (a delete consumes it); answers its id. */
+export async function newLibraryFile(t: TestApp): Promise<number> {
+  const name = `Matrix_${Date.now()}_${Math.random().toString(36).slice(2, 8)}.zip`;
+  const [row] = await t.database.db
+    .insert(libraryFiles)
+    .values({ name, url: `https://library.fleet.example.net/files/Matrix/${name}`, package: 'Matrix', type: 'Dev', version: '8.2', addedBy: 'admin', date: new Date() })
+    .returning({ id: libraryFiles.id });
+  return row!.id;
 }
 
 /** Queues a StopMachine task (New until the engine runs it) as admin; answers its id. */
@@ -138,6 +163,13 @@ export async function newDraft(t: TestApp, classId: number, as: string): Promise
   return (res.json() as { draftAccountId: number }).draftAccountId;
 }
 
+/** Creates a config definition no machine uses, as admin; answers its id. */
+export async function newConfigDefinition(t: TestApp, kind: 'component' | 'deployer'): Promise<number> {
+  const res = await t.call({ method: 'POST', url: `/${kind}-configs`, as: 'admin', body: { rootKey: 'matrix', subKey: `k${Date.now()}${Math.random()}`.replace('.', ''), dataType: null } });
+  if (res.statusCode !== 200) throw new Error(`config definition failed: ${res.body}`);
+  return (res.json() as { id: number }).id;
+}
+
 /** Creates a general template as `as`; answers its id. */
 export async function newTemplate(t: TestApp, as: string): Promise<number> {
   const res = await t.call({ method: 'POST', url: '/template/general', as, body: { name: `Matrix ${Date.now()} ${Math.random()}` } });
@@ -167,6 +199,8 @@ export async function setUpWorlds(t: TestApp) {
   const shared: Shared = {
     template: (await one<{ id: number }>(t, sql`select min(id) as id from templates where type = 'general' and owner_id is null`)).id,
     commit: (await one<{ hash: string }>(t, sql`select short_hash as hash from software_commits where software = 'launcher' order by id limit 1`)).hash,
+    componentConfig: (await one<{ id: number }>(t, sql`select min(id) as id from component_configs`)).id,
+    deployerConfig: (await one<{ id: number }>(t, sql`select min(id) as id from deployer_configs`)).id,
     irmnVersion: await newIrmnVersion(t),
     saasImage: await newSaasImage(t),
   };
@@ -268,6 +302,19 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   // PROCEED (the first decision) needs an operation waiting for approval.
   updateMachineOperation: { fresh: async (c) => ({ operation: await newOperation(c.t, c.world.ids.machine, true) }) },
+  // A cloud library file of its own for each sync (a synced file is known afterwards).
+  syncLibraryFiles: { body: async (c) => ({ urls: [await newCloudLibraryFile(c.t)] }) },
+  // Each delete consumes a library file: one is made for it.
+  deleteLibraryFile: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
+  deleteLibraryFiles: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
+  // The edit fields alone, valid for a definition of any data type (null: no default).
+  updateComponentConfig: {
+    body: () => ({ protected: false, siteSpecific: false, saasDefaultValue: null, onPremDefaultValue: null, linuxSpecificValue: null, versionId: null, deprecatedAtVersionId: null }),
+  },
+  updateDeployerConfig: { body: () => ({ protected: false, defaultValue: null, versionId: null, deprecatedAtVersionId: null }) },
+  // A seeded definition is held by machines (409): delete one that no machine holds.
+  deleteComponentConfig: { fresh: async (c) => ({ componentConfig: await newConfigDefinition(c.t, 'component') }) },
+  deleteDeployerConfig: { fresh: async (c) => ({ deployerConfig: await newConfigDefinition(c.t, 'deployer') }) },
   deleteIrmnVersion: { fresh: async (c) => ({ irmnVersion: await newIrmnVersion(c.t) }) },
   createSaasImage: { body: async (c) => ({ name: `matrix-new-${Date.now()}-${Math.random()}`.slice(0, 40), region: 'us-east-1', cloudImage: (await newCloudImage(c.t)).imageId }) },
   updateSaasImage: { body: async (c) => (await c.t.call({ method: 'GET', url: `/cloud/images/${c.ids.saasImage}`, as: 'admin' })).json() },

@@ -74,8 +74,7 @@ function worldValue(w: World, ref: Ref): number | string | undefined {
   if (ref.name === 'parentId') return undefined;
   if (ref.kind === 'template') return worlds.shared.template;
   if (ref.kind === 'commit') return worlds.shared.commit;
-  if (ref.kind === 'irmnVersion') return worlds.shared.irmnVersion;
-  if (ref.kind === 'saasImage') return worlds.shared.saasImage;
+  if (ref.kind === 'componentConfig' || ref.kind === 'deployerConfig' || ref.kind === 'irmnVersion' || ref.kind === 'saasImage') return worlds.shared[ref.kind];
   return w.ids[ref.kind];
 }
 

@@ -1,6 +1,7 @@
 /**
  * Files in the object store for the demo (DESIGN §4, §13): the default sample
- * data files (both fleets: three small objects) and, for `demo` only, backup
+ * data files (both fleets: three small objects) and, for `demo` only, the
+ * library's objects, the cloud library (`library-files.ts`) and backup
  * files of a few accounts' machines, so that Restore Backup and Reinstall
  * Sample Data have something to show. The scale fleet gets no backup objects,
  * which keeps `SEED=scale` fast.
@@ -23,6 +24,7 @@ import { backupObjectKey, sampleDataObjectKey, softwareOf } from '../storage/eff
 import { seedOf, simulatedDump, simulatedSampleData } from '../storage/simulated-files.js';
 import { daysBefore } from './random.js';
 import { DEFAULT_SAMPLE_DATA_FILES } from './settings.js';
+import { seedLibraryObjects } from './library-files.js';
 
 const BACKUP_CLASSES = [CLASS_EXPERIMENTAL, CLASS_INTERNAL_TESTING, CLASS_CUSTOMER_STAGING, CLASS_CUSTOMER_PRODUCTION];
 const ACCOUNTS_PER_CLASS = 2;
@@ -54,6 +56,7 @@ export async function seedStoredFiles(db: DbOrTx, store: ObjectStore, kind: 'dem
   }
   await db.insert(sampleDataFiles).values(samples).onConflictDoNothing();
   if (kind === 'scale') return { objects };
+  objects += (await seedLibraryObjects(db, store)).objects;
 
   const rows: NewBackupFile[] = [];
   for (const machine of await backupMachines(db)) {

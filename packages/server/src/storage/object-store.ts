@@ -1,6 +1,6 @@
 /**
- * The object store (DESIGN §13): where backup files, sample data files (and,
- * later, library files) keep their bytes; the database keeps their metadata.
+ * The object store (DESIGN §13): where backup files, sample data files and
+ * library files keep their bytes; the database keeps their metadata.
  * Two implementations behave the same (one behaviour suite, `object-store.test.ts`,
  * runs against both): a local folder (`local-store.ts`, the default, under
  * `DATA_DIR/objects`) and the S3 API (`s3-store.ts`, when `S3_URL` is set).

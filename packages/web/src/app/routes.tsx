@@ -66,8 +66,8 @@ export const APP_ROUTES: AppRoute[] = [
     ],
   },
   { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: notBuiltYet },
-  { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: notBuiltYet },
-  { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: notBuiltYet },
+  { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: () => import('../features/library-manager/LibraryManagerPage') },
+  { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: () => import('../features/mma/MmaPage') },
   {
     path: 'viewer',
     title: 'Viewer',
@@ -93,8 +93,8 @@ export const APP_ROUTES: AppRoute[] = [
     icon: <UnorderedListOutlined />,
     redirect: '/lists/component-configs',
     children: [
-      { path: 'component-configs', title: 'Component Configs', page: notBuiltYet },
-      { path: 'deployer-configs', title: 'Deployer Configs', page: notBuiltYet },
+      { path: 'component-configs', title: 'Component Configs', page: () => import('../features/config-catalogues/ComponentConfigsPage') },
+      { path: 'deployer-configs', title: 'Deployer Configs', page: () => import('../features/config-catalogues/DeployerConfigsPage') },
       { path: 'irmn-versions', title: 'IRMN Versions', page: () => import('../features/lists-images/IrmnVersionsPage') },
       { path: 'instance-types', title: 'Instance Types', page: () => import('../features/lists-images/InstanceTypesPage') },
       { path: 'saas-images', title: 'SaaS Images', page: () => import('../features/lists-images/SaasImagesPage') },

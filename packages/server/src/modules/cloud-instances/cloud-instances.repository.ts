@@ -9,6 +9,7 @@
  */
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { TCloudInstance } from '@fleet/contracts';
+import { cappedCount, cappedTotalFields } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime } from '../../db/sql-json.js';
@@ -64,8 +65,8 @@ export function cloudInstancePageStatement(q: { hiddenClassIds: number[]; machin
         from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
         cross join lateral (select ${instanceJson} as item from cloud_instances c join machines m on m.id = c.machine_id where c.id = p.id limit 1) x),
         '[]'::json),
-      'totalItems', t.n, 'totalCapped', t.n >= ${q.cap}::int)::text as page
-    from (select count(*)::int from (select 1 ${matching} order by m.id, c.machine_id limit ${q.cap}::int) x) t(n)`;
+      ${cappedTotalFields(sql`t.n`, q.cap)})::text as page
+    from (${cappedCount(sql`select 1 ${matching} order by m.id, c.machine_id`, q.cap)}) t(n)`;
 }
 
 /**

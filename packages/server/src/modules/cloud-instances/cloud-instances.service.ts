@@ -7,6 +7,7 @@
  * (`totalCapped`). Reading needs no permission beyond being signed in.
  */
 import { VIEWER_COUNT_AHEAD, type TCloudInstancesPage } from '@fleet/contracts';
+import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
@@ -23,7 +24,7 @@ export interface CloudInstanceService {
 
 export function createCloudInstanceService({ db }: { db: Db }): CloudInstanceService {
   async function page(principal: Principal, query: Page & { machineId?: number }): Promise<TCloudInstancesPage> {
-    const cap = query.startIndex + query.limit + VIEWER_COUNT_AHEAD;
+    const cap = countCap(query, VIEWER_COUNT_AHEAD);
     return jsonText(await selectCloudInstancePageText(db, { ...query, cap, hiddenClassIds: hiddenClassIds(principal) }));
   }
 

@@ -15,6 +15,26 @@ import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { mmaClasses, mmaInstances } from '../../db/schema.js';
 
+/** A class and its instance (if any) as the API answers them (spec 3 §3 MMA class). */
+export function mmaClassJson(c: typeof mmaClasses.$inferSelect, i: typeof mmaInstances.$inferSelect | null): TMmaClass {
+  return {
+    id: c.id,
+    name: c.name,
+    image: c.image,
+    isProduction: c.isProduction,
+    mmaInstance: i && {
+      commitHash: i.commitHash,
+      commitTimestamp: i.commitTimestamp.toISOString(),
+      deployerVer: i.deployerVer,
+      deployerBranch: i.deployerBranch,
+      deployerVerUpdatedAt: i.deployerVerUpdatedAt?.toISOString() ?? null,
+      standby: i.standby,
+      priorityGroup: i.priorityGroup,
+      caaHost: i.caaHost,
+    },
+  };
+}
+
 export interface FleetService {
   machineStats(principal: Principal): Promise<TMachineStats>;
   mmaStats(): Promise<TMmaStats>;
@@ -80,22 +100,7 @@ export function createFleetService({ db }: { db: Db }): FleetService {
         .from(mmaClasses)
         .leftJoin(mmaInstances, eq(mmaInstances.classId, mmaClasses.id))
         .orderBy(asc(mmaClasses.id));
-      return rows.map(({ c, i }) => ({
-        id: c.id,
-        name: c.name,
-        image: c.image,
-        isProduction: c.isProduction,
-        mmaInstance: i && {
-          commitHash: i.commitHash,
-          commitTimestamp: i.commitTimestamp.toISOString(),
-          deployerVer: i.deployerVer,
-          deployerBranch: i.deployerBranch,
-          deployerVerUpdatedAt: i.deployerVerUpdatedAt?.toISOString() ?? null,
-          standby: i.standby,
-          priorityGroup: i.priorityGroup,
-          caaHost: i.caaHost,
-        },
-      }));
+      return rows.map(({ c, i }) => mmaClassJson(c, i));
     },
   };
 }

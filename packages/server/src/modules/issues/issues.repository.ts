@@ -9,6 +9,7 @@
  */
 import { and, arrayContains, count, desc, eq, notInArray, sql, type SQL } from 'drizzle-orm';
 import { ISSUES_COUNT_AHEAD, type TIssue, type TIssueLog, type TIssuesPage, type TIssueSource } from '@fleet/contracts';
+import { cappedCount, cappedTotalFields, countCap } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { isoTime } from '../../db/sql-json.js';
@@ -109,7 +110,7 @@ const ISSUE_ORDER = sql`i.last_occurrence_time desc nulls last, i.id desc nulls 
  * classes nothing is joined at all.
  */
 export function issuePageStatement(f: IssueFilter & { startIndex: number; limit: number }): SQL {
-  const cap = f.startIndex + f.limit + ISSUES_COUNT_AHEAD;
+  const cap = countCap(f, ISSUES_COUNT_AHEAD);
   const walk = sql`from issues i where ${machineVisible(sql`i.machine_id`, { hiddenClassIds: f.hiddenClassIds, live: false })}
     ${f.machineId !== undefined ? sql`and i.machine_id = ${f.machineId}::int` : sql``}
     ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}
@@ -117,12 +118,12 @@ export function issuePageStatement(f: IssueFilter & { startIndex: number; limit:
   return sql`with p as materialized (select i.id, i.last_occurrence_time ${walk} offset ${f.startIndex}::int limit ${f.limit}::int),
       n as (select count(*)::int as rows from p),
       t as (select case when n.rows = ${f.limit}::int or (n.rows = 0 and ${f.startIndex}::int > 0)
-        then (select count(*)::int from (select 1 ${walk} limit ${cap}::int) x) else ${f.startIndex}::int + n.rows end as total from n)
+        then (${cappedCount(sql`select 1 ${walk}`, cap)}) else ${f.startIndex}::int + n.rows end as total from n)
     select json_build_object(
       'items', coalesce((select json_agg(x.issue order by p.last_occurrence_time desc, p.id desc)
         from p cross join lateral (select ${issueJson} as issue from issues i join machines m on m.id = i.machine_id where i.id = p.id limit 1) x),
         '[]'::json),
-      'totalItems', t.total, 'totalCapped', t.total >= ${cap}::int)::text as page
+      ${cappedTotalFields(sql`t.total`, cap)})::text as page
     from t`;
 }
 

@@ -3,23 +3,16 @@
  * `PUT /machines/{id}/component-config`, `PUT /machines/{id}/deployer-config`,
  * `GET /machines/{id}/default-component-config`, `GET /machines/{id}/default-deployer-config`,
  * and the batch defaults `GET /machines/default-component-configs?ids=1,2` and
- * `GET /machines/default-deployer-configs?ids=1,2`; the catalogues of definitions
- * `GET|POST /component-configs` and `GET|POST /deployer-configs` (spec 2 §7 Configs,
- * spec 3 §7). Mutations need `write` (app.ts).
+ * `GET /machines/default-deployer-configs?ids=1,2`. The catalogues of definitions
+ * are the `config-catalogues` module's. Mutations need `write` (app.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  ZComponentConfigDefinition,
-  ZCreateConfigDefinitionRequest,
   ZDefaultComponentConfig,
   ZDefaultComponentConfigsResponse,
   ZDefaultDeployerConfig,
   ZDefaultDeployerConfigsResponse,
-  ZDeployerConfigDefinition,
   ZIdParams,
-  ZListComponentConfigDefinitionsResponse,
-  ZListConfigDefinitionsQuery,
-  ZListDeployerConfigDefinitionsResponse,
   ZMachine,
   ZMachineIdsQuery,
   ZPutComponentConfigRequest,
@@ -136,68 +129,5 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) =>
       (await configs().defaults({ principal: req.principal!, machineIds: req.query.ids, kind: 'deployer' })).map((i) => ({ machineId: i.machineId, deployerConfig: i.config })),
-  );
-
-  const catalogueTags = ['Config definitions'];
-  app.get(
-    '/component-configs',
-    {
-      schema: {
-        operationId: 'listComponentConfigs',
-        description:
-          'Component config definitions, by rootKey.subKey: `search` matches a substring, `rootKey` exactly; paged (spec 3 §2.5, §7 Component configs).',
-        tags: catalogueTags,
-        summary: 'Component config definitions by rootKey.subKey (search: a substring of it; rootKey: exact)',
-        querystring: ZListConfigDefinitionsQuery,
-        response: { 200: ZListComponentConfigDefinitionsResponse },
-      },
-    },
-    (req) => configs().listDefinitions({ kind: 'component', filter: req.query }),
-  );
-  app.post(
-    '/component-configs',
-    {
-      config: { problems: [409] },
-      schema: {
-        operationId: 'createComponentConfig',
-        description: 'Creates a component config definition (rootKey, subKey, dataType) (spec 3 §2.5). 409 when the key exists. Audited.',
-        tags: catalogueTags,
-        summary: 'Create a component config definition (409 when the key exists)',
-        body: ZCreateConfigDefinitionRequest,
-        response: { 200: ZComponentConfigDefinition },
-      },
-    },
-    (req) => configs().createDefinition({ principal: req.principal!, kind: 'component', body: req.body }),
-  );
-  app.get(
-    '/deployer-configs',
-    {
-      schema: {
-        operationId: 'listDeployerConfigs',
-        description:
-          'Deployer config definitions, by rootKey.subKey: `search` matches a substring, `rootKey` exactly; paged (spec 3 §2.5, §7 Deployer configs).',
-        tags: catalogueTags,
-        summary: 'Deployer config definitions by rootKey.subKey (search: a substring of it; rootKey: exact)',
-        querystring: ZListConfigDefinitionsQuery,
-        response: { 200: ZListDeployerConfigDefinitionsResponse },
-      },
-    },
-    (req) => configs().listDefinitions({ kind: 'deployer', filter: req.query }),
-  );
-  app.post(
-    '/deployer-configs',
-    {
-      config: { problems: [409] },
-      schema: {
-        operationId: 'createDeployerConfig',
-        description:
-          'Creates a deployer config definition (rootKey, subKey, dataType) (spec 2 §7 Configs, spec 3 §2.5). 409 when the key exists. Audited.',
-        tags: catalogueTags,
-        summary: 'Create a deployer config definition (409 when the key exists)',
-        body: ZCreateConfigDefinitionRequest,
-        response: { 200: ZDeployerConfigDefinition },
-      },
-    },
-    (req) => configs().createDefinition({ principal: req.principal!, kind: 'deployer', body: req.body }),
   );
 };

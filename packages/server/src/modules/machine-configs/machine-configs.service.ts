@@ -10,23 +10,13 @@
  * `ids` for batch ids the user may not see. Each save is audited
  * (UpdateComponentConfig, UpdateDeployerConfig) with one change per key.
  *
- * The catalogues of definitions (spec 2 §5, §7 Configs; spec 3 §7): a page of
- * either catalogue, and creating a definition for an unknown key (rootKey,
- * subKey, dataType; no defaults, not protected, every version), 409 when the key
- * exists; audited as CreateComponentConfig / CreateDeployerConfig.
+ * The catalogues of definitions themselves are the `config-catalogues` module's;
+ * defaults read them on every call, so a catalogue change is used at once.
  */
-import type {
-  TComponentConfigDefinition,
-  TConfigMap,
-  TCreateConfigDefinitionRequest,
-  TDeployerConfigDefinition,
-  TListComponentConfigDefinitionsResponse,
-  TListDeployerConfigDefinitionsResponse,
-  TMachine,
-} from '@fleet/contracts';
+import type { TConfigMap, TMachine } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../lib/problem.js';
+import { badRequest, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import { findVisibleMachine, selectMachine, selectVisibleTargets } from '../machines/machines.repository.js';
 import { checkConfig, defaultsFor } from './config-rules.js';
@@ -38,22 +28,16 @@ const KINDS = {
   component: {
     field: 'componentConfig',
     action: 'UpdateComponentConfig',
-    createAction: 'CreateComponentConfig',
     entity: 'ComponentConfig',
     definitions: repo.selectComponentDefinitions,
   },
   deployer: {
     field: 'deployerConfig',
     action: 'UpdateDeployerConfig',
-    createAction: 'CreateDeployerConfig',
     entity: 'DeployerConfig',
     definitions: repo.selectDeployerDefinitions,
   },
 } as const;
-
-/** A page of a catalogue of definitions. */
-export type DefinitionPage<K extends ConfigKind> = K extends 'component' ? TListComponentConfigDefinitionsResponse : TListDeployerConfigDefinitionsResponse;
-type Definition<K extends ConfigKind> = K extends 'component' ? TComponentConfigDefinition : TDeployerConfigDefinition;
 
 export interface MachineConfigService {
   /** Replaces the machine's configuration of the kind; answers the machine. */
@@ -62,10 +46,6 @@ export interface MachineConfigService {
   defaultsOf(o: { principal: Principal; machineId: number; kind: ConfigKind }): Promise<TConfigMap>;
   /** Default configuration of the kind for each machine, in the order asked (400 naming `ids` for any the user may not see). */
   defaults(o: { principal: Principal; machineIds: number[]; kind: ConfigKind }): Promise<{ machineId: number; config: TConfigMap }[]>;
-  /** A page of the kind's catalogue of definitions, sorted by `rootKey.subKey`. */
-  listDefinitions<K extends ConfigKind>(o: { kind: K; filter: repo.DefinitionFilter }): Promise<DefinitionPage<K>>;
-  /** Creates a definition of the kind (409 when its key exists); answers it. */
-  createDefinition<K extends ConfigKind>(o: { principal: Principal; kind: K; body: TCreateConfigDefinitionRequest }): Promise<Definition<K>>;
 }
 
 export function createMachineConfigService({ db, audit }: { db: Db; audit: AuditService }): MachineConfigService {
@@ -76,11 +56,6 @@ export function createMachineConfigService({ db, audit }: { db: Db; audit: Audit
       const f = byId.get(id);
       return f ? [{ machineId: id, config: defaultsFor(defs, f) }] : [];
     });
-  }
-
-  async function definitionPage<K extends ConfigKind>(kind: K, filter: repo.DefinitionFilter): Promise<DefinitionPage<K>> {
-    const page = kind === 'component' ? await repo.selectComponentDefinitionPage(db, filter) : await repo.selectDeployerDefinitionPage(db, filter);
-    return page as DefinitionPage<K>;
   }
 
   return {
@@ -118,24 +93,6 @@ export function createMachineConfigService({ db, audit }: { db: Db; audit: Audit
       const unknown = machineIds.filter((id) => !visible.has(id));
       if (unknown.length > 0) throw badRequest([{ propertyName: 'ids', errorMessage: 'Unknown machines', attemptedValue: unknown }]);
       return defaultsFrom(machineIds, kind);
-    },
-
-    listDefinitions: ({ kind, filter }) => definitionPage(kind, filter),
-
-    async createDefinition<K extends ConfigKind>({ principal, kind, body }: { principal: Principal; kind: K; body: TCreateConfigDefinitionRequest }) {
-      const key = `${body.rootKey}.${body.subKey}`;
-      const id = await db.transaction(async (tx) => {
-        const inserted = await repo.insertDefinition(tx, kind, body);
-        if (inserted === null) throw conflict(`Config ${key} exists already`);
-        await audit.record(tx, {
-          action: KINDS[kind].createAction,
-          user: principal.username,
-          params: { id: inserted, key, dataType: body.dataType ?? 'string' },
-        });
-        return inserted;
-      });
-      const [created] = (await definitionPage(kind, { id, startIndex: 0, limit: 1 })).items;
-      return created as Definition<K>;
     },
 
     async defaultsOf({ principal, machineId, kind }) {

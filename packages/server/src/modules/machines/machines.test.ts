@@ -103,6 +103,26 @@ describe('GET /machines and /machines/{id}', () => {
     expect(items.find((m) => m.id === ids.panicked)).toMatchObject({ instance: null, cloudInstanceType: null, needsAdmin: true });
   });
 
+  it('answers each boolean field of a machine from its own column', async () => {
+    const db = t.database.db;
+    const account = (await insertAccount(db, { name: 'Flags Fixture', classId: 2 })).id;
+    const fields = ['needsAdmin', 'manualMaintenance', 'turbo', 'runSmokeTest', 'overseeTermination', 'stop', 'idle', 'terminate', 'isLauncher', 'isSiteMaster'] as const;
+    // One machine per field with only that field set (managed is true by default, so its machine clears it),
+    // and one with every field set.
+    const only = new Map<number, string>();
+    for (const field of fields) only.set((await insertMachine(db, { accountId: account, classId: 2, name: `flag-${field}`, [field]: true, managed: false })).id, field);
+    const unmanaged = (await insertMachine(db, { accountId: account, classId: 2, name: 'flag-none', managed: false })).id;
+    const all = (await insertMachine(db, { accountId: account, classId: 2, name: 'flag-all', ...Object.fromEntries(fields.map((f) => [f, true])), managed: true })).id;
+    const { items } = await ok<{ items: TMachine[] }>('GET', '/machines', 'admin', undefined, { accountId: String(account) });
+    expect(items).toHaveLength(fields.length + 2);
+    for (const machine of items) {
+      const set = [...fields, 'managed' as const].filter((f) => machine[f]);
+      if (machine.id === all) expect(set).toEqual([...fields, 'managed']);
+      else if (machine.id === unmanaged) expect(set).toEqual([]);
+      else expect(set).toEqual([only.get(machine.id)]);
+    }
+  });
+
   it('lists each machine with its unfinished tasks as GET /machines/{id}/tasks answers them: newest first, at most 10', async () => {
     const db = t.database.db;
     const account = (await insertAccount(db, { name: 'Recent Tasks Fixture', classId: 2 })).id;

@@ -19,6 +19,7 @@ import {
   type TOperationType,
   type TOperationTypeName,
 } from '@fleet/contracts';
+import { cappedCount, cappedTotalFields, countCap } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import {
@@ -118,7 +119,7 @@ export async function selectOperationPage(
  * back was planned as a hash join over every operation.
  */
 export function operationPageStatement(q: OperationFilter & { startIndex: number; limit: number }): SQL {
-  const cap = q.startIndex + q.limit + OPERATIONS_COUNT_AHEAD;
+  const cap = countCap(q, OPERATIONS_COUNT_AHEAD);
   const hidden = sql.param(q.hiddenClassIds);
   const pageVisible =
     q.hiddenClassIds.length > 0
@@ -129,14 +130,14 @@ export function operationPageStatement(q: OperationFilter & { startIndex: number
   // The count is ordered like the page, so that the planner walks the page's index: without an
   // order, a filter it expects to match often is counted by a scan of the table, which is slow
   // when the filter (two columns together) matches little.
-  const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by o.id desc limit ${cap}::int`;
+  const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by o.id desc`;
   return sql`select json_build_object(
       'items', coalesce((select json_agg(x.op order by p.id desc)
         from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
         cross join lateral (select ${json} as op from operations o join machines m on m.id = o.machine_id where o.id = p.id limit 1) x),
         '[]'::json),
-      'totalItems', t.n, 'totalCapped', t.n >= ${cap}::int)::text as page
-    from (select count(*)::int from (${counted}) x) t(n)`;
+      ${cappedTotalFields(sql`t.n`, cap)})::text as page
+    from (${cappedCount(counted, cap)}) t(n)`;
 }
 
 /** A machine's operations, newest first, with the exact total (a machine has few). */

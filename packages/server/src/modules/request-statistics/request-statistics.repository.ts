@@ -8,6 +8,7 @@
  * before site master (the primary key: a page walks it and stops).
  */
 import { REQUEST_STATISTICS_COUNT_AHEAD } from '@fleet/contracts';
+import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { KIND_OF_CODE } from '../../engine/probes/probes.repository.js';
 import type { Counts, StatisticFacts } from '../../engine/probes/windows.js';
@@ -118,7 +119,7 @@ export async function selectStatisticsPage(
   q: StatisticsFilter & { startIndex: number; limit: number; now: Date },
 ): Promise<{ rows: StatisticRow[]; total: number; capped: boolean }> {
   const { dayFrom, weekFrom, until } = rollupHours(q.now);
-  const cap = q.startIndex + q.limit + REQUEST_STATISTICS_COUNT_AHEAD;
+  const cap = countCap(q, REQUEST_STATISTICS_COUNT_AHEAD);
   // Prepared by name, one statement per filter shape: planning it costs more than running it
   // (about 10 ms against 2 at 100,000 rows), so each pooled connection plans it once.
   const page = matching(q, 7);

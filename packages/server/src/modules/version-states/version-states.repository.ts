@@ -6,6 +6,7 @@
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { VERSION_STATE_COMPONENTS, type TVersionStateKind } from '@fleet/contracts';
+import { cappedCount, cappedTotalFields } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime, textArrayOf } from '../../db/sql-json.js';
@@ -87,7 +88,7 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
     where ${only} and ${machineVisible(sql`v.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}
     order by ${STATE_ORDER}`;
   const counted = sql`select 1 from version_states v join machines m on m.id = v.machine_id join accounts a on a.id = m.account_id
-    where ${only} and ${visibleMachine(q.hiddenClassIds)} order by ${STATE_ORDER} limit ${q.cap}::int`;
+    where ${only} and ${visibleMachine(q.hiddenClassIds)} order by ${STATE_ORDER}`;
   const replacedAt = sql`(select min(n.timestamp) from version_states n where n.machine_id = v.machine_id and (n.timestamp, n.id) > (v.timestamp, v.id))`;
   const item = sql`json_build_object('id', v.id, 'machine', json_build_object('id', v.machine_id, 'name', m.name),
     'desired', false, 'current', v.current, 'timestamp', ${isoTime(sql`v.timestamp`)}, 'components', v.components,
@@ -99,8 +100,8 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
         from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
         cross join lateral (select ${item} as item from version_states v join machines m on m.id = v.machine_id where v.id = p.id limit 1) x),
         '[]'::json),
-      'totalItems', t.n, 'totalCapped', t.n >= ${q.cap}::int)::text as page
-    from (select count(*)::int from (${counted}) x) t(n)`;
+      ${cappedTotalFields(sql`t.n`, q.cap)})::text as page
+    from (${cappedCount(counted, q.cap)}) t(n)`;
 }
 
 /**
@@ -137,8 +138,8 @@ export function viewerDesiredPageStatement(q: ViewerPageQuery & { cap: number })
     cm as materialized (select ${commits} as commits)
     select json_build_object(
       'items', coalesce((select json_agg(${item} order by r.id) from r, cm), '[]'::json),
-      'totalItems', t.n, 'totalCapped', t.n >= ${q.cap}::int)::text as page
-    from (select count(*)::int from (${ids} limit ${q.cap}::int) x) t(n)`;
+      ${cappedTotalFields(sql`t.n`, q.cap)})::text as page
+    from (${cappedCount(ids, q.cap)}) t(n)`;
 }
 
 /** A page of the States viewer as JSON text: stored states ({@link viewerStatePageStatement}) or desired ones ({@link viewerDesiredPageStatement}); a named prepared statement per shape. */

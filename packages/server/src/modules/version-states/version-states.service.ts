@@ -23,6 +23,7 @@
 import { VIEWER_COUNT_AHEAD, type TComponentVersion, type TVersionState, type TVersionStatesResponse, type TVersionStatesViewerPage } from '@fleet/contracts';
 import type { z } from 'zod';
 import type { ZVersionStatesQuery, ZVersionStatesViewerQuery } from '@fleet/contracts';
+import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
@@ -97,7 +98,7 @@ export function createVersionStateService({ db }: { db: Db }): VersionStateServi
     },
 
     async viewer({ principal, query }) {
-      const cap = query.startIndex + query.limit + VIEWER_COUNT_AHEAD;
+      const cap = countCap(query, VIEWER_COUNT_AHEAD);
       return jsonText(
         await repo.selectViewerPageText(db, {
           hiddenClassIds: hiddenClassIds(principal),

@@ -1,0 +1,46 @@
+/**
+ * MMA calls beyond the reads of `fleet.ts` (spec 3 §2.7, §7 MMA; DESIGN §12):
+ * the instances list and editing a class with its instance.
+ */
+import { z } from 'zod';
+
+/** Width of the Edit MMA Class dialog, px (spec 3 §9). */
+export const MMA_CLASS_DIALOG_WIDTH = 600;
+
+/**
+ * `GET /mma/instances`: one MMA instance per class (DESIGN §12), with its MMA
+ * class. MMA classes are fleet-wide reference data, listed to every user (the
+ * Customer Production class too: spec 3 §2.7 shows it and hides only its edit
+ * button); DESIGN §5 hides that class's accounts and machines, not the class.
+ */
+export const ZMmaInstance = z.object({
+  id: z.number().int(),
+  mmaClassId: z.number().int(),
+  mmaClassName: z.string(),
+  commitHash: z.string(),
+  commitTimestamp: z.string(),
+  deployerVer: z.string(),
+  deployerBranch: z.string(),
+  deployerVerUpdatedAt: z.string().nullable(),
+  standby: z.boolean(),
+  priorityGroup: z.number().int(),
+  caaHost: z.string().nullable(),
+});
+export type TMmaInstance = z.infer<typeof ZMmaInstance>;
+export const ZMmaInstancesResponse = z.array(ZMmaInstance);
+
+/**
+ * `PUT /mma/classes/{id}` (spec 3 §7 MMA): name, deployerBranch, deployerVersion,
+ * standby, priorityGroup, caaHost, and `image` (the dialog's Image: a jump-start
+ * SaaS image name, or null for none; left out, the image is kept).
+ */
+export const ZUpdateMmaClassRequest = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(100),
+  image: z.string().trim().min(1).max(200).nullable().optional(),
+  deployerBranch: z.string().trim().max(200).optional(),
+  deployerVersion: z.string().trim().min(1, 'Deployer version is required').max(200),
+  standby: z.boolean(),
+  priorityGroup: z.number().int().min(0).max(1000),
+  caaHost: z.string().trim().max(253).nullable(),
+});
+export type TUpdateMmaClassRequest = z.infer<typeof ZUpdateMmaClassRequest>;

@@ -1,0 +1,109 @@
+/**
+ * MMA (spec 3 §2.7): the MMA classes with their instance: name (PROD tag when
+ * isProduction), commit hash with time-ago text and the full hash and time in a
+ * tooltip, image or 'None', deployer commit with 'updated …', standby, priority
+ * group and CAA target machine. Rows on standby are highlighted as errors. The
+ * edit button opens the Edit MMA Class dialog; it is hidden without `write`, and
+ * for Customer Production without group CustomerProductionAccess (the server
+ * refuses it too).
+ */
+import { useState } from 'react';
+import { Button, Card, Table, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { EditOutlined } from '@ant-design/icons';
+import { CLASS_CUSTOMER_PRODUCTION, type TMmaClass } from '@fleet/contracts';
+import { useAuth } from '../../app/auth/auth-context';
+import { formatDateTime } from '../../lib/format';
+import { useActionsColumnFixed } from '../../lib/use-mobile-layout';
+import { useMmaClasses } from './api/queries';
+import { EditMmaClassDialog } from './EditMmaClassDialog';
+import { timeAgo } from './time-ago';
+import './mma.css';
+
+export default function MmaPage() {
+  const { canWrite, hasCustomerProductionAccess } = useAuth();
+  const classes = useMmaClasses();
+  const [editing, setEditing] = useState<TMmaClass | null>(null);
+  const actionsFixed = useActionsColumnFixed();
+  const canEdit = (c: TMmaClass) => canWrite && c.mmaInstance !== null && (c.id !== CLASS_CUSTOMER_PRODUCTION || hasCustomerProductionAccess);
+
+  const columns: ColumnsType<TMmaClass> = [
+    {
+      title: 'Name',
+      key: 'name',
+      render: (_, c) => (
+        <>
+          {c.name} {c.isProduction && <Tag color="red">PROD</Tag>}
+        </>
+      ),
+    },
+    {
+      title: 'Commit',
+      key: 'commit',
+      width: 180,
+      render: (_, c) =>
+        c.mmaInstance && (
+          <Tooltip title={`${c.mmaInstance.commitHash} — ${formatDateTime(c.mmaInstance.commitTimestamp)}`}>
+            <Typography.Text code>{c.mmaInstance.commitHash.slice(0, 7)}</Typography.Text>{' '}
+            <Typography.Text type="secondary">{timeAgo(c.mmaInstance.commitTimestamp)}</Typography.Text>
+          </Tooltip>
+        ),
+    },
+    { title: 'Image', dataIndex: 'image', key: 'image', render: (image: string | null) => image ?? 'None' },
+    {
+      title: 'Deployer Commit',
+      key: 'deployer',
+      width: 180,
+      render: (_, c) =>
+        c.mmaInstance && (
+          <>
+            <Typography.Text code>{c.mmaInstance.deployerVer}</Typography.Text>
+            {c.mmaInstance.deployerVerUpdatedAt && (
+              <Tooltip title={formatDateTime(c.mmaInstance.deployerVerUpdatedAt)}>
+                <div>
+                  <Typography.Text type="secondary">updated {timeAgo(c.mmaInstance.deployerVerUpdatedAt)}</Typography.Text>
+                </div>
+              </Tooltip>
+            )}
+          </>
+        ),
+    },
+    {
+      title: 'Standby',
+      key: 'standby',
+      width: 100,
+      render: (_, c) => c.mmaInstance && (c.mmaInstance.standby ? <Tag color="error">Standby</Tag> : <Tag color="success">Active</Tag>),
+    },
+    { title: 'Priority Group', key: 'priorityGroup', width: 110, render: (_, c) => c.mmaInstance?.priorityGroup },
+    { title: 'CAA Target Machine', key: 'caaHost', width: 210, render: (_, c) => c.mmaInstance?.caaHost ?? '' },
+    {
+      title: 'Actions',
+      key: 'actions',
+      width: 80,
+      fixed: actionsFixed,
+      render: (_, c) =>
+        canEdit(c) && (
+          <Tooltip title="Edit">
+            <Button aria-label={`Edit ${c.name}`} size="small" icon={<EditOutlined />} onClick={() => setEditing(c)} />
+          </Tooltip>
+        ),
+    },
+  ];
+
+  return (
+    <Card title="MMA">
+      <Table<TMmaClass>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={classes.data ?? []}
+        loading={classes.isLoading}
+        pagination={false}
+        scroll={{ x: 1100 }}
+        rowClassName={(c) => (c.mmaInstance?.standby ? 'mma-standby-row' : '')}
+        locale={{ emptyText: classes.isError ? 'MMA classes could not be loaded' : 'No MMA classes' }}
+      />
+      {editing && <EditMmaClassDialog mmaClass={editing} onClose={() => setEditing(null)} />}
+    </Card>
+  );
+}
