@@ -98,7 +98,8 @@ describe('license settings as admin', () => {
     expect(await field(page, 'Maximum sites').isDisabled()).toBe(true);
 
     await chooseOption(page, field(page, 'Server instance policy'), 'Instance per site master (IPSM)');
-    expect(await field(page, 'Maximum sites').isDisabled()).toBe(false);
+    // The form re-renders after the choice: wait for the field to follow it.
+    await expect.poll(() => field(page, 'Maximum sites').isDisabled()).toBe(false);
     await field(page, 'Maximum sites').fill('12');
     await field(page, 'Maximum Credits').fill('500');
     await field(page, 'Maximum racks').fill('40');
@@ -147,7 +148,7 @@ describe('license settings as admin', () => {
     // Back to AllInOne: one site again, and the server stores it.
     await chooseOption(page, field(page, 'Server instance policy'), 'All in one');
     await expect.poll(() => field(page, 'Maximum sites').inputValue()).toBe('1');
-    expect(await field(page, 'Maximum sites').isDisabled()).toBe(true);
+    await expect.poll(() => field(page, 'Maximum sites').isDisabled()).toBe(true);
     await pushButton(page).click();
     await page.getByText('License settings pushed').waitFor();
     expect((await detail(account.id)).licenseConfig).toMatchObject({ instancePolicy: 'AllInOne', maxSites: 1 });
