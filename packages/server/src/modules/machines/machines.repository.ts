@@ -8,6 +8,7 @@
  * neither of a hidden class.
  */
 import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   className,
   MACHINE_UNFINISHED_TASKS,
@@ -24,7 +25,6 @@ import { isoTime } from '../../db/sql-json.js';
 import { jsonWriter } from '../../lib/json-writer.js';
 import { compileStatement, queryCompiledArrays, type CompiledStatement } from '../../db/prepared.js';
 import { unfinishedOperations } from '../operations/operation-json.js';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { accounts, accountSettings, instanceTypes, machineCredentials, machines, machineTasks, sites } from '../../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
@@ -168,7 +168,6 @@ const PAGE_ROW = [
   'site_id', 'launcher_url', 'site_master_url', 'sample_data', 'sample_data_file', 'component_config', 'deployer_config',
   'instance_status', 'instance_cloud_id', 'instance_ip_address', 'tasks', 'operations',
 ] as const satisfies readonly (keyof MachinePageRow)[];
-
 
 // Every field of MachinePageRow is in PAGE_ROW (a compile error names the one missing).
 const pageRowComplete: Exclude<keyof MachinePageRow, (typeof PAGE_ROW)[number]> extends never ? true : never = true;
