@@ -23,23 +23,26 @@ export type TMachineStats = z.infer<typeof ZMachineStats>;
 export const ZMmaStats = z.object({ standby: z.number().int() });
 export type TMmaStats = z.infer<typeof ZMmaStats>;
 
+/** The state of a class's MMA instance (spec 3 §3 MMA class `mmaInstance`; `GET /mma/instances` adds its ids). */
+export const ZMmaInstanceState = z.object({
+  commitHash: z.string(),
+  commitTimestamp: z.string(),
+  deployerVer: z.string(),
+  deployerBranch: z.string(),
+  deployerVerUpdatedAt: z.string().nullable(),
+  standby: z.boolean(),
+  priorityGroup: z.number().int(),
+  caaHost: z.string().nullable(),
+});
+
+export type TMmaInstanceState = z.infer<typeof ZMmaInstanceState>;
+
 export const ZMmaClass = z.object({
   id: z.number().int(),
   name: z.string(),
   image: z.string().nullable(),
   isProduction: z.boolean(),
-  mmaInstance: z
-    .object({
-      commitHash: z.string(),
-      commitTimestamp: z.string(),
-      deployerVer: z.string(),
-      deployerBranch: z.string(),
-      deployerVerUpdatedAt: z.string().nullable(),
-      standby: z.boolean(),
-      priorityGroup: z.number().int(),
-      caaHost: z.string().nullable(),
-    })
-    .nullable(),
+  mmaInstance: ZMmaInstanceState.nullable(),
 });
 export type TMmaClass = z.infer<typeof ZMmaClass>;
 export const ZMmaClassesResponse = z.array(ZMmaClass);

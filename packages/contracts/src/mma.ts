@@ -3,6 +3,7 @@
  * the instances list and editing a class with its instance.
  */
 import { z } from 'zod';
+import { ZMmaInstanceState } from './fleet.js';
 
 /** Width of the Edit MMA Class dialog, px (spec 3 §9). */
 export const MMA_CLASS_DIALOG_WIDTH = 600;
@@ -17,14 +18,7 @@ export const ZMmaInstance = z.object({
   id: z.number().int(),
   mmaClassId: z.number().int(),
   mmaClassName: z.string(),
-  commitHash: z.string(),
-  commitTimestamp: z.string(),
-  deployerVer: z.string(),
-  deployerBranch: z.string(),
-  deployerVerUpdatedAt: z.string().nullable(),
-  standby: z.boolean(),
-  priorityGroup: z.number().int(),
-  caaHost: z.string().nullable(),
+  ...ZMmaInstanceState.shape,
 });
 export type TMmaInstance = z.infer<typeof ZMmaInstance>;
 export const ZMmaInstancesResponse = z.array(ZMmaInstance);

@@ -9,6 +9,7 @@ import {
   TOP_BAR_CLASS_IDS,
   type TMachineStats,
   type TMmaClass,
+  type TMmaInstanceState,
   type TMmaStats,
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
@@ -22,16 +23,21 @@ export function mmaClassJson(c: typeof mmaClasses.$inferSelect, i: typeof mmaIns
     name: c.name,
     image: c.image,
     isProduction: c.isProduction,
-    mmaInstance: i && {
-      commitHash: i.commitHash,
-      commitTimestamp: i.commitTimestamp.toISOString(),
-      deployerVer: i.deployerVer,
-      deployerBranch: i.deployerBranch,
-      deployerVerUpdatedAt: i.deployerVerUpdatedAt?.toISOString() ?? null,
-      standby: i.standby,
-      priorityGroup: i.priorityGroup,
-      caaHost: i.caaHost,
-    },
+    mmaInstance: i && mmaInstanceJson(i),
+  };
+}
+
+/** The state of an MMA instance as the class list and `GET /mma/instances` answer it. */
+export function mmaInstanceJson(i: typeof mmaInstances.$inferSelect): TMmaInstanceState {
+  return {
+    commitHash: i.commitHash,
+    commitTimestamp: i.commitTimestamp.toISOString(),
+    deployerVer: i.deployerVer,
+    deployerBranch: i.deployerBranch,
+    deployerVerUpdatedAt: i.deployerVerUpdatedAt?.toISOString() ?? null,
+    standby: i.standby,
+    priorityGroup: i.priorityGroup,
+    caaHost: i.caaHost,
   };
 }
 

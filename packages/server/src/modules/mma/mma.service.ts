@@ -17,7 +17,7 @@ import type { Db } from '../../db/client.js';
 import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
 import { forbidden, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
-import { mmaClassJson } from '../fleet/fleet.service.js';
+import { mmaClassJson, mmaInstanceJson } from '../fleet/fleet.service.js';
 import * as repo from './mma.repository.js';
 
 export interface MmaService {
@@ -34,14 +34,7 @@ export function createMmaService({ db, audit }: { db: Db; audit: AuditService })
         id: i.id,
         mmaClassId: i.classId,
         mmaClassName: className,
-        commitHash: i.commitHash,
-        commitTimestamp: i.commitTimestamp.toISOString(),
-        deployerVer: i.deployerVer,
-        deployerBranch: i.deployerBranch,
-        deployerVerUpdatedAt: i.deployerVerUpdatedAt?.toISOString() ?? null,
-        standby: i.standby,
-        priorityGroup: i.priorityGroup,
-        caaHost: i.caaHost,
+        ...mmaInstanceJson(i),
       }));
     },
 
