@@ -83,6 +83,21 @@ export const AUDIT_ACTIONS = [
   /** Library Manager (spec 3 §2.6): files imported from the cloud library, files deleted with their objects. */
   'SyncLibraryFiles',
   'DeleteLibraryFiles',
+  /** The updater (spec 3 §2.8, §7 Updater and batch; DESIGN §15): one activity per request, every target with its changes. */
+  'BatchUpdateMachines',
+  'BatchUpdateAccounts',
+  'BatchUpdateComponentConfigs',
+  'BatchUpdateDeployerConfigs',
+  'UpdateMachinesSoftware',
+  'UpdateAccountsSoftware',
+  /** A rollout's wave applied (user of the rollout), halted by its threshold (user `Rollout`), paused, resumed or aborted by an operator. */
+  'RolloutWave',
+  'RolloutHalted',
+  'PauseRollout',
+  'ResumeRollout',
+  'AbortRollout',
+  'SaveSelection',
+  'DeleteSelection',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

@@ -24,3 +24,4 @@ export * from './request-statistics.js';
 export * from './images.js';
 export * from './library.js';
 export * from './mma.js';
+export * from './updater.js';
