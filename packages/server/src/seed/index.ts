@@ -47,8 +47,10 @@ export async function seedIfEmpty(db: Db, opts: { kind: SeedKind; dataKey: strin
   await seedDemoUsers(db);
   await seedFleet(db, { kind: opts.kind, secrets: createSecretBox(opts.dataKey) });
   const stored = opts.store ? await seedStoredFiles(db, opts.store, opts.kind) : { objects: 0 };
-  // Planner statistics now, rather than whenever autovacuum gets to the bulk load.
-  await db.execute(sql`analyze`);
+  // Planner statistics and the visibility map now, rather than whenever autovacuum
+  // gets to the bulk load: until a table is vacuumed every index-only scan also
+  // reads the heap (counting a broad search's prefix rows took 3.7 ms instead of 0.5).
+  await db.execute(sql`vacuum (analyze)`);
   opts.log?.info({ kind: opts.kind, objects: stored.objects, ms: Date.now() - started }, 'seeded');
   return true;
 }

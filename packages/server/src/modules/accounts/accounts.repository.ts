@@ -28,9 +28,11 @@ import {
   accountMachineStatus as ams,
   accounts,
   accountSearch,
+  accountSearchPrefixes,
   launcherLogins,
   machines,
   machineTasks,
+  SEARCH_PREFIX_MAX_LENGTH,
   STATUS_BITS,
 } from '../../db/schema.js';
 
@@ -71,6 +73,17 @@ export function toPrefixTsQuery(search: string | undefined): string | undefined 
   return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : undefined;
 }
 
+/**
+ * The word of a search that `account_search_prefixes` serves: one word of 1 to
+ * {@link SEARCH_PREFIX_MAX_LENGTH} ASCII letters and digits (the prefixes the
+ * table holds), or undefined (more words, a longer or non-ASCII word: ranked live).
+ */
+export function searchPrefixOf(search: string | undefined): string | undefined {
+  const tsq = toPrefixTsQuery(search);
+  const word = tsq?.endsWith(':*') ? tsq.slice(0, -2) : undefined;
+  return word !== undefined && word.length <= SEARCH_PREFIX_MAX_LENGTH && /^[a-z0-9]+$/.test(word) ? word : undefined;
+}
+
 /** The account has a live machine of any of the statuses (coalesce: as if a status row were missing, no machines). */
 function anyMachineWith(statuses: TMachineStatus[]): SQL {
   return sql`(${sql.join(
@@ -87,6 +100,7 @@ function anyMachineWith(statuses: TMachineStatus[]): SQL {
  */
 interface FilterValues {
   tsq: SQL;
+  prefix: SQL;
   hiddenClassIds: SQL;
   classIds: SQL;
   saasImage: SQL;
@@ -94,6 +108,7 @@ interface FilterValues {
 
 const boundValues = (f: AccountFilter): FilterValues => ({
   tsq: sql`${toPrefixTsQuery(f.search) ?? ''}`,
+  prefix: sql`${searchPrefixOf(f.search) ?? ''}`,
   hiddenClassIds: sql`${sql.param(f.hiddenClassIds)}`,
   classIds: sql`${sql.param(f.classIds ?? [])}`,
   saasImage: sql`${f.saasImage ?? ''}`,
@@ -101,6 +116,7 @@ const boundValues = (f: AccountFilter): FilterValues => ({
 
 const PLACEHOLDERS: FilterValues = {
   tsq: sql`${sql.placeholder('tsq')}`,
+  prefix: sql`${sql.placeholder('prefix')}`,
   hiddenClassIds: sql`${sql.placeholder('hiddenClassIds')}`,
   classIds: sql`${sql.placeholder('classIds')}`,
   saasImage: sql`${sql.placeholder('saasImage')}`,
@@ -109,6 +125,8 @@ const PLACEHOLDERS: FilterValues = {
 /** Which filters a list has: what decides the text of its statement. */
 interface FilterShape {
   search: boolean;
+  /** The search is one word that `account_search_prefixes` serves ({@link searchPrefixOf}). */
+  byPrefix: boolean;
   hidesClasses: boolean;
   byClass: boolean;
   bySaasImage: boolean;
@@ -120,6 +138,7 @@ interface FilterShape {
 function shapeOf(f: AccountFilter): FilterShape {
   return {
     search: toPrefixTsQuery(f.search) !== undefined,
+    byPrefix: searchPrefixOf(f.search) !== undefined,
     hidesClasses: f.hiddenClassIds.length > 0,
     byClass: (f.classIds?.length ?? 0) > 0,
     bySaasImage: Boolean(f.saasImage),
@@ -147,23 +166,34 @@ function whereOf(f: FilterShape, v: FilterValues): SQL | undefined {
   if (f.hidesClasses) where.push(sql`${accounts.classId} <> all(${v.hiddenClassIds}::int[])`);
   if (f.byClass) where.push(sql`${accounts.classId} = any(${v.classIds}::int[])`);
   if (f.bySaasImage) where.push(sql`${accounts.vmImageName} = ${v.saasImage}`);
-  if (f.search) where.push(inArray(accounts.id, sql`(select ${accountSearch.accountId} from ${accountSearch} where ${matches(v.tsq)})`));
+  if (f.byPrefix) {
+    const p = accountSearchPrefixes;
+    where.push(inArray(accounts.id, sql`(select ${p.accountId} from ${p} where ${p.prefix} = ${v.prefix})`));
+  } else if (f.search) {
+    where.push(inArray(accounts.id, sql`(select ${accountSearch.accountId} from ${accountSearch} where ${matches(v.tsq)})`));
+  }
   where.push(...statusConditions(f));
   return and(...where);
 }
 
 /**
- * The condition on `account_search` rows of a search (live accounts only; the
- * class on the row itself). The status and image filters are semi-joins to
- * `account_machine_status` and `accounts` (one row per account each), so ranking
- * and counting read the narrow rows, not the accounts.
+ * The condition of a search on its narrow rows (live accounts only; the class
+ * on the row itself): the prefix rows of its word in `account_search_prefixes`
+ * when `source` is 'prefixes', else the vectors of `account_search`. The status
+ * and image filters are semi-joins to `account_machine_status` and `accounts`
+ * (one row per account each), so ranking and counting read the narrow rows, not
+ * the accounts.
  */
-function searchWhere(f: FilterShape, v: FilterValues): SQL | undefined {
-  const s = accountSearch;
+function searchWhere(f: FilterShape, v: FilterValues, source: 'prefixes' | 'vectors' = f.byPrefix ? 'prefixes' : 'vectors'): SQL | undefined {
+  const p = accountSearchPrefixes;
+  const s =
+    source === 'prefixes'
+      ? { accountId: p.accountId, classId: p.classId, match: sql`${p.prefix} = ${v.prefix}` }
+      : { accountId: accountSearch.accountId, classId: accountSearch.classId, match: matches(v.tsq) };
   const statusOf = (statuses: TMachineStatus[]) =>
     sql`exists (select 1 from ${ams} where ${ams.accountId} = ${s.accountId} and ${anyMachineWith(statuses)})`;
   return and(
-    matches(v.tsq),
+    s.match,
     f.hidesClasses ? sql`${s.classId} <> all(${v.hiddenClassIds}::int[])` : undefined,
     f.byClass ? sql`${s.classId} = any(${v.classIds}::int[])` : undefined,
     f.bySaasImage ? sql`exists (select 1 from ${accounts} where ${accounts.id} = ${s.accountId} and ${accounts.vmImageName} = ${v.saasImage})` : undefined,
@@ -206,6 +236,7 @@ const filtersByStatus = (f: FilterShape) => f.machineStatusInclude.length + f.ma
  * matching accounts.
  */
 function countAccounts(db: DbOrTx, f: FilterShape, v: FilterValues) {
+  if (f.byPrefix) return db.select({ n: sql<number>`count(*)::int` }).from(accountSearchPrefixes).where(searchWhere(f, v));
   if (f.search) return db.select({ n: sql<number>`count(*)::int` }).from(accountSearch).where(searchWhere(f, v));
   if (!f.bySaasImage) {
     const flags = accountCountDeltas.statusFlags;
@@ -247,7 +278,18 @@ function accountPageQuery(db: DbOrTx, shape: AccountPageShape) {
   const startIndex = sql.placeholder('startIndex');
   const limit = sql.placeholder('limit');
   let pageIds;
-  if (!shape.sortBy && shape.search) {
+  if (!shape.sortBy && shape.byPrefix && shape.sortDirection === 'Ascending') {
+    // By relevance, read in order from the prefix rows' index: the ranks were
+    // computed when the account changed, with the expression below.
+    const p = accountSearchPrefixes;
+    pageIds = db
+      .select({ id: p.accountId })
+      .from(p)
+      .where(searchWhere(shape, v, 'prefixes'))
+      .orderBy(sql`${p.rank} desc nulls last`, asc(p.name), asc(p.accountId))
+      .offset(startIndex)
+      .limit(limit);
+  } else if (!shape.sortBy && shape.search) {
     // By relevance: ranked over the narrow `account_search` rows. Weights D, C, B,
     // A: name and urlFriendlyName (A) weigh twice customer and creator (B). Ties
     // by name and id, as `accounts.name` and `accounts.id` would order them.
@@ -255,7 +297,7 @@ function accountPageQuery(db: DbOrTx, shape: AccountPageShape) {
     pageIds = db
       .select({ id: s.accountId })
       .from(s)
-      .where(searchWhere(shape, v))
+      .where(searchWhere(shape, v, 'vectors'))
       .orderBy(desc(sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${s.search}, to_tsquery('simple', ${v.tsq}))`), dir(s.name), dir(s.accountId))
       .offset(startIndex)
       .limit(limit);
@@ -333,6 +375,7 @@ export async function selectAccountPage(db: DbOrTx, q: AccountPageQuery): Promis
   const prepared = preparedAccountPage(db, shape);
   const values = {
     tsq: toPrefixTsQuery(q.search) ?? '',
+    prefix: searchPrefixOf(q.search) ?? '',
     hiddenClassIds: q.hiddenClassIds,
     classIds: q.classIds ?? [],
     saasImage: q.saasImage ?? '',

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertLauncherLogin, insertMachine } from '../../../test/fixtures.js';
 import { accounts, launcherLogins, machineTasks } from '../../db/schema.js';
 import { CLASS_CUSTOMER_PRODUCTION, type TAccountListItem } from '@fleet/contracts';
-import { toPrefixTsQuery } from './accounts.repository.js';
+import { searchPrefixOf, toPrefixTsQuery } from './accounts.repository.js';
 
 let t: TestApp;
 const ids = { byName: 0, byCustomer: 0, cp: 0, flagged: 0 };
@@ -103,7 +103,9 @@ describe('GET /accounts', () => {
       { classIds: '1,2,3', machineStatusInclude: 'needsAdmin,unmanaged', machineStatusExclude: 'stopped' },
       { saasImage: 'fixture-image' },
     ];
-    for (const search of ['a', 'fixture', 'o', 'staging 2', 'ada admin', 'nomatchatall']) {
+    // One word of up to six ASCII letters and digits is read from account_search_prefixes
+    // ('a', 'o', 'ada', 'fixtu', 'admin'); longer words, more words and the rest are ranked live.
+    for (const search of ['a', 'fixture', 'o', 'ada', 'fixtu', 'admin', 'staging 2', 'ada admin', 'nomatchatall']) {
       for (const filter of filters) {
         for (const as of ['admin', 'operator']) {
           for (const descending of [false, true]) {
@@ -145,6 +147,27 @@ describe('GET /accounts', () => {
       where (a.deleted_at is null) is distinct from (s.account_id is not null)
         or (s.account_id is not null and (s.search <> a.search or s.name <> a.name or s.class_id <> a.class_id))`);
     expect(rows[0]!.n).toBe(0);
+    // The prefix rows are exactly those recomputed from account_search now: the
+    // same prefixes, class, name and rank (the ranking's value), none left over.
+    const prefixes = await db.execute<{ n: number }>(sql`
+      with expected as (
+        select r.* from account_search s, account_search_prefix_rows(s.account_id, s.class_id, s.name, s.search) r)
+      select count(*)::int as n from expected e full join account_search_prefixes p using (prefix, account_id)
+      where e.account_id is null or p.account_id is null or (e.class_id, e.name, e.rank) is distinct from (p.class_id, p.name, p.rank)`);
+    expect(prefixes.rows[0]!.n).toBe(0);
+    const numbat = await db.execute<{ n: number }>(sql`select count(*)::int as n from account_search_prefixes where account_id = ${account.id}`);
+    expect(numbat.rows[0]!.n).toBe(0);
+  });
+
+  it('serves one short ASCII word from the prefix rows, anything else live', () => {
+    expect(searchPrefixOf('Admin')).toBe('admin');
+    expect(searchPrefixOf('  a ')).toBe('a');
+    expect(searchPrefixOf('abcdef')).toBe('abcdef');
+    expect(searchPrefixOf('abcdefg')).toBeUndefined();
+    expect(searchPrefixOf('ada admin')).toBeUndefined();
+    expect(searchPrefixOf('zürich')).toBeUndefined();
+    expect(searchPrefixOf('')).toBeUndefined();
+    expect(searchPrefixOf('--')).toBeUndefined();
   });
 
   it('ignores search text that has no word in it, and tsquery syntax in it', async () => {
