@@ -8,7 +8,10 @@
  * when only class and status filters apply, is a sum over `account_count_deltas`
  * (live accounts per class and status flags, see `db/account-counts.ts`).
  * A search matches, counts and ranks over `account_search` (the search vectors of
- * live accounts in narrow rows) rather than over the wide accounts rows.
+ * live accounts in narrow rows) rather than over the wide accounts rows; a
+ * search of one short ASCII word over `account_search_prefixes` (its ranked
+ * prefix rows, {@link searchPrefixOf}), where a broad word costs what a narrow
+ * one does.
  */
 import { and, asc, desc, eq, inArray, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
