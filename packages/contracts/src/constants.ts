@@ -7,6 +7,8 @@
 
 /** The one permission the specification names; it gates every mutation. */
 export const PERMISSION_WRITE = 'write';
+/** Permission of administrators: they may delete what others saved (the updater's saved selections). */
+export const PERMISSION_ADMIN = 'admin';
 /** Group that may see and act on accounts and machines of class Customer Production. */
 export const GROUP_CUSTOMER_PRODUCTION_ACCESS = 'CustomerProductionAccess';
 /** Failed sign-ins per username and address within a minute before 429. */

@@ -1026,3 +1026,27 @@ export const schedulePlans = pgTable('schedule_plans', {
   instanceVersion: integer('instance_version').notNull(),
   plannedAt: ts('planned_at').notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------- updater
+
+/**
+ * Saved target selections of the Updater (spec 3 §2.8; contracts `updater.ts`):
+ * an accounts list query (`query`, the query string of `/accounts`) or a list
+ * of ids (`ids`) of machines or accounts (`kind`). Visible to every user with
+ * write; deleted by its owner or an admin.
+ */
+export const updaterSelections = pgTable(
+  'updater_selections',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    kind: text('kind').notNull(),
+    query: text('query'),
+    ids: integer('ids').array().notNull().default(sql`'{}'`),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('updater_selections_created_idx').on(t.createdAt, t.id)],
+);

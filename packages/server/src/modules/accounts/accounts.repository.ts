@@ -442,6 +442,22 @@ export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<
   };
 }
 
+/**
+ * The accounts list's filter (spec 1 §2 Accounts list, §7) as a condition on
+ * `accounts` left-joined with `account_machine_status` (the status filters read
+ * it), with bound values: for other lists of accounts that filter as the list
+ * does (the updater's targets, `modules/updater`).
+ */
+export function accountFilterCondition(f: AccountFilter): SQL | undefined {
+  return whereOf(shapeOf(f), boundValues(f));
+}
+
+/** The number of live accounts matching the filter, counted as the accounts list counts its total. */
+export async function countFilteredAccounts(db: DbOrTx, f: AccountFilter): Promise<number> {
+  const [row] = await countAccounts(db, shapeOf(f), boundValues(f));
+  return row?.n ?? 0;
+}
+
 export type AccountRow = typeof accounts.$inferSelect;
 
 /** The condition of the live account `id` whose class is not hidden. */

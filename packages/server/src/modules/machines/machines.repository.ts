@@ -30,7 +30,7 @@ import { accounts, accountSettings, instanceTypes, machineCredentials, machines,
 export type MachineRow = typeof machines.$inferSelect;
 
 /** Live machines of live accounts, none of a hidden class. */
-function visible(hiddenClassIds: number[]): SQL {
+export function visible(hiddenClassIds: number[]): SQL {
   // One array parameter, not one per class: the statement's text (and so its
   // prepared statement, db/prepared.ts) does not change with the list.
   const hidden = sql.param(hiddenClassIds);
