@@ -358,7 +358,12 @@ export const ZSaveSelectionRequest = z
     query: z.string().max(2000).nullable().default(null),
     ids: z.array(ZRefId).max(MAX_UPDATE_TARGETS).default([]),
   })
-  .refine((s) => (s.query === null) !== (s.ids.length === 0), { message: 'Save a query or a list of ids', path: ['ids'] })
+  // Both fields named: either one may be the one to fix.
+  .superRefine((s, ctx) => {
+    if ((s.query === null) === (s.ids.length === 0)) {
+      for (const path of ['query', 'ids']) ctx.addIssue({ code: 'custom', message: 'Save a query or a list of ids', path: [path] });
+    }
+  })
   .refine((s) => s.query === null || s.kind === 'accounts', { message: 'A query selects accounts', path: ['query'] });
 export type TSaveSelectionRequest = z.input<typeof ZSaveSelectionRequest>;
 export const ZSavedSelection = z.object({

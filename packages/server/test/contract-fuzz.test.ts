@@ -148,6 +148,18 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   createAccountMachine: async () => ({ isLauncher: false, siteId: ids.site, accountId: ids.account }),
   updateAccountMachine: async () => ({ managed: true }),
   sendNotification: async () => ({ machines: [ids.machine], title: 'Fuzz', body: 'Fuzz' }),
+  // The updater's batches as dry runs (a fuzzed value that is accepted still changes nothing), naming a field to change.
+  batchUpdateMachines: async () => ({ machineIds: [ids.machine], managed: true, dryRun: true }),
+  batchUpdateAccounts: async () => ({ accountIds: [ids.account], managed: true, dryRun: true }),
+  batchUpdateComponentConfigs: async () => ({
+    componentConfigs: { [ids.machine]: ((await current(`/machines/${ids.machine}`)) as { config: { componentConfig: unknown } }).config.componentConfig },
+    dryRun: true,
+  }),
+  batchUpdateDeployerConfigs: async () => ({
+    deployerConfigs: { [ids.machine]: ((await current(`/machines/${ids.machine}`)) as { config: { deployerConfig: unknown } }).config.deployerConfig },
+    dryRun: true,
+  }),
+  saveUpdaterSelection: async () => ({ name: 'Fuzz selection', kind: 'accounts', query: 'search=fuzz&classIds=1,2' }),
   createMachineAmi: async () => ({ name: 'Fuzz', irmnVersion: '8.1' }),
   restoreMachineBackup: async () => ({ launcherBackupFile: 'fuzz/launcher/1.bak' }),
   updateSaasImage: () => current(`/cloud/images/${ids.saasImage}`),

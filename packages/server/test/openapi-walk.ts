@@ -73,10 +73,12 @@ export interface Ref {
 /** Ids named for what they name, wherever they appear. */
 const KIND_BY_NAME: Record<string, RefKind> = {
   accountId: 'account',
+  accountIds: 'account',
   parentId: 'account',
   accounts: 'account',
   machineId: 'machine',
   machines: 'machine',
+  machineIds: 'machine',
   siteId: 'site',
   taskId: 'task',
   operationId: 'operation',

@@ -328,7 +328,30 @@ export const FIXTURES: Record<string, Fixture> = {
   terminateMachine: {
     fresh: async (c) => ({ machine: (await insertMachine(c.t.database.db, { accountId: c.world.ids.account, classId: c.world.classId })).id }),
   },
+  // A batch names at least one field; managed true leaves the world's rows as they are.
+  batchUpdateMachines: { body: () => ({ managed: true }) },
+  batchUpdateAccounts: { body: () => ({ managed: true }) },
+  // The world's machine keyed by its id, with the configuration it has (no change, so no protected key moves).
+  batchUpdateComponentConfigs: { body: async (c) => ({ componentConfigs: { [c.world.ids.machine]: await machineConfig(c, 'component_config') } }) },
+  batchUpdateDeployerConfigs: { body: async (c) => ({ deployerConfigs: { [c.world.ids.machine]: await machineConfig(c, 'deployer_config') } }) },
+  saveUpdaterSelection: { body: (c) => ({ name: 'Matrix selection', kind: 'accounts', ids: [c.world.ids.account] }) },
+  // The walk knows no kind of row for a selection id: its path takes the sample value 1, so each delete gets a selection 1 of the caller.
+  deleteUpdaterSelection: {
+    fresh: async (c) => {
+      await c.t.database.db.execute(sql`delete from updater_selections where id = 1`);
+      await c.t.database.db.execute(
+        sql`insert into updater_selections (id, name, kind, ids, owner_id) select 1, 'Matrix selection', 'accounts', array[${c.world.ids.account}]::int[], id from users where username = ${c.user}`,
+      );
+      return {};
+    },
+  },
 };
+
+/** The current configuration (`component_config` or `deployer_config`) of the world's machine. */
+async function machineConfig(c: FixtureContext, column: 'component_config' | 'deployer_config'): Promise<Record<string, unknown>> {
+  const row = await one<{ config: Record<string, unknown> }>(c.t, sql`select ${sql.raw(column)} as config from machines where id = ${c.world.ids.machine}`);
+  return row.config;
+}
 
 /**
  * Rows the operator must not see: a Customer Production account with a machine of

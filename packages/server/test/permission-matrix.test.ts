@@ -37,6 +37,8 @@ const PUBLIC = new Set(['login', 'getHealth']);
 const SELF_SERVICE = new Set(['logout', 'changePassword']);
 /** Reads that reveal secrets, so need `write` (the routes' `requireWrite`). */
 const SECRET_READS = new Set(['listLauncherLogins', 'getMachineCredential', 'downloadAccountKeys', 'downloadCaaKey', 'downloadLicenseKeys']);
+/** Reads of a write-only screen, the Updater (spec 3 §2): they need `write` too (`requireWrite`), and audit nothing. */
+const WRITE_ONLY_READS = new Set(['listUpdaterMachines', 'listUpdaterMachineIds', 'listUpdaterAccounts', 'listUpdaterAccountIds', 'listUpdaterSelections']);
 /** Changes the caller's password: runs after every other cell. */
 const LAST = new Set(['changePassword']);
 /** Kinds of id that can name a hidden row (a draft is its author's only: the admin's is hidden from the operator). */
@@ -64,7 +66,8 @@ let worlds: Awaited<ReturnType<typeof setUpWorlds>>;
 let hiddenRows: Awaited<ReturnType<typeof loadHiddenRows>>;
 const cells: Cell[] = [];
 
-const needsWrite = (op: Operation) => SECRET_READS.has(op.operationId) || (op.method !== 'GET' && !SELF_SERVICE.has(op.operationId));
+const needsWrite = (op: Operation) =>
+  SECRET_READS.has(op.operationId) || WRITE_ONLY_READS.has(op.operationId) || (op.method !== 'GET' && !SELF_SERVICE.has(op.operationId));
 /** 'as unknown' cells are judged by their comparison with the unknown id (`Cell.problem`). */
 const statusOk = (expected: Expected, got: number) =>
   expected === 'as unknown' ? got > 0 : expected === '2xx' ? got >= 200 && got < 300 : String(got) === expected;
