@@ -46,8 +46,9 @@ export async function selectMachineTargets(db: DbOrTx, q: { ids: number[]; hidde
       classId: machines.classId,
       managed: machines.managed,
       manualMaintenance: machines.manualMaintenance,
-      terminating: sql<boolean>`exists (select 1 from ${machineTasks} t where t.machine_id = ${machines.id}
-        and t.type = 'TerminateMachine' and t.status in ('New', 'Running'))`,
+      // One set (the unfinished tasks of the targets, through machine_tasks_unfinished_idx), not a subquery per machine.
+      terminating: sql<boolean>`${machines.id} in (select t.machine_id from ${machineTasks} t
+        where t.machine_id = any(${sql.param(q.ids)}::int[]) and t.status in ('New', 'Running') and t.type = 'TerminateMachine')`,
       account: { id: accounts.id, name: accounts.name, classId: accounts.classId },
     })
     .from(machines)
