@@ -88,6 +88,8 @@ import { createLibraryService, type LibraryService } from './modules/library/lib
 import { libraryRoutes } from './modules/library/library.routes.js';
 import { createMmaService, type MmaService } from './modules/mma/mma.service.js';
 import { mmaRoutes } from './modules/mma/mma.routes.js';
+import { createRolloutService, type RolloutService } from './modules/rollouts/rollouts.service.js';
+import { rolloutRoutes } from './modules/rollouts/rollouts.routes.js';
 import { createLocalObjectStore } from './storage/local-store.js';
 import type { ObjectStore } from './storage/object-store.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
@@ -123,6 +125,7 @@ export interface Services {
   images: ImageService;
   library: LibraryService;
   mma: MmaService;
+  rollouts: RolloutService;
 }
 
 declare module 'fastify' {
@@ -280,6 +283,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     images: createImageService({ db, audit, cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }) }),
     library: createLibraryService({ db, audit, store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }) }),
     mma: createMmaService({ db, audit }),
+    rollouts: createRolloutService({ db, audit, events }),
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -401,6 +405,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(imageRoutes);
       await api.register(libraryRoutes);
       await api.register(mmaRoutes);
+      await api.register(rolloutRoutes);
     },
     { prefix: API_PREFIX },
   );
