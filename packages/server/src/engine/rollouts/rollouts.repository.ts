@@ -50,10 +50,10 @@ export async function selectTargetInfo(tx: DbOrTx, kind: RolloutKind, ids: numbe
     kind === 'machines'
       ? sql`select m.id, m.name, a.id as "accountId", a.name as "accountName", a.class_id as "accountClassId",
               ${CLASS_CUSTOMER_PRODUCTION} in (m.class_id, a.class_id) as "customerProduction"
-            from machines m join accounts a on a.id = m.account_id where m.id = any(${ids}::int[]) and m.deleted_at is null`
+            from machines m join accounts a on a.id = m.account_id where m.id = any(${sql.param(ids)}::int[]) and m.deleted_at is null`
       : sql`select a.id, a.name, a.id as "accountId", a.name as "accountName", a.class_id as "accountClassId",
               a.class_id = ${CLASS_CUSTOMER_PRODUCTION} as "customerProduction"
-            from accounts a where a.id = any(${ids}::int[]) and a.deleted_at is null`;
+            from accounts a where a.id = any(${sql.param(ids)}::int[]) and a.deleted_at is null`;
   return (await tx.execute<TargetInfo>(query)).rows;
 }
 
@@ -75,7 +75,7 @@ export async function insertTargets(tx: DbOrTx, rolloutId: number, t: { ids: num
   await tx.execute(sql`
     insert into rollout_targets (rollout_id, target_id, position, name, wave, state)
     select ${rolloutId}, t.id, t.ord::int - 1, t.name, t.wave, 'Pending'
-    from unnest(${t.ids}::int[], ${t.names}::text[], ${t.waves}::int[]) with ordinality as t(id, name, wave, ord)`);
+    from unnest(${sql.param(t.ids)}::int[], ${sql.param(t.names)}::text[], ${sql.param(t.waves)}::int[]) with ordinality as t(id, name, wave, ord)`);
 }
 
 /** Wakes the engines after the transaction commits. */
@@ -144,7 +144,7 @@ export async function selectCountsOf(db: DbOrTx, rolloutIds: number[]): Promise<
   const out = new Map<number, TRolloutTargetCounts>(rolloutIds.map((id) => [id, zeroCounts()]));
   if (rolloutIds.length === 0) return out;
   const { rows } = await db.execute<{ id: number; state: TRolloutTargetState; n: number }>(
-    sql`select rollout_id as id, state, count(*)::int as n from rollout_targets where rollout_id = any(${rolloutIds}::int[]) group by rollout_id, state`,
+    sql`select rollout_id as id, state, count(*)::int as n from rollout_targets where rollout_id = any(${sql.param(rolloutIds)}::int[]) group by rollout_id, state`,
   );
   for (const r of rows) out.get(r.id)![r.state] = r.n;
   return out;
@@ -178,7 +178,7 @@ export async function selectWaveTargetIds(tx: DbOrTx, rolloutId: number, wave: n
 export async function selectMachineAccounts(tx: DbOrTx, machineIds: number[]): Promise<{ id: number; accountId: number }[]> {
   if (machineIds.length === 0) return [];
   const { rows } = await tx.execute<{ id: number; accountId: number }>(
-    sql`select id, account_id as "accountId" from machines where id = any(${machineIds}::int[])`,
+    sql`select id, account_id as "accountId" from machines where id = any(${sql.param(machineIds)}::int[])`,
   );
   return rows;
 }
@@ -194,7 +194,7 @@ export async function markApplied(
     update rollout_targets rt set activity_id = ${o.activityId}, machine_ids = t.machines::int[], updated_at = now(),
       state = case when cardinality(t.machines::int[]) = 0 then 'Skipped' else 'Deploying' end,
       detail = case when cardinality(t.machines::int[]) = 0 then ${o.skippedDetail} else null end
-    from unnest(${o.targetIds}::int[], ${machineLists}::text[]) as t(id, machines)
+    from unnest(${sql.param(o.targetIds)}::int[], ${sql.param(machineLists)}::text[]) as t(id, machines)
     where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = 'Pending'`);
 }
 
@@ -234,7 +234,7 @@ export async function setTargetStates(
   if (changes.length === 0) return;
   await tx.execute(sql`
     update rollout_targets rt set state = t.state, detail = t.detail, updated_at = now()
-    from unnest(${changes.map((c) => c.targetId)}::int[], ${changes.map((c) => c.state)}::text[], ${changes.map((c) => c.detail)}::text[]) as t(id, state, detail)
+    from unnest(${sql.param(changes.map((c) => c.targetId))}::int[], ${sql.param(changes.map((c) => c.state))}::text[], ${sql.param(changes.map((c) => c.detail))}::text[]) as t(id, state, detail)
     where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = ${from}`);
 }
 
