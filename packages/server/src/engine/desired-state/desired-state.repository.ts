@@ -84,7 +84,7 @@ export interface AccountConfigRow {
 export async function selectMachineConfigs(db: DbOrTx, q: { accountIds: number[] } | { afterId: number; limit: number }): Promise<AccountConfigRow[]> {
   const overrides = sql<Record<string, VersionOverrides> | null>`(
     select jsonb_object_agg(m.id, m.version_overrides) from machines m
-    where m.account_id = ${accountSettings.accountId} and m.deleted_at is null and m.version_overrides <> '{}'::jsonb)`;
+    where m.account_id = account_settings.account_id and m.deleted_at is null and m.version_overrides <> '{}'::jsonb)`;
   const query = db.select({ accountId: accountSettings.accountId, machineConfig: accountSettings.machineConfig, overrides }).from(accountSettings);
   const rows =
     'accountIds' in q
