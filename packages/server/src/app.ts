@@ -266,7 +266,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     sites: createSiteService({ db, audit }),
     drafts: createDraftService({ db, audit, tasks }),
     templates: createTemplateService({ db, audit }),
-    softwareUpdate: createSoftwareUpdateService({ db }),
+    softwareUpdate: createSoftwareUpdateService({ db, audit }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
     licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
     machines: createMachineService({ db, audit, tasks, events, secrets, operations }),

@@ -392,6 +392,14 @@ export const machines = pgTable(
      * it carries this activity (DESIGN §12 one trail). Null when unknown.
      */
     desiredActivityId: integer('desired_activity_id').references(() => auditActivities.id),
+    /**
+     * The updater's machine mode (DESIGN §12, §15; spec 3 §2.8): per software, a
+     * version mode and version that override the account's machineConfig for this
+     * machine only (`software → {mode, version}`, modes None, Latest, LatestBuild,
+     * Select, versions stored as the push stores them). Empty: the account's config.
+     * An account-mode update clears the softwares it sets.
+     */
+    versionOverrides: jsonb('version_overrides').$type<Record<string, { mode: string; version: string }>>().notNull().default({}),
     /** Derived by the database: the current version state differs from the desired one (DESIGN §6). */
     obsolete: boolean('obsolete')
       .notNull()
@@ -408,6 +416,8 @@ export const machines = pgTable(
     index('machines_class_idx').on(t.classId),
     // The deploy controller's pass (engine/desired-state) reads the obsolete live machines only.
     index('machines_obsolete_idx').on(t.id).where(sql`obsolete and deleted_at is null`),
+    // The desired-state resolution reads the overridden live machines of an account (engine/desired-state).
+    index('machines_overrides_idx').on(t.accountId).where(sql`version_overrides <> '{}'::jsonb and deleted_at is null`),
     // The order of GET /machines (account, launcher first, name): the Machines viewer walks it to a page of the whole fleet.
     index('machines_list_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null`),
     // Live machines' ids with what visibility needs, for lists that join many rows to their machine

@@ -67,24 +67,60 @@ export async function selectCatalogueStamp(db: DbOrTx): Promise<string> {
   return rows[0]?.stamp ?? '0:0';
 }
 
-/** machineConfig of accounts with machines: of `accountIds`, or a page of all after `afterId` (keyset, `limit` rows). */
-export async function selectMachineConfigs(
+/** A machine's version overrides (`machines.version_overrides`): software → mode and version (the updater's machine mode). */
+export type VersionOverrides = Record<string, { mode: string; version: string }>;
+
+/** An account's machineConfig with the overrides of its overridden live machines (machine id → overrides). */
+export interface AccountConfigRow {
+  accountId: number;
+  machineConfig: Record<string, unknown>;
+  overrides: Record<string, VersionOverrides>;
+}
+
+/**
+ * machineConfig of accounts with machines, each with its live machines' version
+ * overrides: of `accountIds`, or a page of all after `afterId` (keyset, `limit` rows).
+ */
+export async function selectMachineConfigs(db: DbOrTx, q: { accountIds: number[] } | { afterId: number; limit: number }): Promise<AccountConfigRow[]> {
+  const overrides = sql<Record<string, VersionOverrides> | null>`(
+    select jsonb_object_agg(m.id, m.version_overrides) from machines m
+    where m.account_id = account_settings.account_id and m.deleted_at is null and m.version_overrides <> '{}'::jsonb)`;
+  const query = db.select({ accountId: accountSettings.accountId, machineConfig: accountSettings.machineConfig, overrides }).from(accountSettings);
+  const rows =
+    'accountIds' in q
+      ? q.accountIds.length === 0
+        ? []
+        : await query.where(sql`${accountSettings.accountId} = any(${sql.param(q.accountIds)}::int[])`)
+      : await query
+          .where(
+            sql`${accountSettings.accountId} > ${q.afterId} and exists (select 1 from machines m where m.account_id = ${accountSettings.accountId} and m.deleted_at is null)`,
+          )
+          .orderBy(accountSettings.accountId)
+          .limit(q.limit);
+  return rows.map((r) => ({ ...r, overrides: r.overrides ?? {} }));
+}
+
+/** Live machines among `machineIds` with their account's machineConfig and their overrides, by id. */
+export async function selectMachineConfigsOf(
   db: DbOrTx,
-  q: { accountIds: number[] } | { afterId: number; limit: number },
-): Promise<{ accountId: number; machineConfig: Record<string, unknown> }[]> {
-  const query = db.select({ accountId: accountSettings.accountId, machineConfig: accountSettings.machineConfig }).from(accountSettings);
-  if ('accountIds' in q) {
-    if (q.accountIds.length === 0) return [];
-    return query.where(sql`${accountSettings.accountId} = any(${sql.param(q.accountIds)}::int[])`);
-  }
-  return query
-    .where(sql`${accountSettings.accountId} > ${q.afterId} and exists (select 1 from machines m where m.account_id = ${accountSettings.accountId} and m.deleted_at is null)`)
-    .orderBy(accountSettings.accountId)
-    .limit(q.limit);
+  machineIds: number[],
+): Promise<{ machineId: number; accountId: number; machineConfig: Record<string, unknown>; overrides: VersionOverrides }[]> {
+  if (machineIds.length === 0) return [];
+  const { rows } = await db.execute<{ id: number; account_id: number; machine_config: Record<string, unknown> | null; version_overrides: VersionOverrides }>(sql`
+    select m.id, m.account_id, s.machine_config, m.version_overrides
+    from machines m left join account_settings s on s.account_id = m.account_id
+    where m.id = any(${sql.param(machineIds)}::int[]) and m.deleted_at is null
+    order by m.id`);
+  return rows.map((r) => ({ machineId: r.id, accountId: r.account_id, machineConfig: r.machine_config ?? {}, overrides: r.version_overrides ?? {} }));
 }
 
 export interface DesiredRow {
   accountId: number;
+  /**
+   * Set: the desired versions of this machine alone (an overridden machine).
+   * Absent: of every live machine of the account without overrides.
+   */
+  machineId?: number;
   /** `component → {branch}|{shortHash}`. */
   versions: Record<string, string>;
   /** Components whose version the machine keeps (could not be resolved). */
@@ -92,7 +128,8 @@ export interface DesiredRow {
 }
 
 /**
- * Writes the resolved desired versions to the live machines of each account,
+ * Writes the resolved desired versions: an account row to the account's live
+ * machines without overrides, a machine row (`machineId`) to that live machine;
  * only where they change, with `activityId` as their cause (null when the cause
  * is unknown, such as a catalogue change found by a full resolution: no cause
  * rather than a stale one); NOTIFYs {@link DESIRED_CHANGED_CHANNEL} when one
@@ -106,15 +143,23 @@ export async function updateDesiredVersions(
   if (rows.length === 0) return [];
   const { rows: changed } = await tx.execute<{ id: number; account_id: number }>(sql`
     with v as (
-      select (e->>'accountId')::int as account_id, e->'versions' as versions, e->'unresolved' as unresolved
+      select (e->>'accountId')::int as account_id, (e->>'machineId')::int as machine_id,
+             e->'versions' as versions, e->'unresolved' as unresolved
       from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) e
-    ), next as (
-      select m.id,
-             v.versions || coalesce(
-               (select jsonb_object_agg(k.key, k.value) from jsonb_each(m.current_versions) k where v.unresolved ? k.key),
-               '{}'::jsonb) as desired
-      from machines m join v on v.account_id = m.account_id
+    ), target as (
+      select m.id, m.current_versions, v.versions, v.unresolved
+      from machines m join v on v.machine_id is null and v.account_id = m.account_id
+      where m.deleted_at is null and m.version_overrides = '{}'::jsonb
+      union all
+      select m.id, m.current_versions, v.versions, v.unresolved
+      from machines m join v on v.machine_id = m.id
       where m.deleted_at is null
+    ), next as (
+      select t.id,
+             t.versions || coalesce(
+               (select jsonb_object_agg(k.key, k.value) from jsonb_each(t.current_versions) k where t.unresolved ? k.key),
+               '{}'::jsonb) as desired
+      from target t
     )
     update machines m set desired_versions = next.desired, desired_activity_id = ${activityId}
     from next
@@ -127,15 +172,21 @@ export async function updateDesiredVersions(
 /**
  * Accounts whose machineConfig follows `branch` for `software` with mode Latest:
  * `{branch}|latest`, a blank branch (`|latest`, any branch), or no version when
- * `branch` is master (the default).
+ * `branch` is master (the default); and accounts with a live machine whose
+ * version override follows it so (the updater's machine mode).
  */
 export async function selectFollowers(db: DbOrTx, software: string, branch: string, defaultBranch: string): Promise<{ id: number; name: string; classId: number }[]> {
   const versions = [`${branch}|latest`, '|latest', ...(branch === defaultBranch ? [''] : [])];
   const { rows } = await db.execute<{ id: number; name: string; class_id: number }>(sql`
     select a.id, a.name, a.class_id from account_settings s join accounts a on a.id = s.account_id
     where a.deleted_at is null
-      and s.machine_config->>${`${software}VersionMode`} = 'Latest'
-      and coalesce(s.machine_config->>${`${software}Version`}, '') = any(${sql.param(versions)}::text[])
+      and ((s.machine_config->>${`${software}VersionMode`} = 'Latest'
+            and coalesce(s.machine_config->>${`${software}Version`}, '') = any(${sql.param(versions)}::text[]))
+        or exists (
+          select 1 from machines m
+          where m.account_id = a.id and m.deleted_at is null and m.version_overrides <> '{}'::jsonb
+            and m.version_overrides->${software}->>'mode' = 'Latest'
+            and coalesce(m.version_overrides->${software}->>'version', '') = any(${sql.param(versions)}::text[])))
     order by a.id`);
   return rows.map((r) => ({ id: r.id, name: r.name, classId: r.class_id }));
 }

@@ -11,8 +11,10 @@
  * - the deploy controller, level-driven ({@link resolveAllDesiredStates} when the
  *   catalogue changed or now and then), which repairs whatever a lost call missed.
  *
- * Every account's live machines get the same desired versions (the updater's
- * per-machine override, DESIGN §15, is not applied here).
+ * Every account's live machines get the same desired versions, except machines
+ * with version overrides (the updater's machine mode, DESIGN §12, §15): they
+ * resolve their account's config with their overrides in place, in each of the
+ * three callers (and {@link writeMachineDesiredStates} for the updater itself).
  */
 import { DEFAULT_LATEST_BRANCH } from '@fleet/contracts';
 import { eq } from 'drizzle-orm';
@@ -23,18 +25,25 @@ import {
   loadSoftwareSnapshot,
   selectFollowers,
   selectMachineConfigs,
+  selectMachineConfigsOf,
   updateDesiredVersions,
+  type AccountConfigRow,
   type DesiredRow,
 } from './desired-state.repository.js';
-import { resolveMachineConfig, type SoftwareSnapshot } from './resolve.js';
+import { resolveMachineConfig, withOverrides, type SoftwareSnapshot } from './resolve.js';
 
 /** Accounts resolved per statement by {@link resolveAllDesiredStates}. */
 const RESOLVE_BATCH = 500;
 
-function desiredRows(snapshot: SoftwareSnapshot, configs: { accountId: number; machineConfig: Record<string, unknown> }[]): DesiredRow[] {
-  return configs.map(({ accountId, machineConfig }) => {
+/** One row per account (its machines without overrides) and one per overridden machine. */
+function desiredRows(snapshot: SoftwareSnapshot, configs: AccountConfigRow[]): DesiredRow[] {
+  return configs.flatMap(({ accountId, machineConfig, overrides }) => {
     const resolved = resolveMachineConfig(snapshot, machineConfig);
-    return { accountId, versions: resolved.versions, unresolved: resolved.unresolved };
+    const machines = Object.entries(overrides).map(([machineId, o]) => {
+      const own = resolveMachineConfig(snapshot, withOverrides(machineConfig, o));
+      return { accountId, machineId: Number(machineId), versions: own.versions, unresolved: own.unresolved };
+    });
+    return [{ accountId, versions: resolved.versions, unresolved: resolved.unresolved }, ...machines];
   });
 }
 
@@ -52,6 +61,24 @@ export async function applyDesiredState(
   const snapshot = opts.snapshot ?? (await loadSoftwareSnapshot(tx));
   const configs = await selectMachineConfigs(tx, { accountIds: opts.accountIds });
   return updateDesiredVersions(tx, desiredRows(snapshot, configs), opts.activityId);
+}
+
+/**
+ * Resolves the desired versions of the live machines `machineIds` alone (their
+ * account's machineConfig with their overrides), inside `tx`, with `activityId`
+ * as the cause: the updater's machine mode. Answers the machines that changed.
+ */
+export async function writeMachineDesiredStates(
+  tx: DbOrTx,
+  opts: { machineIds: number[]; activityId?: number | null; snapshot?: SoftwareSnapshot },
+): Promise<{ id: number; accountId: number }[]> {
+  if (opts.machineIds.length === 0) return [];
+  const snapshot = opts.snapshot ?? (await loadSoftwareSnapshot(tx));
+  const rows = (await selectMachineConfigsOf(tx, opts.machineIds)).map(({ machineId, accountId, machineConfig, overrides }) => {
+    const resolved = resolveMachineConfig(snapshot, withOverrides(machineConfig, overrides));
+    return { accountId, machineId, versions: resolved.versions, unresolved: resolved.unresolved };
+  });
+  return updateDesiredVersions(tx, rows, opts.activityId);
 }
 
 /**

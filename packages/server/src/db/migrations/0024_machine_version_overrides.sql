@@ -1,0 +1,2 @@
+ALTER TABLE "machines" ADD COLUMN "version_overrides" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
+CREATE INDEX "machines_overrides_idx" ON "machines" USING btree ("account_id") WHERE version_overrides <> '{}'::jsonb and deleted_at is null;
