@@ -256,6 +256,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('deps', { db, config, events, tasks, operations });
   const licenseSigner = createLicenseSigner(config.dataKey);
+  const rollouts = createRolloutService({ db, audit, events });
   app.decorate('services', {
     audit,
     auth: createAuthService({ db, tokens, audit }),
@@ -266,7 +267,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     sites: createSiteService({ db, audit }),
     drafts: createDraftService({ db, audit, tasks }),
     templates: createTemplateService({ db, audit }),
-    softwareUpdate: createSoftwareUpdateService({ db, audit }),
+    softwareUpdate: createSoftwareUpdateService({ db, audit, startRollout: (o) => rollouts.start(o) }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
     licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
     machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
@@ -283,7 +284,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     images: createImageService({ db, audit, cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }) }),
     library: createLibraryService({ db, audit, store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }) }),
     mma: createMmaService({ db, audit }),
-    rollouts: createRolloutService({ db, audit, events }),
+    rollouts,
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {

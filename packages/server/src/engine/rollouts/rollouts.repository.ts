@@ -78,6 +78,11 @@ export async function insertTargets(tx: DbOrTx, rolloutId: number, t: { ids: num
     from unnest(${sql.param(t.ids)}::int[], ${sql.param(t.names)}::text[], ${sql.param(t.waves)}::int[]) with ordinality as t(id, name, wave, ord)`);
 }
 
+/** Records the audit activity of the request that started the rollout. */
+export async function setRolloutActivity(tx: DbOrTx, rolloutId: number, activityId: number): Promise<void> {
+  await tx.execute(sql`update rollouts set activity_id = ${activityId} where id = ${rolloutId}`);
+}
+
 /** Wakes the engines after the transaction commits. */
 export async function notifyRolloutsChanged(tx: DbOrTx): Promise<void> {
   await tx.execute(sql`select pg_notify(${ROLLOUTS_CHANGED_CHANNEL}, '')`);

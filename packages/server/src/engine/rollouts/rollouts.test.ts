@@ -27,6 +27,7 @@ import { startDeployController, type DeployController } from '../desired-state/c
 import { createTaskEvents, type FleetEvent } from '../push/events.js';
 import { rolloutPass, startRolloutEngine, type RolloutEngine, type SoftwareUpdateApplier } from './engine.js';
 import { startRollout } from './start.js';
+import { SOFTWARE_UPDATE_APPLIER } from './software-update-applier.js';
 import { splitWaves } from './waves.js';
 
 let t: TestApp;
@@ -289,6 +290,53 @@ describe('the rollout engine', () => {
     expect((await waveActivities(id)).map((a) => a.wave)).toEqual([0]);
     await runUntil(id, ['Completed', 'Halted']);
     expect((await waveActivities(id)).map((a) => a.wave)).toEqual([0, 1]);
+  }, 60_000);
+});
+
+describe('a rollout started by POST /software-update/update-machines', () => {
+  it('applies the real software update wave by wave, audits the request and each wave, and completes', async () => {
+    const ids = await freshMachines(4);
+    const { rows } = await db().execute<{ v: string }>(sql`
+      select b.name || '|' || c.short_hash as v from software_commits c join software_branches b on b.id = c.branch_id
+      where c.software = 'launcher' and b.name = 'master' order by c.timestamp asc, c.id asc limit 1`);
+    const version = rows[0]!.v;
+    const body = { machines: ids, launcherVersionMode: 'Select', launcherVersion: version, rollout: { waves: [{ kind: 'count', value: 1 }] } };
+    const res = await t.call({ method: 'POST', url: '/software-update/update-machines', as: 'operator', body });
+    expect(res.statusCode, res.body).toBe(200);
+    const started = res.json() as { rolloutId: number; activityId: number; targets: { id: number }[] };
+    expect(started.targets.map((x) => x.id)).toEqual(ids);
+    const { rows: startActivity } = await db().execute<{ action: string; params: Record<string, unknown> }>(
+      sql`select action, params from audit_activities where id = ${started.activityId}`,
+    );
+    expect(startActivity[0]).toMatchObject({ action: 'UpdateMachinesSoftware', params: { machineIds: ids, rolloutId: started.rolloutId } });
+    // Nothing is applied before the engine's pass.
+    const { rows: untouched } = await db().execute<{ n: number }>(
+      sql`select count(*)::int as n from machines where id = any(${sql.param(ids)}::int[]) and desired_activity_id = ${started.activityId}`,
+    );
+    expect(untouched[0]!.n).toBe(0);
+
+    const id = started.rolloutId;
+    const end = Date.now() + 30_000;
+    let r = await get(id);
+    while (r.status === 'Running' && Date.now() < end) {
+      await rolloutPass({ db: db(), updates: SOFTWARE_UPDATE_APPLIER, events });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      r = await get(id);
+    }
+    expect(r.status, r.reason ?? '').toBe('Completed');
+    expect(r.createdBy).toBe('operator');
+    expect(r.config).toEqual({ launcherVersionMode: 'Select', launcherVersion: version });
+    expect(r.counts.Succeeded + r.counts.Skipped).toBe(4);
+    expect(r.counts.Succeeded).toBeGreaterThan(0);
+    const waves = await waveActivities(id);
+    expect(waves.map((a) => [a.wave, a.user_name])).toEqual([
+      [0, 'operator'],
+      [1, 'operator'],
+    ]);
+    const { rows: current } = await db().execute<{ launcher: string | null }>(
+      sql`select current_versions->>'launcher' as launcher from machines where id = any(${sql.param(ids)}::int[])`,
+    );
+    expect(current.every((m) => m.launcher === version)).toBe(true);
   }, 60_000);
 });
 

@@ -10,6 +10,12 @@
  *   still counted). Resume: Paused → Running; Halted → Running at the next wave.
  *   Abort: Running, Paused or Halted → Aborted; Pending targets become NotApplied,
  *   applied ones stay as they are. Any other transition: 409.
+ * - `start` (the software update routes' rollout seam): in one transaction,
+ *   plans the update (404 naming unknown or hidden targets, 422 naming refused
+ *   ones, as the update at once), inserts the rollout with every target Pending
+ *   and records the request's activity (UpdateMachinesSoftware or
+ *   UpdateAccountsSoftware, params the target ids, rolloutId, plan and update;
+ *   no field changes: each wave's RolloutWave activity carries its targets').
  * - Each transition is one transaction, audited PauseRollout, ResumeRollout or
  *   AbortRollout (accounts: every account of the targets; params rolloutId;
  *   changes: the status, current wave and reason), announced as RolloutProgress
@@ -17,6 +23,9 @@
  *   transition waits for it, so a wave is never applied after a pause committed.
  */
 import {
+  type TBatchResult,
+  type TRolloutPlan,
+  type TSoftwareUpdateConfig,
   ZRolloutPlan,
   ZSoftwareUpdateConfig,
   type TRollout,
@@ -35,7 +44,8 @@ import { conflict, notFound } from '../../lib/problem.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import { announceProgress } from '../../engine/rollouts/engine.js';
-import { rolloutConfigOf } from '../../engine/rollouts/start.js';
+import { rolloutConfigOf, startRollout } from '../../engine/rollouts/start.js';
+import { planTargets, refusedTargets, type UpdateKind } from '../software-update/software-update.apply.js';
 import {
   lockRollout,
   markNotApplied,
@@ -45,6 +55,7 @@ import {
   selectRolloutAccounts,
   selectWaveCounts,
   selectWaveTimes,
+  setRolloutActivity,
   totalCounts,
   updateRollout,
   type RolloutRow,
@@ -87,6 +98,8 @@ function waveStatus(r: RolloutRow, index: number, c: TRolloutTargetCounts, size:
 }
 
 export interface RolloutService {
+  /** Starts a rollout of a software update (see the module docstring); answers the request's result with its `rolloutId`. */
+  start(opts: { principal: Principal; kind: UpdateKind; config: TSoftwareUpdateConfig; targetIds: number[]; plan: TRolloutPlan }): Promise<TBatchResult>;
   list(opts: { principal: Principal; query: z.output<typeof ZRolloutsQuery> }): Promise<TRolloutsResponse>;
   get(opts: { principal: Principal; id: number }): Promise<TRollout>;
   targets(opts: { principal: Principal; id: number; query: z.output<typeof ZRolloutTargetsQuery> }): Promise<{ items: TRolloutTarget[]; totalItems: number }>;
@@ -118,6 +131,28 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
   }
 
   return {
+    async start({ principal, kind, config, targetIds, plan }) {
+      const result = await db.transaction(async (tx) => {
+        const planned = await planTargets(tx, { principal, kind, config, targetIds, lock: true });
+        const targets = planned.map((p) => p.result);
+        const refused = refusedTargets(kind, targetIds, targets);
+        if (refused) throw refused;
+        const rolloutId = await startRollout(tx, { principal, kind, config, targetIds, plan, activityId: null });
+        const accounts = [...new Map(planned.map((p) => [p.account.id, p.account])).values()].sort((a, b) => a.id - b.id);
+        const activityId = await audit.record(tx, {
+          action: kind === 'machines' ? 'UpdateMachinesSoftware' : 'UpdateAccountsSoftware',
+          user: principal.username,
+          accounts,
+          params: { [kind === 'machines' ? 'machineIds' : 'accountIds']: targetIds, rolloutId, plan, update: rolloutConfigOf(config) },
+        });
+        await setRolloutActivity(tx, rolloutId, activityId);
+        const changed = targets.filter((x) => x.changes.length > 0).length;
+        return { dryRun: false, targets, changed, refused: 0, activityId, rolloutId };
+      });
+      await announceProgress(db, events, result.rolloutId);
+      return result;
+    },
+
     async list({ principal, query }) {
       const { rows, total } = await selectRolloutsPage(db, { ...query, hideCustomerProduction: hide(principal) });
       const counts = await selectCountsOf(db, rows.map((r) => r.id));

@@ -200,8 +200,8 @@ describe('machine mode', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ errors: [{ propertyName: 'mainLibraryMode' }] });
     const rollout = await update('machines', { machines: [account.machineIds[0]], launcherVersionMode: 'None', rollout: {} });
-    expect(rollout.statusCode, rollout.body).toBe(422);
-    expect(rollout.json()).toMatchObject({ detail: 'Rollouts are not available' });
+    expect(rollout.statusCode, rollout.body).toBe(200);
+    expect(rollout.json()).toMatchObject({ dryRun: false, rolloutId: expect.any(Number) });
   });
 });
 
