@@ -36,11 +36,21 @@ const PUBLIC = new Set(['login', 'getHealth']);
 /** Mutations of the caller's own session or password: no `write` needed. */
 const SELF_SERVICE = new Set(['logout', 'changePassword']);
 /** Reads that reveal secrets, so need `write` (the routes' `requireWrite`). */
-const SECRET_READS = new Set(['listLauncherLogins', 'getMachineCredential', 'downloadAccountKeys', 'downloadCaaKey', 'downloadLicenseKeys']);
+const SECRET_READS = new Set([
+  'listLauncherLogins',
+  'getMachineCredential',
+  'downloadAccountKeys',
+  'downloadCaaKey',
+  'downloadLicenseKeys',
+  // The Updater is write-only (issue 13): its reads need `write` too.
+  'listRollouts',
+  'getRollout',
+  'listRolloutTargets',
+]);
 /** Changes the caller's password: runs after every other cell. */
 const LAST = new Set(['changePassword']);
 /** Kinds of id that can name a hidden row (a draft is its author's only: the admin's is hidden from the operator). */
-const HIDEABLE: RefKind[] = ['account', 'machine', 'site', 'task', 'draft', 'class', 'operation', 'activity'];
+const HIDEABLE: RefKind[] = ['account', 'machine', 'site', 'task', 'draft', 'class', 'operation', 'activity', 'rollout'];
 /** An id no row has (within PostgreSQL integer). */
 const UNKNOWN_ID = 2_147_483_000;
 const BAD_TOKENS: BadToken[] = ['expired', 'forged', 'algNone', 'revoked'];
