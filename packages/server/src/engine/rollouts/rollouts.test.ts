@@ -28,6 +28,7 @@ import { createTaskEvents, type FleetEvent } from '../push/events.js';
 import { rolloutPass, startRolloutEngine, type RolloutEngine, type SoftwareUpdateApplier } from './engine.js';
 import { startRollout } from './start.js';
 import { SOFTWARE_UPDATE_APPLIER } from './software-update-applier.js';
+import { HttpProblem } from '../../lib/problem.js';
 import { splitWaves } from './waves.js';
 
 let t: TestApp;
@@ -161,8 +162,8 @@ async function waveActivities(id: number) {
 }
 
 async function updatesPerMachine(ids: number[]) {
-  const { rows } = await db().execute<{ machine_id: number; n: number; last: Date }>(sql`
-    select o.machine_id, count(*)::int as n, max(o.finished_at) as last from operations o join audit_activities a on a.id = o.activity_id
+  const { rows } = await db().execute<{ machine_id: number; n: number; first: Date; last: Date }>(sql`
+    select o.machine_id, count(*)::int as n, min(o.queued_at) as first, max(o.finished_at) as last from operations o join audit_activities a on a.id = o.activity_id
     where o.machine_id = any(${sql.param(ids)}::int[]) and o.type_name = 'UpdateSoftware' and a.action = 'RolloutWave' group by o.machine_id`);
   return new Map(rows.map((r) => [r.machine_id, r]));
 }
@@ -201,10 +202,11 @@ describe('the rollout engine', () => {
     expect(new Set(activities.map((a) => a.user_name))).toEqual(new Set(['admin']));
     const updates = await updatesPerMachine(ids);
     expect([...updates.values()].every((u) => u.n === 1)).toBe(true);
-    // Each wave started after the deploys of the one before had ended.
+    // Each wave's deploys were queued after the deploys of the one before had ended.
     for (const w of [1, 2]) {
       const previous = targets.filter((x) => x.wave === w - 1).map((x) => new Date(updates.get(x.id)!.last).getTime());
-      expect(new Date(activities[w]!.time).getTime()).toBeGreaterThanOrEqual(Math.max(...previous));
+      const queued = targets.filter((x) => x.wave === w).map((x) => new Date(updates.get(x.id)!.first).getTime());
+      expect(Math.min(...queued)).toBeGreaterThanOrEqual(Math.max(...previous));
     }
     const progress = seen.slice(before).filter((e) => e.name === 'RolloutProgress' && 'rollout' in e && e.rollout.rolloutId === id);
     expect(progress.length).toBeGreaterThanOrEqual(3);
@@ -254,6 +256,39 @@ describe('the rollout engine', () => {
     } finally {
       await operations.start();
     }
+  }, 60_000);
+
+  it('halts when a wave\'s update is refused (a rule, a target gone): nothing of that wave is applied, its targets NotApplied', async () => {
+    const ids = await freshMachines(3);
+    const refusing: SoftwareUpdateApplier = {
+      plan: applier.plan,
+      async apply(tx, o) {
+        if (o.targetIds.includes(ids[1]!)) {
+          await applier.apply(tx, o);
+          throw new HttpProblem(422, 'Unprocessable Content', '1 target(s) refused; nothing was changed', [
+            { propertyName: 'machines.1', errorMessage: 'Machine is being terminated', attemptedValue: ids[1] },
+          ]);
+        }
+        return applier.apply(tx, o);
+      },
+    };
+    const id = await start(ids, { waves: [{ kind: 'count', value: 1 }] });
+    const end = Date.now() + 30_000;
+    let r = await get(id);
+    while (r.status === 'Running' && Date.now() < end) {
+      await rolloutPass({ db: db(), updates: refusing, events });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      r = await get(id);
+    }
+    expect(r.status).toBe('Halted');
+    expect(r.reason).toBe('Wave 2 was refused: 1 target(s) refused; nothing was changed (machines.1: Machine is being terminated)');
+    expect((await targetsOf(id)).map((x) => x.state)).toEqual(['Succeeded', 'NotApplied', 'NotApplied']);
+    // The refused wave wrote nothing: no activity, no desired version.
+    expect((await waveActivities(id)).map((a) => a.wave)).toEqual([0]);
+    const { rows } = await db().execute<{ n: number }>(
+      sql`select count(*)::int as n from machines where id = any(${sql.param(ids.slice(1))}::int[]) and desired_versions->>'launcher' = any(${sql.param(ids.slice(1).map((m) => targetVersion.get(m)!))}::text[])`,
+    );
+    expect(rows[0]!.n).toBe(0);
   }, 60_000);
 
   it('survives a restart mid-rollout: a new engine finishes it and no target is applied twice', async () => {
