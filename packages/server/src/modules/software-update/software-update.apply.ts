@@ -29,6 +29,7 @@
  * SQL is set-based: one statement per kind of read or write, rows locked in id order.
  */
 import {
+  ACCOUNT_VERSION_MODES,
   CLASS_ADD_ON,
   COMPONENT_LABELS,
   CONFIG_COMPONENTS,
@@ -45,7 +46,7 @@ import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
 import { checkMachineConfig, normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
 import { applyDesiredState, writeMachineDesiredStates } from '../../engine/desired-state/desired-state.js';
-import { loadSoftwareSnapshot } from '../../engine/desired-state/desired-state.repository.js';
+import { loadSoftwareSnapshot, type VersionOverrides } from '../../engine/desired-state/desired-state.repository.js';
 import { resolveComponent, versionRef, type SoftwareSnapshot } from '../../engine/desired-state/resolve.js';
 import * as repo from './software-update.repository.js';
 
@@ -68,6 +69,8 @@ export interface PlannedTarget {
   auditChanges: TAuditChange[];
   /** Machine mode: the machine's next overrides; account mode: the account's next machineConfig. */
   next: Record<string, unknown>;
+  /** Machine mode: the account's stored machineConfig (what the machine resolves with its overrides). */
+  accountConfig?: Record<string, unknown>;
 }
 
 /** The softwares an update sets (mode not Skip), in the catalogue's order. */
@@ -149,26 +152,41 @@ async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
   const missing = missingTargets('machines', o.targetIds, new Set(rows.map((r) => r.id)));
   if (missing) throw missing;
   const keys = softwaresSet(o.config);
+  const configs = await repo.selectAccountConfigs(tx, [...new Set(rows.map((m) => m.accountId))]);
+  // What each software is set to does not depend on the machine: normalised and resolved once.
+  const defaults = readMachineConfig({}, {});
+  const normalised = withUpdate(defaults, o.config);
+  const wanted = new Map(
+    keys.map((key) => {
+      const [mode, version] = [normalised[`${key}VersionMode`], normalised[`${key}Version`]];
+      return [key, { mode, version, resolved: resolvedRef(snapshot, key, mode, version) }] as const;
+    }),
+  );
+  /** The account's mode and version of `key` as stored (a missing or invalid mode reads as its default, as readMachineConfig reads it). */
+  const accountVersion = (raw: Record<string, unknown>, key: TConfigComponent) => {
+    const mode = raw[`${key}VersionMode`];
+    const version = raw[`${key}Version`];
+    return ACCOUNT_VERSION_MODES.includes(mode as never)
+      ? { mode, version: typeof version === 'string' ? version : '' }
+      : { mode: defaults[`${key}VersionMode`], version: defaults[`${key}Version`] };
+  };
   return rows.map((m) => {
-    const account = readMachineConfig(m.machineConfig, { autoStopTime: null, vmImageName: m.vmImageName ?? '', bundleVersion: m.bundleVersion });
-    const effective = (key: TConfigComponent) => m.versionOverrides[key] ?? { mode: account[`${key}VersionMode`], version: account[`${key}Version`] };
-    const normalised = withUpdate(account, o.config);
+    const raw = configs.get(m.accountId)?.machineConfig ?? {};
     const next: Record<string, { mode: string; version: string }> = { ...m.versionOverrides };
     const changes: TTargetChange[] = [];
     const reasons: string[] = m.terminate ? ['The machine is being terminated'] : [];
     for (const key of keys) {
-      const wanted = { mode: normalised[`${key}VersionMode`], version: normalised[`${key}Version`] };
-      const resolved = resolvedRef(snapshot, key, wanted.mode, wanted.version);
-      if (resolved === undefined) reasons.push(unresolvedReason(key, wanted.mode, wanted.version));
+      const w = wanted.get(key)!;
+      if (w.resolved === undefined) reasons.push(unresolvedReason(key, w.mode, w.version));
       const stored = m.versionOverrides[key];
-      next[key] = wanted;
-      if (stored && stored.mode === wanted.mode && stored.version === wanted.version) continue;
-      const was = effective(key);
+      next[key] = { mode: w.mode, version: w.version };
+      if (stored && stored.mode === w.mode && stored.version === w.version) continue;
+      const was = stored ?? accountVersion(raw, key);
       changes.push({
         field: `${key}Version`,
         oldValue: versionText(was.mode, was.version),
-        newValue: versionText(wanted.mode, wanted.version),
-        resolved: resolved ?? null,
+        newValue: versionText(w.mode, w.version),
+        resolved: w.resolved ?? null,
         running: m.currentVersions[key] ?? null,
       });
     }
@@ -178,6 +196,7 @@ async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       account: { id: m.accountId, name: m.accountName, classId: m.accountClassId },
       auditChanges: changes.map((c) => ({ entityName: name, propertyName: c.field, oldValue: c.oldValue, newValue: c.newValue })),
       next,
+      accountConfig: raw,
     };
   });
 }
@@ -265,8 +284,16 @@ export async function writePlanned(
   const snapshot = o.snapshot ?? (await loadSoftwareSnapshot(tx));
   if (o.kind === 'machines') {
     const changed = o.planned.filter((p) => p.result.changes.length > 0);
-    await repo.updateVersionOverrides(tx, changed.map((p) => ({ id: p.result.id, overrides: p.next })));
-    const machines = await writeMachineDesiredStates(tx, { machineIds: changed.map((p) => p.result.id), activityId: o.activityId, snapshot });
+    const machines = await writeMachineDesiredStates(tx, {
+      machines: changed.map((p) => ({
+        machineId: p.result.id,
+        accountId: p.account.id,
+        machineConfig: p.accountConfig ?? {},
+        overrides: p.next as VersionOverrides,
+      })),
+      activityId: o.activityId,
+      snapshot,
+    });
     return { machineIds: machines.map((m) => m.id) };
   }
   await repo.updateAccountConfigs(
