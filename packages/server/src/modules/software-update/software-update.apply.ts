@@ -44,7 +44,7 @@ import {
 import type { DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
-import { checkMachineConfig, normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
+import { LOCKED_INSTANCE_FIELDS, checkMachineConfig, normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
 import { applyDesiredState, writeMachineDesiredStates } from '../../engine/desired-state/desired-state.js';
 import { loadSoftwareSnapshot, type VersionOverrides } from '../../engine/desired-state/desired-state.repository.js';
 import { resolveComponent, versionRef, type SoftwareSnapshot } from '../../engine/desired-state/resolve.js';
@@ -132,18 +132,31 @@ function missingTargets(kind: UpdateKind, targetIds: number[], found: Set<number
   return new HttpProblem(404, 'Not Found', `${errors.length} ${kind === 'machines' ? 'machine' : 'account'}(s) were not found`, errors);
 }
 
-/** The account-mode rules of the push, run once per distinct input (accounts often share a config). */
+/** The fields of a config and of the stored config that `checkMachineConfig` reads (the rest cannot change its answer). */
+const CHECKED_FIELDS = [
+  ...CONFIG_COMPONENTS.flatMap((key) => [`${key}VersionMode`, `${key}Version`]),
+  'mainLibraryFiles',
+  'accountLibraryFiles',
+  ...Object.keys(LOCKED_INSTANCE_FIELDS),
+];
+
+/**
+ * The instance settings push's rules (`checkMachineConfig`, reused as is), run
+ * once per distinct input: accounts with the same versions, library files and
+ * locked fields share one answer (the rules read nothing else), so a large
+ * update asks the catalogue once per kind of account, not once per account.
+ */
 function memoisedCheck(tx: DbOrTx) {
-  const seen = new Map<string, Promise<TFieldError[]>>();
+  const seen = new Map<string, Promise<{ errors: TFieldError[]; region: string }>>();
   return (config: TMachineConfig, stored: Record<string, unknown>) => {
-    const locked = { region: stored.region, vmImageName: stored.vmImageName, enableSsl: stored.enableSsl, includeSampleData: stored.includeSampleData, sampleDataFile: stored.sampleDataFile };
-    const key = JSON.stringify([config, locked]);
-    let errors = seen.get(key);
-    if (!errors) {
-      errors = checkMachineConfig(tx, { config, stored }).then((r) => r.errors);
-      seen.set(key, errors);
+    const c = config as unknown as Record<string, unknown>;
+    const key = JSON.stringify([CHECKED_FIELDS.map((f) => c[f]), Object.keys(LOCKED_INSTANCE_FIELDS).map((f) => stored[f] ?? null)]);
+    let answer = seen.get(key);
+    if (!answer) {
+      answer = checkMachineConfig(tx, { config, stored }).then((r) => ({ errors: r.errors, region: r.config.region }));
+      seen.set(key, answer);
     }
-    return errors;
+    return answer;
   };
 }
 
@@ -210,6 +223,18 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
   const missing = missingTargets('accounts', o.targetIds, new Set(rows.map((r) => r.id)));
   if (missing) throw missing;
   const check = memoisedCheck(tx);
+  // Accounts with the same stored config read and update alike: once per distinct config.
+  const read = new Map<string, { before: TMachineConfig; after: TMachineConfig }>();
+  const configsOf = (a: repo.UpdateAccountRow) => {
+    const key = JSON.stringify([a.machineConfig, a.vmImageName, a.bundleVersion]);
+    let c = read.get(key);
+    if (!c) {
+      const before = readMachineConfig(a.machineConfig, { autoStopTime: null, vmImageName: a.vmImageName ?? '', bundleVersion: a.bundleVersion });
+      c = { before, after: withUpdate(before, o.config) };
+      read.set(key, c);
+    }
+    return { before: c.before, after: { ...c.after } };
+  };
   const planned: PlannedTarget[] = [];
   for (const a of rows) {
     const account = { id: a.id, name: a.name, classId: a.classId };
@@ -217,9 +242,10 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       planned.push({ result: { id: a.id, name: a.name, changes: [], refused: 'Add-on accounts have no instance settings' }, account, auditChanges: [], next: {} });
       continue;
     }
-    const before = readMachineConfig(a.machineConfig, { autoStopTime: null, vmImageName: a.vmImageName ?? '', bundleVersion: a.bundleVersion });
-    const after = withUpdate(before, o.config);
-    const errors = await check(after, a.machineConfig);
+    const { before, after } = configsOf(a);
+    const { errors, region } = await check(after, a.machineConfig);
+    // The push fills a blank region from the image (checkMachineConfig's answer).
+    if (errors.length === 0) after.region = region;
     const changes: TTargetChange[] = [];
     for (const key of keys) {
       const [mode, version] = [after[`${key}VersionMode`], after[`${key}Version`]];
