@@ -100,27 +100,17 @@ export async function selectMachineConfigs(db: DbOrTx, q: { accountIds: number[]
   return rows.map((r) => ({ ...r, overrides: r.overrides ?? {} }));
 }
 
-/** Live machines among `machineIds` with their account's machineConfig and their overrides, by id. */
-export async function selectMachineConfigsOf(
-  db: DbOrTx,
-  machineIds: number[],
-): Promise<{ machineId: number; accountId: number; machineConfig: Record<string, unknown>; overrides: VersionOverrides }[]> {
-  if (machineIds.length === 0) return [];
-  const { rows } = await db.execute<{ id: number; account_id: number; machine_config: Record<string, unknown> | null; version_overrides: VersionOverrides }>(sql`
-    select m.id, m.account_id, s.machine_config, m.version_overrides
-    from machines m left join account_settings s on s.account_id = m.account_id
-    where m.id = any(${sql.param(machineIds)}::int[]) and m.deleted_at is null
-    order by m.id`);
-  return rows.map((r) => ({ machineId: r.id, accountId: r.account_id, machineConfig: r.machine_config ?? {}, overrides: r.version_overrides ?? {} }));
-}
-
 export interface DesiredRow {
+  /** The account whose machines without overrides take the row (unused with `machineIds`). */
   accountId: number;
   /**
-   * Set: the desired versions of this machine alone (an overridden machine).
+   * Set: the desired versions of these machines alone (overridden machines, or
+   * the machines an updater machine-mode update names), whatever their overrides.
    * Absent: of every live machine of the account without overrides.
    */
-  machineId?: number;
+  machineIds?: number[];
+  /** With `machineIds`: the machines' new version overrides, written in the same statement (the updater's machine mode). */
+  overrides?: VersionOverrides;
   /** `component → {branch}|{shortHash}`. */
   versions: Record<string, string>;
   /** Components whose version the machine keeps (could not be resolved). */
@@ -129,7 +119,8 @@ export interface DesiredRow {
 
 /**
  * Writes the resolved desired versions: an account row to the account's live
- * machines without overrides, a machine row (`machineId`) to that live machine;
+ * machines without overrides, a row with `machineIds` to those live machines
+ * (and its `overrides` to them, in the same statement: one row write per machine);
  * only where they change, with `activityId` as their cause (null when the cause
  * is unknown, such as a catalogue change found by a full resolution: no cause
  * rather than a stale one); NOTIFYs {@link DESIRED_CHANGED_CHANNEL} when one
@@ -141,30 +132,39 @@ export async function updateDesiredVersions(
   activityId: number | null = null,
 ): Promise<{ id: number; accountId: number }[]> {
   if (rows.length === 0) return [];
-  const { rows: changed } = await tx.execute<{ id: number; account_id: number }>(sql`
-    with v as (
-      select (e->>'accountId')::int as account_id, (e->>'machineId')::int as machine_id,
-             e->'versions' as versions, e->'unresolved' as unresolved
+  const { rows: written } = await tx.execute<{ id: number; account_id: number; changed: boolean }>(sql`
+    with v as materialized (
+      select (e->>'accountId')::int as account_id, e->'machineIds' as machine_ids,
+             e->'versions' as versions, e->'unresolved' as unresolved, e->'overrides' as overrides
       from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) e
+    ), per_machine as materialized (
+      select i.value::int as machine_id, v.versions, v.unresolved, v.overrides
+      from v cross join lateral jsonb_array_elements_text(v.machine_ids) i
+      where v.machine_ids is not null
     ), target as (
-      select m.id, m.current_versions, v.versions, v.unresolved
-      from machines m join v on v.machine_id is null and v.account_id = m.account_id
+      select m.id, m.current_versions, m.desired_versions as was, v.versions, v.unresolved, null::jsonb as overrides
+      from machines m join v on v.machine_ids is null and v.account_id = m.account_id
       where m.deleted_at is null and m.version_overrides = '{}'::jsonb
       union all
-      select m.id, m.current_versions, v.versions, v.unresolved
-      from machines m join v on v.machine_id = m.id
+      select m.id, m.current_versions, m.desired_versions, p.versions, p.unresolved, p.overrides
+      from per_machine p join machines m on m.id = p.machine_id
       where m.deleted_at is null
     ), next as (
-      select t.id,
+      select t.id, t.was, t.overrides,
              t.versions || coalesce(
                (select jsonb_object_agg(k.key, k.value) from jsonb_each(t.current_versions) k where t.unresolved ? k.key),
                '{}'::jsonb) as desired
       from target t
     )
-    update machines m set desired_versions = next.desired, desired_activity_id = ${activityId}
+    update machines m
+    set desired_versions = next.desired,
+        desired_activity_id = case when next.was is distinct from next.desired then ${activityId}::int else m.desired_activity_id end,
+        version_overrides = coalesce(next.overrides, m.version_overrides)
     from next
-    where next.id = m.id and m.desired_versions is distinct from next.desired
-    returning m.id, m.account_id`);
+    where next.id = m.id
+      and (m.desired_versions is distinct from next.desired or (next.overrides is not null and m.version_overrides is distinct from next.overrides))
+    returning m.id, m.account_id, next.was is distinct from next.desired as changed`);
+  const changed = written.filter((r) => r.changed);
   if (changed.length > 0) await tx.execute(sql`select pg_notify(${DESIRED_CHANGED_CHANNEL}, ${String(changed.length)})`);
   return changed.map((r) => ({ id: r.id, accountId: r.account_id }));
 }

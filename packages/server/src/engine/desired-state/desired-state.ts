@@ -25,10 +25,10 @@ import {
   loadSoftwareSnapshot,
   selectFollowers,
   selectMachineConfigs,
-  selectMachineConfigsOf,
   updateDesiredVersions,
   type AccountConfigRow,
   type DesiredRow,
+  type VersionOverrides,
 } from './desired-state.repository.js';
 import { resolveMachineConfig, withOverrides, type SoftwareSnapshot } from './resolve.js';
 
@@ -41,7 +41,7 @@ function desiredRows(snapshot: SoftwareSnapshot, configs: AccountConfigRow[]): D
     const resolved = resolveMachineConfig(snapshot, machineConfig);
     const machines = Object.entries(overrides).map(([machineId, o]) => {
       const own = resolveMachineConfig(snapshot, withOverrides(machineConfig, o));
-      return { accountId, machineId: Number(machineId), versions: own.versions, unresolved: own.unresolved };
+      return { accountId, machineIds: [Number(machineId)], versions: own.versions, unresolved: own.unresolved };
     });
     return [{ accountId, versions: resolved.versions, unresolved: resolved.unresolved }, ...machines];
   });
@@ -63,22 +63,48 @@ export async function applyDesiredState(
   return updateDesiredVersions(tx, desiredRows(snapshot, configs), opts.activityId);
 }
 
+/** A machine of an updater machine-mode update: its account's machineConfig and its (new) overrides. */
+export interface MachineConfigInput {
+  machineId: number;
+  accountId: number;
+  machineConfig: Record<string, unknown>;
+  overrides: VersionOverrides;
+}
+
 /**
- * Resolves the desired versions of the live machines `machineIds` alone (their
- * account's machineConfig with their overrides), inside `tx`, with `activityId`
- * as the cause: the updater's machine mode. Answers the machines that changed.
+ * Writes the version overrides of `machines` (the updater's machine mode) and
+ * their desired versions (each its account's machineConfig with its overrides
+ * resolved), one statement inside `tx`, with `activityId` as the cause of the
+ * desired-version change. Machines with the same overrides and resolution are
+ * sent as one group. Answers the machines whose desired versions changed.
  */
 export async function writeMachineDesiredStates(
   tx: DbOrTx,
-  opts: { machineIds: number[]; activityId?: number | null; snapshot?: SoftwareSnapshot },
+  opts: { machines: MachineConfigInput[]; activityId?: number | null; snapshot?: SoftwareSnapshot },
 ): Promise<{ id: number; accountId: number }[]> {
-  if (opts.machineIds.length === 0) return [];
+  if (opts.machines.length === 0) return [];
   const snapshot = opts.snapshot ?? (await loadSoftwareSnapshot(tx));
-  const rows = (await selectMachineConfigsOf(tx, opts.machineIds)).map(({ machineId, accountId, machineConfig, overrides }) => {
-    const resolved = resolveMachineConfig(snapshot, withOverrides(machineConfig, overrides));
-    return { accountId, machineId, versions: resolved.versions, unresolved: resolved.unresolved };
-  });
-  return updateDesiredVersions(tx, rows, opts.activityId);
+  const groups = new Map<string, DesiredRow & { machineIds: number[] }>();
+  const resolvedBy = new Map<string, Record<string, string | string[]>>();
+  for (const m of opts.machines) {
+    const overrides = JSON.stringify(m.overrides);
+    const key = `${m.accountId}:${overrides}`;
+    let resolved = resolvedBy.get(key);
+    if (!resolved) {
+      const r = resolveMachineConfig(snapshot, withOverrides(m.machineConfig, m.overrides));
+      resolved = { ...r.versions, '': r.unresolved };
+      resolvedBy.set(key, resolved);
+    }
+    const groupKey = `${JSON.stringify(resolved)}:${overrides}`;
+    let group = groups.get(groupKey);
+    if (!group) {
+      const { '': unresolved, ...versions } = resolved;
+      group = { accountId: m.accountId, versions: versions as Record<string, string>, unresolved: unresolved as string[], overrides: m.overrides, machineIds: [] };
+      groups.set(groupKey, group);
+    }
+    group.machineIds.push(m.machineId);
+  }
+  return updateDesiredVersions(tx, [...groups.values()], opts.activityId);
 }
 
 /**

@@ -29,6 +29,7 @@
  * SQL is set-based: one statement per kind of read or write, rows locked in id order.
  */
 import {
+  ACCOUNT_VERSION_MODES,
   CLASS_ADD_ON,
   COMPONENT_LABELS,
   CONFIG_COMPONENTS,
@@ -43,9 +44,9 @@ import {
 import type { DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
-import { checkMachineConfig, normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
+import { LOCKED_INSTANCE_FIELDS, checkMachineConfig, normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
 import { applyDesiredState, writeMachineDesiredStates } from '../../engine/desired-state/desired-state.js';
-import { loadSoftwareSnapshot } from '../../engine/desired-state/desired-state.repository.js';
+import { loadSoftwareSnapshot, type VersionOverrides } from '../../engine/desired-state/desired-state.repository.js';
 import { resolveComponent, versionRef, type SoftwareSnapshot } from '../../engine/desired-state/resolve.js';
 import * as repo from './software-update.repository.js';
 
@@ -68,6 +69,8 @@ export interface PlannedTarget {
   auditChanges: TAuditChange[];
   /** Machine mode: the machine's next overrides; account mode: the account's next machineConfig. */
   next: Record<string, unknown>;
+  /** Machine mode: the account's stored machineConfig (what the machine resolves with its overrides). */
+  accountConfig?: Record<string, unknown>;
 }
 
 /** The softwares an update sets (mode not Skip), in the catalogue's order. */
@@ -129,18 +132,31 @@ function missingTargets(kind: UpdateKind, targetIds: number[], found: Set<number
   return new HttpProblem(404, 'Not Found', `${errors.length} ${kind === 'machines' ? 'machine' : 'account'}(s) were not found`, errors);
 }
 
-/** The account-mode rules of the push, run once per distinct input (accounts often share a config). */
+/** The fields of a config and of the stored config that `checkMachineConfig` reads (the rest cannot change its answer). */
+const CHECKED_FIELDS = [
+  ...CONFIG_COMPONENTS.flatMap((key) => [`${key}VersionMode`, `${key}Version`]),
+  'mainLibraryFiles',
+  'accountLibraryFiles',
+  ...Object.keys(LOCKED_INSTANCE_FIELDS),
+];
+
+/**
+ * The instance settings push's rules (`checkMachineConfig`, reused as is), run
+ * once per distinct input: accounts with the same versions, library files and
+ * locked fields share one answer (the rules read nothing else), so a large
+ * update asks the catalogue once per kind of account, not once per account.
+ */
 function memoisedCheck(tx: DbOrTx) {
-  const seen = new Map<string, Promise<TFieldError[]>>();
+  const seen = new Map<string, Promise<{ errors: TFieldError[]; region: string }>>();
   return (config: TMachineConfig, stored: Record<string, unknown>) => {
-    const locked = { region: stored.region, vmImageName: stored.vmImageName, enableSsl: stored.enableSsl, includeSampleData: stored.includeSampleData, sampleDataFile: stored.sampleDataFile };
-    const key = JSON.stringify([config, locked]);
-    let errors = seen.get(key);
-    if (!errors) {
-      errors = checkMachineConfig(tx, { config, stored }).then((r) => r.errors);
-      seen.set(key, errors);
+    const c = config as unknown as Record<string, unknown>;
+    const key = JSON.stringify([CHECKED_FIELDS.map((f) => c[f]), Object.keys(LOCKED_INSTANCE_FIELDS).map((f) => stored[f] ?? null)]);
+    let answer = seen.get(key);
+    if (!answer) {
+      answer = checkMachineConfig(tx, { config, stored }).then((r) => ({ errors: r.errors, region: r.config.region }));
+      seen.set(key, answer);
     }
-    return errors;
+    return answer;
   };
 }
 
@@ -149,26 +165,41 @@ async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
   const missing = missingTargets('machines', o.targetIds, new Set(rows.map((r) => r.id)));
   if (missing) throw missing;
   const keys = softwaresSet(o.config);
+  const configs = await repo.selectAccountConfigs(tx, [...new Set(rows.map((m) => m.accountId))]);
+  // What each software is set to does not depend on the machine: normalised and resolved once.
+  const defaults = readMachineConfig({}, {});
+  const normalised = withUpdate(defaults, o.config);
+  const wanted = new Map(
+    keys.map((key) => {
+      const [mode, version] = [normalised[`${key}VersionMode`], normalised[`${key}Version`]];
+      return [key, { mode, version, resolved: resolvedRef(snapshot, key, mode, version) }] as const;
+    }),
+  );
+  /** The account's mode and version of `key` as stored (a missing or invalid mode reads as its default, as readMachineConfig reads it). */
+  const accountVersion = (raw: Record<string, unknown>, key: TConfigComponent) => {
+    const mode = raw[`${key}VersionMode`];
+    const version = raw[`${key}Version`];
+    return ACCOUNT_VERSION_MODES.includes(mode as never)
+      ? { mode, version: typeof version === 'string' ? version : '' }
+      : { mode: defaults[`${key}VersionMode`], version: defaults[`${key}Version`] };
+  };
   return rows.map((m) => {
-    const account = readMachineConfig(m.machineConfig, { autoStopTime: null, vmImageName: m.vmImageName ?? '', bundleVersion: m.bundleVersion });
-    const effective = (key: TConfigComponent) => m.versionOverrides[key] ?? { mode: account[`${key}VersionMode`], version: account[`${key}Version`] };
-    const normalised = withUpdate(account, o.config);
+    const raw = configs.get(m.accountId)?.machineConfig ?? {};
     const next: Record<string, { mode: string; version: string }> = { ...m.versionOverrides };
     const changes: TTargetChange[] = [];
     const reasons: string[] = m.terminate ? ['The machine is being terminated'] : [];
     for (const key of keys) {
-      const wanted = { mode: normalised[`${key}VersionMode`], version: normalised[`${key}Version`] };
-      const resolved = resolvedRef(snapshot, key, wanted.mode, wanted.version);
-      if (resolved === undefined) reasons.push(unresolvedReason(key, wanted.mode, wanted.version));
+      const w = wanted.get(key)!;
+      if (w.resolved === undefined) reasons.push(unresolvedReason(key, w.mode, w.version));
       const stored = m.versionOverrides[key];
-      next[key] = wanted;
-      if (stored && stored.mode === wanted.mode && stored.version === wanted.version) continue;
-      const was = effective(key);
+      next[key] = { mode: w.mode, version: w.version };
+      if (stored && stored.mode === w.mode && stored.version === w.version) continue;
+      const was = stored ?? accountVersion(raw, key);
       changes.push({
         field: `${key}Version`,
         oldValue: versionText(was.mode, was.version),
-        newValue: versionText(wanted.mode, wanted.version),
-        resolved: resolved ?? null,
+        newValue: versionText(w.mode, w.version),
+        resolved: w.resolved ?? null,
         running: m.currentVersions[key] ?? null,
       });
     }
@@ -178,6 +209,7 @@ async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       account: { id: m.accountId, name: m.accountName, classId: m.accountClassId },
       auditChanges: changes.map((c) => ({ entityName: name, propertyName: c.field, oldValue: c.oldValue, newValue: c.newValue })),
       next,
+      accountConfig: raw,
     };
   });
 }
@@ -191,6 +223,18 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
   const missing = missingTargets('accounts', o.targetIds, new Set(rows.map((r) => r.id)));
   if (missing) throw missing;
   const check = memoisedCheck(tx);
+  // Accounts with the same stored config read and update alike: once per distinct config.
+  const read = new Map<string, { before: TMachineConfig; after: TMachineConfig }>();
+  const configsOf = (a: repo.UpdateAccountRow) => {
+    const key = JSON.stringify([a.machineConfig, a.vmImageName, a.bundleVersion]);
+    let c = read.get(key);
+    if (!c) {
+      const before = readMachineConfig(a.machineConfig, { autoStopTime: null, vmImageName: a.vmImageName ?? '', bundleVersion: a.bundleVersion });
+      c = { before, after: withUpdate(before, o.config) };
+      read.set(key, c);
+    }
+    return { before: c.before, after: { ...c.after } };
+  };
   const planned: PlannedTarget[] = [];
   for (const a of rows) {
     const account = { id: a.id, name: a.name, classId: a.classId };
@@ -198,9 +242,10 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       planned.push({ result: { id: a.id, name: a.name, changes: [], refused: 'Add-on accounts have no instance settings' }, account, auditChanges: [], next: {} });
       continue;
     }
-    const before = readMachineConfig(a.machineConfig, { autoStopTime: null, vmImageName: a.vmImageName ?? '', bundleVersion: a.bundleVersion });
-    const after = withUpdate(before, o.config);
-    const errors = await check(after, a.machineConfig);
+    const { before, after } = configsOf(a);
+    const { errors, region } = await check(after, a.machineConfig);
+    // The push fills a blank region from the image (checkMachineConfig's answer).
+    if (errors.length === 0) after.region = region;
     const changes: TTargetChange[] = [];
     for (const key of keys) {
       const [mode, version] = [after[`${key}VersionMode`], after[`${key}Version`]];
@@ -265,8 +310,16 @@ export async function writePlanned(
   const snapshot = o.snapshot ?? (await loadSoftwareSnapshot(tx));
   if (o.kind === 'machines') {
     const changed = o.planned.filter((p) => p.result.changes.length > 0);
-    await repo.updateVersionOverrides(tx, changed.map((p) => ({ id: p.result.id, overrides: p.next })));
-    const machines = await writeMachineDesiredStates(tx, { machineIds: changed.map((p) => p.result.id), activityId: o.activityId, snapshot });
+    const machines = await writeMachineDesiredStates(tx, {
+      machines: changed.map((p) => ({
+        machineId: p.result.id,
+        accountId: p.account.id,
+        machineConfig: p.accountConfig ?? {},
+        overrides: p.next as VersionOverrides,
+      })),
+      activityId: o.activityId,
+      snapshot,
+    });
     return { machineIds: machines.map((m) => m.id) };
   }
   await repo.updateAccountConfigs(

@@ -47,7 +47,7 @@ export const selectLibraryFiles = (db: DbOrTx, ids: number[]) =>
 const ids = (values: number[]) => sql`${sql.param(values)}::int[]`;
 const hidden = (classIds: number[]) => sql`${sql.param(classIds)}::int[]`;
 
-/** A machine targeted by a software update, with its account's machineConfig. */
+/** A machine targeted by a software update, with its account (its config is read once per account: {@link selectAccountConfigs}). */
 export interface UpdateMachineRow {
   id: number;
   name: string;
@@ -57,9 +57,6 @@ export interface UpdateMachineRow {
   terminate: boolean;
   versionOverrides: Record<string, { mode: string; version: string }>;
   currentVersions: Record<string, string>;
-  machineConfig: Record<string, unknown>;
-  vmImageName: string | null;
-  bundleVersion: string | null;
 }
 
 /**
@@ -77,15 +74,11 @@ export async function selectUpdateMachines(db: DbOrTx, q: { ids: number[]; hidde
     terminate: boolean;
     version_overrides: Record<string, { mode: string; version: string }>;
     current_versions: Record<string, string>;
-    machine_config: Record<string, unknown> | null;
-    vm_image_name: string | null;
-    bundle_version: string | null;
   }>(sql`
     select m.id, m.name, m.account_id, a.name as account_name, a.class_id as account_class_id, m.terminate,
-           m.version_overrides, m.current_versions, s.machine_config, a.vm_image_name, a.bundle_version
+           m.version_overrides, m.current_versions
     from machines m
     join accounts a on a.id = m.account_id
-    left join account_settings s on s.account_id = m.account_id
     where m.id = any(${ids(q.ids)}) and m.deleted_at is null and a.deleted_at is null
       and m.class_id <> all(${hidden(q.hiddenClassIds)}) and a.class_id <> all(${hidden(q.hiddenClassIds)})
     order by m.id
@@ -99,10 +92,20 @@ export async function selectUpdateMachines(db: DbOrTx, q: { ids: number[]; hidde
     terminate: r.terminate,
     versionOverrides: r.version_overrides ?? {},
     currentVersions: r.current_versions ?? {},
-    machineConfig: r.machine_config ?? {},
-    vmImageName: r.vm_image_name,
-    bundleVersion: r.bundle_version,
   }));
+}
+
+/** Each account's stored machineConfig (`{}` without settings), image and bundle version, by account id. */
+export async function selectAccountConfigs(
+  db: DbOrTx,
+  accountIds: number[],
+): Promise<Map<number, { machineConfig: Record<string, unknown>; vmImageName: string | null; bundleVersion: string | null }>> {
+  if (accountIds.length === 0) return new Map();
+  const { rows } = await db.execute<{ id: number; machine_config: Record<string, unknown> | null; vm_image_name: string | null; bundle_version: string | null }>(sql`
+    select a.id, s.machine_config, a.vm_image_name, a.bundle_version
+    from accounts a left join account_settings s on s.account_id = a.id
+    where a.id = any(${ids(accountIds)})`);
+  return new Map(rows.map((r) => [r.id, { machineConfig: r.machine_config ?? {}, vmImageName: r.vm_image_name, bundleVersion: r.bundle_version }]));
 }
 
 /** An account targeted by a software update, with its instance settings and how many live machines override `softwares`. */
@@ -155,15 +158,6 @@ export async function selectUpdateAccounts(
     bundleVersion: r.bundle_version,
     overridden: r.overridden,
   }));
-}
-
-/** Writes each machine's whole version overrides (one statement). */
-export async function updateVersionOverrides(tx: DbOrTx, rows: { id: number; overrides: Record<string, unknown> }[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(sql`
-    update machines m set version_overrides = v.overrides
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) v(id int, overrides jsonb)
-    where m.id = v.id`);
 }
 
 /** Removes the overrides of `softwares` from the live machines of `accountIds` (one statement). */
