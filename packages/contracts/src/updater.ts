@@ -53,6 +53,8 @@ export const ZTargetChange = z.object({
   oldValue: z.unknown(),
   newValue: z.unknown(),
   resolved: z.string().nullable().optional(),
+  /** Machine mode of a software update: what the machine runs now (`{branch}|{shortHash}`), null when not installed. */
+  running: z.string().nullable().optional(),
 });
 export type TTargetChange = z.infer<typeof ZTargetChange>;
 

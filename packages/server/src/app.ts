@@ -90,6 +90,8 @@ import { createMmaService, type MmaService } from './modules/mma/mma.service.js'
 import { mmaRoutes } from './modules/mma/mma.routes.js';
 import { createUpdaterService, type UpdaterService } from './modules/updater/updater.service.js';
 import { updaterRoutes } from './modules/updater/updater.routes.js';
+import { createRolloutService, type RolloutService } from './modules/rollouts/rollouts.service.js';
+import { rolloutRoutes } from './modules/rollouts/rollouts.routes.js';
 import { createLocalObjectStore } from './storage/local-store.js';
 import type { ObjectStore } from './storage/object-store.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
@@ -126,6 +128,7 @@ export interface Services {
   library: LibraryService;
   mma: MmaService;
   updater: UpdaterService;
+  rollouts: RolloutService;
 }
 
 declare module 'fastify' {
@@ -256,6 +259,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('deps', { db, config, events, tasks, operations });
   const licenseSigner = createLicenseSigner(config.dataKey);
+  const rollouts = createRolloutService({ db, audit, events });
   app.decorate('services', {
     audit,
     auth: createAuthService({ db, tokens, audit }),
@@ -266,7 +270,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     sites: createSiteService({ db, audit }),
     drafts: createDraftService({ db, audit, tasks }),
     templates: createTemplateService({ db, audit }),
-    softwareUpdate: createSoftwareUpdateService({ db }),
+    softwareUpdate: createSoftwareUpdateService({ db, audit, startRollout: (o) => rollouts.start(o) }),
     accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
     licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
     machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
@@ -284,6 +288,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     library: createLibraryService({ db, audit, store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }) }),
     mma: createMmaService({ db, audit }),
     updater: createUpdaterService({ db, audit }),
+    rollouts,
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
@@ -406,6 +411,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(libraryRoutes);
       await api.register(mmaRoutes);
       await api.register(updaterRoutes);
+      await api.register(rolloutRoutes);
     },
     { prefix: API_PREFIX },
   );

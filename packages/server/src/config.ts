@@ -41,6 +41,8 @@ export interface Config {
   agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number };
   /** `SERVER_STATUS_INTERVAL_S`: how often the worker checks the site server status of running managed machines (DESIGN §14; default 60). */
   serverStatusIntervalS: number;
+  /** `ROLLOUT_PASS_MS`: how often the worker's rollout engine looks at the running rollouts (DESIGN §15; default 1000). */
+  rolloutPassMs: number;
   simAgentFailMachines: string[];
   /**
    * Probes (DESIGN §14, `engine/probes/README.md`): `PROBE_INTERVAL_S` seconds
@@ -224,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simCloudDelayMs,
     agent,
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
+    rolloutPassMs: wholeNumber('ROLLOUT_PASS_MS', env.ROLLOUT_PASS_MS, 1000, 'ms'),
     simAgentFailMachines: nameList(env.SIM_AGENT_FAIL_MACHINES),
     probes: {
       intervalS: wholeNumber('PROBE_INTERVAL_S', env.PROBE_INTERVAL_S, DEFAULT_PROBE_INTERVAL_S, 'seconds', 0),

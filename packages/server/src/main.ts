@@ -1,13 +1,13 @@
 /**
  * Start-up (DESIGN §4, §9): configuration, database (embedded or `DATABASE_URL`),
  * migrations, the demo seed on first start, the task engine, the operation agent,
- * the deploy controller, the probes and the scheduler (`ROLE` all or worker; with `SEED=demo`
+ * the deploy controller, the rollout engine, the probes and the scheduler (`ROLE` all or worker; with `SEED=demo`
  * the demo schedules first) with the account count compaction, the API and console on `PORT`
  * (`ROLE` all or api).
  *
  * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
  * order, so that nothing meets a database that is already gone: the push
- * channel and HTTP (no new tasks), the scheduler, the probes (the tick in flight commits), the deploy controller, the operation agent (running operations
+ * channel and HTTP (no new tasks), the scheduler, the probes (the tick in flight commits), the rollout engine (the pass in flight commits), the deploy controller, the operation agent (running operations
  * handed over), the task engine (running tasks handed over, pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
  * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
  * the terminal also reaches the embedded postmaster) are logged at debug. A
@@ -39,6 +39,8 @@ import { createStorageEffects } from './storage/effects.js';
 import { startAccountCountCompaction } from './db/account-counts.js';
 import { startDeployController, type DeployController } from './engine/desired-state/controller.js';
 import { createDeployEffects } from './engine/desired-state/deploy-effects.js';
+import { startRolloutEngine, type RolloutEngine } from './engine/rollouts/engine.js';
+import { SOFTWARE_UPDATE_APPLIER } from './engine/rollouts/software-update-applier.js';
 import { createObjectStore } from './storage/index.js';
 import { createProbeEngine, type ProbeEngine } from './engine/probes/prober.js';
 import { createSimulatedEndpoint } from './engine/probes/endpoint.js';
@@ -74,6 +76,7 @@ async function main() {
   let operationEngine: OperationEngine | undefined;
   let stopCompaction: (() => Promise<void>) | undefined;
   let deploys: DeployController | undefined;
+  let rollouts: RolloutEngine | undefined;
   let serverStatusWatch: ServerStatusWatch | undefined;
   let probes: ProbeEngine | undefined;
   let scheduler: RunningScheduler | undefined;
@@ -100,6 +103,7 @@ async function main() {
       await step('http', app && (() => app!.close())),
       await step('scheduler', scheduler && (() => scheduler!.stop())),
       await step('probes', probes && (() => probes!.stop())),
+      await step('rollout engine', rollouts && (() => rollouts!.stop())),
       await step('deploy controller', deploys && (() => deploys!.stop())),
       await step('server status check', serverStatusWatch && (() => serverStatusWatch!.stop())),
       await step('operation agent', operationEngine && (() => operationEngine!.stop())),
@@ -178,6 +182,8 @@ async function main() {
       });
       await operationEngine.start();
       deploys = startDeployController({ db: database.db, queue: app.deps.operations, log });
+      // Rollouts in waves (DESIGN §15): each wave through the same software update code as an update at once.
+      rollouts = startRolloutEngine({ db: database.db, updates: SOFTWARE_UPDATE_APPLIER, events, log, everyMs: config.rolloutPassMs });
       serverStatusWatch = startServerStatusWatch({ db: database.db, intervalMs: config.serverStatusIntervalS * 1000, log });
       if (config.probes.intervalS > 0) {
         probes = createProbeEngine({

@@ -60,7 +60,8 @@ export type RefKind =
   | 'deployerConfig'
   | 'libraryFile'
   | 'irmnVersion'
-  | 'saasImage';
+  | 'saasImage'
+  | 'rollout';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -106,6 +107,7 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   library: 'libraryFile',
   'component-configs': 'componentConfig',
   'deployer-configs': 'deployerConfig',
+  rollouts: 'rollout',
 };
 
 /** The operations of the document, in document order. */

@@ -19,6 +19,8 @@ import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 import { insertAccount, insertLauncherLogin, insertMachine } from './fixtures.js';
 import type { TestApp } from './harness.js';
 import type { RefKind } from './openapi-walk.js';
+import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
+import { startRollout } from '../src/engine/rollouts/start.js';
 
 export type User = 'viewer' | 'operator' | 'admin';
 /** The bad tokens: each is a copy of a live admin token with exactly one defect. */
@@ -109,8 +111,29 @@ async function world(t: TestApp, classId: number, owner: 'operator' | 'admin'): 
       activity: await lastActivityId(t),
       issue: await newIssue(t, row.machine),
       libraryFile: await newLibraryFile(t),
+      rollout: await newRollout(t, row.machine, owner),
     },
   };
+}
+
+/** A rollout of one machine started by `as`, in `status` (default Running); answers its id. */
+export async function newRollout(t: TestApp, machineId: number, as: string, status = 'Running'): Promise<number> {
+  const user = await one<{ userId: number; username: string; name: string; email: string; permissions: string[]; groups: string[] }>(
+    t,
+    sql`select id as "userId", username, name, email, permissions, groups from ${users} where username = ${as}`,
+  );
+  return t.database.db.transaction(async (tx) => {
+    const id = await startRollout(tx, {
+      principal: { ...user, jti: 'matrix' },
+      kind: 'machines',
+      config: ZSoftwareUpdateConfig.parse({ launcherVersionMode: 'None' }),
+      targetIds: [machineId],
+      plan: ZRolloutPlan.parse({}),
+      activityId: null,
+    });
+    await tx.execute(sql`update rollouts set status = ${status} where id = ${id}`);
+    return id;
+  });
 }
 
 /** A file in the cloud library of the app's store that the library does not know; answers its url. */
@@ -305,6 +328,10 @@ export const FIXTURES: Record<string, Fixture> = {
   // A cloud library file of its own for each sync (a synced file is known afterwards).
   syncLibraryFiles: { body: async (c) => ({ urls: [await newCloudLibraryFile(c.t)] }) },
   // Each delete consumes a library file: one is made for it.
+  // A rollout in a status its transition accepts (issue 13).
+  pauseRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
+  resumeRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user, 'Paused') }) },
+  abortRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
   deleteLibraryFile: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   deleteLibraryFiles: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   // The edit fields alone, valid for a definition of any data type (null: no default).

@@ -38,11 +38,11 @@ const SELF_SERVICE = new Set(['logout', 'changePassword']);
 /** Reads that reveal secrets, so need `write` (the routes' `requireWrite`). */
 const SECRET_READS = new Set(['listLauncherLogins', 'getMachineCredential', 'downloadAccountKeys', 'downloadCaaKey', 'downloadLicenseKeys']);
 /** Reads of a write-only screen, the Updater (spec 3 §2): they need `write` too (`requireWrite`), and audit nothing. */
-const WRITE_ONLY_READS = new Set(['listUpdaterMachines', 'listUpdaterMachineIds', 'listUpdaterAccounts', 'listUpdaterAccountIds', 'listUpdaterSelections']);
+const WRITE_ONLY_READS = new Set(['listUpdaterMachines', 'listUpdaterMachineIds', 'listUpdaterAccounts', 'listUpdaterAccountIds', 'listUpdaterSelections', 'listRollouts', 'getRollout', 'listRolloutTargets']);
 /** Changes the caller's password: runs after every other cell. */
 const LAST = new Set(['changePassword']);
 /** Kinds of id that can name a hidden row (a draft is its author's only: the admin's is hidden from the operator). */
-const HIDEABLE: RefKind[] = ['account', 'machine', 'site', 'task', 'draft', 'class', 'operation', 'activity'];
+const HIDEABLE: RefKind[] = ['account', 'machine', 'site', 'task', 'draft', 'class', 'operation', 'activity', 'rollout'];
 /** An id no row has (within PostgreSQL integer). */
 const UNKNOWN_ID = 2_147_483_000;
 const BAD_TOKENS: BadToken[] = ['expired', 'forged', 'algNone', 'revoked'];

@@ -425,6 +425,14 @@ export const machines = pgTable(
      * it carries this activity (DESIGN §12 one trail). Null when unknown.
      */
     desiredActivityId: integer('desired_activity_id').references(() => auditActivities.id),
+    /**
+     * The updater's machine mode (DESIGN §12, §15; spec 3 §2.8): per software, a
+     * version mode and version that override the account's machineConfig for this
+     * machine only (`software → {mode, version}`, modes None, Latest, LatestBuild,
+     * Select, versions stored as the push stores them). Empty: the account's config.
+     * An account-mode update clears the softwares it sets.
+     */
+    versionOverrides: jsonb('version_overrides').$type<Record<string, { mode: string; version: string }>>().notNull().default({}),
     /** Derived by the database: the current version state differs from the desired one (DESIGN §6). */
     obsolete: boolean('obsolete')
       .notNull()
@@ -441,6 +449,8 @@ export const machines = pgTable(
     index('machines_class_idx').on(t.classId),
     // The deploy controller's pass (engine/desired-state) reads the obsolete live machines only.
     index('machines_obsolete_idx').on(t.id).where(sql`obsolete and deleted_at is null`),
+    // The desired-state resolution reads the overridden live machines of an account (engine/desired-state).
+    index('machines_overrides_idx').on(t.accountId).where(sql`version_overrides <> '{}'::jsonb and deleted_at is null`),
     // The order of GET /machines (account, launcher first, name): the Machines viewer walks it to a page of the whole fleet.
     index('machines_list_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null`),
     // Live machines' ids with what visibility needs, for lists that join many rows to their machine
@@ -1049,4 +1059,68 @@ export const updaterSelections = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('updater_selections_created_idx').on(t.createdAt, t.id)],
+);
+
+// ---------------------------------------------------------------- rollouts
+
+/**
+ * A software update rolled out in waves (DESIGN §15; `engine/rollouts/README.md`).
+ * `kind` machines or accounts; `status` Running, Paused, Halted, Aborted or
+ * Completed; `reason` why it stopped. `plan` is the ZRolloutPlan (waves, failure
+ * threshold, wave timeout), `config` the software update payload applied to each
+ * wave. `principal` is the starting user as the waves apply it later (id, name,
+ * permissions, groups at the start). `currentWave` counts from 0.
+ * `customerProduction`: a target is (or was, at the start) of class Customer
+ * Production, so the rollout is hidden from users without the group (DESIGN §5).
+ * `activityId` is the audit activity of the request that started it.
+ */
+export const rollouts = pgTable(
+  'rollouts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    status: text('status').notNull(),
+    reason: text('reason'),
+    plan: jsonb('plan').$type<Record<string, unknown>>().notNull(),
+    config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+    createdBy: text('created_by').notNull(),
+    principal: jsonb('principal')
+      .$type<{ userId: number; username: string; name: string; email: string; permissions: string[]; groups: string[] }>()
+      .notNull(),
+    customerProduction: boolean('customer_production').notNull().default(false),
+    activityId: integer('activity_id').references(() => auditActivities.id),
+    currentWave: integer('current_wave').notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // The engine's pass reads the Running rollouts only.
+    index('rollouts_running_idx').on(t.id).where(sql`status = 'Running'`),
+  ],
+);
+
+/**
+ * One target (machine or account) of a rollout: its wave (from 0), `position` in
+ * the order the request named it, `state` Pending, Deploying, Succeeded, Failed,
+ * Skipped or NotApplied with its `detail`; `activityId` the RolloutWave activity
+ * that applied it (null while Pending); `machineIds` the machines whose desired
+ * versions that wave changed (what the target waits for).
+ */
+export const rolloutTargets = pgTable(
+  'rollout_targets',
+  {
+    rolloutId: integer('rollout_id')
+      .notNull()
+      .references(() => rollouts.id, { onDelete: 'cascade' }),
+    targetId: integer('target_id').notNull(),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    wave: integer('wave').notNull(),
+    state: text('state').notNull(),
+    detail: text('detail'),
+    activityId: integer('activity_id').references(() => auditActivities.id),
+    machineIds: integer('machine_ids').array().notNull().default(sql`'{}'::integer[]`),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.rolloutId, t.targetId] }), index('rollout_targets_wave_idx').on(t.rolloutId, t.wave, t.state)],
 );

@@ -187,6 +187,7 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: 'IRMN versions', description: 'IRMN versions of the platform software (spec 3 §2.2, §7).' },
   { name: 'Software', description: 'Branches, commits and builds of the software components, for the version picker (spec 3 §2.1, §7 Software).' },
   { name: 'Backups', description: 'Backup files of accounts and machines, kept in the object store (spec 2 §2.3 Restore Backup, §7; DESIGN §13).' },
+  { name: 'Rollouts', description: 'Software updates rolled out in waves: progress per wave, targets, pause, resume and abort (DESIGN §15, spec 3 §7 Updater and batch).' },
   { name: 'Library', description: 'Library files, packages and sample data files (spec 3 §2.6, §7 Library).' },
   { name: 'Updater', description: 'Bulk changes of machines and accounts: flag and configuration batches with a dry run, the target lists and saved selections (spec 3 §2.8, §7 Updater and batch; DESIGN §15).' },
 ];

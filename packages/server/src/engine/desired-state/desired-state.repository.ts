@@ -67,24 +67,50 @@ export async function selectCatalogueStamp(db: DbOrTx): Promise<string> {
   return rows[0]?.stamp ?? '0:0';
 }
 
-/** machineConfig of accounts with machines: of `accountIds`, or a page of all after `afterId` (keyset, `limit` rows). */
-export async function selectMachineConfigs(
-  db: DbOrTx,
-  q: { accountIds: number[] } | { afterId: number; limit: number },
-): Promise<{ accountId: number; machineConfig: Record<string, unknown> }[]> {
-  const query = db.select({ accountId: accountSettings.accountId, machineConfig: accountSettings.machineConfig }).from(accountSettings);
-  if ('accountIds' in q) {
-    if (q.accountIds.length === 0) return [];
-    return query.where(sql`${accountSettings.accountId} = any(${sql.param(q.accountIds)}::int[])`);
-  }
-  return query
-    .where(sql`${accountSettings.accountId} > ${q.afterId} and exists (select 1 from machines m where m.account_id = ${accountSettings.accountId} and m.deleted_at is null)`)
-    .orderBy(accountSettings.accountId)
-    .limit(q.limit);
+/** A machine's version overrides (`machines.version_overrides`): software → mode and version (the updater's machine mode). */
+export type VersionOverrides = Record<string, { mode: string; version: string }>;
+
+/** An account's machineConfig with the overrides of its overridden live machines (machine id → overrides). */
+export interface AccountConfigRow {
+  accountId: number;
+  machineConfig: Record<string, unknown>;
+  overrides: Record<string, VersionOverrides>;
+}
+
+/**
+ * machineConfig of accounts with machines, each with its live machines' version
+ * overrides: of `accountIds`, or a page of all after `afterId` (keyset, `limit` rows).
+ */
+export async function selectMachineConfigs(db: DbOrTx, q: { accountIds: number[] } | { afterId: number; limit: number }): Promise<AccountConfigRow[]> {
+  const overrides = sql<Record<string, VersionOverrides> | null>`(
+    select jsonb_object_agg(m.id, m.version_overrides) from machines m
+    where m.account_id = account_settings.account_id and m.deleted_at is null and m.version_overrides <> '{}'::jsonb)`;
+  const query = db.select({ accountId: accountSettings.accountId, machineConfig: accountSettings.machineConfig, overrides }).from(accountSettings);
+  const rows =
+    'accountIds' in q
+      ? q.accountIds.length === 0
+        ? []
+        : await query.where(sql`${accountSettings.accountId} = any(${sql.param(q.accountIds)}::int[])`)
+      : await query
+          .where(
+            sql`${accountSettings.accountId} > ${q.afterId} and exists (select 1 from machines m where m.account_id = ${accountSettings.accountId} and m.deleted_at is null)`,
+          )
+          .orderBy(accountSettings.accountId)
+          .limit(q.limit);
+  return rows.map((r) => ({ ...r, overrides: r.overrides ?? {} }));
 }
 
 export interface DesiredRow {
+  /** The account whose machines without overrides take the row (unused with `machineIds`). */
   accountId: number;
+  /**
+   * Set: the desired versions of these machines alone (overridden machines, or
+   * the machines an updater machine-mode update names), whatever their overrides.
+   * Absent: of every live machine of the account without overrides.
+   */
+  machineIds?: number[];
+  /** With `machineIds`: the machines' new version overrides, written in the same statement (the updater's machine mode). */
+  overrides?: VersionOverrides;
   /** `component → {branch}|{shortHash}`. */
   versions: Record<string, string>;
   /** Components whose version the machine keeps (could not be resolved). */
@@ -92,7 +118,9 @@ export interface DesiredRow {
 }
 
 /**
- * Writes the resolved desired versions to the live machines of each account,
+ * Writes the resolved desired versions: an account row to the account's live
+ * machines without overrides, a row with `machineIds` to those live machines
+ * (and its `overrides` to them, in the same statement: one row write per machine);
  * only where they change, with `activityId` as their cause (null when the cause
  * is unknown, such as a catalogue change found by a full resolution: no cause
  * rather than a stale one); NOTIFYs {@link DESIRED_CHANGED_CHANNEL} when one
@@ -104,22 +132,39 @@ export async function updateDesiredVersions(
   activityId: number | null = null,
 ): Promise<{ id: number; accountId: number }[]> {
   if (rows.length === 0) return [];
-  const { rows: changed } = await tx.execute<{ id: number; account_id: number }>(sql`
-    with v as (
-      select (e->>'accountId')::int as account_id, e->'versions' as versions, e->'unresolved' as unresolved
+  const { rows: written } = await tx.execute<{ id: number; account_id: number; changed: boolean }>(sql`
+    with v as materialized (
+      select (e->>'accountId')::int as account_id, e->'machineIds' as machine_ids,
+             e->'versions' as versions, e->'unresolved' as unresolved, e->'overrides' as overrides
       from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) e
-    ), next as (
-      select m.id,
-             v.versions || coalesce(
-               (select jsonb_object_agg(k.key, k.value) from jsonb_each(m.current_versions) k where v.unresolved ? k.key),
-               '{}'::jsonb) as desired
-      from machines m join v on v.account_id = m.account_id
+    ), per_machine as materialized (
+      select i.value::int as machine_id, v.versions, v.unresolved, v.overrides
+      from v cross join lateral jsonb_array_elements_text(v.machine_ids) i
+      where v.machine_ids is not null
+    ), target as (
+      select m.id, m.current_versions, m.desired_versions as was, v.versions, v.unresolved, null::jsonb as overrides
+      from machines m join v on v.machine_ids is null and v.account_id = m.account_id
+      where m.deleted_at is null and m.version_overrides = '{}'::jsonb
+      union all
+      select m.id, m.current_versions, m.desired_versions, p.versions, p.unresolved, p.overrides
+      from per_machine p join machines m on m.id = p.machine_id
       where m.deleted_at is null
+    ), next as (
+      select t.id, t.was, t.overrides,
+             t.versions || coalesce(
+               (select jsonb_object_agg(k.key, k.value) from jsonb_each(t.current_versions) k where t.unresolved ? k.key),
+               '{}'::jsonb) as desired
+      from target t
     )
-    update machines m set desired_versions = next.desired, desired_activity_id = ${activityId}
+    update machines m
+    set desired_versions = next.desired,
+        desired_activity_id = case when next.was is distinct from next.desired then ${activityId}::int else m.desired_activity_id end,
+        version_overrides = coalesce(next.overrides, m.version_overrides)
     from next
-    where next.id = m.id and m.desired_versions is distinct from next.desired
-    returning m.id, m.account_id`);
+    where next.id = m.id
+      and (m.desired_versions is distinct from next.desired or (next.overrides is not null and m.version_overrides is distinct from next.overrides))
+    returning m.id, m.account_id, next.was is distinct from next.desired as changed`);
+  const changed = written.filter((r) => r.changed);
   if (changed.length > 0) await tx.execute(sql`select pg_notify(${DESIRED_CHANGED_CHANNEL}, ${String(changed.length)})`);
   return changed.map((r) => ({ id: r.id, accountId: r.account_id }));
 }
@@ -127,15 +172,21 @@ export async function updateDesiredVersions(
 /**
  * Accounts whose machineConfig follows `branch` for `software` with mode Latest:
  * `{branch}|latest`, a blank branch (`|latest`, any branch), or no version when
- * `branch` is master (the default).
+ * `branch` is master (the default); and accounts with a live machine whose
+ * version override follows it so (the updater's machine mode).
  */
 export async function selectFollowers(db: DbOrTx, software: string, branch: string, defaultBranch: string): Promise<{ id: number; name: string; classId: number }[]> {
   const versions = [`${branch}|latest`, '|latest', ...(branch === defaultBranch ? [''] : [])];
   const { rows } = await db.execute<{ id: number; name: string; class_id: number }>(sql`
     select a.id, a.name, a.class_id from account_settings s join accounts a on a.id = s.account_id
     where a.deleted_at is null
-      and s.machine_config->>${`${software}VersionMode`} = 'Latest'
-      and coalesce(s.machine_config->>${`${software}Version`}, '') = any(${sql.param(versions)}::text[])
+      and ((s.machine_config->>${`${software}VersionMode`} = 'Latest'
+            and coalesce(s.machine_config->>${`${software}Version`}, '') = any(${sql.param(versions)}::text[]))
+        or exists (
+          select 1 from machines m
+          where m.account_id = a.id and m.deleted_at is null and m.version_overrides <> '{}'::jsonb
+            and m.version_overrides->${software}->>'mode' = 'Latest'
+            and coalesce(m.version_overrides->${software}->>'version', '') = any(${sql.param(versions)}::text[])))
     order by a.id`);
   return rows.map((r) => ({ id: r.id, name: r.name, classId: r.class_id }));
 }

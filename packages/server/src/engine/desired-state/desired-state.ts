@@ -11,8 +11,10 @@
  * - the deploy controller, level-driven ({@link resolveAllDesiredStates} when the
  *   catalogue changed or now and then), which repairs whatever a lost call missed.
  *
- * Every account's live machines get the same desired versions (the updater's
- * per-machine override, DESIGN §15, is not applied here).
+ * Every account's live machines get the same desired versions, except machines
+ * with version overrides (the updater's machine mode, DESIGN §12, §15): they
+ * resolve their account's config with their overrides in place, in each of the
+ * three callers (and {@link writeMachineDesiredStates} for the updater itself).
  */
 import { DEFAULT_LATEST_BRANCH } from '@fleet/contracts';
 import { eq } from 'drizzle-orm';
@@ -24,17 +26,24 @@ import {
   selectFollowers,
   selectMachineConfigs,
   updateDesiredVersions,
+  type AccountConfigRow,
   type DesiredRow,
+  type VersionOverrides,
 } from './desired-state.repository.js';
-import { resolveMachineConfig, type SoftwareSnapshot } from './resolve.js';
+import { resolveMachineConfig, withOverrides, type SoftwareSnapshot } from './resolve.js';
 
 /** Accounts resolved per statement by {@link resolveAllDesiredStates}. */
 const RESOLVE_BATCH = 500;
 
-function desiredRows(snapshot: SoftwareSnapshot, configs: { accountId: number; machineConfig: Record<string, unknown> }[]): DesiredRow[] {
-  return configs.map(({ accountId, machineConfig }) => {
+/** One row per account (its machines without overrides) and one per overridden machine. */
+function desiredRows(snapshot: SoftwareSnapshot, configs: AccountConfigRow[]): DesiredRow[] {
+  return configs.flatMap(({ accountId, machineConfig, overrides }) => {
     const resolved = resolveMachineConfig(snapshot, machineConfig);
-    return { accountId, versions: resolved.versions, unresolved: resolved.unresolved };
+    const machines = Object.entries(overrides).map(([machineId, o]) => {
+      const own = resolveMachineConfig(snapshot, withOverrides(machineConfig, o));
+      return { accountId, machineIds: [Number(machineId)], versions: own.versions, unresolved: own.unresolved };
+    });
+    return [{ accountId, versions: resolved.versions, unresolved: resolved.unresolved }, ...machines];
   });
 }
 
@@ -52,6 +61,50 @@ export async function applyDesiredState(
   const snapshot = opts.snapshot ?? (await loadSoftwareSnapshot(tx));
   const configs = await selectMachineConfigs(tx, { accountIds: opts.accountIds });
   return updateDesiredVersions(tx, desiredRows(snapshot, configs), opts.activityId);
+}
+
+/** A machine of an updater machine-mode update: its account's machineConfig and its (new) overrides. */
+export interface MachineConfigInput {
+  machineId: number;
+  accountId: number;
+  machineConfig: Record<string, unknown>;
+  overrides: VersionOverrides;
+}
+
+/**
+ * Writes the version overrides of `machines` (the updater's machine mode) and
+ * their desired versions (each its account's machineConfig with its overrides
+ * resolved), one statement inside `tx`, with `activityId` as the cause of the
+ * desired-version change. Machines with the same overrides and resolution are
+ * sent as one group. Answers the machines whose desired versions changed.
+ */
+export async function writeMachineDesiredStates(
+  tx: DbOrTx,
+  opts: { machines: MachineConfigInput[]; activityId?: number | null; snapshot?: SoftwareSnapshot },
+): Promise<{ id: number; accountId: number }[]> {
+  if (opts.machines.length === 0) return [];
+  const snapshot = opts.snapshot ?? (await loadSoftwareSnapshot(tx));
+  const groups = new Map<string, DesiredRow & { machineIds: number[] }>();
+  const resolvedBy = new Map<string, Record<string, string | string[]>>();
+  for (const m of opts.machines) {
+    const overrides = JSON.stringify(m.overrides);
+    const key = `${m.accountId}:${overrides}`;
+    let resolved = resolvedBy.get(key);
+    if (!resolved) {
+      const r = resolveMachineConfig(snapshot, withOverrides(m.machineConfig, m.overrides));
+      resolved = { ...r.versions, '': r.unresolved };
+      resolvedBy.set(key, resolved);
+    }
+    const groupKey = `${JSON.stringify(resolved)}:${overrides}`;
+    let group = groups.get(groupKey);
+    if (!group) {
+      const { '': unresolved, ...versions } = resolved;
+      group = { accountId: m.accountId, versions: versions as Record<string, string>, unresolved: unresolved as string[], overrides: m.overrides, machineIds: [] };
+      groups.set(groupKey, group);
+    }
+    group.machineIds.push(m.machineId);
+  }
+  return updateDesiredVersions(tx, [...groups.values()], opts.activityId);
 }
 
 /**

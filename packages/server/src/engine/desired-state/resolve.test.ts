@@ -1,9 +1,17 @@
 /**
  * The resolver of machineConfig version modes (DESIGN §12; spec 3 §4): each mode
- * against a small hand-made catalogue.
+ * against a small hand-made catalogue, and a machine's version overrides.
  */
 import { describe, expect, it } from 'vitest';
-import { parseVersionRef, resolveComponent, resolveMachineConfig, versionRef, type CatalogueCommit, type SoftwareSnapshot } from './resolve.js';
+import {
+  parseVersionRef,
+  resolveComponent,
+  resolveMachineConfig,
+  versionRef,
+  withOverrides,
+  type CatalogueCommit,
+  type SoftwareSnapshot,
+} from './resolve.js';
 
 const commit = (software: string, branchName: string, shortHash: string, day: number): CatalogueCommit => ({
   software,
@@ -77,5 +85,24 @@ describe('resolveMachineConfig', () => {
     expect(versionRef({ branchName: 'release/8.1', shortHash: 'abc1234' })).toBe('release/8.1|abc1234');
     expect(parseVersionRef('release/8.1|abc1234')).toEqual({ branchName: 'release/8.1', shortHash: 'abc1234' });
     expect(parseVersionRef('abc1234')).toEqual({ branchName: '', shortHash: 'abc1234' });
+  });
+});
+
+describe('withOverrides (the updater machine mode)', () => {
+  const s = snapshot();
+  const account = { launcherVersionMode: 'Latest', launcherVersion: 'master|latest', siteMasterVersionMode: 'None', siteMasterVersion: '' };
+
+  it("resolves the account's config with the machine's overridden components in place; others stay the account's", () => {
+    const config = withOverrides(account, { launcher: { mode: 'Select', version: 'master|aaaa001' } });
+    expect(resolveMachineConfig(s, config).versions.launcher).toBe('master|aaaa001');
+    expect(config.siteMasterVersionMode).toBe('None');
+    expect(account.launcherVersionMode).toBe('Latest');
+  });
+
+  it('no overrides: the account config itself; an override following Latest on a branch takes its head', () => {
+    expect(withOverrides(account, {})).toBe(account);
+    expect(withOverrides(account, undefined)).toBe(account);
+    expect(resolveMachineConfig(s, withOverrides(account, { launcher: { mode: 'Latest', version: 'develop|latest' } })).versions.launcher).toBe('develop|dddd001');
+    expect(resolveMachineConfig(s, withOverrides(account, { launcher: { mode: 'None', version: '' } })).versions.launcher).toBeUndefined();
   });
 });

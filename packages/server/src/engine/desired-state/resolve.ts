@@ -15,6 +15,10 @@
  * A version is written `{branchName}|{shortHash}` in `machines.desired_versions`
  * and `current_versions` ({@link versionRef}); a component not installed is absent.
  *
+ * A machine's version overrides (the updater's machine mode, DESIGN §12, §15)
+ * replace its account's mode and version per component before resolving
+ * ({@link withOverrides}).
+ *
  * A component whose version cannot be resolved (a selected commit that is not in
  * the catalogue, a branch without commits of the component) is reported in
  * `unresolved`: the caller keeps what the machine runs for it rather than
@@ -99,6 +103,23 @@ export function resolveComponent(
     default:
       return null;
   }
+}
+
+/**
+ * The machineConfig a machine resolves: its account's `machineConfig` with each
+ * overridden component's mode and version (`component → {mode, version}`) in place.
+ */
+export function withOverrides(
+  machineConfig: Record<string, unknown>,
+  overrides: Record<string, { mode: string; version: string }> | undefined,
+): Record<string, unknown> {
+  if (!overrides || Object.keys(overrides).length === 0) return machineConfig;
+  const out = { ...machineConfig };
+  for (const [key, o] of Object.entries(overrides)) {
+    out[`${key}VersionMode`] = o.mode;
+    out[`${key}Version`] = o.version;
+  }
+  return out;
 }
 
 /** Resolves every component of `machineConfig` (see the module docstring). */

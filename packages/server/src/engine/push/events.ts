@@ -1,8 +1,9 @@
 /**
  * In-process fleet events (DESIGN §7, §12): TaskQueued, TaskStarted, TaskProgress
  * and TaskFinished, each carrying the task, and OperationQueued, OperationStarted
- * and OperationFinished, each carrying the operation. The engines and the
- * services emit them; the `/taskHub` bridge (and tests) subscribe.
+ * and OperationFinished, each carrying the operation, and RolloutProgress
+ * carrying a rollout's progress (DESIGN §15). The engines and the services emit
+ * them; the `/taskHub` bridge (and tests) subscribe.
  *
  * Each event also carries the class ids that decide who may see it (the
  * machine's and its account's): a user without group CustomerProductionAccess
@@ -11,7 +12,7 @@
  * Known limitations: events live in one process. Across processes they travel
  * through the push channel's adapter, not through this emitter.
  */
-import type { TOperation, TOperationEventName, TTask, TTaskEventName } from '@fleet/contracts';
+import type { TOperation, TOperationEventName, TRolloutProgressEvent, TTask, TTaskEventName } from '@fleet/contracts';
 
 export interface TaskEvent {
   name: TTaskEventName;
@@ -27,11 +28,20 @@ export interface OperationEvent {
   classIds: number[];
 }
 
-/** Any event of the push channel. */
-export type FleetEvent = TaskEvent | OperationEvent;
+/** A rollout's counts or status changed (the rollout engine, an operator's pause, resume or abort). */
+export interface RolloutEvent {
+  name: 'RolloutProgress';
+  rollout: TRolloutProgressEvent;
+  /** A target is Customer Production: only members of CustomerProductionAccess may see it. */
+  customerProduction: boolean;
+}
 
-/** The payload a client receives: the task or the operation. */
-export const payloadOf = (event: FleetEvent): TTask | TOperation => ('task' in event ? event.task : event.operation);
+/** Any event of the push channel. */
+export type FleetEvent = TaskEvent | OperationEvent | RolloutEvent;
+
+/** The payload a client receives: the task, the operation or the rollout's progress. */
+export const payloadOf = (event: FleetEvent): TTask | TOperation | TRolloutProgressEvent =>
+  'task' in event ? event.task : 'operation' in event ? event.operation : event.rollout;
 
 export type TaskEventListener = (event: FleetEvent) => void;
 

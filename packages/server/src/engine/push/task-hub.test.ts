@@ -8,7 +8,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
-import { TASK_EVENTS, TASK_HUB_PATH, type TTask } from '@fleet/contracts';
+import { ROLLOUT_PROGRESS_EVENT, TASK_EVENTS, TASK_HUB_PATH, type TRolloutProgressEvent, type TTask } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
@@ -69,6 +69,21 @@ describe('handshake', () => {
 });
 
 describe('events', () => {
+  it('sends RolloutProgress to users with write, a Customer Production rollout only to the group', async () => {
+    const clients = await Promise.all(['admin', 'operator', 'viewer'].map(async (user) => client(url, await token(user))));
+    const got = clients.map((c) => {
+      const ids: number[] = [];
+      c.socket.on(ROLLOUT_PROGRESS_EVENT, (e: TRolloutProgressEvent) => ids.push(e.rolloutId));
+      return ids;
+    });
+    const counts = { Pending: 1, Deploying: 0, Succeeded: 0, Failed: 0, Skipped: 0, NotApplied: 0 };
+    t.app.deps.events.emit({ name: 'RolloutProgress', rollout: { rolloutId: 901, status: 'Running', currentWave: 0, counts }, customerProduction: false });
+    t.app.deps.events.emit({ name: 'RolloutProgress', rollout: { rolloutId: 902, status: 'Running', currentWave: 0, counts }, customerProduction: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(got).toEqual([[901, 902], [901], []]);
+    for (const c of clients) c.socket.disconnect();
+  });
+
   it('a client gets the events of the machines it may see, and only those', async () => {
     const admin = await client(url, await token('admin'));
     const operator = await client(url, await token('operator'));

@@ -11,6 +11,10 @@
  *   Customer Production machine or account go to room `tasks:customer-production`,
  *   which only members of group CustomerProductionAccess join; all others go to
  *   room `tasks:all`, which every client joins (DESIGN §5).
+ * - RolloutProgress (DESIGN §15) goes to the users who may read the rollout: the
+ *   Updater is write-only, so room `rollouts:write` (users with `write`), or
+ *   `rollouts:customer-production` (also the group) for a rollout with a
+ *   Customer Production target.
  * - With a pool, the `@socket.io/postgres-adapter` carries broadcasts between
  *   processes (several `ROLE=api` processes and `ROLE=worker`): every process
  *   broadcasts the events raised in it, and clients of every process receive
@@ -26,11 +30,13 @@ import { Server } from 'socket.io';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type { Logger } from 'pino';
 import { CLASS_CUSTOMER_PRODUCTION, TASK_HUB_PATH } from '@fleet/contracts';
-import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
+import { canWrite, hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
 import { payloadOf, type FleetEvent, type TaskEvents } from './events.js';
 
 export const ROOM_ALL = 'tasks:all';
 export const ROOM_CUSTOMER_PRODUCTION = 'tasks:customer-production';
+export const ROOM_ROLLOUTS = 'rollouts:write';
+export const ROOM_ROLLOUTS_CUSTOMER_PRODUCTION = 'rollouts:customer-production';
 
 export interface TaskHubOptions {
   /** The API's HTTP server; absent in a worker, which only broadcasts. */
@@ -51,6 +57,7 @@ export interface TaskHub {
 
 /** The room of an event: Customer Production events only reach the group's members. */
 export function roomOf(event: FleetEvent): string {
+  if ('rollout' in event) return event.customerProduction ? ROOM_ROLLOUTS_CUSTOMER_PRODUCTION : ROOM_ROLLOUTS;
   return event.classIds.includes(CLASS_CUSTOMER_PRODUCTION) ? ROOM_CUSTOMER_PRODUCTION : ROOM_ALL;
 }
 
@@ -76,7 +83,10 @@ export function createTaskHub({ server, events, authenticate, pool, log }: TaskH
 
   io.on('connection', (socket) => {
     const principal = socket.data.principal as Principal;
-    void socket.join(hasCustomerProductionAccess(principal) ? [ROOM_ALL, ROOM_CUSTOMER_PRODUCTION] : [ROOM_ALL]);
+    const group = hasCustomerProductionAccess(principal);
+    const rooms = group ? [ROOM_ALL, ROOM_CUSTOMER_PRODUCTION] : [ROOM_ALL];
+    if (canWrite(principal)) rooms.push(...(group ? [ROOM_ROLLOUTS, ROOM_ROLLOUTS_CUSTOMER_PRODUCTION] : [ROOM_ROLLOUTS]));
+    void socket.join(rooms);
   });
 
   const unsubscribe = events.subscribe((event) => {

@@ -1,8 +1,10 @@
 /**
- * SQL behind the validation of an instance settings push: commit facts
- * (timestamp, breaking), the account's machines and library file versions.
+ * SQL behind the validation of an instance settings push (commit facts,
+ * the account's machines and library file versions) and behind the software
+ * update of many targets (`software-update.apply.ts`): the targets locked in id
+ * order, the overrides and configs written, one statement each (set-based).
  */
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { libraryFiles, machines, softwareCommits } from '../../db/schema.js';
 
@@ -41,3 +43,148 @@ export const selectLibraryFiles = (db: DbOrTx, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
     : db.select({ id: libraryFiles.id, name: libraryFiles.name, version: libraryFiles.version }).from(libraryFiles).where(inArray(libraryFiles.id, ids));
+
+const ids = (values: number[]) => sql`${sql.param(values)}::int[]`;
+const hidden = (classIds: number[]) => sql`${sql.param(classIds)}::int[]`;
+
+/** A machine targeted by a software update, with its account (its config is read once per account: {@link selectAccountConfigs}). */
+export interface UpdateMachineRow {
+  id: number;
+  name: string;
+  accountId: number;
+  accountName: string;
+  accountClassId: number;
+  terminate: boolean;
+  versionOverrides: Record<string, { mode: string; version: string }>;
+  currentVersions: Record<string, string>;
+}
+
+/**
+ * The live machines among `ids` of live accounts, neither of a class in
+ * `hiddenClassIds`, by id; with `lock` the machine rows are locked `for update`
+ * (in id order). Ids not answered are unknown or hidden.
+ */
+export async function selectUpdateMachines(db: DbOrTx, q: { ids: number[]; hiddenClassIds: number[]; lock: boolean }): Promise<UpdateMachineRow[]> {
+  const { rows } = await db.execute<{
+    id: number;
+    name: string;
+    account_id: number;
+    account_name: string;
+    account_class_id: number;
+    terminate: boolean;
+    version_overrides: Record<string, { mode: string; version: string }>;
+    current_versions: Record<string, string>;
+  }>(sql`
+    select m.id, m.name, m.account_id, a.name as account_name, a.class_id as account_class_id, m.terminate,
+           m.version_overrides, m.current_versions
+    from machines m
+    join accounts a on a.id = m.account_id
+    where m.id = any(${ids(q.ids)}) and m.deleted_at is null and a.deleted_at is null
+      and m.class_id <> all(${hidden(q.hiddenClassIds)}) and a.class_id <> all(${hidden(q.hiddenClassIds)})
+    order by m.id
+    ${q.lock ? sql`for update of m` : sql``}`);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    accountId: r.account_id,
+    accountName: r.account_name,
+    accountClassId: r.account_class_id,
+    terminate: r.terminate,
+    versionOverrides: r.version_overrides ?? {},
+    currentVersions: r.current_versions ?? {},
+  }));
+}
+
+/** Each account's stored machineConfig (`{}` without settings), image and bundle version, by account id. */
+export async function selectAccountConfigs(
+  db: DbOrTx,
+  accountIds: number[],
+): Promise<Map<number, { machineConfig: Record<string, unknown>; vmImageName: string | null; bundleVersion: string | null }>> {
+  if (accountIds.length === 0) return new Map();
+  const { rows } = await db.execute<{ id: number; machine_config: Record<string, unknown> | null; vm_image_name: string | null; bundle_version: string | null }>(sql`
+    select a.id, s.machine_config, a.vm_image_name, a.bundle_version
+    from accounts a left join account_settings s on s.account_id = a.id
+    where a.id = any(${ids(accountIds)})`);
+  return new Map(rows.map((r) => [r.id, { machineConfig: r.machine_config ?? {}, vmImageName: r.vm_image_name, bundleVersion: r.bundle_version }]));
+}
+
+/** An account targeted by a software update, with its instance settings and how many live machines override `softwares`. */
+export interface UpdateAccountRow {
+  id: number;
+  name: string;
+  classId: number;
+  machineConfig: Record<string, unknown>;
+  instanceVersion: number;
+  vmImageName: string | null;
+  bundleVersion: string | null;
+  overridden: number;
+}
+
+/**
+ * The live accounts among `ids` not of a class in `hiddenClassIds`, by id; with
+ * `lock` the account rows are locked `for update` (in id order: an instance
+ * settings push locks the account row first too). Ids not answered are unknown or hidden.
+ */
+export async function selectUpdateAccounts(
+  db: DbOrTx,
+  q: { ids: number[]; hiddenClassIds: number[]; softwares: string[]; lock: boolean },
+): Promise<UpdateAccountRow[]> {
+  const { rows } = await db.execute<{
+    id: number;
+    name: string;
+    class_id: number;
+    machine_config: Record<string, unknown> | null;
+    instance_version: number | null;
+    vm_image_name: string | null;
+    bundle_version: string | null;
+    overridden: number;
+  }>(sql`
+    select a.id, a.name, a.class_id, s.machine_config, s.instance_version, a.vm_image_name, a.bundle_version,
+           (select count(*)::int from machines m
+            where m.account_id = a.id and m.deleted_at is null and m.version_overrides <> '{}'::jsonb
+              and m.version_overrides ?| ${sql.param(q.softwares)}::text[]) as overridden
+    from accounts a
+    left join account_settings s on s.account_id = a.id
+    where a.id = any(${ids(q.ids)}) and a.deleted_at is null and a.class_id <> all(${hidden(q.hiddenClassIds)})
+    order by a.id
+    ${q.lock ? sql`for update of a` : sql``}`);
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    classId: r.class_id,
+    machineConfig: r.machine_config ?? {},
+    instanceVersion: r.instance_version ?? 1,
+    vmImageName: r.vm_image_name,
+    bundleVersion: r.bundle_version,
+    overridden: r.overridden,
+  }));
+}
+
+/** Removes the overrides of `softwares` from the live machines of `accountIds` (one statement). */
+export async function clearVersionOverrides(tx: DbOrTx, q: { accountIds: number[]; softwares: string[] }): Promise<void> {
+  if (q.accountIds.length === 0 || q.softwares.length === 0) return;
+  await tx.execute(sql`
+    update machines set version_overrides = version_overrides - ${sql.param(q.softwares)}::text[]
+    where account_id = any(${ids(q.accountIds)}) and deleted_at is null and version_overrides <> '{}'::jsonb
+      and version_overrides ?| ${sql.param(q.softwares)}::text[]`);
+}
+
+/**
+ * Writes each account's machineConfig and instance settings version (creating a
+ * missing settings row), and the image and bundle version on the account row as
+ * the instance settings push does: one statement per table.
+ */
+export async function updateAccountConfigs(tx: DbOrTx, rows: { accountId: number; machineConfig: Record<string, unknown>; instanceVersion: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = JSON.stringify(rows);
+  await tx.execute(sql`
+    insert into account_settings (account_id, machine_config, instance_version)
+    select v."accountId", v."machineConfig", v."instanceVersion"
+    from jsonb_to_recordset(${values}::jsonb) v("accountId" int, "machineConfig" jsonb, "instanceVersion" int)
+    order by v."accountId"
+    on conflict (account_id) do update set machine_config = excluded.machine_config, instance_version = excluded.instance_version`);
+  await tx.execute(sql`
+    update accounts a set vm_image_name = v."machineConfig"->>'vmImageName', bundle_version = v."machineConfig"->>'bundleVersion'
+    from jsonb_to_recordset(${values}::jsonb) v("accountId" int, "machineConfig" jsonb)
+    where a.id = v."accountId"`);
+}

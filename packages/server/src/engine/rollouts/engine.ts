@@ -1,0 +1,366 @@
+/**
+ * The rollout engine (DESIGN §15; invariants in `README.md`): level-driven, like
+ * the deploy controller. Each pass looks at every Running and Paused rollout, in
+ * its own transaction holding the rollout's row (`for update skip locked`, so two
+ * workers never work on one rollout at once), and moves it as far as it can:
+ *
+ * 1. Running, the current wave's targets Pending: applies them in this
+ *    transaction: an audit activity RolloutWave (user: the rollout's starter;
+ *    params rolloutId, wave, targets; changes of every target) and the software
+ *    update with that activity as the cause of the desired-version change; the
+ *    targets become Deploying (waiting for the machines whose desired versions
+ *    changed), or Skipped when none changed. A refused update (a rule, a target
+ *    gone) halts the rollout and marks the wave NotApplied instead.
+ * 2. Evaluates the wave's Deploying targets (also while Paused): a machine is
+ *    Failed when an UpdateSoftware caused by the wave's activity ended FAILURE or
+ *    it needs admin, Succeeded when it runs its desired versions, Skipped when
+ *    nothing will deploy there (unmanaged, deleted), Failed 'Timed out' past
+ *    `plan.waveTimeoutMinutes` after the wave started; an account is the
+ *    aggregate of its machines (Failed if any failed; Succeeded when all
+ *    succeeded or were skipped).
+ * 3. Running, every target of the wave final: more failures than
+ *    `plan.maxFailedTargets` or than `plan.maxFailedPercent` % of the wave halt
+ *    the rollout (audit RolloutHalted by user `Rollout`, the reason naming the
+ *    counts and the first failed targets); otherwise the next wave, or Completed
+ *    after the last.
+ *
+ * After the commit, a rollout whose counts or status changed is announced as
+ * RolloutProgress on the push channel (once per pass per rollout).
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+import {
+  ROLLOUT_PROGRESS_EVENT,
+  ZRolloutPlan,
+  ZSoftwareUpdateConfig,
+  type TAuditChange,
+  type TRolloutPlan,
+  type TRolloutTargetState,
+  type TSoftwareUpdateConfig,
+  type TTargetResult,
+} from '@fleet/contracts';
+import { isAdminShutdown, type Db, type DbOrTx } from '../../db/client.js';
+import type { Principal } from '../../auth/principal.js';
+import { HttpProblem } from '../../lib/problem.js';
+import { insertActivity } from '../../modules/audit/audit.repository.js';
+import type { TaskEvents } from '../push/events.js';
+import {
+  ROLLOUTS_CHANGED_CHANNEL,
+  lockActiveRollout,
+  markApplied,
+  markNotApplied,
+  selectActiveRolloutIds,
+  selectDeployingMachines,
+  selectFirstTargets,
+  selectMachineAccounts,
+  selectRolloutState,
+  selectTargetInfo,
+  selectWaveCounts,
+  selectWaveTargetIds,
+  selectWaveTimes,
+  setTargetStates,
+  totalCounts,
+  updateRollout,
+  type DeployingMachine,
+  type RolloutKind,
+  type RolloutRow,
+} from './rollouts.repository.js';
+
+/** User of the activities the engine records by itself (RolloutHalted). */
+export const ROLLOUT_USER = 'Rollout';
+
+/** Default pass interval, ms (ROLLOUT_PASS_MS). */
+export const ROLLOUT_PASS_MS = 1_000;
+
+/** How many failed targets a halt reason names. */
+const NAMED_FAILURES = 5;
+
+/**
+ * The software update as the rollout engine applies it, per wave (implemented by
+ * `modules/software-update/software-update.apply.ts`): `plan` answers each
+ * target's changes (the wave's audit changes), `apply` applies them inside `tx`
+ * with `activityId` as the cause of the desired-version change, throws a 422
+ * problem naming refused targets, and answers the machines whose desired
+ * versions changed.
+ */
+export interface SoftwareUpdateApplier {
+  plan(tx: DbOrTx, o: { principal: Principal; kind: RolloutKind; config: TSoftwareUpdateConfig; targetIds: number[] }): Promise<TTargetResult[]>;
+  apply(tx: DbOrTx, o: { principal: Principal; kind: RolloutKind; config: TSoftwareUpdateConfig; targetIds: number[]; activityId: number }): Promise<{ machineIds: number[] }>;
+}
+
+export interface RolloutEngineDeps {
+  db: Db;
+  updates: SoftwareUpdateApplier;
+  events?: TaskEvents;
+  log?: Logger;
+  /** The clock of wave timeouts (tests move it); default the system clock. */
+  now?: () => Date;
+}
+
+type Outcome = { state: TRolloutTargetState; detail: string | null };
+
+/** The outcome of one machine a Deploying target waits for (step 2 of the module docstring); null while it deploys. */
+function machineOutcome(m: DeployingMachine): Outcome | null {
+  if (m.failed) return { state: 'Failed', detail: `UpdateSoftware failed on ${m.machineName}` };
+  if (!m.obsolete) return { state: 'Succeeded', detail: null };
+  if (m.needsAdmin) return { state: 'Failed', detail: `${m.machineName} needs admin` };
+  if (m.gone) return { state: 'Skipped', detail: `${m.machineName} is deleted or being terminated` };
+  if (!m.managed) return { state: 'Skipped', detail: `${m.machineName} is unmanaged: nothing deploys there` };
+  return null;
+}
+
+/** A target's outcome from its machines' (an account aggregates its machines; a machine target has one). */
+function targetOutcome(outcomes: (Outcome | null)[]): Outcome | null {
+  const failed = outcomes.find((o) => o?.state === 'Failed');
+  if (failed) return failed;
+  if (outcomes.some((o) => o === null)) return null;
+  if (outcomes.length > 0 && outcomes.every((o) => o!.state === 'Skipped')) return { state: 'Skipped', detail: outcomes[0]!.detail };
+  return { state: 'Succeeded', detail: null };
+}
+
+/** Applies the Pending targets of the rollout's current wave (step 1). Answers false when the update was refused (the rollout is then halted). */
+async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, config: TSoftwareUpdateConfig): Promise<boolean> {
+  const wave = r.currentWave;
+  const targetIds = await selectWaveTargetIds(tx, r.id, wave, 'Pending');
+  const principal: Principal = { ...r.principal, jti: `rollout-${r.id}` };
+  const o = { principal, kind: r.kind, config, targetIds };
+  try {
+    return await tx.transaction(async (sp) => {
+      const planned = await deps.updates.plan(sp, o);
+      const info = await selectTargetInfo(sp, r.kind, targetIds);
+      const accounts = [...new Map(info.map((t) => [t.accountId, { id: t.accountId, name: t.accountName, classId: t.accountClassId }])).values()];
+      const entity = r.kind === 'machines' ? 'Machine' : 'Account';
+      const changes: TAuditChange[] = planned.flatMap((t) =>
+        t.changes.map((c) => ({ entityName: `${entity} ${t.id}`, propertyName: c.field, oldValue: c.oldValue, newValue: c.newValue })),
+      );
+      const activityId = await insertActivity(sp, {
+        action: 'RolloutWave',
+        user: r.createdBy,
+        accounts,
+        params: { rolloutId: r.id, wave, [r.kind]: targetIds },
+        changes,
+      });
+      const { machineIds } = await deps.updates.apply(sp, { ...o, activityId });
+      const byTarget = new Map<number, number[]>(targetIds.map((id) => [id, []]));
+      if (r.kind === 'machines') for (const id of machineIds) byTarget.get(id)?.push(id);
+      else for (const m of await selectMachineAccounts(sp, machineIds)) byTarget.get(m.accountId)?.push(m.id);
+      await markApplied(sp, r.id, {
+        activityId,
+        targetIds,
+        machineIds: targetIds.map((id) => byTarget.get(id)!),
+        skippedDetail: 'Desired versions did not change: nothing to deploy',
+      });
+      return true;
+    });
+  } catch (err) {
+    if (!(err instanceof HttpProblem) || err.status >= 500) throw err;
+    const named = (err.errors ?? []).slice(0, NAMED_FAILURES).map((e) => `${e.propertyName}: ${e.errorMessage}`);
+    const reason = `Wave ${wave + 1} was refused: ${err.detail ?? err.title}${named.length > 0 ? ` (${named.join('; ')})` : ''}`;
+    await markNotApplied(tx, r.id, reason, wave);
+    await halt(tx, r, reason);
+    return false;
+  }
+}
+
+/** Halts the rollout with `reason` (audited RolloutHalted by {@link ROLLOUT_USER}). */
+async function halt(tx: DbOrTx, r: RolloutRow, reason: string): Promise<void> {
+  await updateRollout(tx, r.id, { status: 'Halted', reason, currentWave: r.currentWave });
+  await insertActivity(tx, {
+    action: 'RolloutHalted',
+    user: ROLLOUT_USER,
+    params: { rolloutId: r.id, wave: r.currentWave, reason },
+    changes: [{ entityName: `Rollout ${r.id}`, propertyName: 'status', oldValue: r.status, newValue: 'Halted' }],
+  });
+  r.status = 'Halted';
+  r.reason = reason;
+}
+
+/** Evaluates the current wave's Deploying targets (step 2). */
+async function evaluateWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, plan: TRolloutPlan): Promise<void> {
+  const machines = await selectDeployingMachines(tx, r.id, r.currentWave);
+  const deploying = await selectWaveTargetIds(tx, r.id, r.currentWave, 'Deploying');
+  if (deploying.length === 0) return;
+  const byTarget = new Map<number, (Outcome | null)[]>(deploying.map((id) => [id, []]));
+  for (const m of machines) byTarget.get(m.targetId)!.push(machineOutcome(m));
+  const startedAt = (await selectWaveTimes(tx, r.id)).get(r.currentWave)?.startedAt;
+  const now = deps.now?.() ?? new Date();
+  const timedOut = startedAt !== null && startedAt !== undefined && now.getTime() - startedAt.getTime() > plan.waveTimeoutMinutes * 60_000;
+  const changes = [...byTarget].flatMap(([targetId, outcomes]) => {
+    // A target whose machines were all deleted since waits for nothing: Skipped.
+    const outcome = outcomes.length === 0 ? { state: 'Skipped' as const, detail: 'Its machines are gone' } : targetOutcome(outcomes);
+    if (outcome) return [{ targetId, ...outcome }];
+    return timedOut ? [{ targetId, state: 'Failed' as const, detail: `Timed out: not deployed ${plan.waveTimeoutMinutes} minutes after the wave started` }] : [];
+  });
+  await setTargetStates(tx, r.id, 'Deploying', changes);
+}
+
+/**
+ * Moves one locked rollout as far as it can (steps 1 to 3), inside `tx`. Answers
+ * whether anything changed. Bounded: at most one step per wave plus one.
+ */
+async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Promise<boolean> {
+  const plan = ZRolloutPlan.parse(r.plan);
+  const config = ZSoftwareUpdateConfig.parse(r.config);
+  const before = JSON.stringify([r.status, r.currentWave, await selectWaveCounts(tx, r.id)]);
+  for (let step = 0; step <= plan.waves.length + 2; step++) {
+    const waves = await selectWaveCounts(tx, r.id);
+    const counts = waves[r.currentWave];
+    if (!counts) {
+      if (r.status === 'Running') {
+        r.status = 'Completed';
+        await updateRollout(tx, r.id, { status: 'Completed', reason: null, currentWave: Math.max(0, waves.length - 1) });
+      }
+      break;
+    }
+    if (counts.Pending > 0) {
+      if (r.status !== 'Running') break;
+      if (!(await applyWave(tx, deps, r, config))) break;
+    }
+    await evaluateWave(tx, deps, r, plan);
+    const after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
+    if (after.Deploying > 0 || after.Pending > 0 || r.status !== 'Running') break;
+    const size = Object.values(after).reduce((a, b) => a + b, 0);
+    if (after.Failed > plan.maxFailedTargets || after.Failed * 100 > plan.maxFailedPercent * size) {
+      const first = await selectFirstTargets(tx, r.id, r.currentWave, 'Failed', NAMED_FAILURES);
+      const names = first.map((t) => `${t.name}${t.detail ? ` (${t.detail})` : ''}`).join(', ');
+      await halt(
+        tx,
+        r,
+        `Wave ${r.currentWave + 1}: ${after.Failed} of ${size} targets failed, more than the threshold ` +
+          `(${plan.maxFailedTargets} targets or ${plan.maxFailedPercent} %): ${names}${after.Failed > first.length ? ', …' : ''}`,
+      );
+      break;
+    }
+    if (r.currentWave + 1 >= waves.length) {
+      r.status = 'Completed';
+      await updateRollout(tx, r.id, { status: 'Completed', reason: null, currentWave: r.currentWave });
+      break;
+    }
+    r.currentWave += 1;
+    await updateRollout(tx, r.id, { status: r.status, reason: r.reason, currentWave: r.currentWave });
+  }
+  return JSON.stringify([r.status, r.currentWave, await selectWaveCounts(tx, r.id)]) !== before;
+}
+
+/** Announces a rollout's progress (RolloutProgress) to the users who may see it. */
+export async function announceProgress(db: DbOrTx, events: TaskEvents | undefined, rolloutId: number): Promise<void> {
+  if (!events) return;
+  const row = await selectRolloutState(db, rolloutId);
+  if (!row) return;
+  const counts = totalCounts(await selectWaveCounts(db, rolloutId));
+  events.emit({
+    name: ROLLOUT_PROGRESS_EVENT,
+    rollout: { rolloutId, status: row.status, currentWave: row.currentWave, counts },
+    customerProduction: row.customerProduction,
+  });
+}
+
+/**
+ * One pass over the active rollouts (see the module docstring); each rollout in
+ * its own transaction, skipped when another worker holds it. Answers the ids of
+ * the rollouts that changed (announced after their commits).
+ */
+export async function rolloutPass(deps: RolloutEngineDeps): Promise<number[]> {
+  const changed: number[] = [];
+  for (const id of await selectActiveRolloutIds(deps.db)) {
+    const moved = await deps.db.transaction(async (tx) => {
+      const r = await lockActiveRollout(tx, id);
+      return r ? advance(tx, deps, r) : false;
+    });
+    if (moved) {
+      changed.push(id);
+      await announceProgress(deps.db, deps.events, id);
+    }
+  }
+  return changed;
+}
+
+export interface RolloutEngineOptions extends RolloutEngineDeps {
+  /** Pass interval, ms (default {@link ROLLOUT_PASS_MS}). */
+  everyMs?: number;
+  /** Listen for {@link ROLLOUTS_CHANGED_CHANNEL} (default true). */
+  listen?: boolean;
+}
+
+export interface RolloutEngine {
+  /** Runs a pass soon (coalesced with one in flight: it runs again after it). */
+  wake(): void;
+  /** Runs one pass now (after the one in flight) and answers the rollouts it changed. */
+  pass(): Promise<number[]>;
+  /** Stops the timer and the listener, waits for a pass in flight. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the rollout engine (worker role): a pass at once, then every `everyMs`
+ * and when woken by `wake()` or a NOTIFY on {@link ROLLOUTS_CHANGED_CHANNEL} (a
+ * rollout started or resumed). Failures are logged and retried at the next pass.
+ * Call `stop()` before closing the pool.
+ */
+export function startRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
+  const { db, log } = opts;
+  let inFlight: Promise<unknown> | undefined;
+  let again = false;
+  let stopping = false;
+  let listener: pg.Client | undefined;
+
+  function run(): void {
+    if (stopping) return;
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = rolloutPass(opts)
+      .catch((err: Error) => log?.warn({ err: err.message }, 'rollout pass failed'))
+      .finally(() => {
+        inFlight = undefined;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  }
+
+  async function listen(): Promise<void> {
+    const client = new pg.Client(db.$client.options);
+    client.on('notification', (msg) => {
+      if (msg.channel === ROLLOUTS_CHANGED_CHANNEL) run();
+    });
+    client.on('error', (err) => {
+      if (!isAdminShutdown(err)) log?.warn({ err: err.message }, 'rollout notification connection lost; the timer still runs passes');
+      if (listener === client) listener = undefined;
+      client.end().catch(() => undefined);
+      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 5_000).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${ROLLOUTS_CHANGED_CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 5_000).unref();
+      throw err;
+    }
+    if (stopping) await client.end().catch(() => undefined);
+    else listener = client;
+  }
+
+  if (opts.listen !== false) listen().catch((err: Error) => log?.warn({ err: err.message }, 'rollout notifications unavailable; the timer still runs passes'));
+  run();
+  const timer = setInterval(run, opts.everyMs ?? ROLLOUT_PASS_MS);
+  timer.unref();
+
+  return {
+    wake: run,
+    async pass() {
+      while (inFlight) await inFlight;
+      return rolloutPass(opts);
+    },
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await listener?.end().catch(() => undefined);
+      listener = undefined;
+      while (inFlight) await inFlight;
+    },
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * SQL of rollouts (DESIGN §15; `README.md`): the rollout rows, their targets and
+ * what a wave's targets wait for. Every statement is set-based (`= any($ids)`,
+ * `unnest` of arrays): one round trip per kind of change, never one per target.
+ */
+import { sql } from 'drizzle-orm';
+import { CLASS_CUSTOMER_PRODUCTION, ROLLOUT_TARGET_STATES, type TRolloutStatus, type TRolloutTargetCounts, type TRolloutTargetState } from '@fleet/contracts';
+import type { DbOrTx } from '../../db/client.js';
+import type { Principal } from '../../auth/principal.js';
+
+/** NOTIFY channel that wakes the rollout engine (a rollout started or resumed). */
+export const ROLLOUTS_CHANGED_CHANNEL = 'rollouts_changed';
+
+export type RolloutKind = 'machines' | 'accounts';
+
+/** A rollout row as the engine and the routes read it. */
+export type RolloutRow = {
+  id: number;
+  kind: RolloutKind;
+  status: TRolloutStatus;
+  reason: string | null;
+  plan: Record<string, unknown>;
+  config: Record<string, unknown>;
+  createdBy: string;
+  principal: Omit<Principal, 'jti'>;
+  customerProduction: boolean;
+  activityId: number | null;
+  currentWave: number;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const ROLLOUT_COLUMNS = sql`id, kind, status, reason, plan, config, created_by as "createdBy", principal,
+  customer_production as "customerProduction", activity_id as "activityId", current_wave as "currentWave",
+  created_at as "createdAt", updated_at as "updatedAt"`;
+
+/** A target as named by the request: its name, account and whether it is Customer Production (its or its account's class). */
+export type TargetInfo = {
+  id: number;
+  name: string;
+  accountId: number;
+  accountName: string;
+  accountClassId: number;
+  customerProduction: boolean;
+};
+
+/** The live targets of `ids` (machines or accounts), in no particular order; unknown ids are absent. */
+export async function selectTargetInfo(tx: DbOrTx, kind: RolloutKind, ids: number[]): Promise<TargetInfo[]> {
+  const query =
+    kind === 'machines'
+      ? sql`select m.id, m.name, a.id as "accountId", a.name as "accountName", a.class_id as "accountClassId",
+              ${CLASS_CUSTOMER_PRODUCTION} in (m.class_id, a.class_id) as "customerProduction"
+            from machines m join accounts a on a.id = m.account_id where m.id = any(${sql.param(ids)}::int[]) and m.deleted_at is null`
+      : sql`select a.id, a.name, a.id as "accountId", a.name as "accountName", a.class_id as "accountClassId",
+              a.class_id = ${CLASS_CUSTOMER_PRODUCTION} as "customerProduction"
+            from accounts a where a.id = any(${sql.param(ids)}::int[]) and a.deleted_at is null`;
+  return (await tx.execute<TargetInfo>(query)).rows;
+}
+
+/** Inserts a Running rollout; answers its id. */
+export async function insertRollout(
+  tx: DbOrTx,
+  r: { kind: RolloutKind; plan: unknown; config: unknown; principal: Omit<Principal, 'jti'>; customerProduction: boolean; activityId: number | null },
+): Promise<number> {
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    insert into rollouts (kind, status, plan, config, created_by, principal, customer_production, activity_id)
+    values (${r.kind}, 'Running', ${JSON.stringify(r.plan)}::jsonb, ${JSON.stringify(r.config)}::jsonb, ${r.principal.username},
+      ${JSON.stringify(r.principal)}::jsonb, ${r.customerProduction}, ${r.activityId})
+    returning id`);
+  return rows[0]!.id;
+}
+
+/** Inserts the targets of a rollout, all Pending: `ids[i]` named `names[i]` in wave `waves[i]`, position i. One statement. */
+export async function insertTargets(tx: DbOrTx, rolloutId: number, t: { ids: number[]; names: string[]; waves: number[] }): Promise<void> {
+  await tx.execute(sql`
+    insert into rollout_targets (rollout_id, target_id, position, name, wave, state)
+    select ${rolloutId}, t.id, t.ord::int - 1, t.name, t.wave, 'Pending'
+    from unnest(${sql.param(t.ids)}::int[], ${sql.param(t.names)}::text[], ${sql.param(t.waves)}::int[]) with ordinality as t(id, name, wave, ord)`);
+}
+
+/** Records the audit activity of the request that started the rollout. */
+export async function setRolloutActivity(tx: DbOrTx, rolloutId: number, activityId: number): Promise<void> {
+  await tx.execute(sql`update rollouts set activity_id = ${activityId} where id = ${rolloutId}`);
+}
+
+/** Wakes the engines after the transaction commits. */
+export async function notifyRolloutsChanged(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`select pg_notify(${ROLLOUTS_CHANGED_CHANNEL}, '')`);
+}
+
+/** Ids of the rollouts a pass looks at: Running (waves advance) and Paused (deploys still finish), oldest first. */
+export async function selectActiveRolloutIds(db: DbOrTx): Promise<number[]> {
+  const { rows } = await db.execute<{ id: number }>(sql`select id from rollouts where status in ('Running', 'Paused') order by id`);
+  return rows.map((r) => r.id);
+}
+
+/** The rollout, locked for this transaction; null when another worker holds it (`skip locked`) or it is no longer active. */
+export async function lockActiveRollout(tx: DbOrTx, id: number): Promise<RolloutRow | null> {
+  const { rows } = await tx.execute<RolloutRow>(
+    sql`select ${ROLLOUT_COLUMNS} from rollouts where id = ${id} and status in ('Running', 'Paused') for update skip locked`,
+  );
+  return rows[0] ?? null;
+}
+
+/** The rollout locked for an operator's transition (waits for a pass holding it). */
+export async function lockRollout(tx: DbOrTx, id: number): Promise<RolloutRow | null> {
+  const { rows } = await tx.execute<RolloutRow>(sql`select ${ROLLOUT_COLUMNS} from rollouts where id = ${id} for update`);
+  return rows[0] ?? null;
+}
+
+/** One rollout, or null. `hideCustomerProduction`: null for a rollout with a Customer Production target. */
+export async function selectRollout(db: DbOrTx, id: number, hideCustomerProduction: boolean): Promise<RolloutRow | null> {
+  const { rows } = await db.execute<RolloutRow>(
+    sql`select ${ROLLOUT_COLUMNS} from rollouts where id = ${id} ${hideCustomerProduction ? sql`and not customer_production` : sql``}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** A rollout's status, current wave and visibility (the progress event), or null. */
+export async function selectRolloutState(db: DbOrTx, id: number) {
+  const { rows } = await db.execute<{ status: TRolloutStatus; currentWave: number; customerProduction: boolean }>(
+    sql`select status, current_wave as "currentWave", customer_production as "customerProduction" from rollouts where id = ${id}`,
+  );
+  return rows[0] ?? null;
+}
+
+/** Sets a rollout's status, reason and current wave, and its updatedAt. */
+export async function updateRollout(tx: DbOrTx, id: number, r: { status: TRolloutStatus; reason: string | null; currentWave: number }): Promise<void> {
+  await tx.execute(sql`update rollouts set status = ${r.status}, reason = ${r.reason}, current_wave = ${r.currentWave}, updated_at = now() where id = ${id}`);
+}
+
+const zeroCounts = (): TRolloutTargetCounts => Object.fromEntries(ROLLOUT_TARGET_STATES.map((s) => [s, 0])) as TRolloutTargetCounts;
+
+/** Counts of a rollout's targets by state, per wave (index = wave). */
+export async function selectWaveCounts(db: DbOrTx, rolloutId: number): Promise<TRolloutTargetCounts[]> {
+  const { rows } = await db.execute<{ wave: number; state: TRolloutTargetState; n: number }>(
+    sql`select wave, state, count(*)::int as n from rollout_targets where rollout_id = ${rolloutId} group by wave, state order by wave`,
+  );
+  const waves: TRolloutTargetCounts[] = [];
+  for (const r of rows) {
+    while (waves.length <= r.wave) waves.push(zeroCounts());
+    waves[r.wave]![r.state] = r.n;
+  }
+  return waves;
+}
+
+/** Counts by state of several rollouts at once (the list): rollout id → counts. */
+export async function selectCountsOf(db: DbOrTx, rolloutIds: number[]): Promise<Map<number, TRolloutTargetCounts>> {
+  const out = new Map<number, TRolloutTargetCounts>(rolloutIds.map((id) => [id, zeroCounts()]));
+  if (rolloutIds.length === 0) return out;
+  const { rows } = await db.execute<{ id: number; state: TRolloutTargetState; n: number }>(
+    sql`select rollout_id as id, state, count(*)::int as n from rollout_targets where rollout_id = any(${sql.param(rolloutIds)}::int[]) group by rollout_id, state`,
+  );
+  for (const r of rows) out.get(r.id)![r.state] = r.n;
+  return out;
+}
+
+/** Sums per-wave counts. */
+export function totalCounts(waves: TRolloutTargetCounts[]): TRolloutTargetCounts {
+  const total = zeroCounts();
+  for (const w of waves) for (const s of ROLLOUT_TARGET_STATES) total[s] += w[s];
+  return total;
+}
+
+/** When each wave started (the time of its RolloutWave activity) and its last target's change, per wave. */
+export async function selectWaveTimes(db: DbOrTx, rolloutId: number): Promise<Map<number, { startedAt: Date | null; lastChange: Date }>> {
+  const { rows } = await db.execute<{ wave: number; startedAt: Date | null; lastChange: Date }>(sql`
+    select rt.wave, min(a.time) as "startedAt", max(rt.updated_at) as "lastChange"
+    from rollout_targets rt left join audit_activities a on a.id = rt.activity_id
+    where rt.rollout_id = ${rolloutId} group by rt.wave`);
+  return new Map(rows.map((r) => [r.wave, { startedAt: r.startedAt ? new Date(r.startedAt) : null, lastChange: new Date(r.lastChange) }]));
+}
+
+/** The ids of a wave's targets in `state`, in request order. */
+export async function selectWaveTargetIds(tx: DbOrTx, rolloutId: number, wave: number, state: TRolloutTargetState): Promise<number[]> {
+  const { rows } = await tx.execute<{ id: number }>(
+    sql`select target_id as id from rollout_targets where rollout_id = ${rolloutId} and wave = ${wave} and state = ${state} order by position`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The machines of `machineIds` with their account (to map machines to account targets). */
+export async function selectMachineAccounts(tx: DbOrTx, machineIds: number[]): Promise<{ id: number; accountId: number }[]> {
+  if (machineIds.length === 0) return [];
+  const { rows } = await tx.execute<{ id: number; accountId: number }>(
+    sql`select id, account_id as "accountId" from machines where id = any(${sql.param(machineIds)}::int[])`,
+  );
+  return rows;
+}
+
+/** Marks a wave's Pending targets applied by `activityId`: Deploying with the machines each waits for, Skipped (with `skippedDetail`) when none. */
+export async function markApplied(
+  tx: DbOrTx,
+  rolloutId: number,
+  o: { activityId: number; targetIds: number[]; machineIds: number[][]; skippedDetail: string },
+): Promise<void> {
+  const machineLists = o.machineIds.map((ids) => `{${ids.join(',')}}`);
+  await tx.execute(sql`
+    update rollout_targets rt set activity_id = ${o.activityId}, machine_ids = t.machines::int[], updated_at = now(),
+      state = case when cardinality(t.machines::int[]) = 0 then 'Skipped' else 'Deploying' end,
+      detail = case when cardinality(t.machines::int[]) = 0 then ${o.skippedDetail} else null end
+    from unnest(${sql.param(o.targetIds)}::int[], ${sql.param(machineLists)}::text[]) as t(id, machines)
+    where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = 'Pending'`);
+}
+
+/** One machine a Deploying target waits for, with what decides its outcome. */
+export type DeployingMachine = {
+  targetId: number;
+  machineId: number;
+  machineName: string;
+  obsolete: boolean;
+  needsAdmin: boolean;
+  managed: boolean;
+  gone: boolean;
+  /** An UpdateSoftware caused by the target's wave activity ended FAILURE. */
+  failed: boolean;
+};
+
+/** The machines the Deploying targets of a wave wait for (machines deleted since are left out). One statement. */
+export async function selectDeployingMachines(tx: DbOrTx, rolloutId: number, wave: number): Promise<DeployingMachine[]> {
+  const { rows } = await tx.execute<DeployingMachine>(sql`
+    select rt.target_id as "targetId", m.id as "machineId", m.name as "machineName", m.obsolete, m.needs_admin as "needsAdmin",
+      m.managed, (m.deleted_at is not null or m.terminate) as gone,
+      exists (select 1 from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
+              and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE') as failed
+    from rollout_targets rt cross join lateral unnest(rt.machine_ids) as mid(id) join machines m on m.id = mid.id
+    where rt.rollout_id = ${rolloutId} and rt.wave = ${wave} and rt.state = 'Deploying'
+    order by rt.position, m.id`);
+  return rows;
+}
+
+/** Sets the state and detail of targets (one statement): only targets still in `from`. */
+export async function setTargetStates(
+  tx: DbOrTx,
+  rolloutId: number,
+  from: TRolloutTargetState,
+  changes: { targetId: number; state: TRolloutTargetState; detail: string | null }[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  await tx.execute(sql`
+    update rollout_targets rt set state = t.state, detail = t.detail, updated_at = now()
+    from unnest(${sql.param(changes.map((c) => c.targetId))}::int[], ${sql.param(changes.map((c) => c.state))}::text[], ${sql.param(changes.map((c) => c.detail))}::text[]) as t(id, state, detail)
+    where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = ${from}`);
+}
+
+/** Pending targets of the rollout (of `wave` only, when given) become NotApplied with `detail`; answers how many. */
+export async function markNotApplied(tx: DbOrTx, rolloutId: number, detail: string, wave?: number): Promise<number> {
+  const { rowCount } = await tx.execute(sql`
+    update rollout_targets set state = 'NotApplied', detail = ${detail}, updated_at = now()
+    where rollout_id = ${rolloutId} and state = 'Pending' ${wave === undefined ? sql`` : sql`and wave = ${wave}`}`);
+  return rowCount ?? 0;
+}
+
+/** The first targets of a wave in `state` (names and details), for a halt reason. */
+export async function selectFirstTargets(tx: DbOrTx, rolloutId: number, wave: number, state: TRolloutTargetState, limit: number) {
+  const { rows } = await tx.execute<{ id: number; name: string; detail: string | null }>(sql`
+    select target_id as id, name, detail from rollout_targets where rollout_id = ${rolloutId} and wave = ${wave} and state = ${state}
+    order by position limit ${limit}`);
+  return rows;
+}
+
+/** The accounts of a rollout's targets (the audit's accounts of an operator's transition). */
+export async function selectRolloutAccounts(tx: DbOrTx, rolloutId: number, kind: RolloutKind): Promise<{ id: number; name: string; classId: number }[]> {
+  const join = kind === 'machines' ? sql`join machines m on m.id = rt.target_id join accounts a on a.id = m.account_id` : sql`join accounts a on a.id = rt.target_id`;
+  const { rows } = await tx.execute<{ id: number; name: string; classId: number }>(sql`
+    select distinct a.id, a.name, a.class_id as "classId" from rollout_targets rt ${join} where rt.rollout_id = ${rolloutId} order by a.id`);
+  return rows;
+}

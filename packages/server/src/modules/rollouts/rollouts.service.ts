@@ -1,0 +1,205 @@
+/**
+ * Rollouts (DESIGN §15; spec 3 §7 Updater and batch): a rollout's progress per
+ * wave, its targets, and the operator's control: pause, resume, abort.
+ *
+ * - Reads and control need `write` (the Updater is write-only; routes say
+ *   `requireWrite`). A rollout with a Customer Production target is 404, and
+ *   absent from the list, for users without group CustomerProductionAccess
+ *   (DESIGN §5).
+ * - Pause: Running → Paused (no new wave starts; running deploys go on and are
+ *   still counted). Resume: Paused → Running; Halted → Running at the next wave.
+ *   Abort: Running, Paused or Halted → Aborted; Pending targets become NotApplied,
+ *   applied ones stay as they are. Any other transition: 409.
+ * - `start` (the software update routes' rollout seam): in one transaction,
+ *   plans the update (404 naming unknown or hidden targets, 422 naming refused
+ *   ones, as the update at once), inserts the rollout with every target Pending
+ *   and records the request's activity (UpdateMachinesSoftware or
+ *   UpdateAccountsSoftware, params the target ids, rolloutId, plan and update;
+ *   no field changes: each wave's RolloutWave activity carries its targets').
+ * - Each transition is one transaction, audited PauseRollout, ResumeRollout or
+ *   AbortRollout (accounts: every account of the targets; params rolloutId;
+ *   changes: the status, current wave and reason), announced as RolloutProgress
+ *   after the commit. The engine's pass holds the rollout row while it works; a
+ *   transition waits for it, so a wave is never applied after a pause committed.
+ */
+import {
+  type TBatchResult,
+  type TRolloutPlan,
+  type TSoftwareUpdateConfig,
+  ZRolloutPlan,
+  ZSoftwareUpdateConfig,
+  type TRollout,
+  type TRolloutStatus,
+  type TRolloutTargetCounts,
+  type TRolloutWave,
+  type TRolloutsResponse,
+  type TRolloutTarget,
+  type ZRolloutTargetsQuery,
+  type ZRolloutsQuery,
+} from '@fleet/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
+import { conflict, notFound } from '../../lib/problem.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { TaskEvents } from '../../engine/push/events.js';
+import { announceProgress } from '../../engine/rollouts/engine.js';
+import { rolloutConfigOf, startRollout } from '../../engine/rollouts/start.js';
+import { planTargets, refusedTargets, type UpdateKind } from '../software-update/software-update.apply.js';
+import {
+  lockRollout,
+  markNotApplied,
+  notifyRolloutsChanged,
+  selectCountsOf,
+  selectRollout,
+  selectRolloutAccounts,
+  selectWaveCounts,
+  selectWaveTimes,
+  setRolloutActivity,
+  totalCounts,
+  updateRollout,
+  type RolloutRow,
+} from '../../engine/rollouts/rollouts.repository.js';
+import { selectRolloutsPage, selectTargetsPage } from './rollouts.repository.js';
+
+type Transition = 'pause' | 'resume' | 'abort';
+
+const ACTIONS: Record<Transition, { action: string; from: TRolloutStatus[]; verb: string }> = {
+  pause: { action: 'PauseRollout', from: ['Running'], verb: 'paused' },
+  resume: { action: 'ResumeRollout', from: ['Paused', 'Halted'], verb: 'resumed' },
+  abort: { action: 'AbortRollout', from: ['Running', 'Paused', 'Halted'], verb: 'aborted' },
+};
+
+/** A rollout row as the list shows it (ZRollout without waves). */
+function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts): Omit<TRollout, 'waves'> {
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    reason: r.reason,
+    plan: ZRolloutPlan.parse(r.plan),
+    config: rolloutConfigOf(ZSoftwareUpdateConfig.parse(r.config)),
+    createdBy: r.createdBy,
+    createdAt: new Date(r.createdAt).toISOString(),
+    updatedAt: new Date(r.updatedAt).toISOString(),
+    activityId: r.activityId,
+    currentWave: r.currentWave,
+    counts,
+  };
+}
+
+/** The status of wave `index` from its counts and the rollout's state. */
+function waveStatus(r: RolloutRow, index: number, c: TRolloutTargetCounts, size: number): TRolloutWave['status'] {
+  if (c.NotApplied === size) return 'NotApplied';
+  if (c.Pending === size) return 'Pending';
+  if (r.status === 'Halted' && index === r.currentWave) return 'Halted';
+  if (c.Pending > 0 || c.Deploying > 0) return 'Running';
+  return 'Succeeded';
+}
+
+export interface RolloutService {
+  /** Starts a rollout of a software update (see the module docstring); answers the request's result with its `rolloutId`. */
+  start(opts: { principal: Principal; kind: UpdateKind; config: TSoftwareUpdateConfig; targetIds: number[]; plan: TRolloutPlan }): Promise<TBatchResult>;
+  list(opts: { principal: Principal; query: z.output<typeof ZRolloutsQuery> }): Promise<TRolloutsResponse>;
+  get(opts: { principal: Principal; id: number }): Promise<TRollout>;
+  targets(opts: { principal: Principal; id: number; query: z.output<typeof ZRolloutTargetsQuery> }): Promise<{ items: TRolloutTarget[]; totalItems: number }>;
+  /** Pause, resume or abort (see the module docstring); answers the rollout after it. 404 unknown or hidden, 409 a transition its status refuses. */
+  transition(opts: { principal: Principal; id: number; to: Transition }): Promise<TRollout>;
+}
+
+export function createRolloutService({ db, audit, events }: { db: Db; audit: AuditService; events?: TaskEvents }): RolloutService {
+  const hide = (p: Principal) => !hasCustomerProductionAccess(p);
+
+  async function detail(r: RolloutRow): Promise<TRollout> {
+    const [waves, times] = await Promise.all([selectWaveCounts(db, r.id), selectWaveTimes(db, r.id)]);
+    return {
+      ...summaryOf(r, totalCounts(waves)),
+      waves: waves.map((counts, index) => {
+        const size = Object.values(counts).reduce((a, b) => a + b, 0);
+        const time = times.get(index);
+        const final = counts.Pending === 0 && counts.Deploying === 0;
+        return {
+          index,
+          size,
+          status: waveStatus(r, index, counts, size),
+          counts,
+          startedAt: time?.startedAt?.toISOString() ?? null,
+          finishedAt: final && time?.startedAt ? time.lastChange.toISOString() : null,
+        };
+      }),
+    };
+  }
+
+  return {
+    async start({ principal, kind, config, targetIds, plan }) {
+      const result = await db.transaction(async (tx) => {
+        const planned = await planTargets(tx, { principal, kind, config, targetIds, lock: true });
+        const targets = planned.map((p) => p.result);
+        const refused = refusedTargets(kind, targetIds, targets);
+        if (refused) throw refused;
+        const rolloutId = await startRollout(tx, { principal, kind, config, targetIds, plan, activityId: null });
+        const accounts = [...new Map(planned.map((p) => [p.account.id, p.account])).values()].sort((a, b) => a.id - b.id);
+        const activityId = await audit.record(tx, {
+          action: kind === 'machines' ? 'UpdateMachinesSoftware' : 'UpdateAccountsSoftware',
+          user: principal.username,
+          accounts,
+          params: { [kind === 'machines' ? 'machineIds' : 'accountIds']: targetIds, rolloutId, plan, update: rolloutConfigOf(config) },
+        });
+        await setRolloutActivity(tx, rolloutId, activityId);
+        const changed = targets.filter((x) => x.changes.length > 0).length;
+        return { dryRun: false, targets, changed, refused: 0, activityId, rolloutId };
+      });
+      await announceProgress(db, events, result.rolloutId);
+      return result;
+    },
+
+    async list({ principal, query }) {
+      const { rows, total } = await selectRolloutsPage(db, { ...query, hideCustomerProduction: hide(principal) });
+      const counts = await selectCountsOf(db, rows.map((r) => r.id));
+      return { items: rows.map((r) => summaryOf(r, counts.get(r.id)!)), totalItems: total };
+    },
+
+    async get({ principal, id }) {
+      const r = await selectRollout(db, id, hide(principal));
+      if (!r) throw notFound(`Rollout ${id}`);
+      return detail(r);
+    },
+
+    async targets({ principal, id, query }) {
+      if (!(await selectRollout(db, id, hide(principal)))) throw notFound(`Rollout ${id}`);
+      const { rows, total } = await selectTargetsPage(db, id, query);
+      return { items: rows.map((t) => ({ ...t, updatedAt: new Date(t.updatedAt).toISOString() })), totalItems: total };
+    },
+
+    async transition({ principal, id, to }) {
+      const { action, from, verb } = ACTIONS[to];
+      await db.transaction(async (tx) => {
+        const r = await lockRollout(tx, id);
+        if (!r || (r.customerProduction && hide(principal))) throw notFound(`Rollout ${id}`);
+        if (!from.includes(r.status)) throw conflict(`Rollout ${id} is ${r.status}: it cannot be ${verb}`);
+        const next =
+          to === 'pause'
+            ? { status: 'Paused' as const, reason: `Paused by ${principal.username}`, currentWave: r.currentWave }
+            : to === 'resume'
+              ? { status: 'Running' as const, reason: null, currentWave: r.status === 'Halted' ? r.currentWave + 1 : r.currentWave }
+              : { status: 'Aborted' as const, reason: `Aborted by ${principal.username}`, currentWave: r.currentWave };
+        await updateRollout(tx, id, next);
+        const notApplied = to === 'abort' ? await markNotApplied(tx, id, `Not applied: the rollout was aborted by ${principal.username}`) : 0;
+        if (to === 'resume') await notifyRolloutsChanged(tx);
+        await audit.record(tx, {
+          action,
+          user: principal.username,
+          accounts: await selectRolloutAccounts(tx, id, r.kind),
+          params: { rolloutId: id, ...(to === 'abort' ? { notApplied } : {}) },
+          changes: [
+            { entityName: `Rollout ${id}`, propertyName: 'status', oldValue: r.status, newValue: next.status },
+            ...(next.currentWave !== r.currentWave ? [{ entityName: `Rollout ${id}`, propertyName: 'currentWave', oldValue: r.currentWave, newValue: next.currentWave }] : []),
+            ...(next.reason !== r.reason ? [{ entityName: `Rollout ${id}`, propertyName: 'reason', oldValue: r.reason, newValue: next.reason }] : []),
+          ],
+        });
+      });
+      await announceProgress(db, events, id);
+      return detail((await selectRollout(db, id, false))!);
+    },
+  };
+}
