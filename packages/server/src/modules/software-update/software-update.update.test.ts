@@ -104,6 +104,33 @@ describe('account mode', () => {
     expect(rows[0]!.changes).toEqual([expect.objectContaining({ entityName: `Account ${account.id}`, propertyName: 'launcherVersion' })]);
   });
 
+  it("is atomic: a target the push's rules refuse answers 422 naming it and the rule; nothing changes", async () => {
+    const [a, b] = [await freshAccount(), await freshAccount()];
+    const before = [await settingsOf(a.id), await settingsOf(b.id)];
+    const addOn = await seededAccountId(t, { classId: 200 });
+    const activities = await activityCount();
+    const mixed = await update('accounts', { accounts: [a.id, addOn, b.id], launcherVersionMode: 'None' });
+    expect(mixed.statusCode, mixed.body).toBe(422);
+    expect(mixed.json()).toMatchObject({ errors: [{ propertyName: 'accounts.1', attemptedValue: addOn }] });
+    const unknown = await update('accounts', { accounts: [a.id, b.id], launcherVersionMode: 'Select', launcherVersion: 'master|fffffff' });
+    expect(unknown.statusCode, unknown.body).toBe(422);
+    expect((unknown.json() as { errors: { propertyName: string; errorMessage: string }[] }).errors).toEqual([
+      expect.objectContaining({ propertyName: 'accounts.0', errorMessage: expect.stringContaining('Launcher version is not a known commit') }),
+      expect.objectContaining({ propertyName: 'accounts.1', errorMessage: expect.stringContaining('Launcher version is not a known commit') }),
+    ]);
+    expect([await settingsOf(a.id), await settingsOf(b.id)]).toEqual(before);
+    expect(await activityCount()).toBe(activities);
+  });
+
+  it('sets library modes and files in account mode', async () => {
+    const account = await freshAccount();
+    const { rows } = await db().execute<{ id: number }>(sql`select id from library_files order by id limit 1`);
+    const file = rows[0]!.id;
+    const result = await ok('accounts', { accounts: [account.id], mainLibraryMode: 'Select', mainLibraryFiles: [file], accountLibraryMode: 'None' });
+    expect(result.targets[0]!.changes.map((c) => c.field)).toContain('mainLibraryFiles');
+    expect((await settingsOf(account.id)).machineConfig).toMatchObject({ mainLibraryMode: 'Select', mainLibraryFiles: [file], accountLibraryMode: 'None', accountLibraryFiles: [] });
+  });
+
   it('refuses add-on accounts (422), and viewers (403)', async () => {
     const addOn = await seededAccountId(t, { classId: 200 });
     const res = await update('accounts', { accounts: [addOn], launcherVersionMode: 'None' });
