@@ -15,6 +15,8 @@
  *   cancelled). The edit button reopens the modal; the clear button resets to None.
  * - None (labelled `noneLabel`, e.g. Default for the deployer) and LatestBuild:
  *   version empty.
+ * - Skip (the updater's default, spec 3 §4): leave the software as it is;
+ *   version empty.
  */
 import { useState } from 'react';
 import { Button, Input, Select, Space, Tooltip } from 'antd';
@@ -24,8 +26,11 @@ import { useBranches } from './api/queries';
 import { SelectVersionModal } from './SelectVersionModal';
 import { effectiveLatestBranch, latestBranch, latestVersion, MODE_LABELS, versionLabel } from './version-format';
 
+/** A picker mode: the account's modes, and Skip in the updater (spec 3 §4). */
+export type PickerMode = TAccountVersionMode | 'Skip';
+
 export interface VersionPickerValue {
-  mode: TAccountVersionMode;
+  mode: PickerMode;
   version: string;
 }
 
@@ -35,7 +40,7 @@ export interface VersionPickerProps {
   label: string;
   value: VersionPickerValue;
   onChange(value: VersionPickerValue): void;
-  modes?: readonly TAccountVersionMode[];
+  modes?: readonly PickerMode[];
   noneLabel?: string;
   disabled?: boolean;
 }
@@ -53,7 +58,7 @@ export function VersionPicker({ software, label, value, onChange, modes = ACCOUN
     label: m === 'None' && noneLabel ? noneLabel : MODE_LABELS[m],
   }));
 
-  const onModeChange = (next: TAccountVersionMode) => {
+  const onModeChange = (next: PickerMode) => {
     if (next === 'Select') {
       setModalOpen(true);
       return;
@@ -78,7 +83,7 @@ export function VersionPicker({ software, label, value, onChange, modes = ACCOUN
   return (
     <>
       <Space.Compact style={{ width: '100%' }}>
-        <Select<TAccountVersionMode>
+        <Select<PickerMode>
           aria-label={`${label} version mode`}
           style={{ width: 132, flex: 'none' }}
           value={modalOpen ? 'Select' : mode}
