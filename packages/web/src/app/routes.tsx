@@ -4,7 +4,8 @@
  * The sidebar (`shell/SideMenu`), the breadcrumb, the document title and the
  * permission guard all read this table; `router.tsx` turns it into routes.
  *
- * Screens that belong to later work render the shared `NotBuiltYetPage`.
+ * Screens that belong to later work render the shared `NotBuiltYetPage`
+ * (`page: () => import('../components/NotBuiltYetPage')`).
  */
 import type { ComponentType, ReactNode } from 'react';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
@@ -48,8 +49,6 @@ export interface AppRoute {
   children?: AppRoute[];
 }
 
-const notBuiltYet: PageLoader = () => import('../components/NotBuiltYetPage');
-
 /** The default screen: `/` redirects here (spec 1 §2). */
 export const HOME_PATH = '/account/list';
 
@@ -65,7 +64,10 @@ export const APP_ROUTES: AppRoute[] = [
       { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: () => import('../features/account-edit/EditAccountPage') },
     ],
   },
-  { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: notBuiltYet },
+  { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: () => import('../features/updater/UpdaterPage') },
+  // Reachable from the Updater (its Rollouts button) and from a submitted rollout.
+  { path: 'rollouts', title: 'Rollouts', permission: PERMISSION_WRITE, hideInMenu: true, page: () => import('../features/updater/RolloutsPage') },
+  { path: 'rollouts/:id', title: 'Rollout', permission: PERMISSION_WRITE, hideInMenu: true, page: () => import('../features/updater/RolloutPage') },
   { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: () => import('../features/library-manager/LibraryManagerPage') },
   { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: () => import('../features/mma/MmaPage') },
   {

@@ -2,11 +2,14 @@
  * The accounts list, home of the console (spec 1 §2 Accounts list): filters,
  * the sortable paged table, footer statistics, Create New (write permission),
  * delete with confirmation and the Launcher Logins dialog. Filters, sort and
- * page live in the URL (`use-account-list-params`).
+ * page live in the URL (`use-account-list-params`). 'Update these accounts'
+ * (write permission) opens the Updater in account mode on the list's filters
+ * (issue 13).
  */
 import { useState } from 'react';
-import { Button, Card, Modal } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Flex, Modal } from 'antd';
+import { CloudSyncOutlined, PlusOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import type { TAccountListItem } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
 import { useDeleteAccount } from './api/mutations';
@@ -17,6 +20,7 @@ import { AccountsTable } from './components/AccountsTable';
 import { LauncherLoginsModal } from './components/LauncherLoginsModal';
 import { ACCOUNTS_PAGE_SIZE, useAccountListParams } from './use-account-list-params';
 import { deleteConfirmText } from './delete-account';
+import { updaterLinkForAccounts } from '../updater/use-updater-params';
 
 /** The delete confirmation (spec 1 §2, §5). */
 
@@ -28,6 +32,7 @@ export default function AccountsListPage() {
   const info = useAccountsInfo(list.filter);
   const deleteAccount = useDeleteAccount();
   const [loginsFor, setLoginsFor] = useState<TAccountListItem | undefined>(undefined);
+  const navigate = useNavigate();
 
   const confirmDelete = (account: TAccountListItem) => {
     void modal.confirm({
@@ -46,9 +51,14 @@ export default function AccountsListPage() {
       title="Accounts"
       extra={
         canWrite && (
-          <Button type="primary" icon={<PlusOutlined aria-hidden />} href="#/account/new">
-            Create New
-          </Button>
+          <Flex gap={8}>
+            <Button icon={<CloudSyncOutlined aria-hidden />} onClick={() => void navigate(updaterLinkForAccounts(list.filter))}>
+              Update these accounts
+            </Button>
+            <Button type="primary" icon={<PlusOutlined aria-hidden />} href="#/account/new">
+              Create New
+            </Button>
+          </Flex>
         )
       }
     >

@@ -3,11 +3,14 @@
  * what, when and to which accounts, then "Params" (property, value; objects as
  * JSON), "Changes" (entity, property, old value, new value), and the tasks and
  * operations it caused with their outcome (`ActivityTrail`, DESIGN §12).
+ * An activity whose params carry a `rolloutId` links to that rollout's page
+ * (DESIGN §15).
  *
  * An activity chosen by its id (a link from an operation) that the timeline has
  * not loaded yet shows its trail only, under its id.
  */
 import { Card, Descriptions, Empty, Table, Typography } from 'antd';
+import { Link } from 'react-router';
 import type { TAuditChange, TUserActivity } from '@fleet/contracts';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime, formatValue } from '../../../lib/format';
 import { ActivityTrail } from './ActivityTrail';
@@ -51,6 +54,7 @@ export function ActivityDetail({ activity, activityId }: { activity: TUserActivi
     property,
     value: formatValue(value),
   }));
+  const rolloutId = activity.metadata.params.rolloutId;
 
   return (
     <Card title={activity.action} aria-label="Activity details">
@@ -61,6 +65,9 @@ export function ActivityDetail({ activity, activityId }: { activity: TUserActivi
           { key: 'user', label: 'User', children: activity.user },
           { key: 'time', label: 'Time', children: formatDateTime(activity.time, DATE_TIME_SECONDS_FORMAT) },
           { key: 'accounts', label: 'Accounts', children: activity.accounts.map((a) => a.name).join(', ') || '—' },
+          ...(typeof rolloutId === 'number'
+            ? [{ key: 'rollout', label: 'Rollout', children: <Link to={`/rollouts/${rolloutId}`}>Rollout {rolloutId}</Link> }]
+            : []),
         ]}
       />
       <Typography.Title level={5}>Params</Typography.Title>

@@ -12,6 +12,8 @@
  *   operation; each goes into the cache (`applyOperation`: the machine's row,
  *   the Operations viewer's pages, the Operation Logs). OperationFinished also
  *   re-reads the machine (its fail counter and panic change with the outcome).
+ * - RolloutProgress carries a rollout's status and counts; it goes into the
+ *   cache too (`applyRolloutProgress` of the updater feature).
  * - After every (re)connection the machine lists and task pages already shown
  *   are reloaded, since events sent while away are not replayed.
  * - One connection is shared by every mounted `useTaskHub` (reference counted)
@@ -28,16 +30,20 @@ import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-qu
 import { io, type Socket } from 'socket.io-client';
 import {
   OPERATION_EVENTS,
+  ROLLOUT_PROGRESS_EVENT,
   TASK_EVENTS,
   TASK_HUB_PATH,
   TASK_HUB_RETRY_MS,
   type TOperation,
   type TOperationEventName,
+  type TRolloutProgressEvent,
   type TTask,
   type TTaskEventName,
 } from '@fleet/contracts';
 import { getToken } from '../../../app/auth/token-store';
 import { operationKeys } from '../../operations/api/keys';
+import { rolloutKeys } from '../../updater/api/keys';
+import { applyRolloutProgress } from '../../updater/api/rollout-cache';
 import { machineKeys } from './keys';
 import { applyOperation } from './operation-cache';
 import { applyTask, invalidateListsOf, refreshMachine } from './task-cache';
@@ -80,6 +86,7 @@ function reloadShown(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: machineKeys.allTasks(), predicate });
   void queryClient.invalidateQueries({ queryKey: operationKeys.pages(), predicate });
   void queryClient.invalidateQueries({ queryKey: operationKeys.allMachineLogs(), predicate });
+  void queryClient.invalidateQueries({ queryKey: rolloutKeys.all, predicate });
 }
 
 function open(queryClient: QueryClient) {
@@ -107,6 +114,7 @@ function open(queryClient: QueryClient) {
   });
   for (const name of TASK_EVENTS) s.on(name, (task: TTask) => onTaskEvent(queryClient, name, task));
   for (const name of OPERATION_EVENTS) s.on(name, (op: TOperation) => onOperationEvent(queryClient, name, op));
+  s.on(ROLLOUT_PROGRESS_EVENT, (event: TRolloutProgressEvent) => applyRolloutProgress(queryClient, event));
   return s;
 }
 

@@ -2,7 +2,8 @@
  * Notification dialog (spec 2 §2.3, §5, §8, §9), 750 px wide, with two tabs:
  *
  * - Send (write permission): title, body, priority (default Medium), target
- *   machines (the machines selected in the panel to start with) and accounts.
+ *   machines (the machines selected in the panel to start with) and accounts
+ *   (the accounts `selectedAccountIds` names to start with, e.g. the Updater's).
  *   Machines or accounts, a title and a body are needed. Sends
  *   `POST /notification/send` ('Message queued for sending' / 'Error occurred
  *   sending message') and then shows Pending Messages.
@@ -26,17 +27,19 @@ interface Props {
   /** Machines that can be chosen as targets (the panel's). */
   machines: { id: number; name: string }[];
   selectedIds: number[];
+  /** Accounts chosen as targets to start with (the Updater's selection in account mode). */
+  selectedAccountIds?: number[];
   canWrite: boolean;
   onClose(): void;
 }
 
 type FormValues = Required<Pick<TSendNotificationRequest, 'title' | 'body' | 'priority' | 'machines' | 'accounts'>>;
 
-function SendForm({ machines, selectedIds, onSent }: Pick<Props, 'machines' | 'selectedIds'> & { onSent(): void }) {
+function SendForm({ machines, selectedIds, selectedAccountIds = [], onSent }: Pick<Props, 'machines' | 'selectedIds' | 'selectedAccountIds'> & { onSent(): void }) {
   const [form] = Form.useForm<FormValues>();
   const accounts = useAccountLookup();
   const send = useSendNotification();
-  const initial: FormValues = { title: '', body: '', priority: DEFAULT_NOTIFICATION_PRIORITY, machines: selectedIds, accounts: [] };
+  const initial: FormValues = { title: '', body: '', priority: DEFAULT_NOTIFICATION_PRIORITY, machines: selectedIds, accounts: selectedAccountIds };
 
   const onFinish = (values: FormValues) => {
     send.mutate(values, {
@@ -86,11 +89,11 @@ function SendForm({ machines, selectedIds, onSent }: Pick<Props, 'machines' | 's
 }
 
 /** Mounted per opening (the parent renders it only while open). */
-export function NotificationDialog({ machines, selectedIds, canWrite, onClose }: Props) {
+export function NotificationDialog({ machines, selectedIds, selectedAccountIds, canWrite, onClose }: Props) {
   const [tab, setTab] = useState(canWrite ? 'send' : 'pending');
   const items = [
     ...(canWrite
-      ? [{ key: 'send', label: 'Send', children: <SendForm machines={machines} selectedIds={selectedIds} onSent={() => setTab('pending')} /> }]
+      ? [{ key: 'send', label: 'Send', children: <SendForm machines={machines} selectedIds={selectedIds} selectedAccountIds={selectedAccountIds} onSent={() => setTab('pending')} /> }]
       : []),
     { key: 'pending', label: 'Pending Messages', children: <PendingMessagesTable active={tab === 'pending'} /> },
   ];

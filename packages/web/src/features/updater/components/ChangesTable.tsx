@@ -1,0 +1,84 @@
+/**
+ * The diff of a dry run (DESIGN §15; issue 13 point 3): per target its changes
+ * (field, old value, new value and, for versions, the commit or build it
+ * resolves to now), and the targets a rule refuses, highlighted with the rule.
+ * Targets without changes show "No change". Paged by 10 rows.
+ */
+import { Alert, Table, Tag, Typography, type TableProps } from 'antd';
+import type { TBatchResult } from '@fleet/contracts';
+import { formatValue } from '../../../lib/format';
+import { updaterVersionName } from '../updater-payload';
+
+interface Row {
+  key: string;
+  target: string;
+  field: string;
+  oldValue: unknown;
+  newValue: unknown;
+  resolved: string | null | undefined;
+  refused: string | null;
+}
+
+/** One row per change of each target; a refused target or one without changes has one row. */
+export function changeRows(result: TBatchResult): Row[] {
+  return result.targets.flatMap((t): Row[] => {
+    if (t.refused !== null || t.changes.length === 0) {
+      return [{ key: `${t.id}`, target: t.name, field: '', oldValue: undefined, newValue: undefined, resolved: undefined, refused: t.refused }];
+    }
+    return t.changes.map((c, i) => ({ key: `${t.id}-${i}`, target: t.name, field: c.field, oldValue: c.oldValue, newValue: c.newValue, resolved: c.resolved, refused: null }));
+  });
+}
+
+const shown = formatValue;
+
+const COLUMNS: TableProps<Row>['columns'] = [
+  { key: 'target', title: 'Target', dataIndex: 'target', width: 220 },
+  {
+    key: 'field',
+    title: 'Field',
+    render: (_, r) =>
+      r.refused !== null ? (
+        <Typography.Text type="danger">
+          <Tag color="error">Refused</Tag>
+          {r.refused}
+        </Typography.Text>
+      ) : r.field === '' ? (
+        <Typography.Text type="secondary">No change</Typography.Text>
+      ) : (
+        r.field
+      ),
+    onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 4 : 1 }),
+  },
+  { key: 'old', title: 'Old value', render: (_, r) => shown(r.oldValue), onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 }) },
+  { key: 'new', title: 'New value', render: (_, r) => shown(r.newValue), onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 }) },
+  {
+    key: 'resolved',
+    title: 'Resolves to',
+    render: (_, r) => (r.resolved ? <Typography.Text code>{updaterVersionName(r.resolved)}</Typography.Text> : ''),
+    onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 }),
+  },
+];
+
+export function ChangesTable({ result }: { result: TBatchResult }) {
+  const rows = changeRows(result);
+  return (
+    <>
+      <Alert
+        type={result.refused > 0 ? 'warning' : 'info'}
+        showIcon
+        style={{ marginBottom: 12 }}
+        title={`${result.changed} of ${result.targets.length} targets change${result.refused > 0 ? `; ${result.refused} refused` : ''}`}
+        description={result.refused > 0 ? 'The update is all or nothing: deselect the refused targets to go on.' : undefined}
+      />
+      <Table<Row>
+        size="small"
+        rowKey="key"
+        aria-label="Changes of the dry run"
+        columns={COLUMNS}
+        dataSource={rows}
+        rowClassName={(r) => (r.refused !== null ? 'updater-refused-row' : '')}
+        pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
+      />
+    </>
+  );
+}

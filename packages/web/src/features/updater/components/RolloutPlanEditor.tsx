@@ -1,0 +1,105 @@
+/**
+ * The plan of 'Roll out in waves' (DESIGN §15; issue 13 point 3): the waves (a
+ * number of targets or a percentage of all; the targets left form one more
+ * wave), the failure threshold per wave (more than N targets or P % failed halts
+ * the rollout) and the wave timeout in minutes. Defaults: 1 target, 10 %, the
+ * rest; 1 target or 10 %; 30 minutes. Shows the wave sizes for `total` targets.
+ */
+import { Button, Flex, Form, InputNumber, Select, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { MAX_UPDATE_TARGETS, type TRolloutPlanInput, type TWaveSize } from '@fleet/contracts';
+import { waveSizes } from '../updater-payload';
+
+export type RolloutPlanValue = Required<TRolloutPlanInput>;
+
+interface Props {
+  value: RolloutPlanValue;
+  total: number;
+  onChange(plan: RolloutPlanValue): void;
+}
+
+/** Most waves a plan may list (the contract's bound). */
+const MAX_WAVES = 20;
+
+export function RolloutPlanEditor({ value, total, onChange }: Props) {
+  const setWave = (i: number, wave: TWaveSize) => onChange({ ...value, waves: value.waves.map((w, j) => (j === i ? wave : w)) });
+  const sizes = waveSizes(value.waves, total);
+  return (
+    <div aria-label="Rollout plan" role="group">
+      <Typography.Text strong>Waves</Typography.Text>
+      {value.waves.map((wave, i) => (
+        <Flex key={i} gap={8} align="center" style={{ marginTop: 6 }}>
+          <Typography.Text style={{ width: 64 }}>Wave {i + 1}</Typography.Text>
+          <InputNumber
+            aria-label={`Wave ${i + 1} size`}
+            min={wave.kind === 'count' ? 1 : 0.1}
+            max={wave.kind === 'count' ? MAX_UPDATE_TARGETS : 100}
+            value={wave.value}
+            onChange={(v) => v !== null && setWave(i, { ...wave, value: v })}
+          />
+          <Select<'count' | 'percent'>
+            aria-label={`Wave ${i + 1} unit`}
+            style={{ width: 110 }}
+            value={wave.kind}
+            options={[
+              { value: 'count', label: 'targets' },
+              { value: 'percent', label: '%' },
+            ]}
+            onChange={(kind) => setWave(i, kind === 'count' ? { kind, value: Math.max(1, Math.round(wave.value)) } : { kind, value: Math.min(100, wave.value) })}
+          />
+          <Button
+            type="text"
+            aria-label={`Remove wave ${i + 1}`}
+            icon={<DeleteOutlined aria-hidden />}
+            onClick={() => onChange({ ...value, waves: value.waves.filter((_, j) => j !== i) })}
+          />
+        </Flex>
+      ))}
+      <Flex gap={8} align="center" style={{ marginTop: 6 }}>
+        <Button
+          size="small"
+          icon={<PlusOutlined aria-hidden />}
+          disabled={value.waves.length >= MAX_WAVES}
+          onClick={() => onChange({ ...value, waves: [...value.waves, { kind: 'percent', value: 25 }] })}
+        >
+          Add wave
+        </Button>
+        <Typography.Text type="secondary" data-testid="wave-sizes">
+          Then the rest. For {total} targets: {sizes.join(', ')}
+        </Typography.Text>
+      </Flex>
+      <Form layout="inline" component="div" style={{ marginTop: 12, rowGap: 8 }}>
+        <Form.Item label="Halt when more than" htmlFor="plan-max-failed">
+          <InputNumber
+            id="plan-max-failed"
+            min={0}
+            max={MAX_UPDATE_TARGETS}
+            value={value.maxFailedTargets}
+            addonAfter="targets"
+            onChange={(v) => v !== null && onChange({ ...value, maxFailedTargets: v })}
+          />
+        </Form.Item>
+        <Form.Item label="or" htmlFor="plan-max-failed-percent">
+          <InputNumber
+            id="plan-max-failed-percent"
+            min={0}
+            max={100}
+            value={value.maxFailedPercent}
+            addonAfter="% of a wave fail"
+            onChange={(v) => v !== null && onChange({ ...value, maxFailedPercent: v })}
+          />
+        </Form.Item>
+        <Form.Item label="Wave timeout" htmlFor="plan-timeout">
+          <InputNumber
+            id="plan-timeout"
+            min={1}
+            max={1440}
+            value={value.waveTimeoutMinutes}
+            addonAfter="min"
+            onChange={(v) => v !== null && onChange({ ...value, waveTimeoutMinutes: v })}
+          />
+        </Form.Item>
+      </Form>
+    </div>
+  );
+}

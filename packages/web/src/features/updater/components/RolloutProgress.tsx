@@ -1,0 +1,68 @@
+/**
+ * A rollout's progress (DESIGN §15): per wave a progress bar (succeeded and
+ * skipped count as done, failed in red) with its counts and status; and the
+ * counts of every target state.
+ */
+import { Flex, Progress, Tag, Typography } from 'antd';
+import { ROLLOUT_TARGET_STATES, type TRolloutTargetCounts, type TRolloutWave } from '@fleet/contracts';
+import { formatDateTime } from '../../../lib/format';
+
+export const STATE_COLORS: Record<string, string> = {
+  Pending: 'default',
+  Deploying: 'processing',
+  Succeeded: 'success',
+  Failed: 'error',
+  Skipped: 'default',
+  NotApplied: 'warning',
+  Running: 'processing',
+  Paused: 'warning',
+  Halted: 'error',
+  Aborted: 'default',
+  Completed: 'success',
+};
+
+/** Targets of `counts` whose wave work is over (succeeded, skipped, failed), and all. */
+export function waveDone(counts: TRolloutTargetCounts): { done: number; failed: number; total: number } {
+  const total = ROLLOUT_TARGET_STATES.reduce((sum, s) => sum + counts[s], 0);
+  return { done: counts.Succeeded + counts.Skipped, failed: counts.Failed, total };
+}
+
+export function CountTags({ counts }: { counts: TRolloutTargetCounts }) {
+  return (
+    <Flex gap={4} wrap>
+      {ROLLOUT_TARGET_STATES.filter((s) => counts[s] > 0).map((s) => (
+        <Tag key={s} color={STATE_COLORS[s]}>
+          {s} {counts[s]}
+        </Tag>
+      ))}
+    </Flex>
+  );
+}
+
+export function WaveProgress({ wave }: { wave: TRolloutWave }) {
+  const { done, failed, total } = waveDone(wave.counts);
+  const size = total || wave.size;
+  const percent = size === 0 ? 0 : Math.round(((done + failed) / size) * 100);
+  const success = size === 0 ? 0 : Math.round((done / size) * 100);
+  return (
+    <div aria-label={`Wave ${wave.index + 1}`} role="group" style={{ marginBottom: 12 }}>
+      <Flex justify="space-between" wrap gap={8}>
+        <Typography.Text strong>
+          Wave {wave.index + 1} · {wave.size} target{wave.size === 1 ? '' : 's'} <Tag color={STATE_COLORS[wave.status]}>{wave.status}</Tag>
+        </Typography.Text>
+        <Typography.Text type="secondary">
+          {wave.startedAt ? `started ${formatDateTime(wave.startedAt)}` : 'not started'}
+          {wave.finishedAt ? `, finished ${formatDateTime(wave.finishedAt)}` : ''}
+        </Typography.Text>
+      </Flex>
+      <Progress
+        percent={percent}
+        success={{ percent: success }}
+        status={failed > 0 ? 'exception' : wave.status === 'Running' ? 'active' : 'normal'}
+        format={() => `${done + failed}/${size}`}
+        aria-label={`Wave ${wave.index + 1} progress`}
+      />
+      <CountTags counts={wave.counts} />
+    </div>
+  );
+}
