@@ -74,7 +74,6 @@ export function TargetFilters({ mode, classIds, search, extraFilters, onMode, on
           id="updater-search"
           type="search"
           placeholder={mode === 'machine' ? 'Machine name' : 'Name, URL name, customer or creator'}
-          allowClear
           maxLength={200}
           value={text}
           onChange={(e) => onText(e.target.value)}

@@ -1,0 +1,217 @@
+/**
+ * The Updater (spec 3 §2.8, §4, §5, §8; DESIGN §15; issue 13) in Chromium
+ * against the real server and the demo fleet: account mode new versions for
+ * several accounts (dry-run diff, confirmation, submitted), machine mode with
+ * the deployer warning and the machine-mode confirmation, batch flags and
+ * class, batch component configs, a template loaded into the versions block,
+ * saved selections, 'Update these accounts', and that a viewer cannot open the
+ * Updater. The targets are accounts this spec creates (a unique name prefix),
+ * so no other spec's fixtures change.
+ *
+ * With `E2E_SHOTS` set to a folder, the screens are saved there as PNGs.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEPLOYER_WARNING, type TUpdaterAccount, type TUpdaterMachine, type TUserActivity } from '@fleet/contracts';
+import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+
+let browser: Browser;
+let adminToken: string;
+const PREFIX = `updtr${Date.now() % 100_000}`;
+let accountIds: number[] = [];
+const openPage = pagesPerTest(() => browser);
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  adminToken = await apiToken('admin');
+  accountIds = [];
+  for (let i = 0; i < 3; i++) accountIds.push(await createAccount(adminToken, PREFIX, { classId: 2 }));
+}, 120_000);
+afterAll(() => browser.close());
+
+const shot = async (page: Page, name: string) => {
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${name}.png`), fullPage: true });
+};
+const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
+
+/** Opens the Updater on this spec's targets and waits for its rows. */
+async function openUpdater(page: Page, mode: 'machine' | 'account', user = 'admin') {
+  await signIn(page, user, user, `/updater?mode=${mode}&search=${PREFIX}`);
+  await page.getByRole('checkbox', { name: new RegExp(`Select ${PREFIX}`) }).first().waitFor();
+}
+
+/** Ticks the first `count` rows of the table once it shows at least that many. */
+async function selectShown(page: Page, count: number) {
+  const boxes = page.getByRole('checkbox', { name: new RegExp(`Select ${PREFIX}`) });
+  await expect.poll(() => boxes.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
+  for (let i = 0; i < count; i++) await boxes.nth(i).check();
+  await expect.poll(() => page.getByTestId('selected-count').innerText()).toContain(`${count} `);
+}
+
+/** Machines of this spec's accounts, once each account has one. */
+async function specMachines(): Promise<TUpdaterMachine[]> {
+  let items: TUpdaterMachine[] = [];
+  await expect
+    .poll(
+      async () => {
+        items = (await api<{ items: TUpdaterMachine[] }>(`/updater/machines?search=${PREFIX}&limit=50`, adminToken)).items;
+        return items.length;
+      },
+      { timeout: 60_000 },
+    )
+    .toBeGreaterThanOrEqual(3);
+  return items;
+}
+
+describe('account mode', () => {
+  it('updates the launcher of several accounts: dry-run diff, confirmation, submitted', async () => {
+    const { page } = await openPage();
+    await openUpdater(page, 'account');
+    await shot(page, 'updater-account');
+    await expectAccessible(page, 'Updater in account mode');
+    await selectShown(page, 3);
+
+    await chooseOption(page, page.getByLabel('Launcher version mode'), 'Latest');
+    await page.getByRole('button', { name: 'Update', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /dry run/ });
+    await dialog.waitFor();
+    await dialog.getByRole('table').first().waitFor();
+    const text = await dialog.innerText();
+    expect(new Set(text.match(new RegExp(`${PREFIX} \\d+ \\d+`, 'g'))).size).toBe(3);
+    expect(text).toContain('launcher');
+    await shot(page, 'updater-diff');
+    await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Update 3 accounts?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await toast(page, 'Software update submitted').waitFor();
+
+    const activities = await api<TUserActivity[]>('/user-activities?action=UpdateAccountsSoftware&limit=1', adminToken);
+    expect(activities[0]!.accounts.map((a) => a.id).sort()).toEqual([...accountIds].sort());
+  });
+
+  it('sets auto test and class of the selected accounts; manual maintenance is disabled with its reason', async () => {
+    const { page } = await openPage();
+    await openUpdater(page, 'account');
+    await selectShown(page, 3);
+    await expect.poll(() => page.getByLabel('Manual maintenance').isDisabled()).toBe(true);
+    await page.getByText('Manual maintenance does nothing in account mode').waitFor();
+
+    await chooseOption(page, page.getByLabel('Auto test'), 'Yes');
+    await chooseOption(page, page.getByLabel('Class', { exact: true }).last(), 'Experimental');
+    await page.getByRole('button', { name: 'Preview flags' }).click();
+    const preview = page.getByRole('dialog', { name: 'Set flags of 3 accounts' });
+    await preview.getByText('3 of 3 targets change').waitFor();
+    await preview.getByRole('button', { name: 'Apply' }).click();
+    await toast(page, 'Accounts updated').waitFor();
+    const listed = (await api<{ items: TUpdaterAccount[] }>(`/updater/accounts?search=${PREFIX}`, adminToken)).items;
+    expect(listed.every((a) => a.autoTest && a.classId === 1)).toBe(true);
+  });
+
+  it('loads an instance-settings template into the versions block', async () => {
+    await api('/template/instance-settings', adminToken, {
+      method: 'POST',
+      body: JSON.stringify({ name: `${PREFIX} versions`, isPublic: true, launcherVersionMode: 'Latest', launcherVersion: 'develop|latest' }),
+    });
+    const { page } = await openPage();
+    await openUpdater(page, 'account');
+    await chooseOption(page, page.getByLabel('Instance Settings template'), `${PREFIX} versions`);
+    await toast(page, 'Template loaded').waitFor();
+    expect(await page.getByLabel('Launcher branch').locator('..').innerText()).toContain('develop');
+  });
+
+  it("opens from the accounts list's 'Update these accounts' with its filters", async () => {
+    const { page } = await openPage();
+    await signIn(page, 'admin', 'admin', `/account/list?search=${PREFIX}`);
+    await page.getByRole('button', { name: 'Update these accounts' }).click();
+    await page.waitForURL(/#\/updater\?/);
+    expect(page.url()).toContain('mode=account');
+    expect(page.url()).toContain(`search=${PREFIX}`);
+    await expect.poll(() => page.getByRole('checkbox', { name: new RegExp(`Select ${PREFIX}`) }).count()).toBe(3);
+  });
+
+  it('saves the selection and opens it again', async () => {
+    const { page } = await openPage();
+    await openUpdater(page, 'account');
+    await selectShown(page, 2);
+    await page.getByRole('button', { name: 'Save selection' }).click();
+    await page.getByLabel('Selection name').fill(`${PREFIX} two`);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(page, 'Selection saved').waitFor();
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page.getByRole('button', { name: 'Saved selections' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Saved selections' });
+    await drawer.getByRole('row', { name: new RegExp(`${PREFIX} two`) }).getByRole('button', { name: 'Open' }).click();
+    await expect.poll(() => page.getByTestId('selected-count').innerText()).toContain('2 accounts selected');
+  });
+});
+
+describe('machine mode', () => {
+  it('warns about the deployer, asks the machine-mode confirmation, and submits', async () => {
+    await specMachines();
+    const { page } = await openPage();
+    await openUpdater(page, 'machine');
+    await shot(page, 'updater-machine');
+    await expectAccessible(page, 'Updater in machine mode');
+    await selectShown(page, 3);
+
+    await chooseOption(page, page.getByLabel('Deployer version mode'), 'Latest');
+    const careful = page.getByRole('dialog', { name: 'Be careful' });
+    await careful.getByText(DEPLOYER_WARNING).waitFor();
+    await careful.getByRole('button', { name: 'OK' }).click();
+
+    await page.getByRole('button', { name: 'Update', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /dry run/ });
+    await dialog.getByRole('table').first().waitFor();
+    await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Are you sure you want to do this?' });
+    await confirm.getByText('Updating software version(s) in machine mode might result into inconsistent versions between account and machines').waitFor();
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await toast(page, 'Software update submitted').waitFor();
+  });
+
+  it('sets manual maintenance of the selected machines', async () => {
+    const machines = await specMachines();
+    const { page } = await openPage();
+    await openUpdater(page, 'machine');
+    await selectShown(page, machines.length);
+    await chooseOption(page, page.getByLabel('Manual maintenance'), 'Yes');
+    await page.getByRole('button', { name: 'Preview flags' }).click();
+    const preview = page.getByRole('dialog', { name: /Set flags of \d+ machines/ });
+    await preview.getByRole('button', { name: 'Apply' }).click();
+    await toast(page, 'Machines updated').waitFor();
+    const listed = (await api<{ items: TUpdaterMachine[] }>(`/updater/machines?search=${PREFIX}`, adminToken)).items;
+    expect(listed.every((m) => m.manualMaintenance)).toBe(true);
+  });
+
+  it('saves batch component configs for the selected machines', async () => {
+    const machines = await specMachines();
+    const { page } = await openPage();
+    await openUpdater(page, 'machine');
+    await selectShown(page, machines.length);
+    await page.getByRole('button', { name: /Bulk actions/ }).click();
+    await page.getByRole('menuitem', { name: 'Batch Component Configs' }).click();
+    const dialog = page.getByRole('dialog', { name: /Batch Component Configs: \d+ machines/ });
+    await dialog.getByRole('table').first().waitFor();
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByRole('dialog', { name: 'Batch Component Configs: changes' });
+    await preview.waitFor();
+    // The defaults as they are: maybe nothing changes; Apply is then disabled.
+    const apply = preview.getByRole('button', { name: 'Apply' });
+    if (await apply.isEnabled()) {
+      await apply.click();
+      await toast(page, 'Component configs for machines have been saved').waitFor();
+    }
+  });
+});
+
+describe('permissions', () => {
+  it('a viewer cannot open the Updater', async () => {
+    const { page } = await openPage();
+    await signIn(page, 'viewer');
+    await page.goto('/#/updater');
+    await page.waitForURL((url) => !url.hash.startsWith('#/updater'));
+    expect(await page.getByRole('menuitem', { name: 'Updater' }).count()).toBe(0);
+  });
+});
