@@ -1,7 +1,7 @@
 /**
  * The diff of a dry run (DESIGN §15; issue 13 point 3): per target its changes
  * (field, old value, new value and, for versions, the commit or build it
- * resolves to now), and the targets a rule refuses, highlighted with the rule.
+ * resolves to now; in machine mode what the machine runs now), and the targets a rule refuses, highlighted with the rule.
  * Targets without changes show "No change". Paged by 10 rows.
  */
 import { Alert, Table, Tag, Typography, type TableProps } from 'antd';
@@ -16,6 +16,7 @@ interface Row {
   oldValue: unknown;
   newValue: unknown;
   resolved: string | null | undefined;
+  running: string | null | undefined;
   refused: string | null;
 }
 
@@ -23,13 +24,16 @@ interface Row {
 export function changeRows(result: TBatchResult): Row[] {
   return result.targets.flatMap((t): Row[] => {
     if (t.refused !== null || t.changes.length === 0) {
-      return [{ key: `${t.id}`, target: t.name, field: '', oldValue: undefined, newValue: undefined, resolved: undefined, refused: t.refused }];
+      return [{ key: `${t.id}`, target: t.name, field: '', oldValue: undefined, newValue: undefined, resolved: undefined, running: undefined, refused: t.refused }];
     }
-    return t.changes.map((c, i) => ({ key: `${t.id}-${i}`, target: t.name, field: c.field, oldValue: c.oldValue, newValue: c.newValue, resolved: c.resolved, refused: null }));
+    return t.changes.map((c, i) => ({ key: `${t.id}-${i}`, target: t.name, field: c.field, oldValue: c.oldValue, newValue: c.newValue, resolved: c.resolved, running: c.running, refused: null }));
   });
 }
 
 const shown = formatValue;
+
+/** Columns after Field that a refused or unchanged target's row spans. */
+const spanned = (r: Row) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 });
 
 const COLUMNS: TableProps<Row>['columns'] = [
   { key: 'target', title: 'Target', dataIndex: 'target', width: 220 },
@@ -47,15 +51,21 @@ const COLUMNS: TableProps<Row>['columns'] = [
       ) : (
         r.field
       ),
-    onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 4 : 1 }),
+    onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 5 : 1 }),
   },
-  { key: 'old', title: 'Old value', render: (_, r) => shown(r.oldValue), onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 }) },
-  { key: 'new', title: 'New value', render: (_, r) => shown(r.newValue), onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 }) },
+  { key: 'old', title: 'Old value', render: (_, r) => shown(r.oldValue), onCell: spanned },
+  { key: 'new', title: 'New value', render: (_, r) => shown(r.newValue), onCell: spanned },
   {
     key: 'resolved',
     title: 'Resolves to',
     render: (_, r) => (r.resolved ? <Typography.Text code>{updaterVersionName(r.resolved)}</Typography.Text> : ''),
-    onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 }),
+    onCell: spanned,
+  },
+  {
+    key: 'running',
+    title: 'Runs now',
+    render: (_, r) => (r.running ? <Typography.Text code>{updaterVersionName(r.running)}</Typography.Text> : ''),
+    onCell: spanned,
   },
 ];
 
