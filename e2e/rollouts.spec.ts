@@ -97,9 +97,11 @@ describe('rollout page', () => {
     const first = await api<{ items: TRollout[] }>('/rollouts?limit=1', adminToken);
     const rollout = first.items[0]!;
     expect(await table.innerText()).toContain(`Rollout ${rollout.id}`);
-    if (rollout.activityId !== null) {
-      await page.goto(`/#/rollouts/${rollout.id}`);
-      await page.getByRole('link', { name: `Activity ${rollout.activityId}` }).waitFor();
-    }
+    expect(rollout.activityId).not.toBeNull();
+    await page.goto(`/#/rollouts/${rollout.id}`);
+    await page.getByRole('link', { name: `Activity ${rollout.activityId}` }).click();
+    await page.waitForURL(/#\/activity/);
+    await page.locator('[aria-label="Activity details"]').getByRole('link', { name: `Rollout ${rollout.id}` }).click();
+    await page.waitForURL(new RegExp(`#/rollouts/${rollout.id}$`));
   });
 });

@@ -20,19 +20,13 @@ interface Row {
   refused: string | null;
 }
 
-/** What a machine runs now (`running` of a machine-mode software update's change), when the server says. */
-function runningOf(change: object): string | null | undefined {
-  const running = 'running' in change ? change.running : undefined;
-  return typeof running === 'string' || running === null ? running : undefined;
-}
-
 /** One row per change of each target; a refused target or one without changes has one row. */
 export function changeRows(result: TBatchResult): Row[] {
   return result.targets.flatMap((t): Row[] => {
     if (t.refused !== null || t.changes.length === 0) {
       return [{ key: `${t.id}`, target: t.name, field: '', oldValue: undefined, newValue: undefined, resolved: undefined, running: undefined, refused: t.refused }];
     }
-    return t.changes.map((c, i) => ({ key: `${t.id}-${i}`, target: t.name, field: c.field, oldValue: c.oldValue, newValue: c.newValue, resolved: c.resolved, running: runningOf(c), refused: null }));
+    return t.changes.map((c, i) => ({ key: `${t.id}-${i}`, target: t.name, field: c.field, oldValue: c.oldValue, newValue: c.newValue, resolved: c.resolved, running: c.running, refused: null }));
   });
 }
 
