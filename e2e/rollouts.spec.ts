@@ -28,6 +28,9 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
+const shot = async (page: Page, name: string) => {
+  if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${name}.png`), fullPage: true });
+};
 const status = (page: Page) => page.getByTestId('rollout-status').innerText();
 
 /**
@@ -46,6 +49,7 @@ async function submitInWaves(page: Page, launcherMode: string, set: 'a' | 'b'): 
   await dialog.getByRole('checkbox', { name: 'Roll out in waves' }).check();
   await dialog.getByRole('group', { name: 'Rollout plan' }).waitFor();
   expect(await dialog.getByTestId('wave-sizes').innerText()).toContain('For 4 targets: 1, 1, 2');
+  await shot(page, 'rollout-plan');
   await dialog.getByRole('button', { name: 'Update', exact: true }).click();
   await page.getByRole('dialog', { name: 'Update 4 accounts?' }).getByRole('button', { name: 'Yes' }).click();
   await toast(page, 'Software update submitted').waitFor();
@@ -64,7 +68,7 @@ describe('rollout page', () => {
       .poll(async () => (await api<TRollout>(`/rollouts/${id}`, adminToken)).waves[0]!.counts.Pending, { timeout: 60_000 })
       .toBe(0);
     await expect.poll(() => page.getByRole('group', { name: 'Wave 1' }).innerText(), { timeout: 30_000 }).not.toContain('Pending 1');
-    if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, 'rollout.png'), fullPage: true });
+    await shot(page, 'rollout');
     await expectAccessible(page, 'Rollout page');
     expect((await page.getByRole('table', { name: 'Rollout targets' }).innerText()).match(new RegExp(PREFIX, 'g'))?.length).toBe(4);
   });
@@ -97,6 +101,7 @@ describe('rollout page', () => {
     const first = await api<{ items: TRollout[] }>('/rollouts?limit=1', adminToken);
     const rollout = first.items[0]!;
     expect(await table.innerText()).toContain(`Rollout ${rollout.id}`);
+    await shot(page, 'rollouts-list');
     expect(rollout.activityId).not.toBeNull();
     await page.goto(`/#/rollouts/${rollout.id}`);
     await page.getByRole('link', { name: `Activity ${rollout.activityId}` }).click();

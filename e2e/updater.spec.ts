@@ -195,6 +195,7 @@ describe('machine mode', () => {
     await page.getByRole('menuitem', { name: 'Batch Component Configs' }).click();
     const dialog = page.getByRole('dialog', { name: /Batch Component Configs: \d+ machines/ });
     await dialog.getByRole('table').first().waitFor();
+    await shot(page, 'updater-batch-config');
     await dialog.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByRole('dialog', { name: 'Batch Component Configs: changes' });
     await preview.waitFor();
