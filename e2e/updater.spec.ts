@@ -196,15 +196,17 @@ describe('machine mode', () => {
     const dialog = page.getByRole('dialog', { name: /Batch Component Configs: \d+ machines/ });
     await dialog.getByRole('table').first().waitFor();
     await shot(page, 'updater-batch-config');
+    // A number key every machine's defaults hold, set to one new value on all of them.
+    const retention = dialog.getByLabel('auditChangeLog.retentionDays');
+    await retention.fill('400');
+    await dialog.getByText('(1 changed)').waitFor();
     await dialog.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByRole('dialog', { name: 'Batch Component Configs: changes' });
-    await preview.waitFor();
-    // The defaults as they are: maybe nothing changes; Apply is then disabled.
-    const apply = preview.getByRole('button', { name: 'Apply' });
-    if (await apply.isEnabled()) {
-      await apply.click();
-      await toast(page, 'Component configs for machines have been saved').waitFor();
-    }
+    await preview.getByText(`${machines.length} of ${machines.length} targets change`).waitFor();
+    await preview.getByRole('button', { name: 'Apply' }).click();
+    await toast(page, 'Component configs for machines have been saved').waitFor();
+    const activities = await api<TUserActivity[]>('/user-activities?action=BatchUpdateComponentConfigs&limit=1', adminToken);
+    expect(activities[0]!.metadata.changes.filter((c) => c.propertyName.includes('retentionDays')).length).toBe(machines.length);
   });
 });
 
