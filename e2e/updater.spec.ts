@@ -3,7 +3,7 @@
  * against the real server and the demo fleet: account mode new versions for
  * several accounts (dry-run diff, confirmation, submitted), machine mode with
  * the deployer warning and the machine-mode confirmation, batch flags and
- * class, batch component configs, a template loaded into the versions block,
+ * class, batch component configs (each machine's own keys kept), a template loaded into the versions block,
  * saved selections, 'Update these accounts', and that a viewer cannot open the
  * Updater. The targets are accounts this spec creates (a unique name prefix),
  * so no other spec's fixtures change.
@@ -13,7 +13,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEPLOYER_WARNING, type TUpdaterAccount, type TUpdaterMachine, type TUserActivity } from '@fleet/contracts';
+import {
+  DEPLOYER_WARNING,
+  type TListComponentConfigDefinitionsResponse,
+  type TMachine,
+  type TUpdaterAccount,
+  type TUpdaterMachine,
+  type TUserActivity,
+} from '@fleet/contracts';
 import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
 
 let browser: Browser;
@@ -186,8 +193,18 @@ describe('machine mode', () => {
     expect(listed.every((m) => m.manualMaintenance)).toBe(true);
   });
 
-  it('saves batch component configs for the selected machines', async () => {
+  it("saves batch component configs for the selected machines, keeping each machine's own keys", async () => {
     const machines = await specMachines();
+    // One machine gets a key of its own (an editable string key of the catalogue it lacks) through the single-machine call.
+    const extraMachine = machines[0]!.id;
+    const own = (await api<TMachine>(`/machines/${extraMachine}`, adminToken)).config.componentConfig;
+    const definitions = await api<TListComponentConfigDefinitionsResponse>('/component-configs?limit=1000', adminToken);
+    const extra = definitions.items.find((d) => d.dataType === null && !d.protected && !(`${d.rootKey}.${d.subKey}` in own))!;
+    const extraKey = `${extra.rootKey}.${extra.subKey}`;
+    await api(`/machines/${extraMachine}/component-config`, adminToken, {
+      method: 'PUT',
+      body: JSON.stringify({ componentConfig: { ...own, [extraKey]: 'e2e-own-value' } }),
+    });
     const { page } = await openPage();
     await openUpdater(page, 'machine');
     await selectShown(page, machines.length);
@@ -207,6 +224,13 @@ describe('machine mode', () => {
     await toast(page, 'Component configs for machines have been saved').waitFor();
     const activities = await api<TUserActivity[]>('/user-activities?action=BatchUpdateComponentConfigs&limit=1', adminToken);
     expect(activities[0]!.metadata.changes.filter((c) => c.propertyName.includes('retentionDays')).length).toBe(machines.length);
+    expect(activities[0]!.metadata.changes.every((c) => c.propertyName === 'auditChangeLog.retentionDays')).toBe(true);
+    const saved = await api<{ machineId: number; componentConfig: Record<string, unknown> }[]>(
+      `/machines/component-configs?ids=${machines.map((m) => m.id).join(',')}`,
+      adminToken,
+    );
+    expect(saved.map((c) => c.componentConfig['auditChangeLog.retentionDays'])).toEqual(machines.map(() => 400));
+    expect(saved.find((c) => c.machineId === extraMachine)!.componentConfig[extraKey]).toBe('e2e-own-value');
   });
 });
 

@@ -347,7 +347,18 @@ export const ZDefaultDeployerConfig = z.object({ machineId: z.number().int(), de
 export const ZDefaultComponentConfigsResponse = z.array(ZDefaultComponentConfig);
 export const ZDefaultDeployerConfigsResponse = z.array(ZDefaultDeployerConfig);
 
-/** Batch defaults: `ids` is a comma list of machine ids (spec 3 §7 Updater and batch). */
+/**
+ * Batch current configurations (`GET /machines/component-configs?ids=…`,
+ * `GET /machines/deployer-configs?ids=…`; spec 3 §2.8, §7 Updater and batch):
+ * each machine's component or deployer configuration as saved now, in the order
+ * asked, so that a batch edit keeps the keys it does not change.
+ */
+export const ZMachineComponentConfig = z.object({ machineId: z.number().int(), componentConfig: ZConfigMap });
+export const ZMachineDeployerConfig = z.object({ machineId: z.number().int(), deployerConfig: ZConfigMap });
+export const ZMachineComponentConfigsResponse = z.array(ZMachineComponentConfig);
+export const ZMachineDeployerConfigsResponse = z.array(ZMachineDeployerConfig);
+
+/** Batch defaults and current configurations: `ids` is a comma list of 1 to 200 machine ids (spec 3 §7 Updater and batch). */
 export const ZMachineIdsQuery = z.object({
   ids: zCommaList(ZId).refine((ids) => ids.length > 0 && ids.length <= 200, 'From 1 to 200 machine ids'),
 });

@@ -181,6 +181,8 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
 const BASE_QUERIES: Record<string, () => Record<string, string>> = {
   listDefaultComponentConfigs: () => ({ ids: String(ids.machine) }),
   listDefaultDeployerConfigs: () => ({ ids: String(ids.machine) }),
+  listMachineComponentConfigs: () => ({ ids: String(ids.machine) }),
+  listMachineDeployerConfigs: () => ({ ids: String(ids.machine) }),
 };
 
 async function current(url: string): Promise<unknown> {

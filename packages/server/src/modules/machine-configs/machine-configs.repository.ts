@@ -1,11 +1,13 @@
 /**
  * SQL of machine configurations (spec 2 §5, §7): the config definitions of the
  * catalogues with their version names, what substituting a machine's default
- * values needs, and writing a machine's component or deployer configuration.
+ * values needs, reading the current configurations of several machines, and
+ * writing a machine's component or deployer configuration.
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
+import { visible } from '../machines/machines.repository.js';
 import { accounts, accountSettings, componentConfigs, deployerConfigs, irmnVersions, machines, saasImages, sites } from '../../db/schema.js';
 
 const since = alias(irmnVersions, 'since_version');
@@ -91,6 +93,24 @@ export async function selectSubstitutionFacts(db: DbOrTx, machineIds: number[]) 
     .where(and(inArray(machines.id, machineIds), isNull(machines.deletedAt)))
     .orderBy(asc(machines.id));
   return rows;
+}
+
+/**
+ * The current component (`kind` 'component') or deployer configuration of each
+ * machine of `machineIds` the user may see (live, its account live, neither of a
+ * hidden class: the rule of the single machine's read), in one statement
+ * (`id = any($ids)`); machines not answered are unknown or hidden.
+ */
+export async function selectMachineConfigs(
+  db: DbOrTx,
+  q: { machineIds: number[]; hiddenClassIds: number[]; kind: 'component' | 'deployer' },
+): Promise<{ machineId: number; config: Record<string, unknown> }[]> {
+  if (q.machineIds.length === 0) return [];
+  return db
+    .select({ machineId: machines.id, config: q.kind === 'component' ? machines.componentConfig : machines.deployerConfig })
+    .from(machines)
+    .innerJoin(accounts, eq(accounts.id, machines.accountId))
+    .where(and(sql`${machines.id} = any(${sql.param(q.machineIds)}::int[])`, visible(q.hiddenClassIds)));
 }
 
 export async function updateMachineConfig(

@@ -3,7 +3,10 @@
  * `PUT /machines/{id}/component-config`, `PUT /machines/{id}/deployer-config`,
  * `GET /machines/{id}/default-component-config`, `GET /machines/{id}/default-deployer-config`,
  * and the batch defaults `GET /machines/default-component-configs?ids=1,2` and
- * `GET /machines/default-deployer-configs?ids=1,2`. The catalogues of definitions
+ * `GET /machines/default-deployer-configs?ids=1,2`, and the batch current
+ * configurations `GET /machines/component-configs?ids=1,2` and
+ * `GET /machines/deployer-configs?ids=1,2` (readable without `write`, like
+ * `GET /machines/{id}`). The catalogues of definitions
  * are the `config-catalogues` module's. Mutations need `write` (app.ts).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -14,6 +17,8 @@ import {
   ZDefaultDeployerConfigsResponse,
   ZIdParams,
   ZMachine,
+  ZMachineComponentConfigsResponse,
+  ZMachineDeployerConfigsResponse,
   ZMachineIdsQuery,
   ZPutComponentConfigRequest,
   ZPutDeployerConfigRequest,
@@ -129,5 +134,43 @@ export const machineConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) =>
       (await configs().defaults({ principal: req.principal!, machineIds: req.query.ids, kind: 'deployer' })).map((i) => ({ machineId: i.machineId, deployerConfig: i.config })),
+  );
+
+  app.get(
+    '/machines/component-configs',
+    {
+      config: { problems: [404] },
+      schema: {
+        operationId: 'listMachineComponentConfigs',
+        description:
+          "Current component configurations of several machines (`ids`, a comma list of 1 to 200), in the order asked, as `GET /machines/{id}` shows each machine's; " +
+          '404 naming each unknown or hidden id (`ids[i]`) (spec 3 §2.8, §7 Updater and batch).',
+        tags,
+        summary: 'Current component configurations of the machines (ids: a comma list)',
+        querystring: ZMachineIdsQuery,
+        response: { 200: ZMachineComponentConfigsResponse },
+      },
+    },
+    async (req) =>
+      (await configs().current({ principal: req.principal!, machineIds: req.query.ids, kind: 'component' })).map((i) => ({ machineId: i.machineId, componentConfig: i.config })),
+  );
+
+  app.get(
+    '/machines/deployer-configs',
+    {
+      config: { problems: [404] },
+      schema: {
+        operationId: 'listMachineDeployerConfigs',
+        description:
+          "Current deployer configurations of several machines (`ids`, a comma list of 1 to 200), in the order asked, as `GET /machines/{id}` shows each machine's; " +
+          '404 naming each unknown or hidden id (`ids[i]`) (spec 3 §2.8, §7 Updater and batch).',
+        tags,
+        summary: 'Current deployer configurations of the machines (ids: a comma list)',
+        querystring: ZMachineIdsQuery,
+        response: { 200: ZMachineDeployerConfigsResponse },
+      },
+    },
+    async (req) =>
+      (await configs().current({ principal: req.principal!, machineIds: req.query.ids, kind: 'deployer' })).map((i) => ({ machineId: i.machineId, deployerConfig: i.config })),
   );
 };

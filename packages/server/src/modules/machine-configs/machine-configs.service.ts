@@ -1,22 +1,25 @@
 /**
  * Component and deployer configurations of machines (spec 2 §2.3 Component
  * Configs and Deployer Config, §5, §7; DESIGN §6): saving a machine's whole
- * configuration under the rules of `config-rules.ts`, and its defaults from the
- * catalogues, for one machine or a batch.
+ * configuration under the rules of `config-rules.ts`, its defaults from the
+ * catalogues, for one machine or a batch, and the current configurations of a
+ * batch (spec 3 §2.8, §7 Updater and batch).
  *
  * Errors: 404 for a machine the user may not see; 400 naming
  * `componentConfig.<key>` (or `deployerConfig.<key>`) for an unknown key or a
  * value of the wrong type; 422 when a protected key would change; 400 naming
- * `ids` for batch ids the user may not see. Each save is audited
+ * `ids` for batch defaults of machines the user may not see; 404 naming each
+ * `ids[i]` for batch current configurations of machines the user may not see
+ * (unknown and hidden alike, like the updater's batch calls). Each save is audited
  * (UpdateComponentConfig, UpdateDeployerConfig) with one change per key.
  *
  * The catalogues of definitions themselves are the `config-catalogues` module's;
  * defaults read them on every call, so a catalogue change is used at once.
  */
-import type { TConfigMap, TMachine } from '@fleet/contracts';
+import type { TConfigMap, TFieldError, TMachine } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { badRequest, notFound, unprocessable } from '../../lib/problem.js';
+import { badRequest, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
 import { findVisibleMachine, selectMachine, selectVisibleTargets } from '../machines/machines.repository.js';
 import { checkConfig, defaultsFor } from './config-rules.js';
@@ -46,6 +49,12 @@ export interface MachineConfigService {
   defaultsOf(o: { principal: Principal; machineId: number; kind: ConfigKind }): Promise<TConfigMap>;
   /** Default configuration of the kind for each machine, in the order asked (400 naming `ids` for any the user may not see). */
   defaults(o: { principal: Principal; machineIds: number[]; kind: ConfigKind }): Promise<{ machineId: number; config: TConfigMap }[]>;
+  /**
+   * Current configuration of the kind for each machine, in the order asked, as
+   * the single machine's read shows it (`GET /machines/{id}` `config`); one SQL
+   * statement. 404 whose `errors` name each `ids[i]` unknown or hidden.
+   */
+  current(o: { principal: Principal; machineIds: number[]; kind: ConfigKind }): Promise<{ machineId: number; config: TConfigMap }[]>;
 }
 
 export function createMachineConfigService({ db, audit }: { db: Db; audit: AuditService }): MachineConfigService {
@@ -93,6 +102,16 @@ export function createMachineConfigService({ db, audit }: { db: Db; audit: Audit
       const unknown = machineIds.filter((id) => !visible.has(id));
       if (unknown.length > 0) throw badRequest([{ propertyName: 'ids', errorMessage: 'Unknown machines', attemptedValue: unknown }]);
       return defaultsFrom(machineIds, kind);
+    },
+
+    async current({ principal, machineIds, kind }) {
+      const rows = await repo.selectMachineConfigs(db, { machineIds, hiddenClassIds: hiddenClassIds(principal), kind });
+      const byId = new Map(rows.map((r) => [r.machineId, r.config]));
+      const errors: TFieldError[] = machineIds.flatMap((id, i) =>
+        byId.has(id) ? [] : [{ propertyName: `ids[${i}]`, errorMessage: `Machine ${id} was not found`, attemptedValue: id }],
+      );
+      if (errors.length > 0) throw new HttpProblem(404, 'Not Found', `${errors.length} machine(s) were not found`, errors);
+      return machineIds.map((id) => ({ machineId: id, config: byId.get(id)! }));
     },
 
     async defaultsOf({ principal, machineId, kind }) {

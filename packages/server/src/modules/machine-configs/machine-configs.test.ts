@@ -1,7 +1,7 @@
 /**
  * Component and deployer configurations against the seeded catalogues: saving
- * under the rules of spec 2 §5, and defaults with their variables substituted
- * per machine (DESIGN §6).
+ * under the rules of spec 2 §5, defaults with their variables substituted per
+ * machine (DESIGN §6), and the batch read of current configurations (spec 3 §7).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TListComponentConfigDefinitionsResponse, TListDeployerConfigDefinitionsResponse, TMachine, TUserActivity } from '@fleet/contracts';
@@ -172,6 +172,44 @@ describe('default configurations', () => {
     expect(compareVersions('8.10', '8.2')).toBeGreaterThan(0);
     expect(compareVersions('8.1', '8.1')).toBe(0);
     expect(compareVersions('7.6', '8.0')).toBeLessThan(0);
+  });
+});
+
+describe('batch current configurations: GET /machines/component-configs and /deployer-configs', () => {
+  const batch = (kind: 'component' | 'deployer', value: string, as = 'operator') =>
+    t.call({ method: 'GET', url: `/machines/${kind}-configs`, as, query: { ids: value } });
+
+  it("answers each machine's configuration as its single read shows it, in the order asked, to a viewer too", async () => {
+    const order = [ids.launcher, ids.siteMaster, ids.linux];
+    for (const as of ['operator', 'viewer']) {
+      const component = await get<{ machineId: number; componentConfig: object }[]>('/machines/component-configs', as, { ids: order.join(',') });
+      const deployer = await get<{ machineId: number; deployerConfig: object }[]>('/machines/deployer-configs', as, { ids: order.join(',') });
+      const singles = await Promise.all(order.map((id) => get<TMachine>(`/machines/${id}`, as)));
+      expect(component).toEqual(singles.map((m) => ({ machineId: m.id, componentConfig: m.config.componentConfig })));
+      expect(deployer).toEqual(singles.map((m) => ({ machineId: m.id, deployerConfig: m.config.deployerConfig })));
+    }
+    expect(Object.keys((await get<{ componentConfig: object }[]>('/machines/component-configs', 'operator', { ids: String(ids.siteMaster) }))[0]!.componentConfig)).not.toHaveLength(0);
+  });
+
+  it('answers 404 naming each unknown or hidden id (ids[i]); the admin sees Customer Production', async () => {
+    const res = await batch('component', `${ids.launcher},${ids.hidden},99999999`);
+    expect(res.statusCode, res.body).toBe(404);
+    expect(res.json().errors.map((e: { propertyName: string; attemptedValue: unknown }) => [e.propertyName, e.attemptedValue])).toEqual([
+      ['ids[1]', ids.hidden],
+      ['ids[2]', 99999999],
+    ]);
+    expect((await batch('deployer', String(ids.hidden), 'viewer')).statusCode).toBe(404);
+    const admin = await batch('deployer', String(ids.hidden), 'admin');
+    expect(admin.statusCode, admin.body).toBe(200);
+  });
+
+  it('answers 400 naming ids for 201 ids, none or malformed ones', async () => {
+    const tooMany = Array.from({ length: 201 }, (_, i) => i + 1).join(',');
+    for (const value of [tooMany, '', 'a,b']) {
+      const res = await batch('component', value);
+      expect(res.statusCode, value.slice(0, 20)).toBe(400);
+      expect(res.json().errors[0].propertyName).toBe('ids');
+    }
   });
 });
 

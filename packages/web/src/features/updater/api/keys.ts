@@ -8,6 +8,7 @@ export const updaterKeys = {
     [...updaterKeys.targets(mode), query, page] as const,
   selections: () => [...updaterKeys.all, 'selections'] as const,
   defaultConfigs: (kind: 'component' | 'deployer', ids: readonly number[]) => [...updaterKeys.all, 'default-configs', kind, ids] as const,
+  currentConfigs: (kind: 'component' | 'deployer', ids: readonly number[]) => [...updaterKeys.all, 'current-configs', kind, ids] as const,
 };
 
 /** Rollouts: the list pages, one rollout, and its target pages. */

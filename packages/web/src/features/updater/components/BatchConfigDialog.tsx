@@ -3,20 +3,20 @@
  * §2.8, §7 Updater and batch, §8), at most 200 machines
  * (`MAX_BATCH_CONFIG_MACHINES`).
  *
- * Loads the machines' default configurations in one call (`GET
- * /machines/default-component-configs?ids=…` or `default-deployer-configs`) and
- * lists every key any of them has: the value when all machines share it, else
- * "Differs per machine". Each value is edited by its definition's dataType
- * (`ConfigValueInput`, as in the single-machine editor); protected keys are
- * read-only. Preview runs `PUT /machines/batch/component-configs` (or
- * deployer) as a dry run; Apply saves: each machine gets its own default
- * configuration with the values changed here. Toasts: 'Component configs for
- * machines have been saved' / 'Error occurred updating component configs for
- * machines' (deployer alike).
- *
- * Known limitation: a machine's own keys beyond its defaults are not kept (the
- * batch call replaces whole configurations and the updater does not read each
- * machine's current one).
+ * Loads the machines' current configurations (`GET
+ * /machines/component-configs?ids=…` or `deployer-configs`) and their defaults
+ * (`GET /machines/default-component-configs?ids=…` or
+ * `default-deployer-configs`), one call each, and lists every key any machine
+ * has or its defaults have (`batchConfigKeys`): the value when all machines
+ * share it, else "Differs per machine" (or "Not set" when no machine has it).
+ * Each value is edited by its definition's dataType (`ConfigValueInput`, as in
+ * the single-machine editor); protected keys are read-only. Preview runs `PUT
+ * /machines/batch/component-configs` (or deployer) as a dry run, so it lists
+ * only the keys edited here; Apply saves: each machine keeps its current
+ * configuration with only the values changed here (`machineConfigsToSave`:
+ * its own keys are kept, an edited key it lacks is added). Toasts: 'Component
+ * configs for machines have been saved' / 'Error occurred updating component
+ * configs for machines' (deployer alike).
  */
 import { useMemo, useState } from 'react';
 import { Alert, Button, Modal, Spin, Table, Tag, Typography, type TableProps } from 'antd';
@@ -30,6 +30,7 @@ import { byKey, jsonText, parseJson, splitKey, typeName, typeOfValue, valueProbl
 import { ConfigValueInput } from '../../machines/components/ConfigValueInput';
 import { useBatchConfigs } from '../api/mutations';
 import { updaterKeys } from '../api/keys';
+import { batchConfigKeys, machineConfigsToSave, type MachineConfig, type SharedValue } from './batch-configs';
 import { PreviewModal } from './PreviewModal';
 
 export const BATCH_CONFIG_TITLES: Record<ConfigKind, string> = { component: 'Batch Component Configs', deployer: 'Batch Deployer Configs' };
@@ -44,28 +45,40 @@ interface Row {
   key: string;
   type: TConfigDataTypeName;
   protected: boolean;
-  /** The machines' shared default, or `differs`. */
-  shared: { value: unknown } | 'differs';
+  /** The machines' shared current value, `differs`, or `unset` (on no machine). */
+  shared: SharedValue;
+}
+
+/** `GET /machines/{path}?ids=…`: one configuration per machine, in the order asked. */
+async function fetchConfigs(kind: ConfigKind, path: string, ids: number[], signal: AbortSignal): Promise<MachineConfig[]> {
+  const answer = await api.get<Record<string, unknown>[]>(`machines/${path}`, { searchParams: { ids: ids.join(',') }, signal });
+  return answer.map((item) => ({ machineId: Number(item.machineId), config: (item[CONFIG_FIELD[kind]] ?? {}) as Record<string, unknown> }));
 }
 
 /** `GET /machines/default-{kind}-configs?ids=…`: each machine's default configuration. */
 function useDefaultConfigs(kind: ConfigKind, ids: number[]) {
   return useQuery({
     queryKey: updaterKeys.defaultConfigs(kind, ids),
-    queryFn: async ({ signal }) => {
-      const answer = await api.get<Record<string, unknown>[]>(`machines/default-${kind}-configs`, { searchParams: { ids: ids.join(',') }, signal });
-      return answer.map((item) => ({ machineId: Number(item.machineId), config: (item[CONFIG_FIELD[kind]] ?? {}) as Record<string, unknown> }));
-    },
+    queryFn: ({ signal }) => fetchConfigs(kind, `default-${kind}-configs`, ids, signal),
     enabled: ids.length > 0 && ids.length <= MAX_BATCH_CONFIG_MACHINES,
     retry: false,
   });
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** `GET /machines/{kind}-configs?ids=…`: each machine's current configuration, as saved now. */
+function useCurrentConfigs(kind: ConfigKind, ids: number[]) {
+  return useQuery({
+    queryKey: updaterKeys.currentConfigs(kind, ids),
+    queryFn: ({ signal }) => fetchConfigs(kind, `${kind}-configs`, ids, signal),
+    enabled: ids.length > 0 && ids.length <= MAX_BATCH_CONFIG_MACHINES,
+    retry: false,
+  });
+}
 
 export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
   const tooMany = machineIds.length > MAX_BATCH_CONFIG_MACHINES;
   const defaults = useDefaultConfigs(kind, machineIds);
+  const current = useCurrentConfigs(kind, machineIds);
   const definitions = useConfigDefinitions(kind);
   const save = useBatchConfigs(kind);
   const [edits, setEdits] = useState<Record<string, unknown>>({});
@@ -74,20 +87,13 @@ export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
 
   const rows = useMemo((): Row[] => {
     const defs = byKey(definitions.data ?? []);
-    const configs = defaults.data ?? [];
-    const keys = [...new Set(configs.flatMap((c) => Object.keys(c.config)))].sort();
-    return keys.map((key) => {
-      const values = configs.map((c) => c.config[key]);
+    const machines = current.data ?? [];
+    return batchConfigKeys(machines, defaults.data ?? []).map(({ key, shared }) => {
       const def = defs.get(key);
-      const first = values[0];
-      return {
-        key,
-        type: def ? typeName(def.dataType) : typeOfValue(first),
-        protected: def?.protected ?? false,
-        shared: values.every((v) => same(v, first)) ? { value: first } : 'differs',
-      };
+      const sample = machines.find((c) => key in c.config)?.config[key] ?? defaults.data?.find((c) => key in c.config)?.config[key];
+      return { key, shared, type: def ? typeName(def.dataType) : typeOfValue(sample), protected: def?.protected ?? false };
     });
-  }, [defaults.data, definitions.data]);
+  }, [current.data, defaults.data, definitions.data]);
 
   const problemOf = (row: Row) => {
     if (!(row.key in edits)) return undefined;
@@ -97,10 +103,8 @@ export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
   };
   const invalid = rows.some((r) => problemOf(r) !== undefined);
 
-  const configs = () =>
-    Object.fromEntries((defaults.data ?? []).map((d) => [String(d.machineId), { ...d.config, ...edits }]));
   const send = (dryRun: boolean) =>
-    save.mutate({ configs: configs(), dryRun }, { onSuccess: (result) => (dryRun ? setPreview(result) : onClose()) });
+    save.mutate({ configs: machineConfigsToSave(current.data ?? [], edits), dryRun }, { onSuccess: (result) => (dryRun ? setPreview(result) : onClose()) });
 
   const columns: TableProps<Row>['columns'] = [
     {
@@ -130,14 +134,14 @@ export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
       title: 'Value',
       render: (_, r) => {
         const edited = r.key in edits;
-        if (!edited && r.shared === 'differs') {
+        if (!edited && typeof r.shared === 'string') {
           return (
             <Button size="small" onClick={() => setEdits((e) => ({ ...e, [r.key]: null }))} disabled={r.protected} aria-label={`Set ${r.key} on every machine`}>
-              Differs per machine: set one value
+              {r.shared === 'differs' ? 'Differs per machine' : 'Not set'}: set one value
             </Button>
           );
         }
-        const value = edited ? edits[r.key] : r.shared === 'differs' ? undefined : r.shared.value;
+        const value = edited ? edits[r.key] : typeof r.shared === 'string' ? undefined : r.shared.value;
         const problem = problemOf(r);
         return (
           <>
@@ -162,7 +166,8 @@ export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
     },
   ];
 
-  const loading = defaults.isLoading || definitions.isLoading;
+  const loading = current.isLoading || defaults.isLoading || definitions.isLoading;
+  const failed = current.isError || defaults.isError;
   return (
     <Modal
       open
@@ -171,20 +176,20 @@ export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
       okText="Preview"
       onOk={() => send(true)}
       onCancel={onClose}
-      okButtonProps={{ disabled: tooMany || !defaults.isSuccess || invalid, loading: save.isPending && !preview }}
+      okButtonProps={{ disabled: tooMany || !current.isSuccess || !defaults.isSuccess || invalid, loading: save.isPending && !preview }}
       destroyOnHidden
     >
       {tooMany ? (
         <Alert type="warning" showIcon title={`Choose at most ${MAX_BATCH_CONFIG_MACHINES} machines to edit their configs together.`} />
       ) : loading ? (
         <Spin style={{ display: 'block', padding: 48 }} />
-      ) : defaults.isError ? (
+      ) : failed ? (
         <Alert
           type="error"
           showIcon
-          title="The default configs could not be loaded"
+          title={`The ${current.isError ? 'current' : 'default'} configs could not be loaded`}
           action={
-            <Button size="small" onClick={() => void defaults.refetch()}>
+            <Button size="small" onClick={() => void (current.isError ? current.refetch() : defaults.refetch())}>
               Retry
             </Button>
           }
@@ -192,7 +197,7 @@ export function BatchConfigDialog({ kind, machineIds, onClose }: Props) {
       ) : (
         <>
           <Typography.Paragraph type="secondary">
-            Each machine gets its default configuration with the values you change here ({Object.keys(edits).length} changed).
+            Each machine keeps its current configuration with only the values you change here ({Object.keys(edits).length} changed).
           </Typography.Paragraph>
           <Table<Row>
             size="small"
