@@ -100,10 +100,8 @@ BEGIN
     started_at = least(w.started_at, excluded.started_at),
     last_change_at = greatest(w.last_change_at, excluded.last_change_at);
   -- A wave left without targets (a target moved to another wave) is no wave.
-  IF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.rollout_id = o.rollout_id AND n.target_id = o.target_id WHERE n.wave <> o.wave) THEN
-    DELETE FROM rollout_waves w USING (SELECT DISTINCT rollout_id, wave FROM old_rows) o
-    WHERE w.rollout_id = o.rollout_id AND w.wave = o.wave AND w.size = 0;
-  END IF;
+  DELETE FROM rollout_waves w USING (SELECT DISTINCT rollout_id, wave FROM old_rows) o
+  WHERE w.rollout_id = o.rollout_id AND w.wave = o.wave AND w.size = 0;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
