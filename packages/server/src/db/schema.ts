@@ -1124,3 +1124,32 @@ export const rolloutTargets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.rolloutId, t.targetId] }), index('rollout_targets_wave_idx').on(t.rolloutId, t.wave, t.state)],
 );
+
+/**
+ * The progress of one wave of a rollout: how many of its targets are in each
+ * state, its `size` (all of them), `startedAt` (the time of the earliest
+ * RolloutWave activity that applied one of its targets; null while none was
+ * applied) and `lastChangeAt` (the latest `updated_at` of its targets). Kept
+ * exact by the statement-level triggers of migration 0026 on `rollout_targets`,
+ * in the transaction of each change, so `GET /rollouts/{id}` and the list read
+ * these rows instead of counting the targets (`engine/rollouts/README.md`).
+ */
+export const rolloutWaves = pgTable(
+  'rollout_waves',
+  {
+    rolloutId: integer('rollout_id')
+      .notNull()
+      .references(() => rollouts.id, { onDelete: 'cascade' }),
+    wave: integer('wave').notNull(),
+    pending: integer('pending').notNull().default(0),
+    deploying: integer('deploying').notNull().default(0),
+    succeeded: integer('succeeded').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    notApplied: integer('not_applied').notNull().default(0),
+    size: integer('size').notNull().default(0),
+    startedAt: ts('started_at'),
+    lastChangeAt: ts('last_change_at'),
+  },
+  (t) => [primaryKey({ columns: [t.rolloutId, t.wave] })],
+);

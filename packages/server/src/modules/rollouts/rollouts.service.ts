@@ -53,8 +53,7 @@ import {
   selectCountsOf,
   selectRollout,
   selectRolloutAccounts,
-  selectWaveCounts,
-  selectWaveTimes,
+  selectWaveProgress,
   setRolloutActivity,
   totalCounts,
   updateRollout,
@@ -110,21 +109,21 @@ export interface RolloutService {
 export function createRolloutService({ db, audit, events }: { db: Db; audit: AuditService; events?: TaskEvents }): RolloutService {
   const hide = (p: Principal) => !hasCustomerProductionAccess(p);
 
+  /** The rollout with its waves: the rollout row and its `rollout_waves` rows only (no count over the targets). */
   async function detail(r: RolloutRow): Promise<TRollout> {
-    const [waves, times] = await Promise.all([selectWaveCounts(db, r.id), selectWaveTimes(db, r.id)]);
+    const progress = await selectWaveProgress(db, r.id);
     return {
-      ...summaryOf(r, totalCounts(waves)),
-      waves: waves.map((counts, index) => {
+      ...summaryOf(r, totalCounts(progress.map((w) => w.counts))),
+      waves: progress.map(({ counts, startedAt, lastChange }, index) => {
         const size = Object.values(counts).reduce((a, b) => a + b, 0);
-        const time = times.get(index);
         const final = counts.Pending === 0 && counts.Deploying === 0;
         return {
           index,
           size,
           status: waveStatus(r, index, counts, size),
           counts,
-          startedAt: time?.startedAt?.toISOString() ?? null,
-          finishedAt: final && time?.startedAt ? time.lastChange.toISOString() : null,
+          startedAt: startedAt?.toISOString() ?? null,
+          finishedAt: final && startedAt && lastChange ? lastChange.toISOString() : null,
         };
       }),
     };
