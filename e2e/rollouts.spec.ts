@@ -13,8 +13,9 @@
  *   Pending; Abort (confirmed) makes them NotApplied;
  * - Pause while wave 1 deploys holds wave 2 after wave 1 ends; Resume goes on.
  *
- * The targets are accounts this spec creates (class 2, a unique name prefix per
- * set); before a rollout, its targets' machines must be running, up to date and
+ * The targets are accounts this spec creates (class 1, Experimental: the demo
+ * seed has class 2's MMA on standby, which holds every new operation of the
+ * class, so its deploys would never run; a unique name prefix per set); before a rollout, its targets' machines must be running, up to date and
  * idle, so that the only deploys are the rollout's. The rollouts list and the
  * activity log's link to a rollout are checked last.
  *
@@ -42,10 +43,10 @@ const LONG = 300_000;
 beforeAll(async () => {
   browser = await launchBrowser();
   adminToken = await apiToken('admin');
-  accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 2, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
-  for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 2 }));
-  for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, { classId: 2 }));
-  for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: 2 }));
+  accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 1, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
+  for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 1 }));
+  for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, { classId: 1 }));
+  for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: 1 }));
 }, 120_000);
 afterAll(() => browser.close());
 
