@@ -16,6 +16,8 @@ import type { TestProject } from 'vitest/node';
  * simulated agent fails every operation of (SIM_AGENT_FAIL_MACHINES).
  */
 export const FAILING_MACHINE_ACCOUNT = 'e2efailingops';
+/** The URL name of the account whose launcher machine fails every operation for the rollout halting test (rollouts.spec.ts). */
+export const ROLLOUT_FAILING_ACCOUNT = 'e2erolloutfails';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,7 +45,7 @@ export default async function setup(project: TestProject) {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
-      SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher`,
+      SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher,${ROLLOUT_FAILING_ACCOUNT}-launcher`,
       // The Panic test's injected failures (and any other spec's) must not switch a
       // class to standby for the specs after it: standby holds every new operation of
       // the class (a scheduled backup in schedules.spec never started). The anomaly

@@ -1,29 +1,52 @@
 /**
- * Rollouts in the console (DESIGN §15; issue 13 point 4) in Chromium against
- * the real server: a software update submitted from the Updater with 'Roll out
- * in waves' opens its rollout page, whose waves advance (RolloutProgress and the
- * poll); Pause, Resume and Abort (with its confirmation); the rollouts list; and
- * the activity log's link to the rollout. The targets are accounts this spec
- * creates.
+ * Rollouts in the console (DESIGN §15; spec 3 §2.8, §7; issue 13 point 4) in
+ * Chromium against the real server. Each test submits a software update from the
+ * Updater in account mode with 'Roll out in waves' (a Select of a launcher
+ * commit the targets do not desire yet, so every target's desired versions
+ * change) and follows its rollout page:
  *
- * With `E2E_SHOTS` set to a folder, the rollout page is saved there as a PNG.
+ * - waves advance one after the other: wave 1 Running while wave 2 waits, wave 1
+ *   Succeeded, then wave 2, then Completed; the machines then run the commit;
+ * - a wave whose target fails (the e2e server's simulated agent fails every
+ *   operation of `{ROLLOUT_FAILING_ACCOUNT}-launcher`, e2e/global-setup.ts)
+ *   halts the rollout at a threshold of 0 failed targets, later waves stay
+ *   Pending; Abort (confirmed) makes them NotApplied;
+ * - Pause while wave 1 deploys holds wave 2 after wave 1 ends; Resume goes on.
+ *
+ * The targets are accounts this spec creates (class 1, Experimental: the demo
+ * seed has class 2's MMA on standby, which holds every new operation of the
+ * class, so its deploys would never run; a unique name prefix per set); before a rollout, its targets' machines must be running, up to date and
+ * idle, so that the only deploys are the rollout's. The rollouts list and the
+ * activity log's link to a rollout are checked last.
+ *
+ * With `E2E_SHOTS` set to a folder, the rollout pages are saved there as PNGs.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { TRollout } from '@fleet/contracts';
+import type { TListCommitsResponse, TListMachinesResponse, TRollout, TRolloutTarget, TUpdaterAccount, TUpdaterMachine, TVersionState } from '@fleet/contracts';
 import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { ROLLOUT_FAILING_ACCOUNT } from './global-setup.js';
 
 let browser: Browser;
 let adminToken: string;
 const PREFIX = `rllt${Date.now() % 100_000}`;
+/** The sets of target accounts, one per test: `waves` (3 accounts), `halt` (the failing one first, then 2), `pause` (2). */
+const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p` } as const;
+const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [] };
 const openPage = pagesPerTest(() => browser);
+
+/** Longest wait for new machines to be created and deployed, and for a wave's deploys (15 s each, a controller pass every 10 s). */
+const DEPLOY_TIMEOUT = 150_000;
+const LONG = 300_000;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   adminToken = await apiToken('admin');
-  // Two sets of targets: one rollout each.
-  for (const set of ['a', 'b']) for (let i = 0; i < 4; i++) await createAccount(adminToken, `${PREFIX}${set}`, { classId: 2 });
+  accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 1, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
+  for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 1 }));
+  for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, { classId: 1 }));
+  for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: 1 }));
 }, 120_000);
 afterAll(() => browser.close());
 
@@ -32,66 +55,200 @@ const shot = async (page: Page, name: string) => {
   if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${name}.png`), fullPage: true });
 };
 const status = (page: Page) => page.getByTestId('rollout-status').innerText();
+const waveText = (page: Page, n: number) => page.getByRole('group', { name: `Wave ${n}`, exact: true }).innerText();
+const rollout = (id: number) => api<TRollout>(`/rollouts/${id}`, adminToken);
+const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/machines?accountId=${accountId}`, adminToken)).items;
 
 /**
- * Submits a launcher update (mode `launcherMode`, one that differs from the
- * accounts' current one) of this spec's accounts of `set` in waves from the Updater;
- * answers the rollout id from the URL.
+ * Waits until every machine of `accountIds` has a running instance, runs its
+ * desired versions (not obsolete) and has no unfinished task or operation: the
+ * first deploy of a new account is over, so the rollout's deploys are the only ones.
  */
-async function submitInWaves(page: Page, launcherMode: string, set: 'a' | 'b'): Promise<number> {
-  await signIn(page, 'admin', 'admin', `/updater?mode=account&search=${PREFIX}${set}`);
-  await page.getByRole('button', { name: 'Select all 4 that match' }).click();
-  await expect.poll(() => page.getByTestId('selected-count').innerText()).toContain('4 accounts selected');
-  await chooseOption(page, page.getByLabel('Launcher version mode'), launcherMode);
+async function deployed(accountIds: number[]) {
+  await expect
+    .poll(
+      async () => {
+        for (const accountId of accountIds) {
+          const machines = await machinesOf(accountId);
+          if (machines.length === 0 || machines.some((m) => m.instance?.status !== 'running' || m.tasks.length > 0 || m.operations.length > 0)) return false;
+          const listed = (await api<{ items: TUpdaterMachine[] }>(`/updater/machines?accountIds=${accountId}`, adminToken)).items;
+          if (listed.length !== machines.length || listed.some((m) => m.obsolete)) return false;
+        }
+        return true;
+      },
+      { timeout: DEPLOY_TIMEOUT, interval: 2000 },
+    )
+    .toBe(true);
+}
+
+/** Waits until the account's machines exist with a running instance (their deploys may fail or go on). */
+async function created(accountId: number) {
+  await expect
+    .poll(async () => (await machinesOf(accountId)).map((m) => m.instance?.status ?? 'none'), { timeout: DEPLOY_TIMEOUT, interval: 2000 })
+    .toEqual(['running']);
+}
+
+/** A non-breaking launcher commit of release/8.1 that the machines of `accountId` do not desire now (`{branch}|{shortHash}`). */
+async function newLauncherCommit(accountId: number): Promise<{ shortHash: string; fullHash: string; ref: string }> {
+  const [machine] = await machinesOf(accountId);
+  const desired = (await api<TVersionState>(`/machines/${machine!.id}/states/desired`, adminToken)).components.launcher;
+  const commits = (await api<TListCommitsResponse>('/software/launcher/commits?branch=release%2F8.1&limit=20', adminToken)).items;
+  const commit = commits.find((c) => !c.isBreaking && !(desired?.branchName === c.branch && desired.shortHash === c.shortHash));
+  if (!commit) throw new Error('no release/8.1 launcher commit to roll out');
+  return { shortHash: commit.shortHash, fullHash: commit.fullHash, ref: `${commit.branch}|${commit.shortHash}` };
+}
+
+/** Chooses Select for the launcher in the Updater's versions block and picks `commit` in the Select Version modal. */
+async function selectLauncher(page: Page, commit: { shortHash: string; fullHash: string; ref: string }) {
+  await chooseOption(page, page.getByLabel('Launcher version mode'), 'Select', { exact: true });
+  const modal = page.getByRole('dialog', { name: /Select Version/ });
+  await modal.getByRole('tab', { name: 'Commits' }).waitFor();
+  await modal.getByLabel('Search commits').fill(commit.shortHash);
+  const rows = modal.locator('.ant-table-tbody tr[data-row-key]');
+  await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key')))).toEqual([commit.fullHash]);
+  await rows.first().click();
+  await modal.getByText(`Chosen: ${commit.ref}`).waitFor();
+  await modal.getByRole('button', { name: 'Select' }).click();
+  await modal.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Opens the Updater in account mode on the accounts of `set`, ticks `ids` in
+ * this order (the rollout's waves take the targets in the request's order),
+ * selects `commit` for the launcher, asks the dry run (the diff names every
+ * account with the commit it resolves to), ticks 'Roll out in waves' with the
+ * plan 1 target, then the rest (and `maxFailed` failed targets per wave when
+ * given), confirms and answers the rollout id from the rollout page's URL.
+ */
+async function submitInWaves(page: Page, set: string, ids: number[], commit: { shortHash: string; fullHash: string; ref: string }, maxFailed?: number): Promise<number> {
+  const names = new Map((await api<{ items: TUpdaterAccount[] }>(`/updater/accounts?search=${set}&limit=50`, adminToken)).items.map((a) => [a.id, a.name]));
+  await signIn(page, 'admin', 'admin', `/updater?mode=account&search=${set}`);
+  for (const id of ids) {
+    const box = page.getByRole('checkbox', { name: `Select ${names.get(id)}`, exact: true });
+    await box.check();
+  }
+  await expect.poll(() => page.getByTestId('selected-count').innerText()).toContain(`${ids.length} accounts selected`);
+  await selectLauncher(page, commit);
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: /dry run/ });
   await dialog.getByRole('table').first().waitFor();
+  const diff = await dialog.innerText();
+  for (const id of ids) expect(diff).toContain(names.get(id));
+  expect(diff).toContain(commit.shortHash);
   await dialog.getByRole('checkbox', { name: 'Roll out in waves' }).check();
-  await dialog.getByRole('group', { name: 'Rollout plan' }).waitFor();
-  expect(await dialog.getByTestId('wave-sizes').innerText()).toContain('For 4 targets: 1, 1, 2');
+  const plan = dialog.getByRole('group', { name: 'Rollout plan' });
+  await plan.getByRole('button', { name: 'Remove wave 2' }).click();
+  expect(await dialog.getByTestId('wave-sizes').innerText()).toContain(`For ${ids.length} targets: 1, ${ids.length - 1}`);
+  if (maxFailed !== undefined) await plan.getByLabel('Halt when more than').fill(String(maxFailed));
   await shot(page, 'rollout-plan');
   await dialog.getByRole('button', { name: 'Update', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Update 4 accounts?' }).getByRole('button', { name: 'Yes' }).click();
+  await page.getByRole('dialog', { name: `Update ${ids.length} accounts?` }).getByRole('button', { name: 'Yes' }).click();
   await toast(page, 'Software update submitted').waitFor();
   await page.waitForURL(/#\/rollouts\/\d+/);
-  return Number(/rollouts\/(\d+)/.exec(page.url())![1]);
+  const id = Number(/rollouts\/(\d+)/.exec(page.url())![1]);
+  // The first wave is the first account ticked; the rest form wave 2.
+  const targets = (await api<{ items: TRolloutTarget[] }>(`/rollouts/${id}/targets?limit=50`, adminToken)).items;
+  expect(targets.filter((t) => t.wave === 0).map((t) => t.id)).toEqual([ids[0]]);
+  expect(targets.filter((t) => t.wave === 1).map((t) => t.id).sort()).toEqual(ids.slice(1).sort());
+  await page.getByRole('group', { name: 'Wave 2', exact: true }).waitFor();
+  expect(await page.getByRole('group', { name: /^Wave \d$/ }).count()).toBe(2);
+  return id;
 }
 
 describe('rollout page', () => {
-  it('opens after a submitted rollout and shows its waves advancing', async () => {
+  it('advances wave by wave to Completed, and the machines then run the new version', async () => {
+    const ids = accounts.waves;
+    await deployed(ids);
+    const commit = await newLauncherCommit(ids[0]!);
     const { page } = await openPage();
-    const id = await submitInWaves(page, 'None', 'a');
-    await page.getByRole('group', { name: 'Wave 1' }).waitFor();
-    expect(await page.getByRole('group', { name: /^Wave \d$/ }).count()).toBe(3);
-    // The first wave starts and its target moves on from Pending.
-    await expect
-      .poll(async () => (await api<TRollout>(`/rollouts/${id}`, adminToken)).waves[0]!.counts.Pending, { timeout: 60_000 })
-      .toBe(0);
-    await expect.poll(() => page.getByRole('group', { name: 'Wave 1' }).innerText(), { timeout: 30_000 }).not.toContain('Pending 1');
+    const id = await submitInWaves(page, SETS.waves, ids, commit);
+
+    // Wave 1 deploys (about 15 s) while wave 2 waits.
+    await expect.poll(() => waveText(page, 1), { timeout: 30_000 }).toContain('Deploying 1');
+    expect(await waveText(page, 2)).toContain('Pending 2');
+    expect(await waveText(page, 2)).toContain('not started');
     await shot(page, 'rollout');
     await expectAccessible(page, 'Rollout page');
-    expect((await page.getByRole('table', { name: 'Rollout targets' }).innerText()).match(new RegExp(PREFIX, 'g'))?.length).toBe(4);
-  });
+    // Wave 1 succeeds, then wave 2 runs and succeeds: Completed.
+    await expect.poll(() => waveText(page, 1), { timeout: DEPLOY_TIMEOUT }).toContain('Succeeded 1');
+    await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+    expect(await waveText(page, 2)).toContain('Succeeded 2');
+    expect((await page.getByRole('table', { name: 'Rollout targets' }).innerText()).match(new RegExp(SETS.waves, 'g'))?.length).toBe(3);
 
-  it('pauses, resumes and aborts (after confirmation)', async () => {
-    const { page } = await openPage();
-    const id = await submitInWaves(page, 'Latest build', 'b');
-    const running = (await api<TRollout>(`/rollouts/${id}`, adminToken)).status;
-    if (running === 'Running') {
-      await page.getByRole('button', { name: 'Pause' }).click();
-      await toast(page, 'Rollout paused').waitFor();
-      await expect.poll(() => status(page)).toBe('Paused');
-      await page.getByRole('button', { name: 'Resume' }).click();
-      await toast(page, 'Rollout resumed').waitFor();
+    const done = await rollout(id);
+    expect(done.waves.map((w) => w.status)).toEqual(['Succeeded', 'Succeeded']);
+    // Wave 2 started only once wave 1 had ended.
+    expect(Date.parse(done.waves[1]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(done.waves[0]!.finishedAt!));
+    // Every machine of every target now runs the commit.
+    for (const accountId of ids) {
+      for (const machine of await machinesOf(accountId)) {
+        const running = (await api<TVersionState>(`/machines/${machine.id}/state-info`, adminToken)).components.launcher;
+        expect(`${running?.branchName}|${running?.shortHash}`).toBe(commit.ref);
+      }
     }
-    const now = (await api<TRollout>(`/rollouts/${id}`, adminToken)).status;
-    if (now === 'Completed') return;
+  }, LONG);
+
+  it('halts when wave 1 fails (injected failures, threshold 0), then Abort makes the later targets NotApplied', async () => {
+    const [failing, ...rest] = accounts.halt;
+    await created(failing!);
+    expect((await machinesOf(failing!))[0]!.name).toBe(`${ROLLOUT_FAILING_ACCOUNT}-launcher`);
+    const commit = await newLauncherCommit(failing!);
+    const { page } = await openPage();
+    const id = await submitInWaves(page, SETS.halt, [failing!, ...rest], commit, 0);
+
+    await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Halted');
+    const reason = (await rollout(id)).reason!;
+    expect(reason).toContain('Wave 1: 1 of 1 targets failed, more than the threshold (0 targets');
+    expect(reason).toContain(`${ROLLOUT_FAILING_ACCOUNT}-launcher`);
+    await page.getByRole('alert').filter({ hasText: reason }).waitFor();
+    expect(await waveText(page, 1)).toContain('Failed 1');
+    expect(await waveText(page, 2)).toContain('Pending 2');
+    await shot(page, 'rollout-halted');
+
     await page.getByRole('button', { name: 'Abort' }).click();
     const confirm = page.getByRole('dialog', { name: 'Abort rollout' });
+    await confirm.getByText('Targets whose wave has not started will not be updated').waitFor();
     await confirm.getByRole('button', { name: 'Abort' }).click();
     await toast(page, 'Rollout aborted').waitFor();
     await expect.poll(() => status(page)).toBe('Aborted');
-  });
+    await expect.poll(() => waveText(page, 2)).toContain('NotApplied 2');
+    const table = page.getByRole('table', { name: 'Rollout targets' });
+    await expect.poll(async () => ((await table.innerText()).match(/NotApplied/g) ?? []).length).toBe(2);
+    const targets = (await api<{ items: TRolloutTarget[] }>(`/rollouts/${id}/targets?limit=50`, adminToken)).items;
+    expect(targets.map((t) => [t.id, t.state]).sort()).toEqual([[failing!, 'Failed'], ...rest.map((r) => [r, 'NotApplied'])].sort());
+  }, LONG);
+
+  it('pauses while wave 1 deploys: wave 2 does not start until Resume, then it completes', async () => {
+    const ids = accounts.pause;
+    await deployed(ids);
+    const commit = await newLauncherCommit(ids[0]!);
+    const { page } = await openPage();
+    const id = await submitInWaves(page, SETS.pause, ids, commit);
+
+    // Pause while wave 1 deploys (its UpdateSoftware takes about 15 s).
+    await expect.poll(async () => (await rollout(id)).waves[0]!.counts.Deploying, { timeout: 30_000, interval: 250 }).toBe(1);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await toast(page, 'Rollout paused').waitFor();
+    await expect.poll(() => status(page)).toBe('Paused');
+    expect((await rollout(id)).waves[0]!.counts.Deploying).toBe(1);
+
+    // Wave 1 still ends while paused; wave 2 does not start, over several engine passes (1 s each).
+    await expect.poll(async () => (await rollout(id)).waves[0]!.status, { timeout: DEPLOY_TIMEOUT }).toBe('Succeeded');
+    await new Promise((r) => setTimeout(r, 4000));
+    const paused = await rollout(id);
+    expect(paused.status).toBe('Paused');
+    expect(paused.waves[1]).toMatchObject({ status: 'Pending', startedAt: null });
+    expect(paused.waves[1]!.counts.Pending).toBe(1);
+    await expect.poll(() => waveText(page, 1)).toContain('Succeeded 1');
+    expect(await waveText(page, 2)).toContain('Pending 1');
+    await shot(page, 'rollout-paused');
+
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await toast(page, 'Rollout resumed').waitFor();
+    await expect.poll(() => waveText(page, 2), { timeout: 30_000 }).not.toContain('Pending');
+    await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+    expect((await rollout(id)).waves.map((w) => w.counts.Succeeded)).toEqual([1, 1]);
+  }, LONG);
 
   it('lists rollouts and links the starting activity to its rollout', async () => {
     const { page } = await openPage();
@@ -99,14 +256,14 @@ describe('rollout page', () => {
     const table = page.getByRole('table', { name: 'Rollouts' });
     await table.getByRole('link').first().waitFor();
     const first = await api<{ items: TRollout[] }>('/rollouts?limit=1', adminToken);
-    const rollout = first.items[0]!;
-    expect(await table.innerText()).toContain(`Rollout ${rollout.id}`);
+    const latest = first.items[0]!;
+    expect(await table.innerText()).toContain(`Rollout ${latest.id}`);
     await shot(page, 'rollouts-list');
-    expect(rollout.activityId).not.toBeNull();
-    await page.goto(`/#/rollouts/${rollout.id}`);
-    await page.getByRole('link', { name: `Activity ${rollout.activityId}` }).click();
+    expect(latest.activityId).not.toBeNull();
+    await page.goto(`/#/rollouts/${latest.id}`);
+    await page.getByRole('link', { name: `Activity ${latest.activityId}` }).click();
     await page.waitForURL(/#\/activity/);
-    await page.locator('[aria-label="Activity details"]').getByRole('link', { name: `Rollout ${rollout.id}` }).click();
-    await page.waitForURL(new RegExp(`#/rollouts/${rollout.id}$`));
+    await page.locator('[aria-label="Activity details"]').getByRole('link', { name: `Rollout ${latest.id}` }).click();
+    await page.waitForURL(new RegExp(`#/rollouts/${latest.id}$`));
   });
 });
