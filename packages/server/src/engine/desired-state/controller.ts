@@ -12,8 +12,8 @@
  * 2. in one transaction holding a transaction-scoped advisory lock (so two
  *    workers' passes run one after the other, and the second sees the first's
  *    operations), queues one UpdateSoftware, user `MMA`, for each machine of
- *    {@link selectDeployCandidates} (at most `batch` per pass; the next pass takes
- *    the rest), with params `{versions, bundleVersion}`: the target versions
+ *    {@link selectDeployCandidates} (at most `batch` per pass; the next pass, at
+ *    once after a full batch, takes the rest), with params `{versions, bundleVersion}`: the target versions
  *    (`component → {branch}|{shortHash}`) and the account's bundle version. The
  *    queue decides whether it waits for approval (a production class). Each
  *    carries the activity that changed the machine's desired versions.
@@ -125,6 +125,12 @@ export function startDeployController(opts: DeployControllerOptions): DeployCont
       return;
     }
     inFlight = pass()
+      // A full batch means more machines wait: the next pass runs at once rather
+      // than a timer period later (a rollout wave of 9,000 machines queued 500
+      // every 10 s: 180 s; the agent runs well over 1,000 a second).
+      .then((queued) => {
+        if (queued.length >= (opts.batch ?? DEPLOY_BATCH)) again = true;
+      })
       .catch((err: Error) => log?.warn({ err: err.message }, 'deploy pass failed'))
       .finally(() => {
         inFlight = undefined;

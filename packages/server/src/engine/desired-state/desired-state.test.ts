@@ -317,6 +317,24 @@ describe('the TestLatestCode effect', () => {
 });
 
 describe('level-driven', () => {
+  it('runs the next pass at once after a full batch, not a timer period later', async () => {
+    const account = await freshAccount();
+    const [, older] = await commitsOf('reporting', 'master');
+    await pushInstance(account.id, { reportingVersionMode: 'Select', reportingVersion: `master|${older}` });
+    // One machine per pass and a timer of an hour: only passes run back to back queue them all.
+    const controller = startDeployController({ db: db(), queue, everyMs: 3_600_000, batch: 1, listen: false });
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await unfinishedUpdates(account.machineIds)).length < account.machineIds.length && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(account.machineIds.length).toBeGreaterThanOrEqual(2);
+      expect(await unfinishedUpdates(account.machineIds)).toHaveLength(account.machineIds.length);
+    } finally {
+      await controller.stop();
+    }
+  });
+
   it('the controller runs a pass when a push commits (NOTIFY), without waiting for its timer', async () => {
     const controller = startDeployController({ db: db(), queue, everyMs: 3_600_000 });
     try {
