@@ -21,7 +21,7 @@ import {
   type TUpdaterMachine,
   type TUserActivity,
 } from '@fleet/contracts';
-import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, baseUrl, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -235,11 +235,29 @@ describe('machine mode', () => {
 });
 
 describe('permissions', () => {
-  it('a viewer cannot open the Updater', async () => {
+  it('a viewer cannot open the Updater, and the server refuses its calls (403)', async () => {
     const { page } = await openPage();
     await signIn(page, 'viewer');
     await page.goto('/#/updater');
     await page.waitForURL((url) => !url.hash.startsWith('#/updater'));
     expect(await page.getByRole('menuitem', { name: 'Updater' }).count()).toBe(0);
+    const viewer = await apiToken('viewer');
+    const { ids } = await api<{ ids: number[] }>('/updater/machines/ids', adminToken);
+    const refused: [string, string, unknown?][] = [
+      ['/updater/machines', 'GET'],
+      ['/updater/accounts', 'GET'],
+      ['/rollouts', 'GET'],
+      ['/machines/batch', 'PUT', { machineIds: ids.slice(0, 2), managed: true, dryRun: true }],
+      ['/software-update/update-machines', 'POST', { machines: ids.slice(0, 2), launcherVersionMode: 'None', dryRun: true }],
+      ['/updater/selections', 'POST', { name: 'Viewer selection', kind: 'machines', ids: ids.slice(0, 2) }],
+    ];
+    for (const [path, method, body] of refused) {
+      const res = await fetch(`${baseUrl()}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${viewer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 403`);
+    }
   });
 });
