@@ -23,10 +23,10 @@
  * `wake()`, or a NOTIFY on {@link DESIRED_CHANGED_CHANNEL} (an instance settings
  * push or a followed commit committed).
  */
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { isAdminShutdown, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
+import { startPassLoop } from '../pass-loop.js';
 import type { OperationQueue, QueuedOperation } from '../operations/queue.js';
 import {
   DEPLOY_LOCK_NAMESPACE,
@@ -100,10 +100,6 @@ export function startDeployController(opts: DeployControllerOptions): DeployCont
   const resolveEveryMs = opts.resolveEveryMs ?? 300_000;
   let stamp: string | undefined;
   let resolvedAt = 0;
-  let inFlight: Promise<unknown> | undefined;
-  let again = false;
-  let stopping = false;
-  let listener: pg.Client | undefined;
 
   async function pass(): Promise<QueuedOperation[]> {
     const now = await selectCatalogueStamp(db);
@@ -118,69 +114,16 @@ export function startDeployController(opts: DeployControllerOptions): DeployCont
     return queued;
   }
 
-  function run(): void {
-    if (stopping) return;
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    inFlight = pass()
-      // A full batch means more machines wait: the next pass runs at once rather
-      // than a timer period later (a rollout wave of 9,000 machines queued 500
-      // every 10 s: 180 s; the agent runs well over 1,000 a second).
-      .then((queued) => {
-        if (queued.length >= (opts.batch ?? DEPLOY_BATCH)) again = true;
-      })
-      .catch((err: Error) => log?.warn({ err: err.message }, 'deploy pass failed'))
-      .finally(() => {
-        inFlight = undefined;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
-
-  async function listen(): Promise<void> {
-    const client = new pg.Client(db.$client.options);
-    client.on('notification', (msg) => {
-      if (msg.channel === DESIRED_CHANGED_CHANNEL) run();
-    });
-    client.on('error', (err) => {
-      if (!isAdminShutdown(err)) log?.warn({ err: err.message }, 'desired-state notification connection lost; the timer still runs passes');
-      if (listener === client) listener = undefined;
-      client.end().catch(() => undefined);
-      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 5_000).unref();
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${DESIRED_CHANGED_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 5_000).unref();
-      throw err;
-    }
-    if (stopping) await client.end().catch(() => undefined);
-    else listener = client;
-  }
-
-  if (opts.listen !== false) listen().catch((err: Error) => log?.warn({ err: err.message }, 'desired-state notifications unavailable; the timer still runs passes'));
-  run();
-  const timer = setInterval(run, opts.everyMs ?? 10_000);
-  timer.unref();
-
-  return {
-    wake: run,
-    async pass() {
-      while (inFlight) await inFlight;
-      return pass();
-    },
-    async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await listener?.end().catch(() => undefined);
-      listener = undefined;
-      while (inFlight) await inFlight;
-    },
-  };
+  return startPassLoop({
+    pass,
+    everyMs: opts.everyMs ?? 10_000,
+    channel: opts.listen === false ? null : DESIRED_CHANGED_CHANNEL,
+    connection: db.$client.options,
+    // A full batch means more machines wait: the next pass runs at once rather
+    // than a timer period later (a rollout wave of 9,000 machines queued 500
+    // every 10 s: 171 s; the agent runs well over 1,000 a second).
+    again: (queued) => queued.length >= (opts.batch ?? DEPLOY_BATCH),
+    log,
+    what: 'deploy',
+  });
 }

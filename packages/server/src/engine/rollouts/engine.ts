@@ -27,7 +27,6 @@
  * After the commit, a rollout whose counts or status changed is announced as
  * RolloutProgress on the push channel (once per pass per rollout).
  */
-import pg from 'pg';
 import type { Logger } from 'pino';
 import {
   ROLLOUT_PROGRESS_EVENT,
@@ -39,7 +38,8 @@ import {
   type TSoftwareUpdateConfig,
   type TTargetResult,
 } from '@fleet/contracts';
-import { isAdminShutdown, type Db, type DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { startPassLoop } from '../pass-loop.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
@@ -298,69 +298,12 @@ export interface RolloutEngine {
  * Call `stop()` before closing the pool.
  */
 export function startRolloutEngine(opts: RolloutEngineOptions): RolloutEngine {
-  const { db, log } = opts;
-  let inFlight: Promise<unknown> | undefined;
-  let again = false;
-  let stopping = false;
-  let listener: pg.Client | undefined;
-
-  function run(): void {
-    if (stopping) return;
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    inFlight = rolloutPass(opts)
-      .catch((err: Error) => log?.warn({ err: err.message }, 'rollout pass failed'))
-      .finally(() => {
-        inFlight = undefined;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
-
-  async function listen(): Promise<void> {
-    const client = new pg.Client(db.$client.options);
-    client.on('notification', (msg) => {
-      if (msg.channel === ROLLOUTS_CHANGED_CHANNEL) run();
-    });
-    client.on('error', (err) => {
-      if (!isAdminShutdown(err)) log?.warn({ err: err.message }, 'rollout notification connection lost; the timer still runs passes');
-      if (listener === client) listener = undefined;
-      client.end().catch(() => undefined);
-      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 5_000).unref();
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${ROLLOUTS_CHANGED_CHANNEL}`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      if (!stopping) setTimeout(() => void listen().catch(() => undefined), 5_000).unref();
-      throw err;
-    }
-    if (stopping) await client.end().catch(() => undefined);
-    else listener = client;
-  }
-
-  if (opts.listen !== false) listen().catch((err: Error) => log?.warn({ err: err.message }, 'rollout notifications unavailable; the timer still runs passes'));
-  run();
-  const timer = setInterval(run, opts.everyMs ?? ROLLOUT_PASS_MS);
-  timer.unref();
-
-  return {
-    wake: run,
-    async pass() {
-      while (inFlight) await inFlight;
-      return rolloutPass(opts);
-    },
-    async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await listener?.end().catch(() => undefined);
-      listener = undefined;
-      while (inFlight) await inFlight;
-    },
-  };
+  return startPassLoop({
+    pass: () => rolloutPass(opts),
+    everyMs: opts.everyMs ?? ROLLOUT_PASS_MS,
+    channel: opts.listen === false ? null : ROLLOUTS_CHANGED_CHANNEL,
+    connection: opts.db.$client.options,
+    log: opts.log,
+    what: 'rollout',
+  });
 }
