@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TInstanceSettings, TOperationTypeName } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { createAccount, creationPayload } from '../../../test/account-fixtures.js';
 import { machines, operations, versionStates } from '../../db/schema.js';
 import { createCloudProvider } from '../cloud/index.js';
 import { createOperationQueue, type OperationQueue } from '../operations/queue.js';
@@ -128,6 +129,44 @@ async function runEffect(type: TOperationTypeName, operationId: number) {
 
 describe('the demo fleet', () => {
   it('is resolved: resolving every account again changes nothing', async () => {
+    expect(await resolveAllDesiredStates(db())).toBe(0);
+  });
+});
+
+describe('new machines', () => {
+  /** The newest activity of `action` whose params have `key` = `id`. */
+  async function activityOf(action: string, key: string, id: number): Promise<number> {
+    const { rows } = await db().execute<{ id: number }>(sql`
+      select a.id from audit_activities a where a.action = ${action} and a.params->>${key} = ${String(id)} order by a.id desc limit 1`);
+    return rows[0]!.id;
+  }
+
+  it('desire their account\'s versions from creation, caused by its activity, and a pass queues their first deploy', async () => {
+    const accountId = await createAccount(t, creationPayload());
+    const created = await db().select().from(machines).where(eq(machines.accountId, accountId)).orderBy(machines.id);
+    expect(created.length).toBeGreaterThan(0);
+    const createActivity = await activityOf('CreateAccount', 'accountId', accountId);
+    for (const m of created) {
+      // What the level-driven resolution would write: resolving again changes nothing.
+      expect(Object.keys(m.desiredVersions)).toContain('launcher');
+      expect(m.currentVersions).toEqual({});
+      expect(m).toMatchObject({ obsolete: true, desiredActivityId: createActivity });
+    }
+    expect(await resolveAllDesiredStates(db())).toBe(0);
+    await queueDeploys(db(), { queue });
+    const ids = created.map((m) => m.id);
+    expect((await unfinishedUpdates(ids)).map((o) => [o.machineId, o.activityId])).toEqual(ids.map((id) => [id, createActivity]));
+
+    // A machine added later desires the same versions, caused by its CreateMachine.
+    await db().update(machines).set({ deletedAt: new Date() }).where(eq(machines.id, ids[0]!));
+    const creatable = await t.call({ method: 'GET', url: `/accounts/${accountId}/creatable-machines`, as: 'admin' });
+    const choice = (creatable.json() as { isLauncher: boolean; siteId: number | null }[])[0]!;
+    const added = await t.call({ method: 'POST', url: `/accounts/${accountId}/machines`, as: 'admin', body: { ...choice, accountId } });
+    expect(added.statusCode, added.body).toBe(200);
+    const addedId = added.json().machine.id as number;
+    const [row] = await machineRows([addedId]);
+    expect(row!.desiredVersions).toEqual(created[0]!.desiredVersions);
+    expect(row).toMatchObject({ obsolete: true, desiredActivityId: await activityOf('CreateMachine', 'machineId', addedId) });
     expect(await resolveAllDesiredStates(db())).toBe(0);
   });
 });

@@ -58,6 +58,7 @@ import * as repo from './drafts.repository.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectDeployerDefinitions } from '../machine-configs/machine-configs.repository.js';
 import { checkAdjustedConfigs, configKeys, planMachines, plannedFacts, type PlanInput } from './drafts.planner.js';
+import { applyDesiredState } from '../../engine/desired-state/desired-state.js';
 
 interface Prepared {
   payload: TCreateAccountPayload;
@@ -313,6 +314,10 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
           changes: diffChanges('Account', {}, properties),
         });
         await linkTasksToActivity(tx, queued.map((q) => q.task.id), activityId);
+        // The new machines' desired versions are the account's machineConfig resolved
+        // (DESIGN §12), from the start: the deploy controller installs them once the
+        // instances run, caused by this activity.
+        await applyDesiredState(tx, { accountIds: [created.accountId], activityId });
         return { accountId: created.accountId, queued };
       });
       tasks.announce(queued);

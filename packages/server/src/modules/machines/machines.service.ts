@@ -48,6 +48,7 @@ import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
 import { jsonText } from '../../lib/json-text.js';
+import { applyDesiredState } from '../../engine/desired-state/desired-state.js';
 
 type Page = { startIndex: number; limit: number };
 type ByMachine = { principal: Principal; machineId: number };
@@ -289,6 +290,8 @@ export function createMachineService({
           params: { machineId: machine.id, name: machine.name, isLauncher: body.isLauncher, siteId: body.siteId, taskId: q!.task.id },
         });
         await linkTasksToActivity(tx, [q!.task.id], activityId);
+        // Its desired versions are its account's, resolved (DESIGN §12), from the start.
+        await applyDesiredState(tx, { accountIds: [accountId], activityId });
         return { machineId: machine.id, queued: q! };
       });
       tasks.announce([queued]);
