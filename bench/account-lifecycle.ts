@@ -39,7 +39,7 @@ const PUSHES = Number(process.env.BENCH_PUSHES ?? 30);
 /** An active image of the demo seed (us-east-1). */
 const IMAGE = 'irmn-8.1.3-win2022-use1';
 
-type Call = <T>(method: string, path: string, body?: unknown) => Promise<{ status: number; ms: number; json: T }>;
+export type Call = <T>(method: string, path: string, body?: unknown) => Promise<{ status: number; ms: number; json: T }>;
 
 function client(baseUrl: string, bearer: string): Call {
   return async (method, path, body) => {
@@ -105,14 +105,15 @@ async function createOnce(call: Call, name: string, siteCount: number): Promise<
 }
 
 /** A section push: reads the start state once, then the body of push `i` from the previous answer. */
-interface Section<S> {
+export interface Section<S> {
   label: string;
   path: (id: number) => string;
   start: (call: Call, id: number) => Promise<S>;
   next: (previous: S, i: number) => unknown;
 }
 
-const sections = [
+/** The section pushes measured, each with how it reads its start state and builds push `i`. */
+export const ACCOUNT_SECTIONS = [
   {
     label: 'PUT /accounts/{id}',
     path: (id) => `accounts/${id}`,
@@ -204,7 +205,7 @@ export async function benchAccountLifecycle(): Promise<void> {
     console.log(`Pushes on account ${pushAccount} (1 site), sequential`);
     console.log('| section | pushes | p50 ms | p95 ms | max ms | errors |');
     console.log('|---|---|---|---|---|---|');
-    for (const section of sections as Section<unknown>[]) {
+    for (const section of ACCOUNT_SECTIONS as Section<unknown>[]) {
       const r = await pushSection(call, pushAccount, section);
       console.log(`| ${section.label} | ${PUSHES} | ${r.p50} | ${r.p95} | ${r.max} | ${r.errors} |`);
     }

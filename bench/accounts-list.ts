@@ -10,7 +10,8 @@ import { runLoad } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
-const scenarios: [string, string][] = [
+/** Each scenario's query string of `GET /accounts`. */
+export const ACCOUNTS_LIST_SCENARIOS: [string, string][] = [
   ['no filter', 'limit=20'],
   ['search term', 'limit=20&search=north'],
   ['search: one letter (4,853 matches)', 'limit=20&search=a'],
@@ -30,7 +31,7 @@ export async function benchAccountsList(): Promise<void> {
     console.log(`bench/accounts-list: ${total.totalItems} accounts visible to admin; ${SECONDS} s per run`);
     console.log('| scenario | clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
     console.log('|---|---|---|---|---|---|---|');
-    for (const [name, query] of scenarios) {
+    for (const [name, query] of ACCOUNTS_LIST_SCENARIOS) {
       for (const clients of [1, 20]) {
         const url = `${server.baseUrl}/api/v1/accounts?${query}`;
         await runLoad({ url, headers, clients, seconds: 1 }); // warm-up

@@ -8,7 +8,7 @@ import { startServer, token } from './lib/server.js';
 import { runLoad } from './lib/load.js';
 
 /** Each screen's list call, path under /api/v1. */
-const CATALOGUE_LISTS: [string, string][] = [
+export const CATALOGUE_LISTS: [string, string][] = [
   ['IRMN Versions', '/irmn-versions'],
   ['SaaS Images', '/cloud/images'],
   ['Cloud Images', '/cloud/caa-images'],

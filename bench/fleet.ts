@@ -28,7 +28,7 @@ import {
 import { printClientsTable } from './lib/load.js';
 
 /** The first page each viewer asks for (spec 2 §2.5–2.10), path under /api/v1. */
-const VIEWER_FIRST_PAGES: [string, string][] = [
+export const VIEWER_FIRST_PAGES: [string, string][] = [
   ['Issues', `/issues?startIndex=0&limit=${ISSUES_PAGE_SIZE}`],
   ['Operations', '/operations?startIndex=0&limit=10'],
   ['Machines', `/machines?startIndex=0&limit=${MACHINES_VIEWER_PAGE_SIZE}`],

@@ -3,9 +3,7 @@
  * §2.1, spec 3 §2): path, title, permission, sidebar entry and lazily loaded page.
  * The sidebar (`shell/SideMenu`), the breadcrumb, the document title and the
  * permission guard all read this table; `router.tsx` turns it into routes.
- *
- * Screens that belong to later work render the shared `NotBuiltYetPage`
- * (`page: () => import('../components/NotBuiltYetPage')`).
+ * `bench/web-bundle.ts` reads it too: keep one entry with its `import()` per line.
  */
 import type { ComponentType, ReactNode } from 'react';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
