@@ -11,7 +11,6 @@ import {
   bigint,
   bigserial,
   boolean,
-  customType,
   doublePrecision,
   index,
   integer,
@@ -22,230 +21,22 @@ import {
   serial,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { bytea, ts, tsvector } from './schema-types.js';
+import { auditActivities } from '../modules/audit/audit.schema.js';
+import { users } from '../modules/auth/auth.schema.js';
+import { instanceTypes } from '../modules/catalogues/catalogues.schema.js';
+import { mmaClasses } from '../modules/mma/mma.schema.js';
 
-const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-
-// ---------------------------------------------------------------- users and audit
-
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  username: text('username').notNull().unique(),
-  name: text('name').notNull(),
-  email: text('email').notNull(),
-  passwordHash: text('password_hash').notNull(),
-  permissions: text('permissions').array().notNull().default(sql`'{}'`),
-  groups: text('groups').array().notNull().default(sql`'{}'`),
-  disabled: boolean('disabled').notNull().default(false),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
-
-/** Issued access tokens by jti; logout sets `revokedAt`. */
-export const accessTokens = pgTable('access_tokens', {
-  jti: text('jti').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  expiresAt: ts('expires_at').notNull(),
-  revokedAt: ts('revoked_at'),
-});
-
-export const loginAttempts = pgTable(
-  'login_attempts',
-  {
-    id: serial('id').primaryKey(),
-    username: text('username').notNull(),
-    address: text('address').notNull(),
-    success: boolean('success').notNull(),
-    at: ts('at').notNull().defaultNow(),
-  },
-  (t) => [index('login_attempts_pair_idx').on(t.username, t.address, t.at)],
-);
-
-export const auditActivities = pgTable(
-  'audit_activities',
-  {
-    id: serial('id').primaryKey(),
-    action: text('action').notNull(),
-    userName: text('user_name').notNull(),
-    time: ts('time').notNull().defaultNow(),
-    params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
-    changes: jsonb('changes')
-      .$type<{ entityName: string; propertyName: string; oldValue: unknown; newValue: unknown }[]>()
-      .notNull()
-      .default([]),
-  },
-  (t) => [index('audit_activities_time_idx').on(t.time), index('audit_activities_action_idx').on(t.action, t.time)],
-);
-
-/** Accounts an activity concerns; name and class are kept so the audit outlives the account. */
-export const auditActivityAccounts = pgTable(
-  'audit_activity_accounts',
-  {
-    activityId: integer('activity_id').notNull().references(() => auditActivities.id, { onDelete: 'cascade' }),
-    accountId: integer('account_id').notNull(),
-    accountName: text('account_name').notNull(),
-    classId: integer('class_id').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.activityId, t.accountId] }), index('audit_accounts_account_idx').on(t.accountId)],
-);
-
-// ---------------------------------------------------------------- catalogues
-
-export const mmaClasses = pgTable('mma_classes', {
-  id: integer('id').primaryKey(),
-  name: text('name').notNull(),
-  image: text('image'),
-  isProduction: boolean('is_production').notNull().default(false),
-});
-
-export const mmaInstances = pgTable('mma_instances', {
-  id: serial('id').primaryKey(),
-  classId: integer('class_id').notNull().references(() => mmaClasses.id).unique(),
-  commitHash: text('commit_hash').notNull(),
-  commitTimestamp: ts('commit_timestamp').notNull(),
-  deployerVer: text('deployer_ver').notNull(),
-  deployerBranch: text('deployer_branch').notNull().default('master'),
-  deployerVerUpdatedAt: ts('deployer_ver_updated_at'),
-  standby: boolean('standby').notNull().default(false),
-  priorityGroup: integer('priority_group').notNull().default(0),
-  caaHost: text('caa_host'),
-});
-
-export const regions = pgTable('regions', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  cloudCode: text('cloud_code').notNull().unique(),
-});
-
-export const instanceTypes = pgTable('instance_types', {
-  id: integer('id').primaryKey(),
-  name: text('name').notNull(),
-  cloudCode: text('cloud_code').notNull(),
-  storageSize: integer('storage_size').notNull(),
-  memorySize: doublePrecision('memory_size'),
-  cloudCreditCost: doublePrecision('cloud_credit_cost').notNull(),
-  isRedis: boolean('is_redis').notNull().default(false),
-});
-
-export const irmnVersions = pgTable('irmn_versions', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull().unique(),
-  isDefault: boolean('is_default').notNull().default(false),
-  status: text('status').notNull(),
-});
-
-export const saasImages = pgTable('saas_images', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  region: text('region').notNull(),
-  description: text('description').notNull().default(''),
-  irmnVersionId: integer('irmn_version_id').references(() => irmnVersions.id),
-  official: boolean('official').notNull().default(false),
-  active: boolean('active').notNull().default(true),
-  jumpStart: boolean('jump_start').notNull().default(false),
-  jumpStartConfig: jsonb('jump_start_config').$type<Record<string, unknown>>(),
-  osType: text('os_type').notNull().default('Windows'),
-  cloudImage: text('cloud_image').notNull(),
-});
-
-export const softwareBranches = pgTable('software_branches', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  repo: text('repo').notNull(),
-  repoMissing: boolean('repo_missing').notNull().default(false),
-});
-
-export const softwareCommits = pgTable(
-  'software_commits',
-  {
-    id: serial('id').primaryKey(),
-    software: text('software').notNull(),
-    branchId: integer('branch_id').notNull().references(() => softwareBranches.id),
-    shortHash: text('short_hash').notNull(),
-    fullHash: text('full_hash').notNull(),
-    author: text('author').notNull(),
-    isBreaking: boolean('is_breaking').notNull().default(false),
-    breakingMsg: text('breaking_msg'),
-    timestamp: ts('timestamp').notNull(),
-    message: text('message').notNull(),
-    tags: jsonb('tags').$type<{ id: number; name: string }[]>().notNull().default([]),
-    builds: jsonb('builds').$type<{ name: string; type: string; hash: string }[]>().notNull().default([]),
-  },
-  (t) => [
-    index('software_commits_software_idx').on(t.software, t.timestamp),
-    // The States viewer's Desired page looks up the commits its versions name (`{branch}|{shortHash}`).
-    index('software_commits_hash_idx').on(t.software, t.shortHash),
-  ],
-);
-
-export const softwareBuilds = pgTable('software_builds', {
-  id: serial('id').primaryKey(),
-  software: text('software').notNull(),
-  name: text('name').notNull(),
-  url: text('url').notNull(),
-  lastModified: ts('last_modified').notNull(),
-  size: integer('size').notNull(),
-  hash: text('hash').notNull(),
-  type: text('type').notNull(),
-});
-
-export const libraryFiles = pgTable('library_files', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  url: text('url').notNull(),
-  package: text('package').notNull(),
-  type: text('type').notNull(),
-  version: text('version').notNull(),
-  inS3: boolean('in_s3').notNull().default(true),
-  addedBy: text('added_by').notNull(),
-  date: ts('date').notNull(),
-});
-
-export const componentConfigs = pgTable('component_configs', {
-  id: serial('id').primaryKey(),
-  rootKey: text('root_key').notNull(),
-  subKey: text('sub_key').notNull(),
-  dataType: text('data_type'),
-  protected: boolean('protected').notNull().default(false),
-  siteSpecific: boolean('site_specific').notNull().default(false),
-  versionId: integer('version_id').references(() => irmnVersions.id),
-  deprecatedAtVersionId: integer('deprecated_at_version_id').references(() => irmnVersions.id),
-  saasDefaultValue: text('saas_default_value'),
-  onPremDefaultValue: text('on_prem_default_value'),
-  linuxSpecificValue: text('linux_specific_value'),
-});
-
-export const deployerConfigs = pgTable('deployer_configs', {
-  id: serial('id').primaryKey(),
-  rootKey: text('root_key').notNull(),
-  subKey: text('sub_key').notNull(),
-  dataType: text('data_type'),
-  protected: boolean('protected').notNull().default(false),
-  versionId: integer('version_id').references(() => irmnVersions.id),
-  deprecatedAtVersionId: integer('deprecated_at_version_id').references(() => irmnVersions.id),
-  defaultValue: text('default_value'),
-});
-
-export const features = pgTable('features', { id: serial('id').primaryKey(), name: text('name').notNull().unique() });
-export const reportingCategories = pgTable('reporting_categories', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull().unique(),
-});
-export const customers = pgTable('customers', { id: serial('id').primaryKey(), name: text('name').notNull().unique() });
-
-export const templates = pgTable('templates', {
-  id: serial('id').primaryKey(),
-  type: text('type').notNull(),
-  name: text('name').notNull(),
-  isPublic: boolean('is_public').notNull().default(true),
-  ownerId: integer('owner_id').references(() => users.id),
-  values: jsonb('values').$type<Record<string, unknown>>().notNull().default({}),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});
+export * from '../modules/auth/auth.schema.js';
+export * from '../modules/audit/audit.schema.js';
+export * from '../modules/mma/mma.schema.js';
+export * from '../modules/catalogues/catalogues.schema.js';
+export * from '../modules/images/images.schema.js';
+export * from '../modules/library/library.schema.js';
+export * from '../modules/config-catalogues/config-catalogues.schema.js';
+export * from '../modules/templates/templates.schema.js';
 
 // ---------------------------------------------------------------- accounts and machines
 
