@@ -17,16 +17,16 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  real,
   serial,
   smallint,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { bytea, ts, tsvector } from './schema-types.js';
+import { bytea, ts } from './schema-types.js';
+import { accounts } from '../modules/accounts/accounts.schema.js';
 import { auditActivities } from '../modules/audit/audit.schema.js';
-import { users } from '../modules/auth/auth.schema.js';
 import { instanceTypes } from '../modules/catalogues/catalogues.schema.js';
+import { machines } from '../modules/machines/machines.schema.js';
 import { mmaClasses } from '../modules/mma/mma.schema.js';
 
 export * from '../modules/auth/auth.schema.js';
@@ -37,284 +37,16 @@ export * from '../modules/images/images.schema.js';
 export * from '../modules/library/library.schema.js';
 export * from '../modules/config-catalogues/config-catalogues.schema.js';
 export * from '../modules/templates/templates.schema.js';
+export * from '../modules/accounts/accounts.schema.js';
+export * from '../modules/account-settings/account-settings.schema.js';
+export * from '../modules/account-keys/account-keys.schema.js';
+export * from '../modules/drafts/drafts.schema.js';
+export * from '../modules/sites/sites.schema.js';
+export * from '../modules/machines/machines.schema.js';
+export * from '../modules/notifications/notifications.schema.js';
+export * from '../modules/updater/updater.schema.js';
 
 // ---------------------------------------------------------------- accounts and machines
-
-export const accounts = pgTable(
-  'accounts',
-  {
-    id: serial('id').primaryKey(),
-    name: text('name').notNull(),
-    urlFriendlyName: text('url_friendly_name').notNull(),
-    description: text('description').notNull().default(''),
-    customer: text('customer').notNull().default(''),
-    creator: text('creator').notNull(),
-    creationTime: ts('creation_time').notNull().defaultNow(),
-    expirationTime: ts('expiration_time'),
-    classId: integer('class_id').notNull(),
-    parentId: integer('parent_id'),
-    managed: boolean('managed').notNull().default(true),
-    autoTest: boolean('auto_test').notNull().default(false),
-    autoTestBranch: text('auto_test_branch'),
-    whiteGlove: boolean('white_glove').notNull().default(false),
-    maintainer: text('maintainer').notNull(),
-    contactName: text('contact_name').notNull().default(''),
-    contactEmail: text('contact_email').notNull().default(''),
-    contactPhone1: text('contact_phone1'),
-    contactPhone2: text('contact_phone2'),
-    billingPeriod: text('billing_period').notNull().default('Biweekly'),
-    billingAmount: doublePrecision('billing_amount').notNull().default(10),
-    instancePolicy: text('instance_policy').notNull().default('AllInOne'),
-    bundleVersion: text('bundle_version'),
-    vmImageName: text('vm_image_name'),
-    isTemplate: boolean('is_template').notNull().default(false),
-    propertiesVersion: integer('properties_version').notNull().default(1),
-    deletedAt: ts('deleted_at'),
-    search: tsvector('search')
-      .notNull()
-      .generatedAlwaysAs(
-        sql`setweight(to_tsvector('simple', coalesce("name", '')), 'A') || setweight(to_tsvector('simple', coalesce("url_friendly_name", '')), 'A') || setweight(to_tsvector('simple', coalesce("customer", '')), 'B') || setweight(to_tsvector('simple', coalesce("creator", '')), 'B')`,
-      ),
-  },
-  (t) => [
-    uniqueIndex('accounts_url_name_live_idx').on(t.urlFriendlyName).where(sql`deleted_at is null`),
-    index('accounts_name_idx').on(t.name),
-    index('accounts_class_idx').on(t.classId),
-    // Index-only scans for the accounts list: the count by class, and the walk to a
-    // page in name order (a deep page reads index entries, not wide rows).
-    index('accounts_live_name_idx').on(t.name, t.id, t.classId).where(sql`deleted_at is null`),
-    index('accounts_live_class_idx').on(t.classId, t.id).where(sql`deleted_at is null`),
-  ],
-);
-
-/**
- * The search vector of each live account, with what the ranked list orders and
- * filters by (name, class), in rows of four columns. Kept by statement-level
- * triggers on `accounts` (migration `0010_account_search`) in the transaction
- * that changes the account: a copy of the generated `accounts.search` of every
- * live account, no row for a deleted one.
- *
- * Why apart: a search ranks every matching account (`ts_rank`) and counts them,
- * and reading the vector out of the wide `accounts` row cost about five times
- * as much as out of this one; a short prefix (`a`) matches half the fleet.
- */
-export const accountSearch = pgTable(
-  'account_search',
-  {
-    accountId: integer('account_id').primaryKey().references(() => accounts.id),
-    classId: integer('class_id').notNull(),
-    name: text('name').notNull(),
-    search: tsvector('search').notNull(),
-  },
-  (t) => [index('account_search_idx').using('gin', t.search)],
-);
-
-/** Longest search word served from {@link accountSearchPrefixes}; a longer one is ranked live. */
-export const SEARCH_PREFIX_MAX_LENGTH = 6;
-
-/**
- * The relevance of each live account for each one-word prefix search it
- * matches: per account, every prefix of 1 to {@link SEARCH_PREFIX_MAX_LENGTH}
- * ASCII letters and digits of each of its lexemes, with `rank` =
- * `ts_rank('{0.1, 0.2, 0.5, 1.0}', search, '<prefix>:*')`: the very value a
- * live ranking computes. Kept by statement-level triggers on `account_search`
- * (migration `0024_account_search_prefixes`) in the transaction of the change.
- *
- * Why: a one-word search ranks and counts every match, and a short word matches
- * much of the fleet (`a` 4,853 of the scale fleet's 10,000 accounts, `admin`
- * 2,718); ranking them live cost 2–4 ms of database time per request. From the
- * index below, the page is its first entries and the count an index-only scan.
- * About 29 rows per account.
- */
-export const accountSearchPrefixes = pgTable(
-  'account_search_prefixes',
-  {
-    prefix: text('prefix').notNull(),
-    accountId: integer('account_id').notNull(),
-    classId: integer('class_id').notNull(),
-    rank: real('rank').notNull(),
-    name: text('name').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.accountId, t.prefix] }),
-    index('account_search_prefixes_rank_idx').on(t.prefix, t.rank.desc(), t.name, t.accountId, t.classId),
-  ],
-);
-
-/**
- * The settings sections of an account (spec 1 §3 licenseConfig, machineConfig,
- * backupConfig, idleSchedules), each with its own version for stale-push
- * detection. Kept apart from `accounts` so that the accounts list scans narrow rows.
- */
-export const accountSettings = pgTable('account_settings', {
-  accountId: integer('account_id').primaryKey().references(() => accounts.id),
-  licenseConfig: jsonb('license_config').$type<Record<string, unknown>>().notNull().default({}),
-  machineConfig: jsonb('machine_config').$type<Record<string, unknown>>().notNull().default({}),
-  backupConfig: jsonb('backup_config').$type<Record<string, unknown>>().notNull().default({}),
-  idleSchedules: jsonb('idle_schedules').$type<{ stopAt: string; resumeAfter: number }[]>().notNull().default([]),
-  licenseVersion: integer('license_version').notNull().default(1),
-  instanceVersion: integer('instance_version').notNull().default(1),
-  backupVersion: integer('backup_version').notNull().default(1),
-  idleVersion: integer('idle_version').notNull().default(1),
-});
-
-/**
- * A draft account (spec 1 §2 Create account, §4): the flattened creation payload
- * and the planned sites and machines shown by the preview, until
- * create-from-draft turns it into an account.
- */
-export const draftAccounts = pgTable('draft_accounts', {
-  id: serial('id').primaryKey(),
-  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-  planned: jsonb('planned').$type<Record<string, unknown>>().notNull().default({}),
-  createdBy: integer('created_by').notNull().references(() => users.id),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  accountId: integer('account_id').references(() => accounts.id),
-});
-
-export const sites = pgTable(
-  'sites',
-  {
-    id: serial('id').primaryKey(),
-    accountId: integer('account_id').notNull().references(() => accounts.id),
-    name: text('name').notNull(),
-    urlFriendlyName: text('url_friendly_name').notNull(),
-    domainName: text('domain_name').notNull(),
-    port: integer('port').notNull().default(8080),
-  },
-  (t) => [index('sites_account_idx').on(t.accountId)],
-);
-
-export const machines = pgTable(
-  'machines',
-  {
-    id: serial('id').primaryKey(),
-    accountId: integer('account_id').notNull().references(() => accounts.id),
-    siteId: integer('site_id').references(() => sites.id),
-    name: text('name').notNull(),
-    classId: integer('class_id').notNull(),
-    isLauncher: boolean('is_launcher').notNull().default(false),
-    isSiteMaster: boolean('is_site_master').notNull().default(false),
-    needsAdmin: boolean('needs_admin').notNull().default(false),
-    failCounter: integer('fail_counter').notNull().default(0),
-    operationMode: integer('operation_mode').notNull().default(1),
-    managed: boolean('managed').notNull().default(true),
-    manualMaintenance: boolean('manual_maintenance').notNull().default(false),
-    turbo: boolean('turbo').notNull().default(false),
-    runSmokeTest: boolean('run_smoke_test').notNull().default(false),
-    overseeTermination: boolean('oversee_termination').notNull().default(false),
-    stop: boolean('stop').notNull().default(false),
-    idle: boolean('idle').notNull().default(false),
-    terminate: boolean('terminate').notNull().default(false),
-    instanceTypeId: integer('instance_type_id').references(() => instanceTypes.id),
-    bundleVersion: text('bundle_version'),
-    currentVersions: jsonb('current_versions').$type<Record<string, string>>().notNull().default({}),
-    desiredVersions: jsonb('desired_versions').$type<Record<string, string>>().notNull().default({}),
-    /**
-     * The audit activity that last changed `desiredVersions` (an instance settings
-     * push, a followed commit): the UpdateSoftware the deploy controller queues for
-     * it carries this activity (DESIGN §12 one trail). Null when unknown.
-     */
-    desiredActivityId: integer('desired_activity_id').references(() => auditActivities.id),
-    /**
-     * The updater's machine mode (DESIGN §12, §15; spec 3 §2.8): per software, a
-     * version mode and version that override the account's machineConfig for this
-     * machine only (`software → {mode, version}`, modes None, Latest, LatestBuild,
-     * Select, versions stored as the push stores them). Empty: the account's config.
-     * An account-mode update clears the softwares it sets.
-     */
-    versionOverrides: jsonb('version_overrides').$type<Record<string, { mode: string; version: string }>>().notNull().default({}),
-    /** Derived by the database: the current version state differs from the desired one (DESIGN §6). */
-    obsolete: boolean('obsolete')
-      .notNull()
-      .generatedAlwaysAs(sql`current_versions is distinct from desired_versions`),
-    sampleData: text('sample_data').notNull().default('None'),
-    sampleDataFile: text('sample_data_file'),
-    componentConfig: jsonb('component_config').$type<Record<string, unknown>>().notNull().default({}),
-    deployerConfig: jsonb('deployer_config').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    deletedAt: ts('deleted_at'),
-  },
-  (t) => [
-    index('machines_account_idx').on(t.accountId),
-    index('machines_class_idx').on(t.classId),
-    // The deploy controller's pass (engine/desired-state) reads the obsolete live machines only.
-    index('machines_obsolete_idx').on(t.id).where(sql`obsolete and deleted_at is null`),
-    // The desired-state resolution reads the overridden live machines of an account (engine/desired-state).
-    index('machines_overrides_idx').on(t.accountId).where(sql`version_overrides <> '{}'::jsonb and deleted_at is null`),
-    // The order of GET /machines (account, launcher first, name): the Machines viewer walks it to a page of the whole fleet.
-    index('machines_list_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null`),
-    // Live machines' ids with what visibility needs, for lists that join many rows to their machine
-    // (the request statistics count): an index-only walk instead of the wide machine rows.
-    index('machines_live_idx').on(t.id, t.accountId, t.classId).where(sql`deleted_at is null`),
-    // The order of GET /lookup/machines (name, id): a page of the selector reads `limit` entries of the fleet, a
-    // name search filters while it walks (a substring ILIKE cannot use a btree; a page stops at `limit` matches).
-    index('machines_live_name_idx').on(t.name, t.id).where(sql`deleted_at is null`),
-    // The probe tick selects live machines by their phase in the interval (`engine/probes`, PROBE_PHASE: the same expression).
-    index('machines_probe_phase_idx')
-      .on(sql`(((id / 8)::float8 * 0.6180339887498949) - floor((id / 8)::float8 * 0.6180339887498949))`)
-      .where(sql`deleted_at is null`),
-  ],
-);
-
-/**
- * Per-account counts of live machines by status, kept by statement-level triggers
- * on `machines` (migrations `0001_account_machine_status`, `0002_…_triggers`) in the
- * transaction that changes the machines; one row per account (an accounts trigger
- * of migration `0008_account_counts` inserts it with the account and keeps `classId`
- * and `live` equal to the account's class and liveness). The accounts list filters
- * and shows alert icons from it without scanning machines.
- *
- * `statusFlags` is the bitmask of the statuses with at least one machine, bit per
- * status in {@link STATUS_BITS} order (needsAdmin 1, unmanaged 2, manualMaintenance 4,
- * stopped 8, turbo 16, obsolete 32, idle 64).
- */
-export const accountMachineStatus = pgTable(
-  'account_machine_status',
-  {
-    accountId: integer('account_id').primaryKey().references(() => accounts.id),
-    classId: integer('class_id').notNull(),
-    live: boolean('live').notNull().default(true),
-    machines: integer('machines').notNull().default(0),
-    needsAdmin: integer('needs_admin').notNull().default(0),
-    unmanaged: integer('unmanaged').notNull().default(0),
-    manualMaintenance: integer('manual_maintenance').notNull().default(0),
-    stopped: integer('stopped').notNull().default(0),
-    turbo: integer('turbo').notNull().default(0),
-    obsolete: integer('obsolete').notNull().default(0),
-    idle: integer('idle').notNull().default(0),
-    statusFlags: smallint('status_flags')
-      .notNull()
-      .generatedAlwaysAs(
-        sql`((needs_admin > 0)::int | ((unmanaged > 0)::int << 1) | ((manual_maintenance > 0)::int << 2) | ((stopped > 0)::int << 3) | ((turbo > 0)::int << 4) | ((obsolete > 0)::int << 5) | ((idle > 0)::int << 6))::smallint`,
-      ),
-  },
-);
-
-/** The bit of each machine status in `account_machine_status.status_flags` (the generated column's order). */
-export const STATUS_BITS = {
-  needsAdmin: 1,
-  unmanaged: 2,
-  manualMaintenance: 4,
-  stopped: 8,
-  turbo: 16,
-  obsolete: 32,
-  idle: 64,
-} as const;
-
-/**
- * Live accounts counted by (class, status flags), as insert-only deltas: a trigger
- * on `account_machine_status` (migration `0009_account_counts_row_triggers`) adds +1/-1 rows when
- * an account appears, leaves, changes class or changes flags, so concurrent writers
- * never wait on a shared counter row; `compactAccountCounts` folds them into one
- * row per bucket. The accounts list's total for class and status filters is a sum
- * over these few rows instead of a scan of every account.
- */
-export const accountCountDeltas = pgTable('account_count_deltas', {
-  classId: integer('class_id').notNull(),
-  statusFlags: smallint('status_flags').notNull(),
-  n: integer('n').notNull(),
-});
 
 /**
  * Instances of the simulated cloud (DESIGN §8), driven by `engine/cloud/simulated.ts`.
@@ -544,39 +276,6 @@ export const machineCredentials = pgTable('machine_credentials', {
 });
 
 /**
- * Notifications to the users of a machine (spec 2 §2.3 Notification, §7
- * Notifications): one row per target machine; pending until `deliveredAt`.
- */
-export const notificationMessages = pgTable(
-  'notification_messages',
-  {
-    id: serial('id').primaryKey(),
-    machineId: integer('machine_id').notNull().references(() => machines.id),
-    title: text('title').notNull(),
-    body: text('body').notNull(),
-    priority: text('priority').notNull(),
-    sentBy: text('sent_by').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    deliveredAt: ts('delivered_at'),
-  },
-  (t) => [index('notification_messages_pending_idx').on(t.createdAt).where(sql`delivered_at is null`)],
-);
-
-/** Launcher logins of an account; the password is AES-256-GCM under DATA_KEY. */
-export const launcherLogins = pgTable(
-  'launcher_logins',
-  {
-    id: serial('id').primaryKey(),
-    accountId: integer('account_id').notNull().references(() => accounts.id),
-    userName: text('user_name').notNull(),
-    firstName: text('first_name').notNull(),
-    lastName: text('last_name').notNull(),
-    passwordEnc: text('password_enc').notNull(),
-  },
-  (t) => [index('launcher_logins_account_idx').on(t.accountId)],
-);
-
-/**
  * Push events too large for a NOTIFY payload, as the Socket.IO Postgres adapter
  * stores them when several processes share the push channel (DESIGN §7, §9).
  */
@@ -585,31 +284,6 @@ export const socketIoAttachments = pgTable('socket_io_attachments', {
   createdAt: ts('created_at').defaultNow(),
   payload: bytea('payload'),
 });
-
-/**
- * Key pairs of an account (spec 1 §2 Instance Settings card: Download Keys,
- * Download CAA Key; §7 `POST /accounts/{id}/generate-keys`, `/files/keys`,
- * `/files/caa-key`, `/files/license-keys`; DESIGN §5 secrets). One row per
- * account and kind (`encryption`, `caa`, `license`, see
- * `modules/account-keys`); the private key is PEM sealed with AES-256-GCM under
- * DATA_KEY, the public key PEM (SPKI) in clear. `fingerprint` is the SHA-256 hex
- * of the public key's SPKI DER. Made on first download, replaced by generate-keys.
- */
-export const accountKeys = pgTable(
-  'account_keys',
-  {
-    id: serial('id').primaryKey(),
-    accountId: integer('account_id').notNull().references(() => accounts.id),
-    kind: text('kind').notNull(),
-    algorithm: text('algorithm').notNull(),
-    publicKeyPem: text('public_key_pem').notNull(),
-    privateKeyEnc: text('private_key_enc').notNull(),
-    fingerprint: text('fingerprint').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('account_keys_account_kind_idx').on(t.accountId, t.kind)],
-);
 
 /**
  * Version states of machines (spec 2 §3 Version state, §2.8 States viewer; DESIGN
@@ -827,30 +501,6 @@ export const schedulePlans = pgTable('schedule_plans', {
   instanceVersion: integer('instance_version').notNull(),
   plannedAt: ts('planned_at').notNull().defaultNow(),
 });
-
-// ---------------------------------------------------------------- updater
-
-/**
- * Saved target selections of the Updater (spec 3 §2.8; contracts `updater.ts`):
- * an accounts list query (`query`, the query string of `/accounts`) or a list
- * of ids (`ids`) of machines or accounts (`kind`). Visible to every user with
- * write; deleted by its owner or an admin.
- */
-export const updaterSelections = pgTable(
-  'updater_selections',
-  {
-    id: serial('id').primaryKey(),
-    name: text('name').notNull(),
-    kind: text('kind').notNull(),
-    query: text('query'),
-    ids: integer('ids').array().notNull().default(sql`'{}'`),
-    ownerId: integer('owner_id')
-      .notNull()
-      .references(() => users.id),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [index('updater_selections_created_idx').on(t.createdAt, t.id)],
-);
 
 // ---------------------------------------------------------------- rollouts
 
