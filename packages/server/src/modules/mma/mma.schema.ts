@@ -1,0 +1,31 @@
+/**
+ * Tables of the MMA module (spec 3 §2.7 MMA Classes, §3 MMA class; DESIGN §6
+ * class ids, §12 the machine management agent): `mma_classes`, `mma_instances`.
+ * Written by `mma.repository.ts` and the seed.
+ *
+ * Invariants: class ids are fixed (DESIGN §6: 1 Experimental … 5 Customer
+ * Production, 6 On Premise, 200 Add-on Account); a class has at most one MMA
+ * instance (unique `class_id`).
+ */
+import { boolean, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { ts } from '../../db/schema-types.js';
+
+export const mmaClasses = pgTable('mma_classes', {
+  id: integer('id').primaryKey(),
+  name: text('name').notNull(),
+  image: text('image'),
+  isProduction: boolean('is_production').notNull().default(false),
+});
+
+export const mmaInstances = pgTable('mma_instances', {
+  id: serial('id').primaryKey(),
+  classId: integer('class_id').notNull().references(() => mmaClasses.id).unique(),
+  commitHash: text('commit_hash').notNull(),
+  commitTimestamp: ts('commit_timestamp').notNull(),
+  deployerVer: text('deployer_ver').notNull(),
+  deployerBranch: text('deployer_branch').notNull().default('master'),
+  deployerVerUpdatedAt: ts('deployer_ver_updated_at'),
+  standby: boolean('standby').notNull().default(false),
+  priorityGroup: integer('priority_group').notNull().default(0),
+  caaHost: text('caa_host'),
+});
