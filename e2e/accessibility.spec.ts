@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TListMachinesResponse, TMachine } from '@fleet/contracts';
-import { api, apiToken, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, createAccount, expectAccessible, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
 
 /** Longest wait for the simulated cloud to launch the new account's machine. */
 const LIVE_TIMEOUT = 60_000;
@@ -51,7 +51,7 @@ let made: Promise<TMachine> | undefined;
 const runningMachine = () => (made ??= makeRunningMachine());
 
 async function makeRunningMachine(): Promise<TMachine> {
-  const accountId = await createAccount(adminToken, 'Accessibility');
+  const accountId = await createAccount(adminToken, 'Accessibility', { machineConfig: NO_SOFTWARE });
   const deadline = Date.now() + LIVE_TIMEOUT;
   for (;;) {
     const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;

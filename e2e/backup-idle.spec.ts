@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, utcDateTime } from './browser.js';
+import { api, apiToken, chooseOption, createAccount, launchBrowser, newPage, NO_SOFTWARE, signIn, utcDateTime } from './browser.js';
 
 let browser: Browser;
 let adminToken: string;
@@ -30,7 +30,7 @@ const IDLE: TIdleScheduleEntry[] = [
 
 /** A new AllInOne account with backup times 02:00 and 14:30 and the two idle entries of `IDLE`. */
 async function newAccount(): Promise<TAccountDetail> {
-  return detail(await createAccount(adminToken, 'Backup Idle', { backupConfig: { times: ['14:30', '02:00'] }, idleSchedules: IDLE }));
+  return detail(await createAccount(adminToken, 'Backup Idle', { backupConfig: { times: ['14:30', '02:00'] }, idleSchedules: IDLE, machineConfig: NO_SOFTWARE }));
 }
 
 const detail = (id: number) => api<TAccountDetail>(`/accounts/${id}`, adminToken);

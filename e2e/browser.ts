@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterEach, expect, inject } from 'vitest';
-import type { TCreateAccountRequest, TMachineLookup } from '@fleet/contracts';
+import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup } from '@fleet/contracts';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -172,6 +172,19 @@ export function utcDateTime(iso: string): string {
 
 /** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */
 export const TEST_IMAGE = 'irmn-8.1.3-win2022-use1';
+
+/**
+ * The machine config of an account whose machines run no software: every
+ * version mode None. A new machine desires its account's versions from its
+ * creation, so the deploy controller installs them at once (18 components at
+ * Latest: about a minute of the e2e server's simulated work, during which the
+ * machine takes no other operation). A spec whose tests queue their own
+ * operations, or watch a rollout's deploys alone, makes its accounts with this.
+ */
+export const NO_SOFTWARE = {
+  vmImageName: TEST_IMAGE,
+  ...Object.fromEntries(CONFIG_COMPONENTS.map((key) => [`${key}VersionMode`, 'None'])),
+} as NonNullable<TCreateAccountRequest['machineConfig']>;
 let created = 0;
 
 /**

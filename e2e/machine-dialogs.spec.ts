@@ -25,7 +25,7 @@ import type {
   TMachineCredential,
   TTaskListResponse,
 } from '@fleet/contracts';
-import { api, apiToken, baseUrl, launchBrowser, newPage, signIn, createAccount, openDropdown, dropdownsClosed } from './browser.js';
+import { api, apiToken, baseUrl, createAccount, dropdownsClosed, launchBrowser, newPage, NO_SOFTWARE, openDropdown, signIn } from './browser.js';
 
 /** Longest wait for a simulated cloud launch, or for a reload on a busy machine. */
 const LIVE_TIMEOUT = 30_000;
@@ -40,9 +40,9 @@ beforeAll(async () => {
 });
 afterAll(() => browser.close());
 
-/** A new AllInOne account of class Experimental and its one machine (CreateMachine queued). */
+/** A new AllInOne account of class Experimental running no software, and its one machine (CreateMachine queued). */
 async function newMachine(): Promise<TMachine> {
-  const accountId = await createAccount(adminToken, 'Machine Dialogs');
+  const accountId = await createAccount(adminToken, 'Machine Dialogs', { machineConfig: NO_SOFTWARE });
   const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
   if (!machine) throw new Error('create-from-draft made no machine');
   return machine;

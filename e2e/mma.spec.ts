@@ -20,7 +20,7 @@ import {
   type TTaskListResponse,
   type TUpdateMmaClassRequest,
 } from '@fleet/contracts';
-import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
 
 const LIVE_TIMEOUT = 90_000;
 
@@ -58,7 +58,7 @@ describe('MMA as admin', () => {
   it('edits Internal Testing with a jump-start image and switches standby off, which starts a waiting operation', async () => {
     expect(seeded.mmaInstance!.standby, 'the demo seeds Internal Testing on standby').toBe(true);
     // A machine of the class with an operation held by standby.
-    const accountId = await createAccount(adminToken, 'MMA standby', { classId: CLASS_INTERNAL_TESTING });
+    const accountId = await createAccount(adminToken, 'MMA standby', { classId: CLASS_INTERNAL_TESTING, machineConfig: NO_SOFTWARE });
     const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
     await expect
       .poll(async () => (await api<TTaskListResponse>(`/machines/${machine!.id}/tasks`, adminToken)).items.find((t) => t.type === 'CreateMachine')?.status, {

@@ -30,7 +30,7 @@ import {
   type TUserActivity,
   type TVersionState,
 } from '@fleet/contracts';
-import { api, apiToken, baseUrl, chooseOption, createAccount, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, baseUrl, chooseOption, createAccount, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
 import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
 
 /** Longest wait for a simulated cloud launch or a simulated operation to end. */
@@ -46,9 +46,9 @@ beforeAll(async () => {
 afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);
 
-/** A new AllInOne account (class Experimental unless `classId`) and its one machine, launched. */
+/** A new AllInOne account (class Experimental unless `classId`) running no software, and its one machine, launched. */
 async function newMachine(prefix: string, classId?: number, extra: Partial<TCreateAccountRequest> = {}): Promise<TMachine> {
-  const accountId = await createAccount(adminToken, prefix, { ...(classId === undefined ? {} : { classId }), ...extra });
+  const accountId = await createAccount(adminToken, prefix, { machineConfig: NO_SOFTWARE, ...(classId === undefined ? {} : { classId }), ...extra });
   const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
   if (!machine) throw new Error('create-from-draft made no machine');
   await expect

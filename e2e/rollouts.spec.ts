@@ -12,20 +12,35 @@
  *   halts the rollout at a threshold of 0 failed targets, later waves stay
  *   Pending; Abort (confirmed) makes them NotApplied;
  * - Pause while wave 1 deploys holds wave 2 after wave 1 ends; Resume goes on.
+ *   Its targets are of class Customer Production, whose UpdateSoftware waits
+ *   for approval: wave 1 deploys until the test approves it, so the pause
+ *   happens while it deploys whatever the machine's speed.
  *
  * The targets are accounts this spec creates (class 1, Experimental: the demo
  * seed has class 2's MMA on standby, which holds every new operation of the
- * class, so its deploys would never run; a unique name prefix per set); before a rollout, its targets' machines must be running, up to date and
- * idle, so that the only deploys are the rollout's. The rollouts list and the
- * activity log's link to a rollout are checked last.
+ * class, so its deploys would never run; a unique name prefix per set) running
+ * no software (every version None, so no first deploy: a wave installs the
+ * launcher alone); before a rollout, its targets' machines must be running, up
+ * to date and idle, so that the only deploys are the rollout's. The rollouts
+ * list and the activity log's link to a rollout are checked last.
  *
  * With `E2E_SHOTS` set to a folder, the rollout pages are saved there as PNGs.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { TListCommitsResponse, TListMachinesResponse, TRollout, TRolloutTarget, TUpdaterAccount, TUpdaterMachine, TVersionState } from '@fleet/contracts';
-import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import {
+  CLASS_CUSTOMER_PRODUCTION,
+  type TListCommitsResponse,
+  type TListMachinesResponse,
+  type TOperationListResponse,
+  type TRollout,
+  type TRolloutTarget,
+  type TUpdaterAccount,
+  type TUpdaterMachine,
+  type TVersionState,
+} from '@fleet/contracts';
+import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
 import { ROLLOUT_FAILING_ACCOUNT } from './global-setup.js';
 
 let browser: Browser;
@@ -36,17 +51,18 @@ const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p` } as
 const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [] };
 const openPage = pagesPerTest(() => browser);
 
-/** Longest wait for new machines to be created and deployed, and for a wave's deploys (15 s each, a controller pass every 10 s). */
+/** Longest wait for new machines to be created, and for a wave's deploys (the launcher alone: a few seconds each). */
 const DEPLOY_TIMEOUT = 150_000;
 const LONG = 300_000;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   adminToken = await apiToken('admin');
-  accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 1, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
-  for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, { classId: 1 }));
-  for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, { classId: 1 }));
-  for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: 1 }));
+  const experimental = { classId: 1, machineConfig: NO_SOFTWARE };
+  accounts.halt.push(await createAccount(adminToken, SETS.halt, { ...experimental, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
+  for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, experimental));
+  for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, experimental));
+  for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: CLASS_CUSTOMER_PRODUCTION, machineConfig: NO_SOFTWARE }));
 }, 120_000);
 afterAll(() => browser.close());
 
@@ -58,6 +74,17 @@ const status = (page: Page) => page.getByTestId('rollout-status').innerText();
 const waveText = (page: Page, n: number) => page.getByRole('group', { name: `Wave ${n}`, exact: true }).innerText();
 const rollout = (id: number) => api<TRollout>(`/rollouts/${id}`, adminToken);
 const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/machines?accountId=${accountId}`, adminToken)).items;
+
+/** Approves (Proceed) the UpdateSoftware waiting for approval on the machine of `accountId`, once it is queued; answers its id. */
+async function approveUpdate(accountId: number): Promise<number> {
+  const [machine] = await machinesOf(accountId);
+  const pendingUpdate = async () =>
+    (await api<TOperationListResponse>(`/machines/${machine!.id}/operations?limit=100`, adminToken)).items.find((o) => o.typeName === 'UpdateSoftware' && o.pending);
+  await expect.poll(async () => (await pendingUpdate())?.id ?? null, { timeout: DEPLOY_TIMEOUT }).not.toBeNull();
+  const operation = (await pendingUpdate())!;
+  await api(`/machines/${machine!.id}/operations/${operation.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ params: 'PROCEED' }) });
+  return operation.id;
+}
 
 /**
  * Waits until every machine of `accountIds` has a running instance, runs its
@@ -225,14 +252,15 @@ describe('rollout page', () => {
     const { page } = await openPage();
     const id = await submitInWaves(page, SETS.pause, ids, commit);
 
-    // Pause while wave 1 deploys (its UpdateSoftware takes about 15 s).
+    // Pause while wave 1 deploys: its UpdateSoftware waits for approval (Customer Production).
     await expect.poll(async () => (await rollout(id)).waves[0]!.counts.Deploying, { timeout: 30_000, interval: 250 }).toBe(1);
     await page.getByRole('button', { name: 'Pause' }).click();
     await toast(page, 'Rollout paused').waitFor();
     await expect.poll(() => status(page)).toBe('Paused');
     expect((await rollout(id)).waves[0]!.counts.Deploying).toBe(1);
 
-    // Wave 1 still ends while paused; wave 2 does not start, over several engine passes (1 s each).
+    // Wave 1, approved, still ends while paused; wave 2 does not start, over several engine passes (1 s each).
+    await approveUpdate(ids[0]!);
     await expect.poll(async () => (await rollout(id)).waves[0]!.status, { timeout: DEPLOY_TIMEOUT }).toBe('Succeeded');
     await new Promise((r) => setTimeout(r, 4000));
     const paused = await rollout(id);
@@ -246,6 +274,7 @@ describe('rollout page', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await toast(page, 'Rollout resumed').waitFor();
     await expect.poll(() => waveText(page, 2), { timeout: 30_000 }).not.toContain('Pending');
+    await approveUpdate(ids[1]!);
     await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
     expect((await rollout(id)).waves.map((w) => w.counts.Succeeded)).toEqual([1, 1]);
   }, LONG);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import type { TBackupFilesResponse, TListMachinesResponse, TMachine, TOperationListResponse, TTaskListResponse, TUserActivity } from '@fleet/contracts';
-import { api, apiToken, createAccount, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, createAccount, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
 
 /** Longest wait for a simulated launch, a scheduler pass (10 s) and a simulated operation. */
 const LIVE_TIMEOUT = 90_000;
@@ -41,7 +41,7 @@ const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tb
 
 /** A new AllInOne account backing up at 03:00 UTC, and its one machine once launched and idle. */
 async function scheduledMachine(): Promise<TMachine> {
-  const accountId = await createAccount(adminToken, 'Scheduled Backup', { backupConfig: { times: ['03:00'] } });
+  const accountId = await createAccount(adminToken, 'Scheduled Backup', { backupConfig: { times: ['03:00'] }, machineConfig: NO_SOFTWARE });
   const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
   if (!machine) throw new Error('create-from-draft made no machine');
   await expect
