@@ -8,27 +8,24 @@
  * DELETE) needs permission `write` unless its config says `selfService` (logout,
  * own password); a read that reveals secrets says `requireWrite`.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  hasZodFastifySchemaValidationErrors,
-  isResponseSerializationError,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DEVOPS_EMAIL, type TFieldError, type TProblemDetails } from '@fleet/contracts';
+import { DEVOPS_EMAIL } from '@fleet/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
-import { HttpProblem, badRequest, forbidden, unauthorized } from './lib/problem.js';
+import { badRequest, forbidden, unauthorized } from './lib/problem.js';
+import { apiErrorHandler, frameworkErrorHandler, sendProblem } from './lib/error-handler.js';
 import { createSerializerCompiler } from './lib/json-text.js';
-import { isDatabaseInputError, nulByteErrors, sqlState } from './lib/input-guard.js';
+import { nulByteErrors } from './lib/input-guard.js';
 import { API_INFO, API_TAGS, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
 import { registerHttpSecurity } from './lib/http-security.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -169,61 +166,6 @@ export interface AppOptions {
   store?: ObjectStore;
 }
 
-function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
-  return reply.code(body.status).headers(headers).type('application/problem+json').send(body);
-}
-
-const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-};
-
-function valueAt(source: unknown, path: string[]): unknown {
-  return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), source);
-}
-
-/** Longest attempted string value echoed back in a field error. */
-const MAX_ECHOED_LENGTH = 200;
-
-/**
- * The attempted value as a field error shows it: scalars as sent (long strings
- * cut to 200 characters), objects and arrays left out, since they can be
- * megabytes or thousands of levels deep.
- */
-function echoed(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_ECHOED_LENGTH ? `${value.slice(0, MAX_ECHOED_LENGTH)}…` : value;
-  return value !== null && typeof value === 'object' ? undefined : value;
-}
-
-/**
- * Field errors of a zod validation failure, named by their path (`limit`,
- * `contact.email`). Query and path parameters are named by the parameter alone,
- * since the user sent one string even when it holds a comma list.
- */
-function fieldErrors(error: FastifyError, req: FastifyRequest): TFieldError[] {
-  const context = (error.validationContext ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
-  const source = context === 'querystring' ? req.query : context === 'params' ? req.params : context === 'headers' ? req.headers : req.body;
-  return (error.validation ?? []).map((v) => {
-    const issue = (v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue;
-    let path = issue?.path?.map(String) ?? v.instancePath.split('/').filter(Boolean);
-    if (context !== 'body') path = path.slice(0, 1);
-    return {
-      propertyName: path.join('.') || context,
-      errorMessage: v.message ?? 'Invalid value',
-      attemptedValue: echoed(valueAt(source, path)),
-    };
-  });
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (opts.logger || undefined) as FastifyBaseLogger | undefined,
@@ -231,11 +173,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // The router's own refusals (a malformed URL, a path parameter past 100
     // characters) answer problem details like every other error.
-    frameworkErrors: (error, _req, reply) => {
-      const status = error.statusCode ?? 400;
-      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters' : 'The URL is malformed';
-      return problem(reply, { type: 'about:blank', title: STATUS_TITLES[status] ?? 'Bad Request', status, detail, errors: [{ propertyName: 'path', errorMessage: detail }] });
-    },
+    frameworkErrors: frameworkErrorHandler,
     // One line per request drowns what matters in a console's terminal; errors are
     // logged by the error handler, and LOG_LEVEL=debug shows each request.
     logController: new LogController({ disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true }),
@@ -291,61 +229,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     rollouts,
   });
 
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      return problem(reply, {
-        type: 'https://fleet-console.dev/problems/validation',
-        title: 'Bad Request',
-        status: 400,
-        detail: 'One or more fields are invalid',
-        errors: fieldErrors(error, req),
-      });
-    }
-    if (error instanceof HttpProblem) {
-      return problem(
-        reply,
-        { type: 'about:blank', title: error.title, status: error.status, detail: error.detail, errors: error.errors },
-        error.headers,
-      );
-    }
-    if (error.code?.startsWith('FST_ERR_CTP_')) {
-      // The body could not be parsed (malformed JSON, empty JSON body, wrong media
-      // type, too large): the field at fault is the body itself.
-      const status = error.statusCode ?? 400;
-      return problem(reply, {
-        type: 'about:blank',
-        title: STATUS_TITLES[status] ?? 'Bad Request',
-        status,
-        detail: error.message,
-        errors: [{ propertyName: 'body', errorMessage: error.message }],
-      });
-    }
-    if (isDatabaseInputError(error)) {
-      // A value passed its schema but PostgreSQL refused it: the schema lacks a
-      // bound. Answer as the input error it is, and log it as the defect it is.
-      req.log.error({ err: error, sqlState: sqlState(error), route: req.routeOptions.url }, 'input reached the database unchecked (schema lacks a bound)');
-      return problem(reply, {
-        type: 'https://fleet-console.dev/problems/database-input',
-        title: 'Bad Request',
-        status: 400,
-        detail: 'A value is out of range or malformed',
-        errors: [{ propertyName: 'request', errorMessage: 'A value is out of range or malformed' }],
-      });
-    }
-    if (isResponseSerializationError(error)) {
-      req.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
-    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return problem(reply, {
-        type: 'about:blank',
-        title: STATUS_TITLES[error.statusCode] ?? 'Bad Request',
-        status: error.statusCode,
-        detail: error.message,
-      });
-    } else {
-      req.log.error({ err: error }, 'unhandled error');
-    }
-    return problem(reply, { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' });
-  });
+  app.setErrorHandler(apiErrorHandler);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -422,7 +306,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || !hasWeb || req.method !== 'GET') {
-      return problem(reply, { type: 'about:blank', title: 'Not Found', status: 404, detail: `${req.method} ${req.url.split('?')[0]} does not exist` });
+      return sendProblem(reply, { type: 'about:blank', title: 'Not Found', status: 404, detail: `${req.method} ${req.url.split('?')[0]} does not exist` });
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
