@@ -3,133 +3,50 @@
  * document at `/api/v1/openapi.json` and docs page at `/api/docs`, and the built
  * console at `/`. Used by `main.ts` and by the API tests (`app.inject`).
  *
+ * The modules come from one list (`modules/index.ts`, issue 23): their services
+ * become `app.services.<name>` (made in the order of what each needs; a missing or
+ * circular need fails the build with a `StartFailure` naming the module), their
+ * tags the document's tags and their route plugins the `/api/v1` routes. Errors
+ * are answered as problem details by `lib/error-handler.ts`.
+ *
  * Authorisation is one mechanism for every route: each `/api/v1` route needs a
  * live token unless its config says `public`; every mutation (POST, PUT, PATCH,
  * DELETE) needs permission `write` unless its config says `selfService` (logout,
  * own password); a read that reveals secrets says `requireWrite`.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  hasZodFastifySchemaValidationErrors,
-  isResponseSerializationError,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DEVOPS_EMAIL, type TFieldError, type TProblemDetails } from '@fleet/contracts';
+import { DEVOPS_EMAIL } from '@fleet/contracts';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
-import { HttpProblem, badRequest, forbidden, unauthorized } from './lib/problem.js';
+import { badRequest, forbidden, unauthorized } from './lib/problem.js';
+import { apiErrorHandler, frameworkErrorHandler, sendProblem } from './lib/error-handler.js';
 import { createSerializerCompiler } from './lib/json-text.js';
-import { isDatabaseInputError, nulByteErrors, sqlState } from './lib/input-guard.js';
-import { API_INFO, API_TAGS, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
+import { nulByteErrors } from './lib/input-guard.js';
+import { API_INFO, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
 import { registerHttpSecurity } from './lib/http-security.js';
 import { createSecretBox } from './lib/secret-box.js';
-import { createAuditService, type AuditService } from './modules/audit/audit.service.js';
-import { auditRoutes } from './modules/audit/audit.routes.js';
-import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { createAccountService, type AccountService } from './modules/accounts/accounts.service.js';
-import { accountRoutes } from './modules/accounts/accounts.routes.js';
-import { createFleetService, type FleetService } from './modules/fleet/fleet.service.js';
-import { fleetRoutes } from './modules/fleet/fleet.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { createAccountSettingsService, type AccountSettingsService } from './modules/account-settings/account-settings.service.js';
-import { accountSettingsRoutes } from './modules/account-settings/account-settings.routes.js';
-import { createCatalogueService, type CatalogueService } from './modules/catalogues/catalogues.service.js';
-import { catalogueRoutes } from './modules/catalogues/catalogues.routes.js';
-import { createSiteService, type SiteService } from './modules/sites/sites.service.js';
-import { siteRoutes } from './modules/sites/sites.routes.js';
-import { createDraftService, type DraftService } from './modules/drafts/drafts.service.js';
-import { draftRoutes } from './modules/drafts/drafts.routes.js';
-import { createTemplateService, type TemplateService } from './modules/templates/templates.service.js';
-import { templateRoutes } from './modules/templates/templates.routes.js';
-import { createSoftwareUpdateService, type SoftwareUpdateService } from './modules/software-update/software-update.service.js';
-import { softwareUpdateRoutes } from './modules/software-update/software-update.routes.js';
-import { createAccountMailService, type AccountMailService } from './modules/account-mail/account-mail.service.js';
-import { accountMailRoutes } from './modules/account-mail/account-mail.routes.js';
 import { mailerFromEnvironment, type Mailer } from './lib/mailer.js';
 import { createLicenseSigner } from './lib/license-signing.js';
-import { createLicenseFileService, type LicenseFileService } from './modules/license-files/license-files.service.js';
-import { licenseFileRoutes } from './modules/license-files/license-files.routes.js';
-import { createMachineService, type MachineService } from './modules/machines/machines.service.js';
-import { createBackupService, type BackupService } from './modules/backups/backups.service.js';
-import { backupRoutes } from './modules/backups/backups.routes.js';
-import { machineRoutes } from './modules/machines/machines.routes.js';
-import { createNotificationService, type NotificationService } from './modules/notifications/notifications.service.js';
-import { notificationRoutes } from './modules/notifications/notifications.routes.js';
-import { createMachineConfigService, type MachineConfigService } from './modules/machine-configs/machine-configs.service.js';
-import { machineConfigRoutes } from './modules/machine-configs/machine-configs.routes.js';
-import { createConfigCatalogueService, type ConfigCatalogueService } from './modules/config-catalogues/config-catalogues.service.js';
-import { configCatalogueRoutes } from './modules/config-catalogues/config-catalogues.routes.js';
-import { createAccountKeyService, type AccountKeyService } from './modules/account-keys/account-keys.service.js';
-import { accountKeyRoutes } from './modules/account-keys/account-keys.routes.js';
-import { createVersionStateService, type VersionStateService } from './modules/version-states/version-states.service.js';
-import { createCloudInstanceService, type CloudInstanceService } from './modules/cloud-instances/cloud-instances.service.js';
-import { cloudInstanceRoutes } from './modules/cloud-instances/cloud-instances.routes.js';
-import { versionStateRoutes } from './modules/version-states/version-states.routes.js';
-import { createOperationService, type OperationService } from './modules/operations/operations.service.js';
-import { operationRoutes } from './modules/operations/operations.routes.js';
-import { createIssueService, type IssueService } from './modules/issues/issues.service.js';
-import { issueRoutes } from './modules/issues/issues.routes.js';
-import { createImageService, type ImageService } from './modules/images/images.service.js';
-import { imageRoutes } from './modules/images/images.routes.js';
 import { createCloudProvider, type CloudProvider } from './engine/cloud/index.js';
-import { createRequestStatisticsService, type RequestStatisticsService } from './modules/request-statistics/request-statistics.service.js';
-import { requestStatisticsRoutes } from './modules/request-statistics/request-statistics.routes.js';
-import { createLibraryService, type LibraryService } from './modules/library/library.service.js';
-import { libraryRoutes } from './modules/library/library.routes.js';
-import { createMmaService, type MmaService } from './modules/mma/mma.service.js';
-import { mmaRoutes } from './modules/mma/mma.routes.js';
-import { createUpdaterService, type UpdaterService } from './modules/updater/updater.service.js';
-import { updaterRoutes } from './modules/updater/updater.routes.js';
-import { createRolloutService, type RolloutService } from './modules/rollouts/rollouts.service.js';
-import { rolloutRoutes } from './modules/rollouts/rollouts.routes.js';
 import { createLocalObjectStore } from './storage/local-store.js';
 import type { ObjectStore } from './storage/object-store.js';
 import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
+import { MODULES, type Services } from './modules/index.js';
+import { createServices, moduleTags, registerModuleRoutes } from './modules/module.js';
 
 export const API_PREFIX = '/api/v1';
-
-export interface Services {
-  audit: AuditService;
-  auth: AuthService;
-  accounts: AccountService;
-  fleet: FleetService;
-  accountSettings: AccountSettingsService;
-  catalogues: CatalogueService;
-  sites: SiteService;
-  drafts: DraftService;
-  templates: TemplateService;
-  softwareUpdate: SoftwareUpdateService;
-  accountMail: AccountMailService;
-  licenseFiles: LicenseFileService;
-  machines: MachineService;
-  notifications: NotificationService;
-  machineConfigs: MachineConfigService;
-  configCatalogues: ConfigCatalogueService;
-  accountKeys: AccountKeyService;
-  versionStates: VersionStateService;
-  cloudInstances: CloudInstanceService;
-  backups: BackupService;
-  operations: OperationService;
-  issues: IssueService;
-  requestStatistics: RequestStatisticsService;
-  images: ImageService;
-  library: LibraryService;
-  mma: MmaService;
-  updater: UpdaterService;
-  rollouts: RolloutService;
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -169,61 +86,6 @@ export interface AppOptions {
   store?: ObjectStore;
 }
 
-function problem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
-  return reply.code(body.status).headers(headers).type('application/problem+json').send(body);
-}
-
-const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-};
-
-function valueAt(source: unknown, path: string[]): unknown {
-  return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), source);
-}
-
-/** Longest attempted string value echoed back in a field error. */
-const MAX_ECHOED_LENGTH = 200;
-
-/**
- * The attempted value as a field error shows it: scalars as sent (long strings
- * cut to 200 characters), objects and arrays left out, since they can be
- * megabytes or thousands of levels deep.
- */
-function echoed(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_ECHOED_LENGTH ? `${value.slice(0, MAX_ECHOED_LENGTH)}…` : value;
-  return value !== null && typeof value === 'object' ? undefined : value;
-}
-
-/**
- * Field errors of a zod validation failure, named by their path (`limit`,
- * `contact.email`). Query and path parameters are named by the parameter alone,
- * since the user sent one string even when it holds a comma list.
- */
-function fieldErrors(error: FastifyError, req: FastifyRequest): TFieldError[] {
-  const context = (error.validationContext ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
-  const source = context === 'querystring' ? req.query : context === 'params' ? req.params : context === 'headers' ? req.headers : req.body;
-  return (error.validation ?? []).map((v) => {
-    const issue = (v.params as { issue?: { path?: PropertyKey[] } } | undefined)?.issue;
-    let path = issue?.path?.map(String) ?? v.instancePath.split('/').filter(Boolean);
-    if (context !== 'body') path = path.slice(0, 1);
-    return {
-      propertyName: path.join('.') || context,
-      errorMessage: v.message ?? 'Invalid value',
-      attemptedValue: echoed(valueAt(source, path)),
-    };
-  });
-}
-
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (opts.logger || undefined) as FastifyBaseLogger | undefined,
@@ -231,11 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // The router's own refusals (a malformed URL, a path parameter past 100
     // characters) answer problem details like every other error.
-    frameworkErrors: (error, _req, reply) => {
-      const status = error.statusCode ?? 400;
-      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters' : 'The URL is malformed';
-      return problem(reply, { type: 'about:blank', title: STATUS_TITLES[status] ?? 'Bad Request', status, detail, errors: [{ propertyName: 'path', errorMessage: detail }] });
-    },
+    frameworkErrors: frameworkErrorHandler,
     // One line per request drowns what matters in a console's terminal; errors are
     // logged by the error handler, and LOG_LEVEL=debug shows each request.
     logController: new LogController({ disableRequestLogging: opts.logger ? !opts.logger.isLevelEnabled('debug') : true }),
@@ -247,9 +105,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerHttpSecurity(app, opts.config.rateLimit);
 
   const { db, config } = opts;
-  const tokens = createTokenService(config.jwtSecret, opts.tokenLifetimeSeconds);
-  const secrets = createSecretBox(config.dataKey);
-  const audit = createAuditService({ db });
   const events = opts.events ?? createTaskEvents();
   const tasks = createTaskQueue({ events });
   const operations = createOperationQueue({
@@ -258,101 +113,31 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   app.decorate('deps', { db, config, events, tasks, operations });
-  const licenseSigner = createLicenseSigner(config.dataKey);
-  const rollouts = createRolloutService({ db, audit, events });
-  app.decorate('services', {
-    audit,
-    auth: createAuthService({ db, tokens, audit }),
-    accounts: createAccountService({ db, audit, secrets }),
-    fleet: createFleetService({ db }),
-    accountSettings: createAccountSettingsService({ db, audit }),
-    catalogues: createCatalogueService({ db, audit }),
-    sites: createSiteService({ db, audit }),
-    drafts: createDraftService({ db, audit, tasks }),
-    templates: createTemplateService({ db, audit }),
-    softwareUpdate: createSoftwareUpdateService({ db, audit, startRollout: (o) => rollouts.start(o) }),
-    accountMail: createAccountMailService({ db, audit, mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`) }),
-    licenseFiles: createLicenseFileService({ db, signer: licenseSigner }),
-    machines: createMachineService({ db, audit, tasks, events, secrets, operations }),
-    notifications: createNotificationService({ db, audit }),
-    machineConfigs: createMachineConfigService({ db, audit }),
-    configCatalogues: createConfigCatalogueService({ db, audit }),
-    accountKeys: createAccountKeyService({ db, audit, secrets, licenseSigner }),
-    versionStates: createVersionStateService({ db }),
-    cloudInstances: createCloudInstanceService({ db }),
-    backups: createBackupService({ db }),
-    operations: createOperationService({ db, audit, operations, events }),
-    issues: createIssueService({ db, audit }),
-    requestStatistics: createRequestStatisticsService({ db }),
-    images: createImageService({ db, audit, cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }) }),
-    library: createLibraryService({ db, audit, store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }) }),
-    mma: createMmaService({ db, audit }),
-    updater: createUpdaterService({ db, audit }),
-    rollouts,
-  });
+  // Every module's service, in the order of what each needs (modules/index.ts).
+  app.decorate(
+    'services',
+    createServices(MODULES, {
+      db,
+      events,
+      tasks,
+      operations,
+      tokens: createTokenService(config.jwtSecret, opts.tokenLifetimeSeconds),
+      secrets: createSecretBox(config.dataKey),
+      licenseSigner: createLicenseSigner(config.dataKey),
+      mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`),
+      cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }),
+      store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }),
+    }),
+  );
 
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      return problem(reply, {
-        type: 'https://fleet-console.dev/problems/validation',
-        title: 'Bad Request',
-        status: 400,
-        detail: 'One or more fields are invalid',
-        errors: fieldErrors(error, req),
-      });
-    }
-    if (error instanceof HttpProblem) {
-      return problem(
-        reply,
-        { type: 'about:blank', title: error.title, status: error.status, detail: error.detail, errors: error.errors },
-        error.headers,
-      );
-    }
-    if (error.code?.startsWith('FST_ERR_CTP_')) {
-      // The body could not be parsed (malformed JSON, empty JSON body, wrong media
-      // type, too large): the field at fault is the body itself.
-      const status = error.statusCode ?? 400;
-      return problem(reply, {
-        type: 'about:blank',
-        title: STATUS_TITLES[status] ?? 'Bad Request',
-        status,
-        detail: error.message,
-        errors: [{ propertyName: 'body', errorMessage: error.message }],
-      });
-    }
-    if (isDatabaseInputError(error)) {
-      // A value passed its schema but PostgreSQL refused it: the schema lacks a
-      // bound. Answer as the input error it is, and log it as the defect it is.
-      req.log.error({ err: error, sqlState: sqlState(error), route: req.routeOptions.url }, 'input reached the database unchecked (schema lacks a bound)');
-      return problem(reply, {
-        type: 'https://fleet-console.dev/problems/database-input',
-        title: 'Bad Request',
-        status: 400,
-        detail: 'A value is out of range or malformed',
-        errors: [{ propertyName: 'request', errorMessage: 'A value is out of range or malformed' }],
-      });
-    }
-    if (isResponseSerializationError(error)) {
-      req.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
-    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return problem(reply, {
-        type: 'about:blank',
-        title: STATUS_TITLES[error.statusCode] ?? 'Bad Request',
-        status: error.statusCode,
-        detail: error.message,
-      });
-    } else {
-      req.log.error({ err: error }, 'unhandled error');
-    }
-    return problem(reply, { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' });
-  });
+  app.setErrorHandler(apiErrorHandler);
 
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: API_INFO,
       servers: [{ url: '/' }],
-      tags: API_TAGS,
+      tags: moduleTags(MODULES),
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         schemas: { [PROBLEM_SCHEMA_NAME]: problemDetailsComponent() },
@@ -383,35 +168,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         if (errors.length > 0) throw badRequest(errors);
       });
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, () => app.swagger());
-      await api.register(healthRoutes);
-      await api.register(authRoutes);
-      await api.register(accountRoutes);
-      await api.register(auditRoutes);
-      await api.register(fleetRoutes);
-      await api.register(accountSettingsRoutes);
-      await api.register(catalogueRoutes);
-      await api.register(siteRoutes);
-      await api.register(draftRoutes);
-      await api.register(templateRoutes);
-      await api.register(softwareUpdateRoutes);
-      await api.register(accountMailRoutes);
-      await api.register(licenseFileRoutes);
-      await api.register(machineRoutes);
-      await api.register(notificationRoutes);
-      await api.register(machineConfigRoutes);
-      await api.register(configCatalogueRoutes);
-      await api.register(accountKeyRoutes);
-      await api.register(versionStateRoutes);
-      await api.register(cloudInstanceRoutes);
-      await api.register(backupRoutes);
-      await api.register(operationRoutes);
-      await api.register(issueRoutes);
-      await api.register(requestStatisticsRoutes);
-      await api.register(imageRoutes);
-      await api.register(libraryRoutes);
-      await api.register(mmaRoutes);
-      await api.register(updaterRoutes);
-      await api.register(rolloutRoutes);
+      await registerModuleRoutes(api, MODULES);
     },
     { prefix: API_PREFIX },
   );
@@ -422,7 +179,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || !hasWeb || req.method !== 'GET') {
-      return problem(reply, { type: 'about:blank', title: 'Not Found', status: 404, detail: `${req.method} ${req.url.split('?')[0]} does not exist` });
+      return sendProblem(reply, { type: 'about:blank', title: 'Not Found', status: 404, detail: `${req.method} ${req.url.split('?')[0]} does not exist` });
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

@@ -8,7 +8,8 @@
  * Stopping (SIGINT, SIGTERM, SIGHUP; issue 9 "Crash and restart") goes in this
  * order, so that nothing meets a database that is already gone: the push
  * channel and HTTP (no new tasks), the scheduler, the probes (the tick in flight commits), the rollout engine (the pass in flight commits), the deploy controller, the operation agent (running operations
- * handed over), the task engine (running tasks handed over, pg-boss quiet), the compaction, the pool, the embedded PostgreSQL; then the
+ * handed over), the task engine (running tasks handed over, pg-boss quiet), the compaction (the engine parts, `engine/parts.ts`,
+ * in the reverse of their start order), the pool, the embedded PostgreSQL; then the
  * process exits 0. Errors of a database that went away meanwhile (a Ctrl-C in
  * the terminal also reaches the embedded postmaster) are logged at debug. A
  * second signal, or a stop longer than {@link STOP_TIMEOUT_MS}, exits at once
@@ -29,23 +30,8 @@ import { ensureOperationTypes } from './seed/catalogue.js';
 import { createCloudProvider } from './engine/cloud/index.js';
 import { createTaskEvents } from './engine/push/events.js';
 import { createTaskHub } from './engine/push/task-hub.js';
-import { createSecretBox } from './lib/secret-box.js';
-import { createTaskEngine, type TaskEngine } from './engine/tasks/engine.js';
-import { createOperationEngine, type OperationEngine } from './engine/operations/agent.js';
-import { startServerStatusWatch, type ServerStatusWatch } from './engine/issues/server-status-check.js';
-import { createSimulatedAgent } from './engine/operations/simulated-agent.js';
-import { AGENT_EFFECTS } from './engine/operations/agent-effects.js';
-import { createStorageEffects } from './storage/effects.js';
-import { startAccountCountCompaction } from './db/account-counts.js';
-import { startDeployController, type DeployController } from './engine/desired-state/controller.js';
-import { createDeployEffects } from './engine/desired-state/deploy-effects.js';
-import { startRolloutEngine, type RolloutEngine } from './engine/rollouts/engine.js';
-import { SOFTWARE_UPDATE_APPLIER } from './engine/rollouts/software-update-applier.js';
+import { ENGINE_PARTS, startEngineParts, type MadeEnginePart } from './engine/parts.js';
 import { createObjectStore } from './storage/index.js';
-import { createProbeEngine, type ProbeEngine } from './engine/probes/prober.js';
-import { createSimulatedEndpoint } from './engine/probes/endpoint.js';
-import { startScheduler, type RunningScheduler } from './engine/schedules/scheduler.js';
-import { prepareDemoSchedules, type DemoSchedules } from './seed/demo-schedules.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -72,15 +58,8 @@ async function main() {
   let database: OpenDatabase | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let hub: ReturnType<typeof createTaskHub> | undefined;
-  let engine: TaskEngine | undefined;
-  let operationEngine: OperationEngine | undefined;
-  let stopCompaction: (() => Promise<void>) | undefined;
-  let deploys: DeployController | undefined;
-  let rollouts: RolloutEngine | undefined;
-  let serverStatusWatch: ServerStatusWatch | undefined;
-  let probes: ProbeEngine | undefined;
-  let scheduler: RunningScheduler | undefined;
-  let demoSchedules: DemoSchedules | undefined;
+  /** The engine parts made so far, in start order (engine/parts.ts). */
+  const engineParts: MadeEnginePart[] = [];
 
   /** Runs one stop step; answers false when it failed for another reason than the database being gone. */
   const step = async (name: string, run: (() => Promise<unknown>) | undefined): Promise<boolean> => {
@@ -98,19 +77,10 @@ async function main() {
     }
   };
   const closeAll = async (): Promise<boolean> => {
-    const results = [
-      await step('push channel', hub && (() => hub!.close())),
-      await step('http', app && (() => app!.close())),
-      await step('scheduler', scheduler && (() => scheduler!.stop())),
-      await step('probes', probes && (() => probes!.stop())),
-      await step('rollout engine', rollouts && (() => rollouts!.stop())),
-      await step('deploy controller', deploys && (() => deploys!.stop())),
-      await step('server status check', serverStatusWatch && (() => serverStatusWatch!.stop())),
-      await step('operation agent', operationEngine && (() => operationEngine!.stop())),
-      await step('task engine', engine && (() => engine!.stop())),
-      await step('account count compaction', stopCompaction),
-      await step('database', database && (() => database!.shutdown())),
-    ];
+    const results = [await step('push channel', hub && (() => hub!.close())), await step('http', app && (() => app!.close()))];
+    // The engine parts in the reverse of their start order: what makes work before what does it.
+    for (const part of engineParts.toReversed()) results.push(await step(part.name, () => part.run.stop()));
+    results.push(await step('database', database && (() => database!.shutdown())));
     return results.every(Boolean);
   };
 
@@ -166,37 +136,8 @@ async function main() {
       log,
     });
     if (config.role !== 'api') {
-      stopCompaction = startAccountCountCompaction(database.db, { log });
-      engine = createTaskEngine({ db: database.db, cloud, events, secrets: createSecretBox(config.dataKey), log });
-      await engine.start();
-      operationEngine = createOperationEngine({
-        db: database.db,
-        cloud,
-        agent: createSimulatedAgent({
-          effects: { ...AGENT_EFFECTS, ...createStorageEffects({ store }), ...createDeployEffects() },
-          faults: config.simAgentFailMachines.map((machineName) => ({ machineName, times: Infinity, message: 'Simulated failure (SIM_AGENT_FAIL_MACHINES)' })),
-        }),
-        events,
-        log,
-        ...config.agent,
-      });
-      await operationEngine.start();
-      deploys = startDeployController({ db: database.db, queue: app.deps.operations, log });
-      // Rollouts in waves (DESIGN §15): each wave through the same software update code as an update at once.
-      rollouts = startRolloutEngine({ db: database.db, updates: SOFTWARE_UPDATE_APPLIER, events, log, everyMs: config.rolloutPassMs });
-      serverStatusWatch = startServerStatusWatch({ db: database.db, intervalMs: config.serverStatusIntervalS * 1000, log });
-      if (config.probes.intervalS > 0) {
-        probes = createProbeEngine({
-          db: database.db,
-          endpoint: createSimulatedEndpoint({ failMachines: config.probes.failMachines }),
-          intervalS: config.probes.intervalS,
-          log,
-        });
-        await probes.start();
-      }
-      // Backups, retention, idle stops and resumes, auto-stops at their times (DESIGN §13).
-      if (config.seed === 'demo' && config.demoSchedules) demoSchedules = await prepareDemoSchedules(database.db, { log });
-      scheduler = startScheduler({ db: database.db, operations: app.deps.operations, tasks: app.deps.tasks, store, log });
+      const { operations, tasks } = app.deps;
+      await startEngineParts(ENGINE_PARTS, { config, db: database.db, log, events, cloud, store, operations, tasks }, engineParts);
     }
 
     if (config.role === 'worker') {
@@ -211,8 +152,7 @@ async function main() {
       `  API docs: ${url}/api/docs`,
       seeded ? `  Seeded the ${config.seed} fleet.` : '',
       ...(config.seed === 'demo' ? ['  Demo sign-ins:', ...DEMO_SIGN_INS.map((s) => `    ${s.username} / ${s.password}   (${s.note})`)] : []),
-      demoSchedules?.backup ? `  Scheduled backup: ${demoSchedules.backup.name} at ${demoSchedules.backup.time} UTC (runs now, as a time missed while down)` : '',
-      demoSchedules?.idle ? `  Idle schedule: ${demoSchedules.idle.name} stops at ${demoSchedules.idle.stopAt} for 1 hour` : '',
+      ...engineParts.flatMap((part) => part.run.banner?.() ?? []),
       '  Press Ctrl-C to stop.',
       '',
     ].filter((l) => l !== '');

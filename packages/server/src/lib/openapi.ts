@@ -13,8 +13,10 @@
  *   where its service throws `conflict()` or `unprocessable()`, 404 for an id in the
  *   body, 401 on sign-in);
  * - `security: []` on public routes;
- * - a last sentence of each operation's description naming the permission it needs;
- * - the tags, declared with their descriptions (`API_TAGS`).
+ * - a last sentence of each operation's description naming the permission it needs.
+ *
+ * The tags, with their descriptions, are declared by the modules (`tags` of each
+ * `modules/<name>/<name>.module.ts`, in the order of `modules/index.ts`).
  *
  * This only shapes the document (the swagger `transform`): at run time the routes
  * keep their 2xx response schemas alone, and problem bodies are sent by the error
@@ -156,38 +158,3 @@ export const API_INFO = {
     'Customer Production are invisible (404) without group CustomerProductionAccess.',
   license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
 };
-
-/**
- * The tags every operation uses, with their descriptions (a tag used by a route and
- * missing here fails the OpenAPI lint test: `operation-tag-defined`).
- */
-export const API_TAGS: { name: string; description: string }[] = [
-  { name: 'Health', description: 'Liveness and database check, for supervisors and load balancers.' },
-  { name: 'Auth', description: 'Sign-in (a bearer JWT), sign-out, the signed-in user and their password (spec 1 §7 Auth and user).' },
-  { name: 'Accounts', description: 'The accounts list with its filters, statistics and lookup, deletion and launcher logins (spec 1 §2 Accounts list, §7).' },
-  { name: 'Account creation', description: 'Creating an account through a saved draft, then the account, sites and machines from it (spec 1 §2 Create account, §7).' },
-  { name: 'Account settings', description: 'One account and its sections (properties, license, instance, backup, idle schedule), its email, keys and license files (spec 1 §2 Edit account, §7).' },
-  { name: 'Sites', description: 'Sites of an account and the software status of its services (spec 1 §7).' },
-  { name: 'Templates', description: 'Saved templates of the account forms: general, license, instance and backup settings (spec 1 §2 Manage Templates, §7).' },
-  { name: 'Software update', description: 'Checks before an instance settings push (spec 1 §5, §7).' },
-  { name: 'Machines', description: 'Machines, their lifecycle actions, tasks and credentials, and the machines of an account (spec 2 §2.2, §2.3, §7 Machines).' },
-  { name: 'Request statistics', description: 'What the probes of each running machine\'s launcher and site master URLs measured: last probe, average latency and success ratio for the hour, day and week (spec 2 §2.10, §3, §7; DESIGN §14).' },
-  { name: 'Version states', description: 'What each machine runs, ran and should run: current, historical and desired version states (spec 2 §2.3 Version Info, §2.8, §3, §7 Machines).' },
-  { name: 'Cloud instances', description: 'Cloud instances of machines, the active one and former ones: the Cloud Instances viewer (spec 2 §2.9, §3, §7).' },
-  { name: 'Machine configs', description: 'Component and deployer configurations of machines and their defaults (spec 2 §7 Machines, spec 3 §7 Updater and batch).' },
-  { name: 'Config definitions', description: 'The catalogues of component and deployer config keys (spec 2 §7 Configs, spec 3 §2.5, §7).' },
-  { name: 'Operations', description: 'Operations of the machine management agent: the dialogs that queue them, approvals, resets, the Operations viewer, logs and site server status (spec 2 §2.3, §2.6, §7; DESIGN §12).' },
-  { name: 'Issues', description: 'Problems the engine raised on machines, grouped by fingerprint, their logs, and resolving them (spec 2 §2.5, §7 Issues; DESIGN §14).' },
-  { name: 'Notifications', description: 'Messages queued for machines and the machines of accounts (spec 2 §7 Notifications).' },
-  { name: 'Audit', description: 'Audit activities of operators: who changed what and when (spec 2 §2.11, §7 Audit).' },
-  { name: 'Fleet', description: 'Fleet counters of the top bar (spec 3 §2.9).' },
-  { name: 'MMA', description: 'Machine management agent classes and instances (spec 3 §2.7, §7 MMA).' },
-  { name: 'Cloud', description: 'Cloud catalogue: regions, SaaS images, instance types (spec 3 §2.3, §7 Cloud).' },
-  { name: 'Lookups', description: 'Small lists for the account forms: customers, license features, reporting categories (spec 1 §7 Lookups).' },
-  { name: 'IRMN versions', description: 'IRMN versions of the platform software (spec 3 §2.2, §7).' },
-  { name: 'Software', description: 'Branches, commits and builds of the software components, for the version picker (spec 3 §2.1, §7 Software).' },
-  { name: 'Backups', description: 'Backup files of accounts and machines, kept in the object store (spec 2 §2.3 Restore Backup, §7; DESIGN §13).' },
-  { name: 'Rollouts', description: 'Software updates rolled out in waves: progress per wave, targets, pause, resume and abort (DESIGN §15, spec 3 §7 Updater and batch).' },
-  { name: 'Library', description: 'Library files, packages and sample data files (spec 3 §2.6, §7 Library).' },
-  { name: 'Updater', description: 'Bulk changes of machines and accounts: flag and configuration batches with a dry run, the target lists and saved selections (spec 3 §2.8, §7 Updater and batch; DESIGN §15).' },
-];
