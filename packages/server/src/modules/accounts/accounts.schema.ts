@@ -61,6 +61,9 @@ export const accounts = pgTable(
     // page in name order (a deep page reads index entries, not wide rows).
     index('accounts_live_name_idx').on(t.name, t.id, t.classId).where(sql`deleted_at is null`),
     index('accounts_live_class_idx').on(t.classId, t.id).where(sql`deleted_at is null`),
+    // The SaaS images list counts each image's live accounts of the visible classes
+    // (spec 3 §2.3): an index-only scan of these entries, not of every account row.
+    index('accounts_live_image_idx').on(t.vmImageName, t.classId).where(sql`deleted_at is null and vm_image_name is not null`),
   ],
 );
 

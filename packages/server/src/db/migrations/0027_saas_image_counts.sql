@@ -1,0 +1,1 @@
+CREATE INDEX "accounts_live_image_idx" ON "accounts" USING btree ("vm_image_name","class_id") WHERE deleted_at is null and vm_image_name is not null;
