@@ -15,6 +15,11 @@ export function countCap(page: { startIndex: number; limit: number }, ahead: num
   return page.startIndex + page.limit + ahead;
 }
 
+/** Whether a total counted up to `cap` reached it: then it is a lower bound (`totalCapped`, "at least"). */
+export function reachedCap(total: number, cap: number): boolean {
+  return total >= cap;
+}
+
 /**
  * `select count(*)::int from (<rows> limit <cap>) x`: the count of `rows` (a
  * select, ordered as the page is so that the planner walks the page's index),

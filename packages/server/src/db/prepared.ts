@@ -58,6 +58,16 @@ export function compileStatement(statement: SQL): CompiledStatement {
 }
 
 /**
+ * The node-postgres query of a compiled statement, as a named prepared
+ * statement, with `values` for its placeholders (by name; a value the
+ * statement has no placeholder for is left out). Throws when a placeholder has
+ * no value.
+ */
+export function compiledQuery(statement: CompiledStatement, values: Record<string, unknown>): pg.QueryConfig {
+  return { name: statement.name, text: statement.text, values: fillPlaceholders(statement.params, values) };
+}
+
+/**
  * Runs a compiled statement as a named prepared statement with `values` for its
  * placeholders, and returns its rows as PostgreSQL types them, each an array
  * of its columns in the select list's order (node-postgres `rowMode: 'array'`):
@@ -67,11 +77,6 @@ export function compileStatement(statement: SQL): CompiledStatement {
  * a transaction's connection is not reachable through Drizzle's handle.
  */
 export async function queryCompiledArrays(db: Db, statement: CompiledStatement, values: Record<string, unknown>): Promise<unknown[][]> {
-  const result = await listPoolOf(db).query<unknown[]>({
-    name: statement.name,
-    text: statement.text,
-    values: fillPlaceholders(statement.params, values),
-    rowMode: 'array',
-  });
+  const result = await listPoolOf(db).query<unknown[]>({ ...compiledQuery(statement, values), rowMode: 'array' });
   return result.rows;
 }

@@ -2,7 +2,7 @@
  * Answers that arrive already written as JSON (issue 9 "The slow paths").
  *
  * A list page already written as JSON text (the machines page,
- * `machines.repository.ts`, written by one `JSON.stringify` of objects typed
+ * `machines-page.repository.ts`, written by one `JSON.stringify` of objects typed
  * by the contract) is sent as it comes: checking it against the route's
  * response schema with zod and writing it out again would cost more than the
  * page itself. The route handler returns `jsonText(text)`, typed as

@@ -11,7 +11,7 @@ import { ISSUE_LOG_MAX_CONTENT, ISSUE_LOG_RETAINED } from '@fleet/contracts';
 import { cloudInstances, issueLogs, issues, machines, machineTasks, operations } from '../../db/schema.js';
 import { startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
 import { claimNext, finishTask, insertTasks } from '../tasks/tasks.repository.js';
-import { finishOperation } from '../operations/agent.repository.js';
+import { finishOperation } from '../operations/agent-finish.repository.js';
 import { siteServerStatus } from '../../modules/operations/site-server-status.js';
 import { issueFingerprint, normaliseDescription, raiseIssue, type IssueOccurrence } from './raise.js';
 import { runServerStatusCheck, SERVER_STATUS_CHECK } from './server-status-check.js';

@@ -12,7 +12,8 @@ import { issues, machines, operations } from '../../db/schema.js';
 import { createTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
-import { claimOperations, finishOperations } from './agent.repository.js';
+import { claimOperations } from './agent-claim.repository.js';
+import { finishOperations } from './agent-finish.repository.js';
 
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;

@@ -31,6 +31,10 @@
  * - Each pass also delivers the pending notification messages of machines that
  *   run managed (`deliverPendingMessages`: exactly once across engines).
  *
+ * One attempt of an operation runs in `agent-run.ts`, the batched finishes and
+ * the events in `agent-finish.ts`; their SQL is in the `agent*.repository.ts`
+ * files beside this one.
+ *
  * `stop()` aborts running operations, releases their leases (the next engine
  * resumes them at once; so does a claim that commits while stopping) and
  * returns once no claim, operation or finish is in flight; the caller may
@@ -41,33 +45,17 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { TOperationEventName } from '@fleet/contracts';
 import { isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import { listenForMachines, type MachineNotificationListener } from '../notifications.js';
-import type { EffectMachine, OperationEffectContext } from './effects.js';
-import { OPERATION_QUEUED_CHANNEL, type OperationRow } from './operations.repository.js';
-import {
-  appendLogs,
-  claimOperations,
-  deliverPendingMessages,
-  finishOperations,
-  lockLease,
-  logLine,
-  mergeOperationParams,
-  releaseOperationLease,
-  renewLease,
-  selectEffectMachines,
-  selectMachinesNeedingAgent,
-  selectOperationEvents,
-  switchStandbyOnAnomaly,
-  timedOut,
-  type EndedOperation,
-  type OperationFinish,
-  type OperationLease,
-  type OperationOutcome,
-} from './agent.repository.js';
+import type { OperationEffectContext } from './effects.js';
+import { OPERATION_QUEUED_CHANNEL } from './operations.repository.js';
+import { releaseOperationLease, selectEffectMachines } from './agent.repository.js';
+import { claimOperations } from './agent-claim.repository.js';
+import { deliverPendingMessages, selectMachinesNeedingAgent } from './agent-pass.repository.js';
+import { createOperationFinisher } from './agent-finish.js';
+import { runOperation, type Abort } from './agent-run.js';
 
 /**
  * What the engine asks of a machine agent: run one attempt of an operation on
@@ -135,13 +123,6 @@ export interface OperationEngine {
   deliverMessages(): Promise<number>;
 }
 
-/** Why a running operation is aborted. */
-class Abort extends Error {
-  constructor(readonly kind: 'timeout' | 'lost' | 'stopping') {
-    super(`operation aborted: ${kind}`);
-  }
-}
-
 export function createOperationEngine(options: OperationEngineOptions): OperationEngine {
   const { db, cloud, agent, events, log } = options;
   const s: OperationEngineSettings = { ...AGENT_ENGINE_DEFAULTS };
@@ -175,196 +156,8 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     p.then(done, done);
   };
 
-  /** Emits `name` for the operations `ids` (one read for all of them). */
-  async function announce(name: TOperationEventName, ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    try {
-      for (const e of await selectOperationEvents(db, ids)) events.emit({ name, operation: e.operation, classIds: e.classIds });
-    } catch (err) {
-      report('operation event failed', err, { name, operations: ids.length });
-    }
-  }
-
-  /** After operations ended: OperationFinished, then the anomaly rule of each class with a counted failure. */
-  async function afterEnded(ended: EndedOperation[]): Promise<void> {
-    if (ended.length === 0) return;
-    await announce('OperationFinished', ended.map((e) => e.id));
-    for (const e of ended) if (e.panicked) log?.warn({ machineId: e.machineId, failCounter: e.failCounter }, 'machine in Panic after repeated operation failures');
-    for (const classId of new Set(ended.filter((e) => e.counted).map((e) => e.classId))) {
-      try {
-        const standby = await switchStandbyOnAnomaly(db, { classId, failures: s.anomalyFailures, windowMinutes: s.anomalyWindowMinutes });
-        if (standby) log?.warn({ classId, ...standby }, 'anomaly: class switched to standby');
-      } catch (err) {
-        report('anomaly rule failed', err, { classId });
-      }
-    }
-  }
-
-  // ---- Finishes, batched: the operations that ended while a batch was being written go in the next one.
-  const finishQueue: { finish: OperationFinish; resolve(ended: EndedOperation | undefined): void; reject(err: unknown): void }[] = [];
-  let finishing = false;
-
-  /** Ends the operation (fenced) in the next finish batch; resolves once it is written and announced (undefined: lease lost). */
-  function finish(item: OperationFinish): Promise<EndedOperation | undefined> {
-    return new Promise((resolve, reject) => {
-      finishQueue.push({ finish: item, resolve, reject });
-      flushFinishes();
-    });
-  }
-
-  function flushFinishes(): void {
-    if (finishing || finishQueue.length === 0) return;
-    finishing = true;
-    const batch = finishQueue.splice(0, s.batchSize);
-    writeFinishes(batch)
-      // Settles every item whatever happened (settling one twice is a no-op).
-      .catch((err: unknown) => batch.forEach((b) => b.reject(err)))
-      .finally(() => {
-        finishing = false;
-        flushFinishes();
-      });
-  }
-
-  async function writeFinishes(batch: typeof finishQueue): Promise<void> {
-    const opts = { panicFailures: s.panicFailures };
-    let results: (EndedOperation | undefined | Error)[];
-    try {
-      results = await finishOperations(db, batch.map((b) => b.finish), opts);
-    } catch (err) {
-      if (batch.length === 1 || isDatabaseGone(err)) {
-        for (const b of batch) b.reject(err);
-        return;
-      }
-      // One operation's trouble (a deadlock with another writer of its machine) does not hold back the others.
-      report('operation finish batch failed; finishing one by one', err, { operations: batch.length });
-      results = [];
-      for (const b of batch) {
-        results.push(await finishOperations(db, [b.finish], opts).then((r) => r[0], (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
-      }
-    }
-    await afterEnded(results.filter((r): r is EndedOperation => r !== undefined && !(r instanceof Error)));
-    batch.forEach((b, i) => {
-      const r = results[i];
-      if (r instanceof Error) b.reject(r);
-      else b.resolve(r);
-    });
-  }
-
-  async function runOperation(row: OperationRow, remainingMs: number, machines: Promise<Map<number, EffectMachine>>): Promise<void> {
-    const lease: OperationLease = { operationId: row.id, attempt: row.attempts };
-    const controller = new AbortController();
-    const abort = (kind: Abort['kind']) => {
-      if (!controller.signal.aborted) controller.abort(new Abort(kind));
-    };
-    running.set(row.id, abort);
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
-    });
-    aborted.catch(() => undefined);
-    const check = () => {
-      if (controller.signal.aborted) throw controller.signal.reason as Error;
-    };
-
-    // Lines wait here until the next step, checkpoint, heartbeat or the finish;
-    // every write of this lease goes through `serial`, so lines keep their order.
-    let output = '';
-    let deployerLog = '';
-    let chain: Promise<unknown> = Promise.resolve();
-    const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-      const p = chain.then(fn, fn);
-      chain = p.catch(() => undefined);
-      return p;
-    };
-    const write = () =>
-      serial(async () => {
-        const [o, d] = [output, deployerLog];
-        output = deployerLog = '';
-        const held = o || d ? await appendLogs(db, lease, o, d) : await renewLease(db, lease);
-        if (!held) abort('lost');
-      });
-    const beat = setInterval(() => write().catch((err: unknown) => report('operation heartbeat failed', err, { operationId: row.id })), s.heartbeatMs);
-    const timer = setTimeout(() => abort('timeout'), Math.max(0, remainingMs));
-
-    let outcome: OperationOutcome;
-    try {
-      const machine = (await machines).get(row.machineId);
-      if (!machine) throw new Error(`Machine ${row.machineId} does not exist`);
-      const params = { ...row.params };
-      const ctx: OperationEffectContext = {
-        db,
-        cloud,
-        operation: { ...row, params },
-        machine,
-        signal: controller.signal,
-        async output(line) {
-          check();
-          output += logLine(line);
-        },
-        async deployerLog(line) {
-          check();
-          deployerLog += logLine(line);
-        },
-        async checkpoint(patch) {
-          check();
-          await write();
-          if (!(await serial(() => mergeOperationParams(db, lease, patch)))) abort('lost');
-          check();
-          Object.assign(params, patch);
-        },
-        async work(ms) {
-          check();
-          const realMs = (ms * s.simDelayMs) / 1000;
-          if (realMs <= 0) return;
-          await write();
-          check();
-          await sleep(realMs, undefined, { signal: controller.signal });
-        },
-        async fenced(work) {
-          check();
-          await write();
-          return db.transaction(async (tx) => {
-            if (!(await lockLease(tx, lease))) abort('lost');
-            check();
-            return work(tx);
-          });
-        },
-      };
-      const run = agent.run(ctx);
-      run.catch(() => undefined); // an aborted run may still reject later
-      await Promise.race([run, aborted]);
-      outcome = { status: 'SUCCESS' };
-    } catch (err) {
-      const reason = controller.signal.aborted ? (controller.signal.reason as Abort) : undefined;
-      if (reason?.kind === 'timeout') {
-        outcome = timedOut(row.timeoutSeconds);
-      } else if (reason?.kind === 'lost') {
-        log?.info({ operationId: row.id }, 'operation taken over, timed out or reset elsewhere');
-        return;
-      } else if (reason?.kind === 'stopping' || isDatabaseGone(err)) {
-        // Not the operation's fault: the next engine resumes it (at once when the lease is released).
-        log?.info({ operationId: row.id }, 'operation handed to the next engine');
-        if (!isDatabaseGone(err)) await serial(() => releaseOperationLease(db, lease)).catch((e: unknown) => report('lease release failed', e, { operationId: row.id }));
-        return;
-      } else {
-        outcome = { status: 'FAILURE', message: err instanceof Error ? err.message : String(err), counts: true };
-      }
-    } finally {
-      clearInterval(beat);
-      clearTimeout(timer);
-      running.delete(row.id);
-      await chain;
-    }
-    const [o, d] = [output, deployerLog];
-    output = deployerLog = '';
-    let ended: EndedOperation | undefined;
-    try {
-      ended = await finish({ lease, outcome, output: o, deployerLog: d });
-    } catch (err) {
-      report('operation finish failed', err, { operationId: row.id });
-      return;
-    }
-    if (!ended) log?.info({ operationId: row.id }, 'operation ended elsewhere before its finish');
-  }
+  const { announce, afterEnded, finish } = createOperationFinisher({ db, events, log, report, settings: s });
+  const runs = { db, cloud, agent, log, report, settings: s, running, finish };
 
   /**
    * One claim for `machineIds` (their slots are held): runs what it claimed,
@@ -409,7 +202,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
     for (const c of claims.claimed) {
       const machineId = c.operation.machineId;
       track(
-        runOperation(c.operation, c.remainingMs, machines)
+        runOperation(runs, { row: c.operation, remainingMs: c.remainingMs, machines })
           .catch((err: unknown) => report('operation run failed', err, { operationId: c.operation.id }))
           .finally(() => {
             slots.delete(machineId);

@@ -18,6 +18,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { linkTasksToActivity } from '../../engine/tasks/tasks.repository.js';
 import * as repo from './accounts.repository.js';
+import { selectAccountsInfo } from './accounts-filter.repository.js';
 
 type ListQuery = z.output<typeof ZListAccountsQuery>;
 type FilterQuery = Omit<ListQuery, 'sortBy' | 'sortDirection' | 'startIndex' | 'limit'>;
@@ -38,7 +39,7 @@ export function createAccountService({ db, audit, secrets }: { db: Db; audit: Au
     // Written once by JSON.stringify and sent as it is (lib/json-text.ts): the items are typed by the contract.
     list: async (principal, q) => jsonText(JSON.stringify(await repo.selectAccountPage(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }))),
 
-    info: (principal, q) => repo.selectAccountsInfo(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
+    info: (principal, q) => selectAccountsInfo(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
 
     lookup: (principal, opts = {}) => repo.selectAccountLookup(db, hiddenClassIds(principal), opts.parentCandidates ?? false),
 

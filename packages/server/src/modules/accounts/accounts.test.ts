@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertLauncherLogin, insertMachine } from '../../../test/fixtures.js';
 import { accounts, launcherLogins, machineTasks } from '../../db/schema.js';
 import { CLASS_CUSTOMER_PRODUCTION, type TAccountListItem } from '@fleet/contracts';
-import { searchPrefixOf, toPrefixTsQuery } from './accounts.repository.js';
+import { searchPrefixOf, toPrefixTsQuery } from './accounts-filter.repository.js';
 
 let t: TestApp;
 const ids = { byName: 0, byCustomer: 0, cp: 0, flagged: 0 };

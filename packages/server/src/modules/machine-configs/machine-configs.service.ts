@@ -21,7 +21,8 @@ import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { badRequest, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import { diffChanges, type AuditService } from '../audit/audit.service.js';
-import { findVisibleMachine, selectMachine, selectVisibleTargets } from '../machines/machines.repository.js';
+import { findVisibleMachine, selectVisibleTargets } from '../machines/machines.repository.js';
+import { selectMachine } from '../machines/machines-page.repository.js';
 import { checkConfig, defaultsFor } from './config-rules.js';
 import * as repo from './machine-configs.repository.js';
 

@@ -43,6 +43,7 @@ import { operationMachine, type OperationQueue } from '../../engine/operations/q
 import { DEFAULT_INSTANCE_TYPE_ID } from '../../engine/tasks/machine-state.repository.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import * as repo from './machines.repository.js';
+import { selectMachine, selectMachinePageText } from './machines-page.repository.js';
 import { selectMachineBackups } from '../backups/backups.repository.js';
 import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
@@ -106,7 +107,7 @@ export function createMachineService({
   }
 
   async function answer(principal: Principal, id: number): Promise<TMachine> {
-    const machine = await repo.selectMachine(db, id, hiddenClassIds(principal));
+    const machine = await selectMachine(db, id, hiddenClassIds(principal));
     if (!machine) throw notFound(`Machine ${id}`);
     return machine;
   }
@@ -135,7 +136,7 @@ export function createMachineService({
     // The page as PostgreSQL writes it, sent as it is (lib/json-text.ts).
     list: async ({ principal, query: { machineId, accountId, startIndex, limit } }) =>
       jsonText(
-        await repo.selectMachinePageText(db, {
+        await selectMachinePageText(db, {
           accountId,
           ids: machineId !== undefined ? [machineId] : undefined,
           startIndex,
@@ -148,7 +149,7 @@ export function createMachineService({
 
     async listForAccount({ principal, accountId, query }) {
       await mustFindAccount(db, principal, accountId);
-      return jsonText(await repo.selectMachinePageText(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) }));
+      return jsonText(await selectMachinePageText(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) }));
     },
 
     async get({ principal, machineId }) {

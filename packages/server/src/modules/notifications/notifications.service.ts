@@ -8,7 +8,7 @@
  * without the group) is a 400 naming `machines` or `accounts`.
  *
  * Messages are delivered by the operation agent's pass once their machine runs
- * managed (`deliverPendingMessages` in `engine/operations/agent.repository.ts`);
+ * managed (`deliverPendingMessages` in `engine/operations/agent-pass.repository.ts`);
  * delivered ones leave the pending list.
  */
 import type { z } from 'zod';

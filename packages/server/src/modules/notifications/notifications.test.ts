@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { machines, notificationMessages } from '../../db/schema.js';
 import { createSimulatedCloud, type SimulatedCloud } from '../../engine/cloud/simulated.js';
-import { deliverPendingMessages } from '../../engine/operations/agent.repository.js';
+import { deliverPendingMessages } from '../../engine/operations/agent-pass.repository.js';
 import { createOperationEngine } from '../../engine/operations/agent.js';
 import { createSimulatedAgent } from '../../engine/operations/simulated-agent.js';
 import { createTaskEvents } from '../../engine/push/events.js';

@@ -7,9 +7,11 @@
  * live and neither one's class is hidden. Order: machine id, then launcher
  * before site master (the primary key: a page walks it and stops).
  */
+import { sql, type SQL } from 'drizzle-orm';
 import { REQUEST_STATISTICS_COUNT_AHEAD } from '@fleet/contracts';
-import { countCap } from '../../db/capped-count.js';
+import { cappedCount, countCap, reachedCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
+import { compileStatement, compiledQuery, type CompiledStatement } from '../../db/prepared.js';
 import { KIND_OF_CODE } from '../../engine/probes/probes.repository.js';
 import type { Counts, StatisticFacts } from '../../engine/probes/windows.js';
 import { rollupHours } from '../../engine/probes/windows.js';
@@ -31,54 +33,65 @@ export interface StatisticRow extends StatisticFacts {
 }
 
 /**
- * The ids of the matching rows in page order, as SQL text whose own parameters
- * (the hidden class ids, then the machine id, each only when used) are
- * numbered from `$first`; `values` are theirs.
+ * The ids of the matching rows in page order, with the placeholders
+ * `hiddenClassIds` and `machineId` (each only when the filter has it).
  */
-function matching(f: StatisticsFilter, first: number): { text: string; values: (number | number[])[] } {
-  const conditions = ['m.deleted_at is null', 'a.deleted_at is null'];
-  const values: (number | number[])[] = [];
-  if (f.hiddenClassIds.length > 0) {
-    values.push(f.hiddenClassIds);
-    conditions.push(`m.class_id <> all($${first}::int[])`, `a.class_id <> all($${first}::int[])`);
-  }
-  if (f.machineId !== undefined) {
-    values.push(f.machineId);
-    conditions.push(`rs.machine_id = $${first + values.length - 1}::int`);
-  }
-  const text = `select rs.machine_id, rs.kind from request_statistics rs
+function matching(f: StatisticsFilter): SQL {
+  const hidden = sql.placeholder('hiddenClassIds');
+  const conditions = [sql`m.deleted_at is null`, sql`a.deleted_at is null`];
+  if (f.hiddenClassIds.length > 0) conditions.push(sql`m.class_id <> all(${hidden}::int[])`, sql`a.class_id <> all(${hidden}::int[])`);
+  if (f.machineId !== undefined) conditions.push(sql`rs.machine_id = ${sql.placeholder('machineId')}::int`);
+  return sql`select rs.machine_id, rs.kind from request_statistics rs
     join machines m on m.id = rs.machine_id join accounts a on a.id = m.account_id
-    where ${conditions.join(' and ')} order by rs.machine_id, rs.kind`;
-  return { text, values };
+    where ${sql.join(conditions, sql` and `)} order by rs.machine_id, rs.kind`;
 }
 
-/** The name of the prepared statements of a filter's shape (hidden classes or not, one machine or not). */
-const shape = (f: StatisticsFilter) => `request-statistics-${f.hiddenClassIds.length > 0 ? 'hidden' : 'all'}-${f.machineId !== undefined ? 'machine' : 'any'}`;
+/** The key of a filter's shape (hidden classes or not, one machine or not): what decides the statements' text. */
+const shape = (f: StatisticsFilter) => `${f.hiddenClassIds.length > 0 ? 'hidden' : 'all'}-${f.machineId !== undefined ? 'machine' : 'any'}`;
 
 /**
- * The page statement: `$1` startIndex, `$2` limit, `$3` the day's first rollup
- * hour, `$4` the week's, `$5` the last, `$6` the count cap, then the filter's.
- * The total is an uncorrelated scalar subquery (evaluated once) beside the
- * page's rows, so a page is one round trip.
+ * The page statement: placeholders `startIndex`, `limit`, `dayFrom` (the day's
+ * first rollup hour), `weekFrom` (the week's), `until` (the last), `cap` (where
+ * the count stops), then the filter's. The total is an uncorrelated scalar
+ * subquery (evaluated once) beside the page's rows, so a page is one round trip.
  */
-function pageText(ids: string): string {
-  return `
+function pageStatement(ids: SQL): SQL {
+  const dayFrom = sql`${sql.placeholder('dayFrom')}::timestamptz`;
+  return sql`
     select rs.machine_id, m.name, rs.kind, rs.url, rs.last_at, rs.last_latency_ms, rs.last_ok,
       rs.acc_hour, rs.acc_n, rs.acc_ok, rs.acc_lat_sum, rs.prev_hour, rs.prev_n, rs.prev_ok, rs.prev_lat_sum,
       h.day_n, h.day_ok, h.day_lat, h.week_n, h.week_ok, h.week_lat,
-      (select count(*)::int from (${ids} limit $6) x) as total
-    from (${ids} offset $1 limit $2) p
+      (${cappedCount(ids, sql.placeholder('cap'))}) as total
+    from (${ids} offset ${sql.placeholder('startIndex')} limit ${sql.placeholder('limit')}) p
     join request_statistics rs on rs.machine_id = p.machine_id and rs.kind = p.kind
     join machines m on m.id = rs.machine_id
     cross join lateral (
-      select coalesce(sum(n) filter (where hour >= $3::timestamptz), 0)::int as day_n,
-        coalesce(sum(ok) filter (where hour >= $3::timestamptz), 0)::int as day_ok,
-        coalesce(sum(lat_sum) filter (where hour >= $3::timestamptz), 0) as day_lat,
+      select coalesce(sum(n) filter (where hour >= ${dayFrom}), 0)::int as day_n,
+        coalesce(sum(ok) filter (where hour >= ${dayFrom}), 0)::int as day_ok,
+        coalesce(sum(lat_sum) filter (where hour >= ${dayFrom}), 0) as day_lat,
         coalesce(sum(n), 0)::int as week_n, coalesce(sum(ok), 0)::int as week_ok, coalesce(sum(lat_sum), 0) as week_lat
       from probe_hourly h
-      where h.machine_id = rs.machine_id and h.kind = rs.kind and h.hour >= $4::timestamptz and h.hour <= $5::timestamptz
+      where h.machine_id = rs.machine_id and h.kind = rs.kind
+        and h.hour >= ${sql.placeholder('weekFrom')}::timestamptz and h.hour <= ${sql.placeholder('until')}::timestamptz
     ) h
     order by rs.machine_id, rs.kind`;
+}
+
+/** The page and count statements of each filter shape (four at most), written out once (db/prepared.ts). */
+const statements = new Map<string, { page: CompiledStatement; count: CompiledStatement }>();
+
+function statementsOf(f: StatisticsFilter): { page: CompiledStatement; count: CompiledStatement } {
+  const key = shape(f);
+  let compiled = statements.get(key);
+  if (!compiled) {
+    const ids = matching(f);
+    compiled = {
+      page: compileStatement(pageStatement(ids)),
+      count: compileStatement(sql`select (${cappedCount(ids, sql.placeholder('cap'))}) as total`),
+    };
+    statements.set(key, compiled);
+  }
+  return compiled;
 }
 
 type Raw = {
@@ -120,23 +133,24 @@ export async function selectStatisticsPage(
 ): Promise<{ rows: StatisticRow[]; total: number; capped: boolean }> {
   const { dayFrom, weekFrom, until } = rollupHours(q.now);
   const cap = countCap(q, REQUEST_STATISTICS_COUNT_AHEAD);
-  // Prepared by name, one statement per filter shape: planning it costs more than running it
+  // Named prepared statements, one per filter shape: planning one costs more than running it
   // (about 10 ms against 2 at 100,000 rows), so each pooled connection plans it once.
-  const page = matching(q, 7);
-  const result = await db.$client.query<Raw & { total: number }>({
-    name: `${shape(q)}-page`,
-    text: pageText(page.text),
-    values: [q.startIndex, q.limit, dayFrom.toISOString(), weekFrom.toISOString(), until.toISOString(), cap, ...page.values],
-  });
+  const statement = statementsOf(q);
+  const values = {
+    startIndex: q.startIndex,
+    limit: q.limit,
+    dayFrom: dayFrom.toISOString(),
+    weekFrom: weekFrom.toISOString(),
+    until: until.toISOString(),
+    cap,
+    hiddenClassIds: q.hiddenClassIds,
+    machineId: q.machineId,
+  };
+  const result = await db.$client.query<Raw & { total: number }>(compiledQuery(statement.page, values));
   let total = result.rows[0]?.total;
   if (total === undefined) {
     // A page past the end has no row to carry the total.
-    const count = matching(q, 2);
-    const counted = await db.$client.query<{ total: number }>({
-      name: `${shape(q)}-count`,
-      text: `select count(*)::int as total from (${count.text} limit $1) x`,
-      values: [cap, ...count.values],
-    });
+    const counted = await db.$client.query<{ total: number }>(compiledQuery(statement.count, values));
     total = counted.rows[0]?.total ?? 0;
   }
   return {
@@ -156,6 +170,6 @@ export async function selectStatisticsPage(
       weekRollups: counts(r.week_n, r.week_ok, r.week_lat),
     })),
     total,
-    capped: total >= cap,
+    capped: reachedCap(total, cap),
   };
 }

@@ -14,7 +14,7 @@ import { className, MAX_UPDATE_TARGETS, type TSavedSelection, type TUpdaterAccou
 import type { DbOrTx } from '../../db/client.js';
 import { accountMachineStatus as ams, accounts, machines, machineTasks, updaterSelections, users } from '../../db/schema.js';
 import { visible as visibleMachine } from '../machines/machines.repository.js';
-import { accountFilterCondition, countFilteredAccounts, type AccountFilter } from '../accounts/accounts.repository.js';
+import { accountFilterCondition, countFilteredAccounts, type AccountFilter } from '../accounts/accounts-filter.repository.js';
 
 /** `ids` as one array parameter (the statement's text does not change with their number). */
 const anyOf = (column: SQL | typeof machines.id | typeof accounts.id, ids: number[]) => sql`${column} = any(${sql.param(ids)}::int[])`;

@@ -45,7 +45,7 @@ import { badRequest, forbidden, HttpProblem, notFound } from '../../lib/problem.
 import type { AuditService } from '../audit/audit.service.js';
 import { checkConfig } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectDeployerDefinitions } from '../machine-configs/machine-configs.repository.js';
-import type { AccountFilter } from '../accounts/accounts.repository.js';
+import type { AccountFilter } from '../accounts/accounts-filter.repository.js';
 import * as repo from './updater.repository.js';
 import { accountFlagResult, auditChanges, configChanges, machineFlagResult } from './updater.rules.js';
 
