@@ -1,0 +1,109 @@
+/**
+ * The Operations viewer and the trail of an activity in Chromium against the
+ * real server and its agent (spec 2 §2.6, §2.11; issue 10 "one trail"): the
+ * viewer opened from a machine in a new tab (filter, server paging in the URL,
+ * Output), and the operations and tasks an activity caused, linked from the
+ * operation's row. Fixtures in `operations-fixtures.ts` and `machine-panel.ts`.
+ *
+ * Every test creates its own account through the API (one AllInOne machine),
+ * so tests do not depend on each other or on the seed.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TOperationListResponse, TOperationLog, TUserActivity } from '@fleet/contracts';
+import { api, pagesPerTest } from './browser.js';
+import { adminToken, browser, openMenu, useBrowserAndAdmin } from './machine-panel.js';
+import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
+
+useBrowserAndAdmin();
+const openPage = pagesPerTest(() => browser);
+
+describe('Operations viewer', () => {
+  it('opens from a machine in a new tab filtered to it, pages on the server with the page in the URL, and shows Output', async () => {
+    const machine = await newMachine('Ops Viewer');
+    const queued = [...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup'])), ...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup']))];
+    queued.push(...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup'])), ...(await queue(machine, ['SmokeTest', 'ApplyConfig'])));
+    expect(queued.length).toBe(11);
+    // With what the machine had before (an UpdateSoftware of the desired state, perhaps): more than one page, less than three.
+    const total = (await api<TOperationListResponse>(`/operations?machineId=${machine.id}&limit=1`, adminToken)).totalItems;
+    expect(total).toBeGreaterThan(10);
+    expect(total).toBeLessThanOrEqual(20);
+    const { context, page } = await openPage();
+    await openAccount(page, 'viewer', machine);
+    const [tab] = await Promise.all([context.waitForEvent('page'), openMenu(page, machine, 'View operations')]);
+    await tab!.waitForURL((url) => url.hash.startsWith(`#/viewer/operations?machine=${machine.id}`));
+    const requests: URL[] = [];
+    tab!.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/v1/operations') requests.push(url);
+    });
+    const table = tab!.locator('.ant-table-tbody');
+    await table.locator('tr.ant-table-row').first().waitFor({ timeout: LIVE_TIMEOUT });
+    expect(await tab!.locator('.ant-select', { has: tab!.getByLabel('Machine') }).innerText()).toContain(machine.name);
+    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(10);
+    const names = await table.locator('tr.ant-table-row td:nth-child(4)').allInnerTexts();
+    expect(new Set(names)).toEqual(new Set([machine.name]));
+    await tab!.getByText(`1-10 of ${total} operations`).waitFor();
+
+    await tab!.locator('.ant-pagination-item-2').click();
+    await tab!.waitForURL((url) => url.hash.includes('page=2'));
+    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(total - 10);
+    const paged = requests.at(-1)!;
+    expect(Object.fromEntries(paged.searchParams)).toMatchObject({ machineId: String(machine.id), startIndex: '10', limit: '10' });
+
+    // The first SmokeTest queued is on page 2 (newest first): once it ends, its Output opens in the log dialog.
+    const oldest = queued[0]!;
+    await finished(machine.id, oldest.id);
+    await tab!.getByRole('button', { name: 'Refresh' }).click();
+    const output = tab!.getByRole('button', { name: `Output of operation ${oldest.id}` });
+    await output.waitFor({ timeout: LIVE_TIMEOUT });
+    await output.click();
+    const log = await api<TOperationLog>(`/operations/${oldest.id}/output`, adminToken);
+    const dialog = tab!.getByRole('dialog', { name: /^Output: SmokeTest/ });
+    const shown = await dialog.getByLabel('Output').innerText();
+    expect(shown.trim()).toBe(log.content.trim() === '' ? 'None' : log.content.trim());
+    await dialog.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    // A queued operation (no status) has no log buttons.
+    expect(await tab!.getByRole('button', { name: `Output of operation ${queued.at(-1)!.id}` }).count()).toBe(0);
+
+    // Reloading the URL keeps machine and page.
+    await tab!.reload();
+    await expect.poll(() => table.locator('tr.ant-table-row').count(), { timeout: LIVE_TIMEOUT }).toBe(total - 10);
+  }, LONG);
+});
+
+describe('the trail of an activity', () => {
+  it("lists the operations an operator's action caused, linked from the operation's row, and the tasks of an account's creation", async () => {
+    const machine = await newMachine('Ops Trail');
+    const { page } = await openPage();
+    await openAccount(page, 'operator', machine);
+    await openMenu(page, machine, 'Queue operations');
+    const dialog = page.getByRole('dialog', { name: 'Queue Operations' });
+    await dialog.getByRole('checkbox', { name: /SmokeTest/ }).check();
+    await dialog.getByRole('checkbox', { name: /ApplyConfig/ }).check();
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Operation queued for machine').waitFor();
+    const ops = (await operationsOf(machine.id)).filter((o) => o.user === 'operator');
+    expect(ops).toHaveLength(2);
+    const activityId = ops[0]!.activityId!;
+    expect(ops[1]!.activityId).toBe(activityId);
+    await finished(machine.id, Math.max(...ops.map((o) => o.id)));
+
+    // From the Operations viewer, the row's Activity link opens the activity with its trail.
+    await page.goto(`/#/viewer/operations?machine=${machine.id}`);
+    await page.getByRole('link', { name: `Activity ${activityId}` }).first().click();
+    await page.waitForURL((url) => url.hash.includes(`activityId=${activityId}`));
+    const detail = page.locator('[aria-label="Activity details"]');
+    const trail = detail.locator('[aria-label="Caused by this activity"]');
+    await trail.getByText('Operations').waitFor({ timeout: LIVE_TIMEOUT });
+    for (const op of ops) {
+      const line = trail.locator('tr', { hasText: op.typeName });
+      await line.getByText('SUCCESS').waitFor();
+    }
+
+    // The account's creation caused the machine's CreateMachine task.
+    const [created] = await api<TUserActivity[]>(`/user-activities?accountId=${machine.accountId}&action=CreateAccount`, adminToken);
+    await page.goto(`/#/activity?accountId=${machine.accountId}&activityId=${created!.id}`);
+    const tasks = page.locator('[aria-label="Caused by this activity"]');
+    await tasks.locator('tr', { hasText: 'CreateMachine' }).getByText('Completed').waitFor({ timeout: LIVE_TIMEOUT });
+  }, LONG);
+});
