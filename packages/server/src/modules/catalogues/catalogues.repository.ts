@@ -23,12 +23,7 @@ import {
   softwareCommits,
   sampleDataFiles,
 } from '../../db/schema.js';
-
-/** A LIKE pattern matching `text` literally anywhere (or at the start with `prefix`). */
-export function likePattern(text: string, prefix = false): string {
-  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return prefix ? `${escaped}%` : `%${escaped}%`;
-}
+import { likePattern } from '../../db/like-pattern.js';
 
 // ---------------------------------------------------------------- lookups
 

@@ -8,7 +8,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { DbOrTx } from '../../db/client.js';
 import { componentConfigs, deployerConfigs, irmnVersions, machines } from '../../db/schema.js';
-import { likePattern } from '../catalogues/catalogues.repository.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 /** Which catalogue: component configs or deployer configs. */
 export type ConfigKind = 'component' | 'deployer';

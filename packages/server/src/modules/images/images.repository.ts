@@ -6,7 +6,7 @@
 import { and, asc, eq, ilike, inArray, isNotNull, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { accounts, componentConfigs, deployerConfigs, irmnVersions, mmaClasses, saasImages, softwareBuilds, softwareCommits } from '../../db/schema.js';
-import { likePattern } from '../catalogues/catalogues.repository.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 export type IrmnVersionRow = typeof irmnVersions.$inferSelect;
 export type SaasImageRow = typeof saasImages.$inferSelect;

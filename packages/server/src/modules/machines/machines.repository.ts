@@ -11,6 +11,7 @@
 import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { className, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
+import { likePattern } from '../../db/like-pattern.js';
 import { accounts, accountSettings, instanceTypes, machineCredentials, machines, machineTasks, sites } from '../../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
@@ -132,8 +133,8 @@ export async function selectMachineLookup(
   db: DbOrTx,
   q: { hiddenClassIds: number[]; search?: string; ids?: number[]; limit: number },
 ): Promise<TMachineLookup[]> {
-  // Escape LIKE's wildcards so that the text typed is matched literally.
-  const pattern = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  // LIKE's wildcards escaped: the text typed is matched literally.
+  const pattern = q.search ? likePattern(q.search) : undefined;
   const rows = await db
     .select({ id: machines.id, name: machines.name, classId: machines.classId })
     .from(machines)

@@ -12,6 +12,7 @@
 import { and, asc, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import { className, MAX_UPDATE_TARGETS, type TSavedSelection, type TUpdaterAccount, type TUpdaterMachine } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
+import { likePattern } from '../../db/like-pattern.js';
 import { accountMachineStatus as ams, accounts, machines, machineTasks, updaterSelections, users } from '../../db/schema.js';
 import { visible as visibleMachine } from '../machines/machines.repository.js';
 import { accountFilterCondition, countFilteredAccounts, type AccountFilter } from '../accounts/accounts-filter.repository.js';
@@ -170,8 +171,8 @@ export interface MachineFilter {
 
 /** The updater's machine filter: visible, of the classes, whose name contains `search` (case-insensitive, literally), of the accounts. */
 function machineWhere(f: MachineFilter): SQL | undefined {
-  // Escape LIKE's wildcards so that the text typed is matched literally.
-  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  // LIKE's wildcards escaped: the text typed is matched literally.
+  const pattern = f.search ? likePattern(f.search) : undefined;
   return and(
     visibleMachine(f.hiddenClassIds),
     f.classIds?.length ? anyOf(machines.classId as unknown as SQL, f.classIds) : undefined,
