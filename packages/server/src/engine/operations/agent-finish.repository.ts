@@ -79,6 +79,7 @@ export async function finishOperations(db: Db, finishes: OperationFinish[], opts
   if (finishes.length === 0) return [];
   return db.transaction((tx) => finishAllIn(tx, finishes, opts));
 }
+
 /**
  * Ends one leased operation inside `tx` (a claim's transaction, under its
  * machine's claim lock), as {@link finishOperations} does; undefined when the
