@@ -7,9 +7,16 @@ import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterEach, expect, inject } from 'vitest';
+import type { E2eServer } from './global-setup.js';
 import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup } from '@fleet/contracts';
 
-export const baseUrl = () => inject('baseUrl');
+/** The e2e server of this worker (`global-setup.ts`: one per worker, so spec files running at once never share a fleet). */
+export function server(): E2eServer {
+  const servers = inject('servers');
+  return servers[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % servers.length]!;
+}
+
+export const baseUrl = () => server().baseUrl;
 
 /**
  * Flags of @sparticuz/chromium that suit AWS Lambda but not a test run:

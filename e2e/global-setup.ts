@@ -1,7 +1,12 @@
 /**
- * Starts the real server (`packages/server/src/main.ts`) on a free port with a
- * fresh DATA_DIR and the demo seed, waits for `/api/v1/health`, and stops it
- * (SIGTERM) after the run. The console must be built first (`npm run build`).
+ * Starts the real server (`packages/server/src/main.ts`) once per e2e worker
+ * (`E2E_WORKERS`, default 2; `e2e/vitest.config.ts` runs that many spec files at
+ * once), each on a free port with a fresh DATA_DIR, its own embedded PostgreSQL
+ * and the demo seed, waits for their `/api/v1/health`, and stops them (SIGTERM)
+ * after the run. A spec file talks to the server of its worker (`baseUrl()` in
+ * `browser.ts`), so files running at once never share a fleet: one spec's
+ * standby switch, catalogue edit or failing machine is never another's
+ * surprise. The console must be built first (`npm run build`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,18 +24,30 @@ export const FAILING_MACHINE_ACCOUNT = 'e2efailingops';
 /** The URL name of the account whose launcher machine fails every operation for the rollout halting test (rollouts.spec.ts). */
 export const ROLLOUT_FAILING_ACCOUNT = 'e2erolloutfails';
 
+/** One e2e server: its URL and its embedded PostgreSQL (for fixtures the API cannot make, such as a schedule's due time). */
+export interface E2eServer {
+  baseUrl: string;
+  databaseUrl: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    /** The e2e server's embedded PostgreSQL, for fixtures the API cannot make (a schedule's due time). */
-    databaseUrl: string;
+    /** The servers, one per worker: worker `VITEST_POOL_ID` n uses `servers[(n - 1) % servers.length]`. */
+    servers: E2eServer[];
   }
 }
 
+/** Spec files run at once, each worker with a server of its own (at least 1). */
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
+
 const root = new URL('..', import.meta.url).pathname;
 
-export default async function setup(project: TestProject) {
-  if (!existsSync(join(root, 'packages/web/dist/index.html'))) throw new Error('Build the console first: npm run build');
+/** A running e2e server and how to stop it. */
+interface Started extends E2eServer {
+  stop(): Promise<void>;
+}
+
+async function startServer(): Promise<Started> {
   const dataDir = await mkdtemp(join(tmpdir(), 'fleet-e2e-'));
   const port = await getPort();
   const baseUrl = `http://localhost:${port}`;
@@ -60,34 +77,54 @@ export default async function setup(project: TestProject) {
   });
   server.stdout!.on('data', (d) => output.push(String(d)));
   server.stderr!.on('data', (d) => output.push(String(d)));
-
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/v1/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  const stop = async () => {
+    if (server.exitCode === null) {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+      if (server.exitCode === null) server.kill('SIGKILL');
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  // A user of the password-change spec, made through the users CLI against the running server's database.
-  const cli = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'packages/server/src/cli/users.ts'), 'add', 'pat', '--name', 'Pat Password', '--email', 'pat@fleet.example', '--password', 'pat-password-1'],
-    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' },
-  );
-  if (cli.status !== 0) throw new Error(`users CLI failed: ${cli.stdout}${cli.stderr}`);
-  project.provide('baseUrl', baseUrl);
-  project.provide('databaseUrl', readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim());
-
-  return async () => {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
-    if (server.exitCode === null) server.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
+      try {
+        const res = await fetch(`${baseUrl}/api/v1/health`);
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    // A user of the password-change spec, made through the users CLI against the running server's database.
+    const cli = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'packages/server/src/cli/users.ts'), 'add', 'pat', '--name', 'Pat Password', '--email', 'pat@fleet.example', '--password', 'pat-password-1'],
+      { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' },
+    );
+    if (cli.status !== 0) throw new Error(`users CLI failed: ${cli.stdout}${cli.stderr}`);
+    return { baseUrl, databaseUrl: readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim(), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(join(root, 'packages/web/dist/index.html'))) throw new Error('Build the console first: npm run build');
+  const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  project.provide('servers', servers.map(({ baseUrl, databaseUrl }) => ({ baseUrl, databaseUrl })));
+  return async () => {
+    await Promise.all(servers.map((s) => s.stop()));
   };
 }

@@ -11,11 +11,11 @@
  * scheduler then runs it (a pass every 10 s): a Backup by Scheduler, which the
  * agent runs.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import type { TBackupFilesResponse, TListMachinesResponse, TMachine, TOperationListResponse, TTaskListResponse, TUserActivity } from '@fleet/contracts';
-import { api, apiToken, createAccount, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
+import { api, apiToken, createAccount, launchBrowser, NO_SOFTWARE, pagesPerTest, server, signIn } from './browser.js';
 
 /** Longest wait for a simulated launch, a scheduler pass (10 s) and a simulated operation. */
 const LIVE_TIMEOUT = 90_000;
@@ -27,7 +27,7 @@ let database: pg.Client;
 beforeAll(async () => {
   browser = await launchBrowser();
   adminToken = await apiToken('admin');
-  database = new pg.Client({ connectionString: inject('databaseUrl') });
+  database = new pg.Client({ connectionString: server().databaseUrl });
   await database.connect();
 });
 afterAll(async () => {

@@ -1,16 +1,19 @@
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './global-setup.js';
 
 /**
  * End-to-end tests (`npm run test:e2e`): the real server on a fresh demo-seeded
  * data folder, driven in headless Chromium (playwright-core with the Chromium of
- * @sparticuz/chromium: no browser download, no system package).
+ * @sparticuz/chromium: no browser download, no system package). `E2E_WORKERS`
+ * spec files (default 2) run at once, each worker against a server of its own
+ * (`global-setup.ts`): most of a spec's time is waiting for the fleet.
  */
 export default defineConfig({
   test: {
     root: new URL('.', import.meta.url).pathname,
     include: ['**/*.spec.ts'],
     globalSetup: ['./global-setup.ts'],
-    fileParallelism: false,
+    maxWorkers: E2E_WORKERS,
     // A failed test runs once more. Some dialogs' steps race antd's animations on
     // a busy 2-core runner (see docs/architecture.md, Known limitations); a test
     // that fails twice fails the run.
