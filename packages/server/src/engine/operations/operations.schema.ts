@@ -3,7 +3,7 @@
  * §3 Operation, Operation type, §2.6 Operations viewer; invariants in
  * `README.md` beside this file): `operation_types`, `operations`. Operations
  * are queued by `queue.ts` / `operations.repository.ts` here and run by the
- * agent (`agent.repository.ts`); the operations module decides and resets them.
+ * agent (`agent*.repository.ts`: claim, finish, pass and the lease); the operations module decides and resets them.
  *
  * Invariants: one operation type per (class, name); at most one RUNNING
  * operation per machine (partial unique index).
