@@ -4,6 +4,10 @@ import { defineConfig } from 'vitest/config';
  * Unit and API tests (`npm run test:unit`). API tests run the real Fastify app
  * against a real PostgreSQL: one embedded server (or `DATABASE_URL`) per run, a
  * migrated and demo-seeded template database, and a fresh copy per test file.
+ * Files run `UNIT_WORKERS` at once (default 2; Vitest's own default is one
+ * fewer than the cores, a single worker on this 2-core machine): an API test
+ * spends most of its time waiting for PostgreSQL, and each file has a database
+ * of its own.
  */
 export default defineConfig({
   test: {
@@ -12,5 +16,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    maxWorkers: Math.max(1, Number(process.env.UNIT_WORKERS ?? 2) || 1),
   },
 });

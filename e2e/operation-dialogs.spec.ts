@@ -50,7 +50,8 @@ describe('Manual Backup and Restore Backup', () => {
 
     await openMenu(page, machine, 'Force backup');
     await backupDialog.getByRole('button', { name: 'Submit' }).click();
-    await page.getByText('Backup has been forced for this machine').waitFor();
+    // The first submit's notice may still show: wait for the second Backup itself.
+    await expect.poll(async () => (await operationsOf(machine.id)).filter((o) => o.typeName === 'Backup').length).toBe(2);
     const now = (await operationsOf(machine.id)).find((o) => o.typeName === 'Backup' && o.id !== delayed.id)!;
     expect((await finished(machine.id, now.id)).status).toBe('SUCCESS');
     const files = (await api<TBackupFilesResponse>(`/accounts/${machine.accountId}/backups?limit=100`, adminToken)).items;
