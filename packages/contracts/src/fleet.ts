@@ -82,4 +82,9 @@ export const ZSaasImage = z.object({
 export type TSaasImage = z.infer<typeof ZSaasImage>;
 export const ZSaasImagesResponse = z.array(ZSaasImage);
 
-export const ZHealth = z.object({ status: z.literal('ok'), database: z.literal('ok'), version: z.string() });
+/** `GET /health` 200: the process runs and PostgreSQL answers. */
+export const ZHealth = z.object({ status: z.literal('ok'), database: z.literal('ok'), version: z.string().max(40) });
+/** `GET /health` 503: the process runs, PostgreSQL does not answer (restarting, stopped, unreachable). */
+export const ZHealthUnavailable = z.object({ status: z.literal('unavailable'), database: z.literal('down'), version: z.string().max(40) });
+export type THealth = z.infer<typeof ZHealth>;
+export type THealthUnavailable = z.infer<typeof ZHealthUnavailable>;

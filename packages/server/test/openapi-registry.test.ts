@@ -2,7 +2,10 @@
  * The module registry (issue 23) builds the same OpenAPI document as the hand-wired
  * `app.ts` before it: every path, operation and schema, and the tags with their
  * descriptions in the same order. `fixtures/openapi-before-registry.json` was
- * written by `dump-openapi.ts` before the change.
+ * written by `dump-openapi.ts` before the change. A change of the document made
+ * on purpose is dumped the same way, from the hand-wired app (commit 80d6502)
+ * with that change applied: so far the 503 of every operation and the health
+ * body of `GET /health` 503 (issue 23, "The process survives its database").
  *
  * The key order of `paths` is not compared: routes are registered in the module
  * list's order, which is the tags' order (`modules/index.ts`), so a path can come

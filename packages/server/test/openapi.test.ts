@@ -27,7 +27,7 @@ interface Operation {
   operationId: string;
   description?: string;
   security?: unknown[];
-  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; headers?: Record<string, unknown> }>;
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
@@ -85,8 +85,8 @@ describe('the OpenAPI description', () => {
     }
   });
 
-  it('derives the problem responses from the route: validation, token, permission, id, declared statuses, rate limit', () => {
-    const statuses = (operationId: string) => Object.keys(operations.get(operationId)?.responses ?? {}).filter((s) => Number(s) >= 400);
+  it('derives the problem responses from the route: validation, token, permission, id, declared statuses, rate limit, database away', () => {
+    const statuses = (operationId: string) => Object.keys(operations.get(operationId)?.responses ?? {}).filter((s) => Number(s) >= 400 && Number(s) < 500);
     // Public, validated, 401 declared (wrong credentials), throttled.
     expect(statuses('login')).toEqual(['400', '401', '429']);
     expect(operations.get('login')?.security).toEqual([]);
@@ -106,9 +106,14 @@ describe('the OpenAPI description', () => {
     // The id in the body: 404 declared.
     expect(statuses('createAccountFromDraft')).toEqual(['400', '401', '403', '404', '409', '422', '429']);
 
+    // The database away: 503 with Retry-After on every operation, problem details but for health's own body.
+    const health503 = operations.get('getHealth')?.responses['503'];
+    expect(health503?.content?.['application/json']?.schema).toMatchObject({ properties: { database: { enum: ['down'] } } });
     for (const op of operations.values()) {
+      expect(Object.keys(op.responses), op.operationId).toContain('503');
+      expect(op.responses['503']?.headers, op.operationId).toHaveProperty('Retry-After');
       for (const [status, response] of Object.entries(op.responses)) {
-        if (Number(status) < 400) continue;
+        if (Number(status) < 400 || (op.operationId === 'getHealth' && status === '503')) continue;
         expect(response.content?.['application/problem+json']?.schema?.$ref, `${op.operationId} ${status}`).toBe('#/components/schemas/ProblemDetails');
       }
       expect(op.description, op.operationId).toMatch(/\. (Public|Needs)\b[^.]*\.$/);

@@ -6,6 +6,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
 import * as schema from './schema.js';
+import { releaseFailedTransactionClients } from './pool-transactions.js';
 
 /** The Drizzle handle; `$client` is its pool (the task engine's pg-boss and LISTEN use it). */
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -47,6 +48,8 @@ export function listPoolOf(db: Db): pg.Pool {
 }
 
 export function connectDatabase(url: string, opts: { max?: number; onError?: (err: Error) => void } = {}): Database {
+  // drizzle 0.45 leaks the pool client of a transaction whose BEGIN fails (a database that went away).
+  releaseFailedTransactionClients({ isGone: isDatabaseGone });
   const newPool = (options?: string) => {
     const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 20, options });
     // An idle client whose server went away (restart, shutdown) must not crash the

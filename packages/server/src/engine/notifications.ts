@@ -5,13 +5,18 @@
  *
  * The connection is a dedicated `pg.Client` (a pooled one could be handed to
  * someone else while it listens). When it is lost it is opened again after 1 s,
- * doubling the delay up to 30 s while that fails; meanwhile the engine's own
- * periodic pass still finds the work, so a lost notification costs latency,
- * never work. A database shutdown (57P01, as at Ctrl-C) is logged at debug.
+ * doubling the delay up to {@link MAX_REOPEN_DELAY_MS} while that fails (so it is back within
+ * seconds of a database restart); meanwhile the engine's own periodic pass
+ * still finds the work, so a lost notification costs latency, never work. A
+ * database shutdown (57P01, as at Ctrl-C) is logged at debug, and so are the
+ * failed attempts after the first while the database stays away.
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { isAdminShutdown } from '../db/client.js';
+
+/** Longest wait between two attempts to open a lost LISTEN connection again, ms. */
+export const MAX_REOPEN_DELAY_MS = 5_000;
 
 export interface MachineNotificationListener {
   /** Closes the connection; no reconnection follows. */
@@ -78,10 +83,17 @@ export async function listenForMachines(options: ListenOptions): Promise<Machine
     if (closed) return;
     setTimeout(() => {
       if (closed) return;
-      open().catch((err: Error) => {
-        log?.warn({ err: err.message, retryInMs: Math.min(delayMs * 2, 30_000) }, `${what} notifications unavailable; retrying`);
-        reopen(Math.min(delayMs * 2, 30_000));
-      });
+      open().then(
+        () => {
+          if (delayMs > 1000) log?.info(`${what} notifications back`);
+        },
+        (err: Error) => {
+          const retryInMs = Math.min(delayMs * 2, MAX_REOPEN_DELAY_MS);
+          // The first failure says so; the next ones, while the database stays away, are details.
+          log?.[delayMs === 1000 ? 'warn' : 'debug']({ err: err.message, retryInMs }, `${what} notifications unavailable; retrying`);
+          reopen(retryInMs);
+        },
+      );
     }, delayMs).unref();
   }
 

@@ -4,13 +4,16 @@
  * by `wake()` or a NOTIFY on `channel`. Passes never overlap: a wake-up during
  * a pass runs one more pass after it (coalesced). A pass that fails is logged
  * and the next one repairs it; a lost notification costs latency, never work.
+ * While the database is away (`isDatabaseGone`) the first failed pass is
+ * logged at warn, the next ones at debug, and the first pass that succeeds
+ * again at info.
  *
  * The LISTEN connection is a dedicated `pg.Client`; when lost it is opened
  * again after 5 s (a database shutdown, as at Ctrl-C, is not logged).
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { isAdminShutdown } from '../db/client.js';
+import { isAdminShutdown, isDatabaseGone } from '../db/client.js';
 
 export interface PassLoopOptions<R> {
   /** One pass; its answer goes to `again` and to callers of `pass()`. */
@@ -42,6 +45,8 @@ export function startPassLoop<R>(opts: PassLoopOptions<R>): PassLoop<R> {
   let again = false;
   let stopping = false;
   let listener: pg.Client | undefined;
+  /** Set while passes fail because the database is away. */
+  let databaseAway = false;
 
   function run(): void {
     if (stopping) return;
@@ -52,9 +57,15 @@ export function startPassLoop<R>(opts: PassLoopOptions<R>): PassLoop<R> {
     inFlight = opts
       .pass()
       .then((result) => {
+        if (databaseAway) log?.info(`${what} passes run again: the database is back`);
+        databaseAway = false;
         if (opts.again?.(result)) again = true;
       })
-      .catch((err: Error) => log?.warn({ err: err.message }, `${what} pass failed`))
+      .catch((err: Error) => {
+        if (!isDatabaseGone(err)) return log?.warn({ err: err.message }, `${what} pass failed`);
+        log?.[databaseAway ? 'debug' : 'warn']({ err: err.message }, `${what} pass failed: the database is away`);
+        databaseAway = true;
+      })
       .finally(() => {
         inFlight = undefined;
         if (again) {

@@ -10,6 +10,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { TFieldError, TProblemDetails } from '@fleet/contracts';
 import { HttpProblem } from './problem.js';
 import { isDatabaseInputError, sqlState } from './input-guard.js';
+import { databaseUnavailableAnswer } from '../db/unavailable.js';
 
 /** Sends `body` with its status, `headers` and the problem media type. */
 export function sendProblem(reply: FastifyReply, body: TProblemDetails, headers: Record<string, string> = {}) {
@@ -79,7 +80,8 @@ export function frameworkErrorHandler(error: FastifyError, _req: FastifyRequest,
 
 /**
  * The app's error handler: a validation failure is a 400 with every field error;
- * an {@link HttpProblem} is sent as thrown; a body that could not be parsed is its
+ * the database away (`db/unavailable.ts`) is a 503 with `Retry-After`; an
+ * {@link HttpProblem} is sent as thrown; a body that could not be parsed is its
  * 4xx naming `body`; a value PostgreSQL refused is a 400 (and logged as the
  * missing schema bound it is); another 4xx keeps its status; anything else, a
  * response that does not match its schema included, is logged and answered 500
@@ -95,6 +97,9 @@ export function apiErrorHandler(error: FastifyError, req: FastifyRequest, reply:
       errors: fieldErrors(error, req),
     });
   }
+  // The database is away (restarting, unreachable): 503 with Retry-After, not 500.
+  const unavailable = databaseUnavailableAnswer(error, req.log);
+  if (unavailable) return sendProblem(reply, unavailable.body, unavailable.headers);
   if (error instanceof HttpProblem) {
     return sendProblem(
       reply,

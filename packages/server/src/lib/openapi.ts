@@ -11,7 +11,8 @@
  *   (any path parameter that is not an enum); 429 always (rate limits, the sign-in
  *   throttle); plus the statuses the route's `config.problems` lists (409 and 422
  *   where its service throws `conflict()` or `unprocessable()`, 404 for an id in the
- *   body, 401 on sign-in);
+ *   body, 401 on sign-in); and 503 always (the database away, `db/unavailable.ts`),
+ *   unless the route describes its own 503 (`GET /health`);
  * - `security: []` on public routes;
  * - a last sentence of each operation's description naming the permission it needs.
  *
@@ -46,7 +47,7 @@ declare module 'fastify' {
   }
 }
 
-type ProblemStatus = 400 | 403 | 429 | ExtraProblemStatus;
+type ProblemStatus = 400 | 403 | 429 | 503 | ExtraProblemStatus;
 
 const PROBLEMS: Record<ProblemStatus, string> = {
   400: 'Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`.',
@@ -57,6 +58,7 @@ const PROBLEMS: Record<ProblemStatus, string> = {
   422: 'A business rule refuses the request (for example: add-on accounts have no instance settings, sites or keys).',
   429: 'Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`.',
   502: 'A service outside the console (the mail server) failed.',
+  503: 'The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`.',
 };
 
 /** Name of the shared problem-details schema in `components.schemas`. */
@@ -68,10 +70,13 @@ export const problemDetailsComponent = (): Record<string, unknown> => {
   return { ...schema, description: 'RFC 9457 problem details, the body of every error answer (DESIGN §5).' };
 };
 
+/** The `Retry-After` header of a 429 or 503 answer. */
+const RETRY_AFTER = { 'Retry-After': { type: 'integer', minimum: 1, description: 'Seconds to wait before sending the request again' } };
+
 function problemResponse(status: ProblemStatus) {
   return {
     description: PROBLEMS[status],
-    ...(status === 429 ? { headers: { 'Retry-After': { type: 'integer', minimum: 1, description: 'Seconds to wait before sending the request again' } } } : {}),
+    ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
     content: { 'application/problem+json': { schema: { $ref: `#/components/schemas/${PROBLEM_SCHEMA_NAME}` } } },
   };
 }
@@ -91,7 +96,7 @@ export function problemStatuses(route: {
   validates: boolean;
   params?: JsonParams;
 }): ProblemStatus[] {
-  const statuses = new Set<ProblemStatus>([429, ...(route.config.problems ?? [])]);
+  const statuses = new Set<ProblemStatus>([429, 503, ...(route.config.problems ?? [])]);
   if (route.validates) statuses.add(400);
   if (!route.config.public) {
     statuses.add(401);
@@ -135,7 +140,10 @@ export const apiDescriptionTransform: SwaggerTransform = (input) => {
     validates: Boolean(original.params || original.querystring || original.body || original.headers),
     params: schema.params as JsonParams | undefined,
   });
-  for (const status of statuses) response[status] = problemResponse(status);
+  // A route's own description of a status wins (the health body of `GET /health` 503).
+  for (const status of statuses) if (!(status in response)) response[status] = problemResponse(status);
+  // The route's own 503 (the health body) comes with Retry-After too.
+  response[503] = { headers: RETRY_AFTER, ...(response[503] as object) };
   const access = config.public ? ACCESS.public : routeNeedsWrite(method, config) ? ACCESS.write : config.selfService ? ACCESS.self : ACCESS.read;
   const description = typeof schema.description === 'string' ? `${schema.description.trim()} ${access}` : undefined;
   return {

@@ -23,7 +23,8 @@
  * the database (pg-boss 10 completes jobs without awaiting, so a database
  * stopped under it ends in an unhandled 57P01 or 57P03).
  * A task whose database went away (stopped, unreachable) is left to be resumed,
- * not Failed.
+ * not Failed: its lease is released at the first sweep that reaches the
+ * database again, so a database restart delays it by a sweep, not by `staleMs`.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -123,6 +124,12 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   const workerIds: string[] = [];
   const drains = new Set<Promise<void>>();
   const leases = new Map<number, Lease>();
+  /** Leases of tasks handed over while the database was away: released by the next sweep that reaches it. */
+  const unreleased = new Map<number, Lease>();
+  const releaseLater = (lease: Lease) => (err: unknown) => {
+    if (isDatabaseGone(err)) unreleased.set(lease.taskId, lease);
+    throw err;
+  };
   /** Queries pg-boss has in flight; `stop()` waits for none. */
   let bossQueries = 0;
 
@@ -209,8 +216,12 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     } catch (err) {
       if (err instanceof Abandon) {
         log?.info({ taskId: row.id, lost }, lost ? 'task taken over by another worker' : 'task handed to the next engine');
-        // Without the database the lease goes stale instead, and the task is resumed after `staleMs`.
-        if (!lost) await releaseLease(db, lease).catch((e: unknown) => report('lease release failed', e, { taskId: row.id }));
+        // Without the database the next sweep that reaches it releases the lease (or it goes stale after `staleMs`).
+        if (!lost) {
+          await releaseLease(db, lease)
+            .catch(releaseLater(lease))
+            .catch((e: unknown) => report('lease release failed', e, { taskId: row.id }));
+        }
         return;
       }
       outcome = { status: 'Failed', error: err instanceof Error ? err.message : String(err) };
@@ -218,7 +229,8 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       clearInterval(beat);
       leases.delete(row.id);
     }
-    const finished = await finishTask(db, lease, outcome);
+    // A finish the database did not take is handed over like an abandoned task: the handlers are idempotent.
+    const finished = await finishTask(db, lease, outcome).catch(releaseLater(lease));
     if (finished) emit('TaskFinished', finished, classIds);
   }
 
@@ -248,6 +260,11 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   }
 
   async function sweep(): Promise<number> {
+    for (const lease of [...unreleased.values()]) {
+      await releaseLease(db, lease);
+      unreleased.delete(lease.taskId);
+      log?.info({ taskId: lease.taskId }, 'the database is back: task handed over for resumption');
+    }
     const machineIds = await selectMachinesNeedingWork(db, { staleMs: s.staleMs, orphanAfterMs: s.orphanAfterMs, limit: 1000 });
     await wake(machineIds);
     return machineIds.length;
@@ -320,7 +337,8 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       listener = undefined;
       await Promise.race([Promise.allSettled([...drains]), sleep(s.stopTimeoutMs)]);
       // Tasks still inside a cloud call are handed over too: the next engine resumes them at once.
-      for (const lease of leases.values()) await releaseLease(db, lease).catch((err: unknown) => report('lease release failed', err));
+      for (const lease of [...leases.values(), ...unreleased.values()]) await releaseLease(db, lease).catch((err: unknown) => report('lease release failed', err));
+      unreleased.clear();
       await boss?.stop({ graceful: false, close: false }).catch((err: unknown) => report('pg-boss stop failed', err));
       // A worker may have been fetching: its jobs come back, find the engine stopping, and are completed
       // without awaiting. Wait until pg-boss is quiet, so no query of it meets a closed pool.
