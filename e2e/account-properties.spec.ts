@@ -138,6 +138,10 @@ describe('account properties as admin', () => {
   it('validates on blur with the specification messages and pushes nothing while a field is wrong', async () => {
     const account = await newAccount();
     const { context, page } = await newPage(browser);
+    const pushes: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'PUT' && req.url().endsWith(`/api/v1/accounts/${account.id}`)) pushes.push(req.url());
+    });
     await openAccount(page, account.id);
     const cases: [string, string, string][] = [
       ['Display name', '', 'Account name is required'],
@@ -153,8 +157,22 @@ describe('account properties as admin', () => {
       await expect.poll(() => fieldError(page, label).innerText()).toBe(message);
     }
     await pushButton(page).click();
-    await page.waitForTimeout(500);
-    expect((await detail(account.id)).versions.properties).toBe(account.versions.properties);
+    await expect.poll(() => fieldError(page, 'Display name').innerText()).toBe('Account name is required');
+    // Put right, it pushes: that push is the page's only one, so the wrong form sent none.
+    const fixed: [string, string][] = [
+      ['Display name', `${account.name} fixed`],
+      ['URL name', account.urlFriendlyName],
+      ['Contact name', account.contact.name],
+      ['Contact email', account.contact.email],
+      ['Billing amount', '25'],
+    ];
+    for (const [label, value] of fixed) await field(page, label).fill(value);
+    await pushButton(page).click();
+    await page.getByText('Account properties pushed').waitFor();
+    expect(pushes).toHaveLength(1);
+    const saved = await detail(account.id);
+    expect(saved.versions.properties).toBe(account.versions.properties + 1);
+    expect(saved).toMatchObject({ name: `${account.name} fixed`, billing: { amount: 25 } });
     await context.close();
   });
 

@@ -168,11 +168,22 @@ describe('accounts list as operator', () => {
   it('cancelling the confirmation keeps the account', async () => {
     const [account] = (await listApi('classIds=3&limit=1')).items;
     const { context, page } = await newPage(browser);
+    const deletes: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'DELETE' && req.url().includes('/api/v1/accounts/')) deletes.push(req.url());
+    });
     await signIn(page, 'operator', 'operator', '/account/list?classIds=3');
     await row(page, account!.name).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-    await page.waitForTimeout(300);
-    expect(await row(page, account!.name).count()).toBe(1);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // A later request of the page (the search's, sent after its 500 ms pause): a delete the cancel sent would be before it.
+    const searched = page.waitForResponse((res) => res.request().method() === 'GET' && /\/api\/v1\/accounts\?.*search=/.test(res.url()));
+    await page.getByLabel('Search', { exact: true }).fill(account!.name);
+    const found = (await (await searched).json()) as TListAccountsResponse;
+    expect(found.items.map((a) => a.id)).toContain(account!.id);
+    expect(deletes).toEqual([]);
+    await expect.poll(() => row(page, account!.name).count()).toBe(1);
     await context.close();
   });
 

@@ -91,13 +91,21 @@ describe('activity log', () => {
     const cp = (await api<TAccountLookup[]>('/lookup/accounts', adminToken)).find((a) => a.classId === 5)!;
     for (const [user, visible] of [['admin', true], ['operator', false]] as const) {
       const { context, page } = await newPage(browser);
+      // The filter's options are one lookup of the accounts the user may see.
+      const lookup = page.waitForResponse((res) => res.request().method() === 'GET' && res.url().endsWith('/api/v1/lookup/accounts'));
       await signIn(page, user, user, '/activity');
+      const offered = (await (await lookup).json()) as TAccountLookup[];
+      expect(offered.some((a) => a.id === cp.id), user).toBe(visible);
       await page.getByRole('combobox', { name: 'Account' }).fill(cp.name);
-      const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').getByText(cp.name, { exact: true });
+      const shown = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+      const option = shown.getByText(cp.name, { exact: true });
       if (visible) await option.first().waitFor();
       else {
-        await page.locator('.ant-select-dropdown:visible').first().waitFor();
-        await page.waitForTimeout(300);
+        // Loaded and filtered: the list is the offered accounts whose name holds the text, not an option still to come.
+        const text = cp.name.toLowerCase();
+        const matching = offered.map((a) => a.name).filter((n) => n.toLowerCase().includes(text)).sort((a, b) => a.localeCompare(b));
+        if (matching.length === 0) await page.locator('.ant-select-dropdown:visible .ant-select-item-empty').waitFor();
+        else await expect.poll(() => shown.allInnerTexts()).toEqual(matching);
         expect(await option.count()).toBe(0);
       }
       await context.close();

@@ -82,7 +82,8 @@ describe('login and guards', () => {
     await signIn(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
-    expect(token).toBeTruthy();
+    // A JWT: header, claims and signature.
+    expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     await api('/auth/logout', token!, { method: 'POST' });
     await page.reload();
     await page.waitForURL(/#\/login/);

@@ -296,7 +296,7 @@ describe('without write permission, and for add-on accounts', () => {
 
   it('has no backup or idle cards for an add-on account', async () => {
     const [addOn] = (await api<TListAccountsResponse>('/accounts?classIds=200&limit=1', adminToken)).items;
-    expect(addOn).toBeDefined();
+    expect(addOn).toMatchObject({ classId: 200 });
     const { context, page } = await newPage(browser);
     await signIn(page, 'admin', 'admin', `/account/edit/${addOn!.id}`);
     await page.getByRole('heading', { name: addOn!.name }).waitFor();

@@ -141,7 +141,7 @@ describe('Issue viewer', () => {
     const { page } = await openPage();
     // The seeded probe issue: nothing raises it again while the test runs.
     const [probe] = (await issuesPage(operatorToken, 'tags=probe&limit=1')).items;
-    expect(probe).toBeDefined();
+    expect(probe).toMatchObject({ tags: expect.arrayContaining(['probe']) });
     await signIn(page, 'operator', 'operator', `/viewer/issues?machine=${probe!.machineId}&tags=probe`);
     const toggle = page.getByRole('switch', { name: `Resolved: ${probe!.description}` });
     await toggle.waitFor({ timeout: 30_000 });

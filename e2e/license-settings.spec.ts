@@ -77,6 +77,15 @@ async function openAccount(page: Page, id: number, user = 'admin') {
   await expect.poll(() => field(page, 'Maximum Credits').inputValue()).not.toBe('');
 }
 
+/** The license pushes (`PUT /accounts/{id}/license-settings`) the page sends from now on. */
+function pushesOf(page: Page, accountId: number): string[] {
+  const pushes: string[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'PUT' && req.url().endsWith(`/api/v1/accounts/${accountId}/license-settings`)) pushes.push(req.url());
+  });
+  return pushes;
+}
+
 /** Answers the open confirmation, after checking its text; waits until it is gone. */
 async function answer(page: Page, text: string, reply: 'Yes' | 'No') {
   const dialog = confirmDialog(page, text);
@@ -158,6 +167,7 @@ describe('license settings as admin', () => {
   it('validates on blur: credits 1 to 1000, sites at least 1, counts at least 0, and pushes nothing while wrong', async () => {
     const account = await newAccount();
     const { context, page } = await newPage(browser);
+    const pushes = pushesOf(page, account.id);
     await openAccount(page, account.id);
     await chooseOption(page, field(page, 'Server instance policy'), 'Instance per site master (IPSM)');
     const cases: [string, string, string][] = [
@@ -175,31 +185,44 @@ describe('license settings as admin', () => {
     await field(page, 'Maximum areas').blur();
     await expect.poll(() => fieldError(page, 'Maximum areas').count()).toBe(0);
     await pushButton(page).click();
-    await page.waitForTimeout(500);
-    expect((await detail(account.id)).versions.license).toBe(account.versions.license);
+    await expect.poll(() => fieldError(page, 'Maximum Credits').innerText()).toBe('Maximum Credits must be between 1 and 1000');
+    // Put right, it pushes: that push is the page's only one, so the wrong form sent none.
+    await field(page, 'Maximum Credits').fill('1000');
+    await field(page, 'Maximum sites').fill('1');
+    await pushButton(page).click();
+    await page.getByText('License settings pushed').waitFor();
+    expect(pushes).toHaveLength(1);
+    const saved = await detail(account.id);
+    expect(saved.versions.license).toBe(account.versions.license + 1);
+    expect(saved.licenseConfig).toMatchObject({ instancePolicy: 'InstancePerSiteMaster', cloudCredits: 1000, maxSites: 1, maxAreas: 0 });
     await context.close();
   });
 
   it('asks before pushing t2.medium: No aborts, Yes pushes', async () => {
     const account = await newAccount();
     const { context, page } = await newPage(browser);
+    const pushes = pushesOf(page, account.id);
     await openAccount(page, account.id);
     await chooseOption(page, field(page, 'Cloud instance type'), 't2.medium');
     await pushButton(page).click();
     await answer(page, T2_MEDIUM_CONFIRM, 'No');
-    await page.waitForTimeout(500);
-    expect((await detail(account.id)).versions.license).toBe(account.versions.license);
+    expect(pushes).toEqual([]);
 
     await pushButton(page).click();
     await answer(page, T2_MEDIUM_CONFIRM, 'Yes');
     await page.getByText('License settings pushed').waitFor();
-    expect((await detail(account.id)).licenseConfig.cloudInstanceType).toBe(2);
+    // The Yes push is the only one: No sent none (it would have gone first).
+    expect(pushes).toHaveLength(1);
+    const saved = await detail(account.id);
+    expect(saved.versions.license).toBe(account.versions.license + 1);
+    expect(saved.licenseConfig.cloudInstanceType).toBe(2);
     await context.close();
   });
 
   it("asks before pushing an add-on's license (it updates the parent's), after the t2.medium question", async () => {
     const addOn = await newAddOn();
     const { context, page } = await newPage(browser);
+    const pushes = pushesOf(page, addOn.id);
     await openAccount(page, addOn.id);
     expect(await field(page, 'Add-on Site Name').inputValue()).toBe('Annex');
     expect(await field(page, 'Add-on Area Category Name').inputValue()).toBe('Annex Areas');
@@ -218,21 +241,22 @@ describe('license settings as admin', () => {
 
     await pushButton(page).click();
     await answer(page, ADD_ON_CONFIRM, 'No');
-    await page.waitForTimeout(500);
-    expect((await detail(addOn.id)).versions.license).toBe(addOn.versions.license);
+    expect(pushes).toEqual([]);
 
     // Both questions, in order; No to the second aborts.
     await chooseOption(page, field(page, 'Cloud instance type'), 't2.medium');
     await pushButton(page).click();
     await answer(page, T2_MEDIUM_CONFIRM, 'Yes');
     await answer(page, ADD_ON_CONFIRM, 'No');
-    await page.waitForTimeout(500);
-    expect((await detail(addOn.id)).versions.license).toBe(addOn.versions.license);
+    expect(pushes).toEqual([]);
 
     await pushButton(page).click();
     await answer(page, T2_MEDIUM_CONFIRM, 'Yes');
     await answer(page, ADD_ON_CONFIRM, 'Yes');
     await page.getByText('License settings pushed').waitFor();
+    // The page's only push: neither No sent one (it would have gone before this one).
+    expect(pushes).toHaveLength(1);
+    expect((await detail(addOn.id)).versions.license).toBe(addOn.versions.license + 1);
     expect((await detail(addOn.id)).licenseConfig).toMatchObject({
       addOnSiteName: 'North Annex',
       addOnAreaCategoryName: 'North Areas',

@@ -88,7 +88,7 @@ describe('Request Statistics viewer', () => {
   it('selects the machine of the URL, and keeps a machine chosen in the selector in the URL', async () => {
     const lookup = await lookupMachines(all.map((s) => s.machineId), adminToken);
     const cp = lookup.find((m) => all.some((s) => s.machineId === m.id) && m.className === 'Customer Production');
-    expect(cp, 'a probed Customer Production machine').toBeDefined();
+    expect(cp, 'a probed Customer Production machine').toMatchObject({ className: 'Customer Production' });
     const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/viewer/request-statistics?machine=${cp!.id}`);
     const expected = all.filter((s) => s.machineId === cp!.id);

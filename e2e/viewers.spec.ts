@@ -40,7 +40,9 @@ beforeAll(async () => {
   const visible = all.filter((m) => m.classId !== CLASS_CUSTOMER_PRODUCTION && m.accountId !== cpMachine.accountId && withHistory.has(m.id));
   visibleMachine = visible[0]!;
   otherMachine = visible.find((m) => m.accountId !== visibleMachine.accountId)!;
-  expect(cpMachine && visibleMachine && otherMachine).toBeTruthy();
+  expect(cpMachine?.classId).toBe(CLASS_CUSTOMER_PRODUCTION);
+  expect(visibleMachine && withHistory.has(visibleMachine.id)).toBe(true);
+  expect(otherMachine && otherMachine.accountId !== visibleMachine.accountId).toBe(true);
 });
 afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);

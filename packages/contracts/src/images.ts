@@ -29,13 +29,16 @@ export const ZSaveIrmnVersionRequest = z.object({
 });
 export type TSaveIrmnVersionRequest = z.input<typeof ZSaveIrmnVersionRequest>;
 
-/** A SaaS image name, as the cloud allows AMI names: 3 to 128 letters, digits, spaces and `()[]./-'@_`. */
-export const ZImageName = z
-  .string()
-  .trim()
-  .min(3, 'Name must have at least 3 characters')
-  .max(128)
-  .regex(/^[A-Za-z0-9()[\]./\-'@_ ]+$/, "Name may hold letters, digits, spaces and ()[]./-'@_ only");
+/** The characters the cloud allows in an AMI name (and so in a SaaS image name). */
+export const IMAGE_NAME_PATTERN = /^[A-Za-z0-9()[\]./\-'@_ ]+$/;
+export const IMAGE_NAME_MESSAGE = "Name may hold letters, digits, spaces and ()[]./-'@_ only";
+
+/**
+ * A SaaS image name, as the cloud allows AMI names: 3 to 128 letters, digits,
+ * spaces and `()[]./-'@_`. Also the name of a jump-start image made by
+ * `POST /machines/{id}/create-ami`, which becomes a SaaS image of that name.
+ */
+export const ZImageName = z.string().trim().min(3, 'Name must have at least 3 characters').max(128).regex(IMAGE_NAME_PATTERN, IMAGE_NAME_MESSAGE);
 
 /** An EC2-like image id: `ami-` and 8 to 17 lowercase hexadecimal digits. */
 export const ZCloudImageId = z

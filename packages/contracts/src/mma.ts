@@ -23,6 +23,10 @@ export const ZMmaInstance = z.object({
 export type TMmaInstance = z.infer<typeof ZMmaInstance>;
 export const ZMmaInstancesResponse = z.array(ZMmaInstance);
 
+/** A host name (the CAA target machine): dot-separated labels of letters, digits and inner hyphens, as DNS allows. */
+export const HOST_NAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+export const HOST_NAME_MESSAGE = 'Must be a host name: letters, digits, hyphens and dots';
+
 /**
  * `PUT /mma/classes/{id}` (spec 3 §7 MMA): name, deployerBranch, deployerVersion,
  * standby, priorityGroup, caaHost, and `image` (the dialog's Image: a jump-start
@@ -35,6 +39,6 @@ export const ZUpdateMmaClassRequest = z.object({
   deployerVersion: z.string().trim().min(1, 'Deployer version is required').max(200),
   standby: z.boolean(),
   priorityGroup: z.number().int().min(0).max(1000),
-  caaHost: z.string().trim().max(253).nullable(),
+  caaHost: z.string().trim().max(253).regex(HOST_NAME_PATTERN, HOST_NAME_MESSAGE).nullable(),
 });
 export type TUpdateMmaClassRequest = z.infer<typeof ZUpdateMmaClassRequest>;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ZId, ZPageQuery, PAGE_QUERY_FIELDS, zPaged, zCommaList, ZQueryFlag } from './common.js';
+import { ZImageName } from './images.js';
 
 // ---------------------------------------------------------------- types and statuses
 
@@ -197,9 +198,13 @@ export const ZPublishSampleDataRequest = z.object({
 });
 export type TPublishSampleDataRequest = z.infer<typeof ZPublishSampleDataRequest>;
 
-/** `POST /machines/{id}/create-ami`: a jump-start image of the machine. `irmnVersion` is an IRMN version name. */
+/**
+ * `POST /machines/{id}/create-ami`: a jump-start image of the machine. `name` is
+ * the image's, and the jump-start SaaS image's it becomes: a SaaS image name
+ * (`ZImageName`); `irmnVersion` is an IRMN version name.
+ */
 export const ZCreateAmiRequest = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(200),
+  name: ZImageName,
   description: z.string().trim().max(1000).default(''),
   irmnVersion: z.string().trim().min(1, 'IRMN version is required').max(100),
 });

@@ -22,7 +22,9 @@
  *   57P03) and no error in the log;
  * - a second server started on the same data folder while one runs exits 1
  *   and says that the folder is in use, by which process;
- * - every queued task ends Completed or Failed, none stays New or Running;
+ * - every queued task ends Completed or Failed, none stays New or Running; a
+ *   task Failed only after its workers died three times, and tasks resumed
+ *   after a kill or a stop (a second attempt or more) Completed;
  * - no cloud effect is repeated: a transition call (launch, start, stop,
  *   terminate) happens at most once per task, and a recreate launches exactly
  *   one instance (its client token's). A trigger the test adds to
@@ -44,6 +46,7 @@ import getPort from 'get-port';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresProcessesOf } from '../src/db/leftover-postgres.js';
+import { CLOUD_CALLS, installCloudCallLog } from './cloud-call-log.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const KILL_ROUNDS = 10;
@@ -166,25 +169,6 @@ async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pro
   return (await res.json()) as T;
 }
 
-/** Records each cloud call's transition (a launch inserts, start/stop/terminate move to a transitional state). */
-async function installCloudCallLog(): Promise<void> {
-  await query(`
-    create table if not exists restart_test_cloud_calls (
-      id bigserial primary key, machine_id int, cloud_id text, client_token text, old_status text, new_status text,
-      at timestamptz not null default clock_timestamp())`);
-  await query(`
-    create or replace function restart_test_log_call() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' or new.status in ('pending', 'stopping', 'shutting-down') and old.status is distinct from new.status then
-        insert into restart_test_cloud_calls (machine_id, cloud_id, client_token, old_status, new_status)
-        values (new.machine_id, new.cloud_id, new.client_token, case when tg_op = 'UPDATE' then old.status end, new.status);
-      end if;
-      return new;
-    end $$`);
-  await query(`drop trigger if exists restart_test_cloud_calls on cloud_instances`);
-  await query(`create trigger restart_test_cloud_calls after insert or update on cloud_instances for each row execute function restart_test_log_call()`);
-}
-
 /** Waits until one of `taskIds` is Running in the current server's engine. */
 async function untilOneRunning(taskIds: number[]): Promise<void> {
   const pid = current!.child.pid!;
@@ -278,14 +262,14 @@ afterAll(async () => {
 
 describe('a server killed mid-task and restarted at once, ten times (issue 9)', () => {
   it(
-    'comes up every time, ends every task Completed or Failed without repeating a cloud call, and stops gracefully with exit 0',
+    'comes up every time, completes resumed tasks, ends every task Completed or Failed without repeating a cloud call, and stops gracefully with exit 0',
     async () => {
       dataDir = await mkdtemp(join(tmpdir(), 'fleet-restart-'));
       port = await getPort();
 
       const first = await start();
       console.info(`restart test: first start with the demo seed took ${(first.upInMs! / 1000).toFixed(1)} s`);
-      await installCloudCallLog();
+      await installCloudCallLog(query);
       token = (await api<{ accessToken: { token: string } }>('POST', '/auth/login', { username: 'admin', password: 'admin' })).accessToken.token;
       const wanted = FLIP_MACHINES + FRESH_PER_ROUND * ROUNDS + RECREATE_ROUNDS.size;
       const candidates = await query<{ id: number; status: string }>(
@@ -360,7 +344,7 @@ describe('a server killed mid-task and restarted at once, ten times (issue 9)', 
 
       // No cloud call repeated: at most one transition call inside each task's run, on its machine.
       const calls = await query<{ machine_id: number; client_token: string | null; old_status: string | null; new_status: string; at: Date }>(
-        `select machine_id, client_token, old_status, new_status, at from restart_test_cloud_calls order by id`,
+        `select machine_id, client_token, old_status, new_status, at from ${CLOUD_CALLS} order by id`,
       );
       for (const t of tracked) {
         const r = byId.get(t.id)!;
@@ -382,6 +366,13 @@ describe('a server killed mid-task and restarted at once, ten times (issue 9)', 
           expect(during.filter((c) => c.old_status === null).length, `task ${t.id} launches`).toBe(0);
         }
       }
+
+      // Recovered, not only ended: tasks resumed after a kill or a graceful stop (a second attempt or more) that
+      // Completed, and a task Failed only for its workers dying three times (the simulated cloud fails nothing).
+      const summary = JSON.stringify(rows.map((r) => [r.id, r.status, r.attempts, r.error]));
+      expect(rows.filter((r) => r.attempts > 1 && r.status === 'Completed').length, `resumed tasks that Completed; tasks: ${summary}`).toBeGreaterThan(0);
+      const failed = rows.filter((r) => r.status === 'Failed');
+      expect(failed.map((r) => [r.id, r.error]), summary).toEqual(failed.map((r) => [r.id, 'The worker running this task stopped responding (3 attempts)']));
 
       const attempts = rows.map((r) => r.attempts);
       console.info(

@@ -1,7 +1,7 @@
 /**
  * Access tokens (DESIGN §5): signature, expiry and the remembered verifications.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTokenService } from './tokens.js';
 
 const user = { id: 7, name: 'Pat', email: 'pat@example.test', permissions: ['write'], groups: ['CustomerProductionAccess'] };
@@ -21,20 +21,26 @@ describe('token service', () => {
     const mine = createTokenService('a-secret-of-enough-length-0123456789');
     const theirs = createTokenService('another-secret-of-enough-length-987');
     const { token } = await theirs.issue(user);
-    await expect(mine.verify(token)).rejects.toThrow();
+    await expect(mine.verify(token)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
     const { token: good } = await mine.issue(user);
     await mine.verify(good);
     const [head, body, sig] = good.split('.');
     const forged = `${head}.${Buffer.from(JSON.stringify({ sub: '1', exp: 4_000_000_000, jti: 'x' })).toString('base64url')}.${sig}`;
     expect(body).not.toBe(forged.split('.')[1]);
-    await expect(mine.verify(forged)).rejects.toThrow();
+    await expect(mine.verify(forged)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
   });
 
   it('refuses a remembered token once it has expired', async () => {
     const tokens = createTokenService('a-secret-of-enough-length-0123456789', 1);
     const { token } = await tokens.issue(user);
     await tokens.verify(token);
-    await new Promise((r) => setTimeout(r, 2100));
-    await expect(tokens.verify(token)).rejects.toThrow();
+    // Two seconds later by the clock the expiry is read with (jose reads Date.now()).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 2_100);
+      await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

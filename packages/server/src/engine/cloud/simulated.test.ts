@@ -172,8 +172,9 @@ describe('fault injection', () => {
     fast.failInstance(bad.cloudId, 'Host failure');
     await expect(fast.describe(bad.cloudId)).rejects.toThrow('Host failure');
     await expect(fast.terminate(bad.cloudId)).rejects.toThrow('Host failure');
-    expect(await fast.describe(good.cloudId)).toBeDefined();
+    expect(await fast.describe(good.cloudId)).toMatchObject({ cloudId: good.cloudId, status: 'running' });
     fast.clearFaults();
-    expect(await fast.describe(bad.cloudId)).toBeDefined();
+    // The refused terminate left it as it was.
+    expect(await fast.describe(bad.cloudId)).toMatchObject({ cloudId: bad.cloudId, status: 'running' });
   });
 });

@@ -103,7 +103,9 @@ describe('running an operation', () => {
     const id = await f.enqueue(machine, 'RestoreBackup');
     await f.until('running', async () => (await f.row(id)).status === 'RUNNING');
     const other = await f.enqueue(machine, 'SmokeTest', { notBefore: new Date(Date.now() + 3_600_000) });
-    await expect(f.database.db.update(operations).set({ status: 'RUNNING' }).where(eq(operations.id, other))).rejects.toThrow();
+    await expect(f.database.db.update(operations).set({ status: 'RUNNING' }).where(eq(operations.id, other))).rejects.toMatchObject({
+      cause: { code: '23505', constraint: 'operations_one_running_idx' },
+    });
     f.open(id);
     await f.settled(id);
   });

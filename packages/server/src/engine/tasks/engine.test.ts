@@ -203,7 +203,7 @@ describe('ordering', () => {
     const insert = (n: number) =>
       database.db.insert(machineTasks).values({ machineId: machine.id, accountId: machine.accountId, type: 'StopMachine', status: 'Running', description: `x${n}` });
     await insert(1);
-    await expect(insert(2)).rejects.toThrow();
+    await expect(insert(2)).rejects.toMatchObject({ cause: { code: '23505', constraint: 'machine_tasks_one_running_idx' } });
     await database.db.update(machineTasks).set({ status: 'Failed' }).where(eq(machineTasks.machineId, machine.id));
   });
 });
@@ -252,8 +252,9 @@ describe('task notifications', () => {
     ).rows.map((r) => r.pid);
 
   it('listens again when the database drops the notification connection, and tasks still wake it', async () => {
-    const [before] = await listeners();
-    expect(before).toBeDefined();
+    const found = await listeners();
+    expect(found).toHaveLength(1);
+    const [before] = found;
     await database.db.execute(sql`select pg_terminate_backend(${before})`);
     const deadline = Date.now() + 10_000;
     let after: number[] = [];

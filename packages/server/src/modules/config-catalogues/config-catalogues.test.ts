@@ -221,7 +221,7 @@ describe('POST with values, DELETE /component-configs/{id} and /deployer-configs
     const res = await call('DELETE', `/component-configs/${component.id}`);
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe(`Config catalogueTest.inUse is still used by 2 machine(s): ${machineName} and 1 more; remove it from their configuration first`);
-    expect(await get(`/component-configs/${component.id}`)).toBeTruthy();
+    expect(await get(`/component-configs/${component.id}`)).toMatchObject({ id: component.id, rootKey: 'catalogueTest', subKey: 'inUse' });
     const admin = await call('DELETE', `/component-configs/${component.id}`, undefined, 'admin');
     expect(admin.json().detail).toContain(hiddenMachineName);
 

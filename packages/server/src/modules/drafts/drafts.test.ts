@@ -311,11 +311,12 @@ describe('POST /accounts/create-from-draft', () => {
     const draftAccountId = res.json().draftAccountId as number;
     expect((await t.call({ method: 'POST', url: '/accounts/create-from-draft', as: 'operator', body: { draftAccountId } })).statusCode).toBe(404);
     expect((await t.call({ method: 'POST', url: '/accounts/create-from-draft', as: 'viewer', body: { draftAccountId } })).statusCode).toBe(403);
-    await createAccount(t, creationPayload({ name: 'Raced Name' }), 'operator');
+    const winner = await createAccount(t, creationPayload({ name: 'Raced Name' }), 'operator');
     const raced = await t.call({ method: 'POST', url: '/accounts/create-from-draft', as: 'admin', body: { draftAccountId } });
     expect(raced.statusCode).toBe(409);
     expect(raced.json().detail).toContain("'racedname'");
-    const [row] = await t.database.db.select({ n: accounts.id }).from(accounts).where(eq(accounts.urlFriendlyName, 'racedname'));
-    expect(row).toBeDefined();
+    // The name stays the operator's account's alone: the refused draft made none.
+    const rows = await t.database.db.select({ n: accounts.id }).from(accounts).where(eq(accounts.urlFriendlyName, 'racedname'));
+    expect(rows).toEqual([{ n: winner }]);
   });
 });

@@ -4,8 +4,8 @@
  * users), the audit with field-level changes, and the viewer's refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import type { TCloudImage, TIrmnVersion, TSaasImage, TSaveSaasImageRequest } from '@fleet/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { CLASS_CUSTOMER_PRODUCTION, type TCloudImage, type TIrmnVersion, type TSaasImage, type TSaveSaasImageRequest } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { activities, fieldErrors } from '../../../test/account-fixtures.js';
 import { insertAccount } from '../../../test/fixtures.js';
@@ -111,8 +111,14 @@ describe('SaaS images', () => {
   it('lists with usage counts; search is a case-insensitive substring of the name; region filters', async () => {
     const all = await images();
     expect(all.length).toBeGreaterThanOrEqual(14);
+    // Each image's count is its live accounts' (by image name), Customer Production left out for the viewer.
+    const { rows } = await t.database.db.execute<{ name: string; n: number }>(sql`
+      select vm_image_name as name, count(*)::int as n from accounts
+      where deleted_at is null and vm_image_name is not null and class_id <> ${CLASS_CUSTOMER_PRODUCTION} group by vm_image_name`);
+    const counted = new Map(rows.map((r) => [r.name, r.n]));
+    expect(all.map((i) => [i.name, i.accountCount])).toEqual(all.map((i) => [i.name, counted.get(i.name) ?? 0]));
     const used = all.find((i) => i.accountCount > 0)!;
-    expect(used).toBeDefined();
+    expect(used.accountCount).toBeGreaterThan(0);
     const search = await images({ search: 'WIN2022' });
     expect(search.length).toBeGreaterThan(0);
     expect(search.every((i) => i.name.toLowerCase().includes('win2022'))).toBe(true);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { TLicenseFile } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { seededAccountId } from '../../../test/account-fixtures.js';
@@ -48,8 +48,13 @@ describe('GET /accounts/{id}/files/license', () => {
     expect(res.headers['content-disposition']).toContain(`filename="${account!.urlFriendlyName} license.dat"`);
     const file = JSON.parse(res.body) as TLicenseFile;
     expect(file.payload.account).toMatchObject({ id: ids.parent, urlFriendlyName: account!.urlFriendlyName });
-    expect(file.payload.addOns.length).toBeGreaterThan(0);
-    expect(file.payload.addOns[0]!.license.addOnSiteName).toBeTruthy();
+    // The add-ons are the parent's add-on accounts, each with its own license.
+    const addOns = await t.database.db.execute<{ id: number; name: string; site: string }>(sql`
+      select a.id, a.name, s.license_config->>'addOnSiteName' as site from accounts a join account_settings s on s.account_id = a.id
+      where a.parent_id = ${ids.parent} and a.deleted_at is null order by a.id`);
+    expect(addOns.rows.length).toBeGreaterThan(0);
+    const sorted = [...file.payload.addOns].sort((x, y) => x.id - y.id);
+    expect(sorted.map((a) => ({ id: a.id, name: a.name, site: a.license.addOnSiteName }))).toEqual(addOns.rows);
 
     const key = (await t.call({ method: 'GET', url: '/license/public-key', as: 'viewer' })).json() as { keyId: string; publicKeyPem: string };
     expect(key.keyId).toBe(file.keyId);

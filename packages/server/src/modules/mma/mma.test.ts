@@ -50,7 +50,7 @@ describe('GET /mma/instances', () => {
 describe('PUT /mma/classes/{id}', () => {
   it('edits a class with a jump-start image and answers the class as the list has it, audited field by field', async () => {
     const [image] = await t.database.db.select().from(saasImages).where(eq(saasImages.jumpStart, true)).limit(1);
-    expect(image, 'the demo seed has a jump-start image').toBeDefined();
+    expect(image, 'the demo seed has a jump-start image').toMatchObject({ jumpStart: true });
     const before = (await classes()).find((c) => c.id === CLASS_EXPERIMENTAL)!;
     const res = await put(CLASS_EXPERIMENTAL, bodyOf(before, { image: image!.name, deployerVersion: 'master|abc1234', priorityGroup: 7, caaHost: 'caa-exp.fleet.example' }), 'operator');
     expect(res.statusCode, res.body).toBe(200);
@@ -79,6 +79,17 @@ describe('PUT /mma/classes/{id}', () => {
     expect(res.json().detail).toContain('not a jump-start image');
     expect(await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { image: 'no-such-image' })).then((r) => r.statusCode)).toBe(422);
     expect((await classes()).find((c) => c.id === CLASS_CUSTOMER_STAGING)).toEqual(before);
+  });
+
+  it('refuses a CAA target machine that is not a host name (400 naming caaHost), and keeps the class unchanged', async () => {
+    const before = (await classes()).find((c) => c.id === CLASS_CUSTOMER_STAGING)!;
+    for (const caaHost of ['caa host.fleet.example', 'caa-🚀.fleet.example', '-caa.fleet.example', 'caa..fleet.example']) {
+      const res = await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { caaHost }));
+      expect(res.statusCode, caaHost).toBe(400);
+      expect(res.json().errors).toEqual([expect.objectContaining({ propertyName: 'caaHost', errorMessage: 'Must be a host name: letters, digits, hyphens and dots' })]);
+    }
+    expect((await classes()).find((c) => c.id === CLASS_CUSTOMER_STAGING)).toEqual(before);
+    expect((await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { caaHost: '10.0.4.17' }))).json().mmaInstance.caaHost).toBe('10.0.4.17');
   });
 
   it('keeps the image when it is left out, and clears it with null', async () => {

@@ -122,13 +122,23 @@ describe('the dialogs that queue their own operation', () => {
     expect((await call('POST', `/machines/${ids.other}/publish-sample-data`, 'operator', { fileName: '  ' })).statusCode).toBe(400);
   });
 
-  it('create-ami carries name, description and IRMN version; an unknown version is 422', async () => {
+  it('create-ami carries name, description and IRMN version; an unknown version is 422; a name the cloud refuses is 400', async () => {
     const [op] = await queued(`/machines/${ids.plain}/create-ami`, { name: 'JumpStart 8.1', description: 'Campus demo', irmnVersion: '8.1' });
     expect(op).toMatchObject({ typeName: 'CreateJumpStartAmi', params: { name: 'JumpStart 8.1', description: 'Campus demo', irmnVersion: '8.1' } });
     const n = await countOperations();
-    const res = await call('POST', `/machines/${ids.plain}/create-ami`, 'operator', { name: 'X', irmnVersion: '6.0' });
+    const res = await call('POST', `/machines/${ids.plain}/create-ami`, 'operator', { name: 'Image 6.0', irmnVersion: '6.0' });
     expect(res.statusCode).toBe(422);
     expect(res.json().detail).toBe('IRMN version 6.0 does not exist');
+    // The image becomes a SaaS image of that name: AMI name rules (ZImageName).
+    for (const [name, message] of [
+      ['JS', 'Name must have at least 3 characters'],
+      ['Campus, demo', "Name may hold letters, digits, spaces and ()[]./-'@_ only"],
+      ['JumpStart 🚀', "Name may hold letters, digits, spaces and ()[]./-'@_ only"],
+    ]) {
+      const refused = await call('POST', `/machines/${ids.plain}/create-ami`, 'operator', { name, irmnVersion: '8.1' });
+      expect(refused.statusCode, name).toBe(400);
+      expect(refused.json().errors).toEqual([expect.objectContaining({ propertyName: 'name', errorMessage: message })]);
+    }
     expect(await countOperations()).toBe(n);
   });
 
@@ -158,7 +168,7 @@ describe('the dialogs that queue their own operation', () => {
     ['force-backup', { timeToBackup: 3 }],
     ['force-populate', { populateLauncher: true, populateSiteMaster: false }],
     ['publish-sample-data', { fileName: 'x.zip' }],
-    ['create-ami', { name: 'A', irmnVersion: '8.1' }],
+    ['create-ami', { name: 'AMI 8.1', irmnVersion: '8.1' }],
     ['restore-backup', { launcherBackupFile: 'a.bak' }],
     ['test-latest-code', { branch: 'develop' }],
   ])('%s answers 404 for a hidden or unknown machine and 403 to a viewer, writing nothing', async (path, body) => {

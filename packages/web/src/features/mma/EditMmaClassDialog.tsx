@@ -7,7 +7,7 @@
  */
 import { useMemo } from 'react';
 import { Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
-import { MMA_CLASS_DIALOG_WIDTH, type TMmaClass, type TSaasImage, type TUpdateMmaClassRequest } from '@fleet/contracts';
+import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN, MMA_CLASS_DIALOG_WIDTH, type TMmaClass, type TSaasImage, type TUpdateMmaClassRequest } from '@fleet/contracts';
 import { useSaasImages } from '../catalogues/api/queries';
 import { useUpdateMmaClass } from './api/mutations';
 
@@ -108,7 +108,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
         <Form.Item label="Priority Group" name="priorityGroup">
           <InputNumber min={0} max={1000} precision={0} />
         </Form.Item>
-        <Form.Item label="CAA Target Machine" name="caaHost">
+        <Form.Item label="CAA Target Machine" name="caaHost" rules={[{ pattern: HOST_NAME_PATTERN, message: HOST_NAME_MESSAGE }]}>
           <Input maxLength={253} />
         </Form.Item>
       </Form>

@@ -40,11 +40,11 @@ describe('types and defaults', () => {
 
   it('accepts true, false and null for booleans, finite numbers, strings, and any JSON', () => {
     expect([true, false, null].map((v) => valueProblem(v, 'boolean'))).toEqual([undefined, undefined, undefined]);
-    expect(valueProblem('true', 'boolean')).toBeDefined();
-    expect(valueProblem(null, 'number')).toBeDefined();
-    expect(valueProblem(Number.NaN, 'number')).toBeDefined();
+    expect(valueProblem('true', 'boolean')).toBe('true, false or null');
+    expect(valueProblem(null, 'number')).toBe('A number is needed');
+    expect(valueProblem(Number.NaN, 'number')).toBe('A number is needed');
     expect(valueProblem(3, 'number')).toBeUndefined();
-    expect(valueProblem(3, 'string')).toBeDefined();
+    expect(valueProblem(3, 'string')).toBe('Text is needed');
     expect(valueProblem(null, 'json')).toBeUndefined();
     expect(valueProblem(undefined, 'json')).toBe('Invalid JSON');
   });

@@ -7,7 +7,7 @@
  */
 import { useEffect } from 'react';
 import { Form, Input, Select } from 'antd';
-import type { TCreateAmiRequest } from '@fleet/contracts';
+import { IMAGE_NAME_MESSAGE, IMAGE_NAME_PATTERN, type TCreateAmiRequest } from '@fleet/contracts';
 import { useIrmnVersions } from '../../catalogues/api/queries';
 import { useCreateAmi } from '../api/operation-mutations';
 import { OperationDialog, type MachineDialogProps } from './OperationDialog';
@@ -38,7 +38,16 @@ export function CreateAmiDialog({ machine, onClose }: MachineDialogProps) {
   return (
     <OperationDialog title="Create Jump-start AMI" machine={machine} loading={create.isPending} onOk={() => void submit()} onClose={onClose}>
       <Form form={form} layout="vertical" validateTrigger="onBlur">
-        <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: 'Name is required' }, { max: 200 }]}>
+        <Form.Item
+          name="name"
+          label="Name"
+          rules={[
+            { required: true, whitespace: true, message: 'Name is required' },
+            { min: 3, message: 'Name must have at least 3 characters' },
+            { max: 128 },
+            { pattern: IMAGE_NAME_PATTERN, message: IMAGE_NAME_MESSAGE },
+          ]}
+        >
           <Input autoFocus />
         </Form.Item>
         <Form.Item name="description" label="Description" rules={[{ max: 1000 }]}>
