@@ -1,13 +1,14 @@
 /**
- * Writes the OpenAPI document `buildApp` makes to `fixtures/openapi-before-registry.json`
- * (`documentText`: keys in the document's order, one line per path). Run once before the module registry
- * (issue 23) changed how the app is built: `npx tsx packages/server/test/dump-openapi.ts`.
+ * Writes the OpenAPI document `buildApp` makes to `fixtures/openapi.json`
+ * (`documentText`: keys in the document's order, one line per path), the contract
+ * `openapi-contract.test.ts` holds the app to. Run after a contract change made on
+ * purpose: `npm run openapi:dump`.
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument, documentText } from './openapi-document.js';
 
-const target = fileURLToPath(new URL('./fixtures/openapi-before-registry.json', import.meta.url));
+const target = fileURLToPath(new URL('./fixtures/openapi.json', import.meta.url));
 const doc = await buildOpenApiDocument();
 await writeFile(target, documentText(doc));
 console.log(`wrote ${target}`);

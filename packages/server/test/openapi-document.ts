@@ -3,8 +3,8 @@
  * without a database: the pool of a Drizzle handle connects at its first query, and
  * building the app and its document runs none.
  *
- * Used by `dump-openapi.ts` (writes `fixtures/openapi-before-registry.json`) and by
- * `openapi-registry.test.ts` (the module registry builds the same document, issue 23).
+ * Used by `dump-openapi.ts` (writes `fixtures/openapi.json`) and by
+ * `openapi-contract.test.ts` (the document changes only on purpose).
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
