@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { api, apiToken, launchBrowser, newPage, signInWithForm } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('login and guards', () => {
 
   it('sends a signed-in user opening /login to the accounts list', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'viewer');
+    await signInWithForm(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     await page.goto('/#/login');
     await page.waitForURL(/#\/account\/list/);
@@ -57,7 +57,7 @@ describe('login and guards', () => {
 
   it('sends a user without write away from /account/new and /updater, and hides them from the sidebar', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'viewer');
+    await signInWithForm(page, 'viewer');
     await page.goto('/#/updater');
     await page.waitForURL(/#\/account\/list/);
     await page.goto('/#/account/new');
@@ -70,7 +70,7 @@ describe('login and guards', () => {
 
   it('lets a writer open /updater', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'operator', 'operator', '/updater');
+    await signInWithForm(page, 'operator', 'operator', '/updater');
     await page.waitForURL(/#\/updater/);
     await page.getByRole('radiogroup', { name: 'Updater mode' }).or(page.getByLabel('Updater mode')).first().waitFor();
     await page.locator('.ant-layout-sider').getByText('Updater').waitFor();
@@ -79,7 +79,7 @@ describe('login and guards', () => {
 
   it('logs out with the error when the stored token was revoked', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'viewer');
+    await signInWithForm(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
     // A JWT: header, claims and signature.
@@ -104,7 +104,7 @@ describe('login and guards', () => {
 
   it('Log Out revokes the token and reloads to the login page', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'operator');
+    await signInWithForm(page, 'operator');
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
     await page.getByRole('button', { name: /Oscar Operator/ }).click();
     // Log Out reloads the page: wait for that load, registered before the click.
@@ -123,7 +123,7 @@ describe('login and guards', () => {
 describe('Account Settings', () => {
   it('shows the user with permissions and groups', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'admin');
+    await signInWithForm(page, 'admin');
     await page.getByRole('button', { name: /Ada Admin/ }).click();
     await page.getByText('Account Settings').click();
     await page.waitForURL(/#\/account-settings/);
@@ -136,7 +136,7 @@ describe('Account Settings', () => {
 
   it('changes the password: the old one stops working, the new one works', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'pat', 'pat-password-1', '/account-settings');
+    await signInWithForm(page, 'pat', 'pat-password-1', '/account-settings');
     await page.waitForURL(/#\/account-settings/);
     await page.getByLabel('Current password').fill('wrong-one');
     await page.getByLabel('New password', { exact: true }).fill('pat-password-2');
