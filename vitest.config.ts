@@ -8,6 +8,12 @@ import { defineConfig } from 'vitest/config';
  * fewer than the cores, a single worker on this 2-core machine): an API test
  * spends most of its time waiting for PostgreSQL, and each file has a database
  * of its own.
+ *
+ * Files of a worker share its process and module cache (`isolate: false`): the
+ * server's modules are loaded once per worker instead of once per file (the
+ * import time went from about 100 s to 13 s, the run from 5.5 to 4.4 minutes).
+ * So a test file restores what it changes in the process: environment variables
+ * (`afterAll`), fake timers (`vi.useRealTimers()`), spies (`mockRestore()`).
  */
 export default defineConfig({
   test: {
@@ -16,6 +22,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    isolate: false,
     maxWorkers: Math.max(1, Number(process.env.UNIT_WORKERS ?? 2) || 1),
   },
 });

@@ -5,7 +5,7 @@ import { E2E_WORKERS } from './global-setup.js';
  * End-to-end tests (`npm run test:e2e`): the real server on a fresh demo-seeded
  * data folder, driven in headless Chromium (playwright-core with the Chromium of
  * @sparticuz/chromium: no browser download, no system package). `E2E_WORKERS`
- * spec files (default 2) run at once, each worker against a server of its own
+ * spec files (default 3) run at once, each worker against a server of its own
  * (`global-setup.ts`): most of a spec's time is waiting for the fleet.
  */
 export default defineConfig({
@@ -19,6 +19,8 @@ export default defineConfig({
     // that fails twice fails the run.
     retry: 1,
     testTimeout: 60_000,
+    // A state the console reaches "soon" on a busy runner: as long as a locator waits (browser.ts).
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     hookTimeout: 180_000,
   },
 });

@@ -192,6 +192,7 @@ function table(failed: Cell[]): string {
 const failures = (which: (c: Cell) => boolean) =>
   cells.filter(which).filter((c) => c.got >= 500 || !statusOk(c.expected, c.got) || c.problem);
 
+const dataDirBefore = process.env.DATA_DIR;
 beforeAll(async () => {
   // The creation email goes to an outbox file: keep it out of the work tree.
   process.env.DATA_DIR = await mkdtemp(join(tmpdir(), 'fleet-matrix-'));
@@ -202,7 +203,12 @@ beforeAll(async () => {
   hiddenRows = await loadHiddenRows();
   tokens = { ...(await badTokens(t)), viewer: await t.login('viewer'), operator: await t.login('operator'), admin: await t.login('admin') };
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  // Files of a worker share its process (vitest.config.ts): put the variable back.
+  if (dataDirBefore === undefined) delete process.env.DATA_DIR;
+  else process.env.DATA_DIR = dataDirBefore;
+});
 
 /**
  * The operator's hidden cells of `op`: one per id it takes that can name a hidden
