@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { slowFirst } from './vitest.sequencer.js';
 
 /**
  * Unit and API tests (`npm run test:unit`). API tests run the real Fastify app
@@ -23,6 +24,16 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     isolate: false,
+    sequence: {
+      sequencer: slowFirst([
+        'test/restart.test.ts',
+        'test/database-loss-external.test.ts',
+        'test/database-loss-embedded.test.ts',
+        'operations/crash-recovery.test.ts',
+        'test/contract-fuzz.test.ts',
+        'tasks/crash-recovery.test.ts',
+      ]),
+    },
     maxWorkers: Math.max(1, Number(process.env.UNIT_WORKERS ?? 2) || 1),
   },
 });

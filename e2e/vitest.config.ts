@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { E2E_WORKERS } from './global-setup.js';
+import { slowFirst } from '../vitest.sequencer.js';
 
 /**
  * End-to-end tests (`npm run test:e2e`): the real server on a fresh demo-seeded
@@ -14,6 +15,7 @@ export default defineConfig({
     include: ['**/*.spec.ts'],
     globalSetup: ['./global-setup.ts'],
     maxWorkers: E2E_WORKERS,
+    sequence: { sequencer: slowFirst(['accessibility.spec.ts', 'rollouts.spec.ts', 'accessibility-machine-menu.spec.ts']) },
     // A failed test runs once more. Some dialogs' steps race antd's animations on
     // a busy 2-core runner (see docs/architecture.md, Known limitations); a test
     // that fails twice fails the run.
