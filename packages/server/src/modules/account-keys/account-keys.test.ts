@@ -20,10 +20,14 @@ import {
   type TUserActivity,
 } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { TEST_DATA_KEY } from '../../../test/db-url.js';
+import { createSecretBox } from '../../lib/secret-box.js';
 import { insertAccount } from '../../../test/fixtures.js';
 import { accountKeys, accounts } from '../../db/schema.js';
 
 let t: TestApp;
+/** Opens what the server sealed with the test data key. */
+const secrets = createSecretBox(TEST_DATA_KEY);
 const ids = { plain: 0, fresh: 0, race: 0, addOn: 0, cp: 0 };
 let urlName = '';
 
@@ -96,7 +100,10 @@ describe('POST /accounts/{id}/generate-keys', () => {
     for (const row of rows) {
       expect(row.privateKeyEnc).toMatch(/^v1:/);
       expect(row.privateKeyEnc).not.toContain('PRIVATE KEY');
-      expect(row.privateKeyEnc).not.toContain('MII');
+      // Sealed, not encoded: no 16 characters of the key's PEM body appear in it.
+      const body = secrets.open(row.privateKeyEnc).replace(/-----[^-]+-----|\s/g, '');
+      expect(body.length).toBeGreaterThan(60);
+      for (let i = 0; i + 16 <= body.length; i += 16) expect(row.privateKeyEnc).not.toContain(body.slice(i, i + 16));
       expect(row.publicKeyPem).toContain('-----BEGIN PUBLIC KEY-----');
       expect(row.fingerprint).toBe(keys.find((k) => k.kind === row.kind)!.fingerprint);
     }
