@@ -12,34 +12,52 @@ import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from './client.js';
 
+/** The delta tables and the columns that name a count in each. */
+const DELTA_KEYS = {
+  account_count_deltas: ['class_id', 'status_flags'],
+  saas_image_usage_deltas: ['image_name', 'class_id'],
+} as const;
+
 /**
- * Folds every bucket that has more than one delta row into a single row (dropping
- * buckets that sum to zero), in one statement. Safe beside writers and other
- * compactions: rows a concurrent transaction has not committed are not seen, and
- * rows another compaction deleted first are skipped. Returns the rows folded.
+ * Folds every count of `table` that has more than one delta row into a single
+ * row (dropping counts that sum to zero), in one statement. Safe beside writers
+ * and other compactions: rows a concurrent transaction has not committed are
+ * not seen, and rows another compaction deleted first are skipped. Returns the
+ * rows folded.
  */
-export async function compactAccountCounts(db: DbOrTx): Promise<number> {
+async function foldDeltas(db: DbOrTx, table: keyof typeof DELTA_KEYS): Promise<number> {
+  const keys = DELTA_KEYS[table];
+  // Constant identifiers of this module, never input.
+  const columns = sql.raw(keys.join(', '));
+  const deleted = sql.raw(keys.map((k) => `d.${k}`).join(', '));
+  const sameCount = sql.raw(keys.map((k) => `d.${k} = split.${k}`).join(' and '));
   const { rows } = await db.execute<{ folded: number }>(sql`
     with split as (
-      select class_id, status_flags from account_count_deltas
-      group by class_id, status_flags having count(*) > 1
+      select ${columns} from ${sql.identifier(table)}
+      group by ${columns} having count(*) > 1
     ),
     folded as (
-      delete from account_count_deltas d using split
-      where d.class_id = split.class_id and d.status_flags = split.status_flags
-      returning d.class_id, d.status_flags, d.n
+      delete from ${sql.identifier(table)} d using split
+      where ${sameCount}
+      returning ${deleted}, d.n
     ),
     inserted as (
-      insert into account_count_deltas (class_id, status_flags, n)
-      select class_id, status_flags, sum(n)::int from folded
-      group by class_id, status_flags having sum(n) <> 0
+      insert into ${sql.identifier(table)} (${columns}, n)
+      select ${columns}, sum(n)::int from folded
+      group by ${columns} having sum(n) <> 0
     )
     select count(*)::int as folded from folded`);
   return rows[0]?.folded ?? 0;
 }
 
+/** Folds each (class, status flags) bucket of `account_count_deltas` into one row ({@link foldDeltas}). */
+export const compactAccountCounts = (db: DbOrTx) => foldDeltas(db, 'account_count_deltas');
+
+/** Folds each (image name, class) of `saas_image_usage_deltas` into one row ({@link foldDeltas}). */
+export const compactSaasImageUsage = (db: DbOrTx) => foldDeltas(db, 'saas_image_usage_deltas');
+
 /**
- * Compacts at once and then every `everyMs` (default 10 s) until the returned stop
+ * Both compactions at once and then every `everyMs` (default 10 s) until the returned stop
  * function is called. Failures are logged and retried on the next tick. Stopping
  * waits for a compaction in flight, so the pool can be closed right after.
  */
@@ -47,7 +65,7 @@ export function startAccountCountCompaction(db: Db, opts: { everyMs?: number; lo
   let inFlight: Promise<void> | undefined;
   const run = () => {
     if (inFlight) return;
-    inFlight = compactAccountCounts(db)
+    inFlight = Promise.all([compactAccountCounts(db), compactSaasImageUsage(db)])
       .then(() => undefined)
       .catch((err: Error) => opts.log?.warn({ err: err.message }, 'account count compaction failed'))
       .finally(() => (inFlight = undefined));

@@ -1,6 +1,6 @@
 /**
  * Tables of the images module (spec 3 §2.2 IRMN Versions, §2.3 SaaS Images, §3):
- * `irmn_versions`, `saas_images`. Written by `images.repository.ts`, the seed,
+ * `irmn_versions`, `saas_images`, `saas_image_usage_deltas`. Written by `images.repository.ts`, the seed,
  * and the agent's CreateImage effects (`engine/operations`).
  *
  * Invariants: an IRMN version name is unique; a SaaS image names its cloud image
@@ -27,4 +27,19 @@ export const saasImages = pgTable('saas_images', {
   jumpStartConfig: jsonb('jump_start_config').$type<Record<string, unknown>>(),
   osType: text('os_type').notNull().default('Windows'),
   cloudImage: text('cloud_image').notNull(),
+});
+
+/**
+ * Live accounts counted by (image name, class), the SaaS images list's usage
+ * count (spec 3 §2.3), as insert-only deltas: a row trigger on `accounts`
+ * (migration `0028_saas_image_usage`) adds +1/-1 rows when a live account with an
+ * image appears, leaves, changes image or changes class, so concurrent writers
+ * never wait on a shared counter row; `compactSaasImageUsage`
+ * (`db/account-counts.ts`) folds them into one row per (image, class). The list
+ * sums these few rows instead of reading every live account.
+ */
+export const saasImageUsageDeltas = pgTable('saas_image_usage_deltas', {
+  imageName: text('image_name').notNull(),
+  classId: integer('class_id').notNull(),
+  n: integer('n').notNull(),
 });

@@ -9,7 +9,8 @@ import { CLASS_CUSTOMER_PRODUCTION, type TCloudImage, type TIrmnVersion, type TS
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { activities, fieldErrors } from '../../../test/account-fixtures.js';
 import { insertAccount } from '../../../test/fixtures.js';
-import { cloudImages, componentConfigs } from '../../db/schema.js';
+import { accounts, cloudImages, componentConfigs } from '../../db/schema.js';
+import { compactSaasImageUsage } from '../../db/account-counts.js';
 import { SPARE_CLOUD_IMAGES } from '../../seed/catalogue.js';
 
 let t: TestApp;
@@ -108,6 +109,44 @@ describe('IRMN versions', () => {
 });
 
 describe('SaaS images', () => {
+  /** Each image's live accounts recounted from `accounts`, Customer Production left out when `hideCp`. */
+  async function recount(hideCp: boolean): Promise<Map<string, number>> {
+    const { rows } = await t.database.db.execute<{ name: string; n: number }>(sql`
+      select vm_image_name as name, count(*)::int as n from accounts
+      where deleted_at is null and vm_image_name is not null and (${!hideCp} or class_id <> ${CLASS_CUSTOMER_PRODUCTION})
+      group by vm_image_name`);
+    return new Map(rows.map((r) => [r.name, r.n]));
+  }
+  async function expectCountsRecounted() {
+    for (const [as, hideCp] of [['viewer', true], ['admin', false]] as const) {
+      const counted = await recount(hideCp);
+      const listed = await images({}, as);
+      expect(listed.map((i) => [i.name, i.accountCount])).toEqual(listed.map((i) => [i.name, counted.get(i.name) ?? 0]));
+    }
+  }
+
+  it('keeps the usage counts equal to a recount as accounts are made, change image or class, and are deleted; compaction folds them', async () => {
+    const [first, second] = (await images({}, 'admin')).map((i) => i.name);
+    const a = await insertAccount(t.database.db, { name: 'Usage A', vmImageName: first! });
+    const b = await insertAccount(t.database.db, { name: 'Usage B', vmImageName: first! });
+    await insertAccount(t.database.db, { name: 'Usage none', vmImageName: null });
+    await expectCountsRecounted();
+    await t.database.db.update(accounts).set({ vmImageName: second! }).where(eq(accounts.id, a.id));
+    await t.database.db.update(accounts).set({ classId: CLASS_CUSTOMER_PRODUCTION }).where(eq(accounts.id, b.id));
+    await expectCountsRecounted();
+    await t.database.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, a.id));
+    await t.database.db.update(accounts).set({ vmImageName: null }).where(eq(accounts.id, b.id));
+    await expectCountsRecounted();
+
+    expect(await compactSaasImageUsage(t.database.db)).toBeGreaterThan(0);
+    await expectCountsRecounted();
+    const { rows } = await t.database.db.execute<{ rows: number; groups: number }>(
+      sql`select count(*)::int as rows, count(distinct (image_name, class_id))::int as groups from saas_image_usage_deltas`,
+    );
+    expect(rows[0]!.rows).toBe(rows[0]!.groups);
+    expect(await compactSaasImageUsage(t.database.db)).toBe(0);
+  });
+
   it('lists with usage counts; search is a case-insensitive substring of the name; region filters', async () => {
     const all = await images();
     expect(all.length).toBeGreaterThanOrEqual(14);
