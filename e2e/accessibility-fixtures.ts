@@ -2,12 +2,13 @@
  * Shared steps of the accessibility specs (`accessibility.spec.ts`,
  * `accessibility-machine-menu.spec.ts`; issue 9 §7): waiting until a screen has
  * settled, checking one dialog, and a running machine of an account made for the
- * spec file through the API.
+ * spec file through the API (`machine-panel.ts`: the spec calls `useBrowserAndAdmin`).
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TListMachinesResponse, TMachine } from '@fleet/contracts';
-import { api, createAccount, expectAccessible, NO_SOFTWARE } from './browser.js';
+import type { TMachine } from '@fleet/contracts';
+import { expectAccessible, NO_SOFTWARE } from './browser.js';
+import { accountMachine, waitLaunched } from './machine-panel.js';
 
 /** Longest wait for the simulated cloud to launch the new account's machine. */
 export const LIVE_TIMEOUT = 60_000;
@@ -31,15 +32,9 @@ export async function checkDialog(page: Page, screen: string) {
   await expect.poll(() => dialog.count(), { timeout: 10_000 }).toBe(0);
 }
 
-/** A new account's machine (image only, no software), once it runs and no task of it is unfinished. */
-export async function makeRunningMachine(adminToken: string): Promise<TMachine> {
-  const accountId = await createAccount(adminToken, 'Accessibility', { machineConfig: NO_SOFTWARE });
-  const deadline = Date.now() + LIVE_TIMEOUT;
-  for (;;) {
-    const [machine] = (await api<TListMachinesResponse>(`/accounts/${accountId}/machines`, adminToken)).items;
-    const idle = machine && !machine.tasks.some((t) => t.status === 'New' || t.status === 'Running');
-    if (machine && idle && machine.instance?.status === 'running') return machine;
-    if (Date.now() > deadline) throw new Error('the new machine did not come up');
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+/** A new account's machine (image only, no software), once its CreateMachine has completed. */
+export async function makeRunningMachine(): Promise<TMachine> {
+  const machine = await accountMachine('Accessibility', { machineConfig: NO_SOFTWARE });
+  await waitLaunched(machine, LIVE_TIMEOUT);
+  return machine;
 }

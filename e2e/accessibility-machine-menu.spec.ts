@@ -7,24 +7,18 @@
  * The machine belongs to an account made for this file through the API; nothing
  * is saved (each dialog is closed with Escape).
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { apiToken, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { describe, it } from 'vitest';
+import { pagesPerTest, signIn } from './browser.js';
+import { browser, useBrowserAndAdmin } from './machine-panel.js';
 import { checkDialog, LONG, makeRunningMachine, settled } from './accessibility-fixtures.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const openPage = pagesPerTest(() => browser);
 
 describe('accessibility of the machines panel (axe: no serious or critical violation)', () => {
   it('machines panel: each dialog of the row menu, Create Machine, Notification', { timeout: LONG }, async () => {
-    const machine = await makeRunningMachine(adminToken);
+    const machine = await makeRunningMachine();
     const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${machine.accountId}`);
     const row = page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);

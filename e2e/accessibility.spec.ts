@@ -9,25 +9,19 @@
  *
  * The edited account is made for this file through the API; nothing is saved.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, it } from 'vitest';
 import type { TMachine } from '@fleet/contracts';
-import { apiToken, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { expectAccessible, pagesPerTest, signIn } from './browser.js';
+import { browser, useBrowserAndAdmin } from './machine-panel.js';
 import { checkDialog, LIVE_TIMEOUT, LONG, makeRunningMachine, settled } from './accessibility-fixtures.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const openPage = pagesPerTest(() => browser);
 
 /** A new account's machine, made once for the file. */
 let made: Promise<TMachine> | undefined;
-const runningMachine = () => (made ??= makeRunningMachine(adminToken));
+const runningMachine = () => (made ??= makeRunningMachine());
 
 describe('accessibility (axe: no serious or critical violation)', () => {
   it('login page, accounts list, create account and activity log', { timeout: LONG }, async () => {
