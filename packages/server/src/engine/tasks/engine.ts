@@ -39,7 +39,7 @@ import type { TaskEvents } from '../push/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { newCredential } from './credentials.js';
 import { HANDLERS, TaskFailure, type TaskContext } from './handlers.js';
-import { selectActiveCloudId, selectMachineContext, upsertCredential } from './machine-state.repository.js';
+import { selectActiveCloudId, selectMachineContext, upsertCredential, type MachineContext } from './machine-state.repository.js';
 import {
   claimNext,
   finishTask,
@@ -47,7 +47,6 @@ import {
   mergeParams,
   releaseLease,
   selectMachinesNeedingWork,
-  selectVisibilityClasses,
   TASK_QUEUED_CHANNEL,
   toTask,
   updateProgress,
@@ -141,8 +140,15 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   };
 
   const emit = (name: TTaskEventName, row: TaskRow, classIds: number[]) => events.emit({ name, task: toTask(row), classIds });
+  /** Class ids deciding who may see a machine's events: the machine's and its account's. */
+  const visibility = (machine: MachineContext | undefined) => (machine ? [machine.classId, machine.accountClassId] : []);
 
-  async function runTask(row: TaskRow, classIds: number[]): Promise<void> {
+  /**
+   * Runs a claimed task to its end; answers whether the machine had another New
+   * task when it finished (false when the task was handed over or its lease lost).
+   */
+  async function runTask(row: TaskRow, machine: MachineContext | undefined): Promise<boolean> {
+    const classIds = visibility(machine);
     const lease: Lease = { taskId: row.id, attempt: row.attempts };
     leases.set(row.id, lease);
     emit('TaskStarted', row, classIds);
@@ -158,7 +164,6 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     }, s.heartbeatMs);
 
     const handler = HANDLERS[row.type as TTaskType];
-    const machine = await selectMachineContext(db, row.machineId);
     let outcome: { status: 'Completed' } | { status: 'Failed'; error: string } = { status: 'Completed' };
     try {
       if (!handler) throw new TaskFailure(`Unknown task type ${row.type}`);
@@ -222,7 +227,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
             .catch(releaseLater(lease))
             .catch((e: unknown) => report('lease release failed', e, { taskId: row.id }));
         }
-        return;
+        return false;
       }
       outcome = { status: 'Failed', error: err instanceof Error ? err.message : String(err) };
     } finally {
@@ -231,19 +236,22 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     }
     // A finish the database did not take is handed over like an abandoned task: the handlers are idempotent.
     const finished = await finishTask(db, lease, outcome).catch(releaseLater(lease));
-    if (finished) emit('TaskFinished', finished, classIds);
+    if (!finished) return false;
+    emit('TaskFinished', finished.task, classIds);
+    return finished.more;
   }
 
+  /** Runs the machine's tasks one after the other until none is New (or another worker runs one). */
   async function drain(machineId: number): Promise<void> {
-    let classIds: number[] | undefined;
     while (!stopping) {
       const claim = await claimNext(db, { machineId, worker: workerName, staleMs: s.staleMs, maxAttempts: s.maxAttempts });
-      if (claim.kind === 'busy') return;
-      classIds ??= await selectVisibilityClasses(db, machineId);
-      for (const failed of claim.abandoned) emit('TaskFinished', failed, classIds);
+      if (claim.kind === 'busy' || (claim.kind === 'idle' && claim.abandoned.length === 0)) return;
+      // Read per task: the task before may have changed the machine (its instance type, its deletion).
+      const machine = await selectMachineContext(db, machineId);
+      for (const failed of claim.abandoned) emit('TaskFinished', failed, visibility(machine));
       if (claim.kind === 'idle') return;
       if (claim.resumed) log?.warn({ taskId: claim.task.id, attempt: claim.task.attempts }, 'resuming a task whose worker stopped');
-      await runTask(claim.task, classIds);
+      if (!(await runTask(claim.task, machine))) return;
     }
   }
 

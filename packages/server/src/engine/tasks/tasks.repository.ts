@@ -8,10 +8,10 @@
  * lease was taken over (its heartbeat went stale and another worker resumed the
  * task) can no longer change it.
  */
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { TTask, TTaskStatus, TTaskType } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { accounts, machines, machineTasks } from '../../db/schema.js';
+import { machineTasks } from '../../db/schema.js';
 import { raiseIssue } from '../issues/raise.js';
 
 export type TaskRow = typeof machineTasks.$inferSelect;
@@ -76,11 +76,13 @@ export type Claim =
 /**
  * Claims the machine's next task for `worker`, in one transaction under an
  * advisory lock of the machine:
+ * - no Running task: the oldest New task becomes Running (attempt 1), in one
+ *   statement (the common case: lock, claim, commit);
  * - a Running task with a fresh heartbeat: busy (its worker is alive);
  * - a Running task whose heartbeat is older than `staleMs`: its worker died; it
  *   is resumed (attempt + 1) unless it had `maxAttempts` already, then Failed
  *   (returned in `abandoned`) and the claim goes on;
- * - otherwise the oldest New task becomes Running (attempt 1).
+ * - nothing New: idle.
  */
 export async function claimNext(
   db: Db,
@@ -88,6 +90,25 @@ export async function claimNext(
 ): Promise<Claim> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, ${machineId})`);
+    const claimOldestNew = async () => {
+      const [claimed] = await tx
+        .update(machineTasks)
+        // statement_timestamp(), not now(): the transaction may have begun before the
+        // previous task's finish committed, and a task never starts before it.
+        .set({ status: 'Running', startedAt: sql`statement_timestamp()`, attempts: 1, heartbeatAt: sql`now()`, worker, progress: 0 })
+        .where(
+          sql`${machineTasks.id} = (
+            select n.id from ${machineTasks} n
+            where n.machine_id = ${machineId} and n.status = 'New'
+              and not exists (select 1 from ${machineTasks} r where r.machine_id = ${machineId} and r.status = 'Running')
+            order by n.id limit 1 for update)`,
+        )
+        .returning();
+      return claimed;
+    };
+    const first = await claimOldestNew();
+    if (first) return { kind: 'claimed', task: first, resumed: false, abandoned: [] };
+
     const abandoned: TaskRow[] = [];
     const [running] = await tx
       .select({
@@ -97,44 +118,29 @@ export async function claimNext(
       })
       .from(machineTasks)
       .where(and(eq(machineTasks.machineId, machineId), eq(machineTasks.status, 'Running')));
-    if (running) {
-      if (!running.stale) return { kind: 'busy' };
-      if (running.attempts < maxAttempts) {
-        const [resumed] = await tx
-          .update(machineTasks)
-          .set({ attempts: sql`${machineTasks.attempts} + 1`, heartbeatAt: sql`now()`, worker })
-          .where(eq(machineTasks.id, running.id))
-          .returning();
-        return { kind: 'claimed', task: resumed!, resumed: true, abandoned };
-      }
-      const [failed] = await tx
+    if (!running) return { kind: 'idle', abandoned };
+    if (!running.stale) return { kind: 'busy' };
+    if (running.attempts < maxAttempts) {
+      const [resumed] = await tx
         .update(machineTasks)
-        .set({
-          status: 'Failed',
-          completedAt: sql`now()`,
-          error: `The worker running this task stopped responding (${running.attempts} attempts)`,
-        })
+        .set({ attempts: sql`${machineTasks.attempts} + 1`, heartbeatAt: sql`now()`, worker })
         .where(eq(machineTasks.id, running.id))
         .returning();
-      await raiseTaskIssue(tx, failed!);
-      abandoned.push(failed!);
+      return { kind: 'claimed', task: resumed!, resumed: true, abandoned };
     }
-    const [next] = await tx
-      .select({ id: machineTasks.id })
-      .from(machineTasks)
-      .where(and(eq(machineTasks.machineId, machineId), eq(machineTasks.status, 'New')))
-      .orderBy(asc(machineTasks.id))
-      .limit(1)
-      .for('update');
-    if (!next) return { kind: 'idle', abandoned };
-    const [claimed] = await tx
+    const [failed] = await tx
       .update(machineTasks)
-      // statement_timestamp(), not now(): the transaction may have begun before the
-      // previous task's finish committed, and a task never starts before it.
-      .set({ status: 'Running', startedAt: sql`statement_timestamp()`, attempts: 1, heartbeatAt: sql`now()`, worker, progress: 0 })
-      .where(eq(machineTasks.id, next.id))
+      .set({
+        status: 'Failed',
+        completedAt: sql`now()`,
+        error: `The worker running this task stopped responding (${running.attempts} attempts)`,
+      })
+      .where(eq(machineTasks.id, running.id))
       .returning();
-    return { kind: 'claimed', task: claimed!, resumed: false, abandoned };
+    await raiseTaskIssue(tx, failed!);
+    abandoned.push(failed!);
+    const next = await claimOldestNew();
+    return next ? { kind: 'claimed', task: next, resumed: false, abandoned } : { kind: 'idle', abandoned };
   });
 }
 
@@ -184,14 +190,16 @@ export async function releaseLease(db: DbOrTx, lease: Lease): Promise<void> {
 /**
  * Ends a Running task as Completed (progress 100) or Failed with its error;
  * undefined when the lease was lost. A failure raises its `task` issue in the
- * same transaction (DESIGN §14).
+ * same transaction (DESIGN §14). `more` says whether the machine had a New task
+ * when it finished: the drain claims again only then (a task queued after it
+ * wakes the machine with its own notification).
  */
 export async function finishTask(
-  db: DbOrTx,
+  db: Db,
   lease: Lease,
   outcome: { status: 'Completed' } | { status: 'Failed'; error: string },
-): Promise<TaskRow | undefined> {
-  return db.transaction(async (tx) => {
+): Promise<{ task: TaskRow; more: boolean } | undefined> {
+  const finish = async (tx: DbOrTx) => {
     const [row] = await tx
       .update(machineTasks)
       .set({
@@ -201,9 +209,21 @@ export async function finishTask(
         ...(outcome.status === 'Completed' ? { progress: 100 } : {}),
       })
       .where(leased(lease))
-      .returning();
-    if (row?.status === 'Failed') await raiseTaskIssue(tx, row);
-    return row;
+      .returning({
+        ...getTableColumns(machineTasks),
+        // Qualified by hand: Drizzle writes a RETURNING column unqualified, which inside the subquery would mean n's.
+        more: sql<boolean>`exists (select 1 from ${machineTasks} n where n.machine_id = "machine_tasks"."machine_id" and n.status = 'New')`,
+      });
+    if (!row) return undefined;
+    const { more, ...task } = row;
+    return { task, more };
+  };
+  // A completion is one statement; a failure also raises its issue, in the same transaction.
+  if (outcome.status === 'Completed') return finish(db);
+  return db.transaction(async (tx) => {
+    const finished = await finish(tx);
+    if (finished) await raiseTaskIssue(tx, finished.task);
+    return finished;
   });
 }
 
@@ -267,16 +287,6 @@ export async function selectMachineTasks(db: DbOrTx, { machineId, startIndex, li
     db.select({ n: count() }).from(machineTasks).where(eq(machineTasks.machineId, machineId)),
   ]);
   return { items: rows.map(toTask), totalItems: total?.n ?? 0 };
-}
-
-/** Class ids deciding who may see a machine's events: the machine's and its account's. */
-export async function selectVisibilityClasses(db: DbOrTx, machineId: number): Promise<number[]> {
-  const [row] = await db
-    .select({ machineClass: machines.classId, accountClass: accounts.classId })
-    .from(machines)
-    .innerJoin(accounts, eq(accounts.id, machines.accountId))
-    .where(eq(machines.id, machineId));
-  return row ? [row.machineClass, row.accountClass] : [];
 }
 
 /**

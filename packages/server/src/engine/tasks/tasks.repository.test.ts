@@ -1,0 +1,89 @@
+/**
+ * The claim and the finish of machine tasks against a real PostgreSQL, with no
+ * engine running (`README.md` beside this file): which claim a machine's state
+ * gives, and the finish's `more`, which decides whether a drain claims again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from '../../db/client.js';
+import { machineTasks } from '../../db/schema.js';
+import { createTestDatabase } from '../../../test/harness.js';
+import { insertAccount, insertMachine } from '../../../test/fixtures.js';
+import { claimNext, finishTask, insertTasks } from './tasks.repository.js';
+
+let created: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: Database;
+
+beforeAll(async () => {
+  created = await createTestDatabase();
+  database = connectDatabase(created.url, { max: 4 });
+});
+afterAll(async () => {
+  await database.close();
+  await created.drop();
+});
+
+const claim = (machineId: number) => claimNext(database.db, { machineId, worker: 'test', staleMs: 30_000, maxAttempts: 3 });
+
+async function machine() {
+  const account = await insertAccount(database.db, { name: `Claims ${Math.random().toString(36).slice(2, 8)}` });
+  return insertMachine(database.db, { accountId: account.id });
+}
+
+async function queue(m: { id: number; accountId: number }, n: number) {
+  const tasks = Array.from({ length: n }, (_, i) => ({ machineId: m.id, accountId: m.accountId, type: 'StartMachine' as const, description: `Start ${i}` }));
+  return insertTasks(database.db, tasks);
+}
+
+describe('claimNext', () => {
+  it('claims the oldest New task, then answers busy while it runs and idle once nothing is New', async () => {
+    const m = await machine();
+    const [first, second] = await queue(m, 2);
+    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', resumed: false, task: { id: first!.id, status: 'Running', attempts: 1, worker: 'test' } });
+    expect(await claim(m.id)).toEqual({ kind: 'busy' });
+    await finishTask(database.db, { taskId: first!.id, attempt: 1 }, { status: 'Completed' });
+    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', task: { id: second!.id } });
+    await finishTask(database.db, { taskId: second!.id, attempt: 1 }, { status: 'Completed' });
+    expect(await claim(m.id)).toEqual({ kind: 'idle', abandoned: [] });
+  });
+
+  it('resumes a stale Running task before any New one', async () => {
+    const m = await machine();
+    const [stale] = await database.db
+      .insert(machineTasks)
+      .values({ machineId: m.id, accountId: m.accountId, type: 'StopMachine', status: 'Running', description: 'Stop', attempts: 1, heartbeatAt: new Date(0), startedAt: new Date(0), worker: 'dead' })
+      .returning();
+    await queue(m, 1);
+    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', resumed: true, task: { id: stale!.id, attempts: 2, worker: 'test' } });
+  });
+
+  it('fails a task whose workers died maxAttempts times and claims the next New one in the same claim', async () => {
+    const m = await machine();
+    const [dead] = await database.db
+      .insert(machineTasks)
+      .values({ machineId: m.id, accountId: m.accountId, type: 'StopMachine', status: 'Running', description: 'Stop', attempts: 3, heartbeatAt: new Date(0), startedAt: new Date(0), worker: 'dead' })
+      .returning();
+    const [next] = await queue(m, 1);
+    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', task: { id: next!.id }, abandoned: [{ id: dead!.id, status: 'Failed' }] });
+  });
+});
+
+describe('finishTask', () => {
+  it("answers more only when the finished task's own machine has a New task", async () => {
+    const a = await machine();
+    const b = await machine();
+    const [a1, a2] = await queue(a, 2);
+    await queue(b, 1); // another machine's New task does not count
+    await claim(a.id);
+    expect(await finishTask(database.db, { taskId: a1!.id, attempt: 1 }, { status: 'Completed' })).toMatchObject({ more: true, task: { id: a1!.id, status: 'Completed', progress: 100 } });
+    await claim(a.id);
+    expect(await finishTask(database.db, { taskId: a2!.id, attempt: 1 }, { status: 'Failed', error: 'boom' })).toMatchObject({ more: false, task: { id: a2!.id, status: 'Failed', error: 'boom' } });
+  });
+
+  it('changes nothing and answers undefined for a lease another attempt holds', async () => {
+    const m = await machine();
+    const [t] = await queue(m, 1);
+    await claim(m.id);
+    expect(await finishTask(database.db, { taskId: t!.id, attempt: 2 }, { status: 'Completed' })).toBeUndefined();
+    expect(await claim(m.id)).toEqual({ kind: 'busy' });
+  });
+});
