@@ -8,8 +8,7 @@
  * is saved (each dialog is closed with Escape).
  */
 import { describe, it } from 'vitest';
-import { pagesPerTest, signIn } from './browser.js';
-import { browser, useBrowserAndAdmin } from './machine-panel.js';
+import { browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { checkDialog, LONG, makeRunningMachine, settled } from './accessibility-fixtures.js';
 
 useBrowserAndAdmin();

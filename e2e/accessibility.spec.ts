@@ -11,8 +11,7 @@
  */
 import { describe, it } from 'vitest';
 import type { TMachine } from '@fleet/contracts';
-import { expectAccessible, pagesPerTest, signIn } from './browser.js';
-import { browser, useBrowserAndAdmin } from './machine-panel.js';
+import { browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { checkDialog, LIVE_TIMEOUT, LONG, makeRunningMachine, settled } from './accessibility-fixtures.js';
 
 useBrowserAndAdmin();

@@ -7,7 +7,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterEach, expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import type { E2eServer } from './global-setup.js';
 import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup } from '@fleet/contracts';
 
@@ -43,6 +43,36 @@ const OFFLINE_FLAGS = ['--disable-gpu', '--disable-background-networking', '--di
 export async function launchBrowser(): Promise<Browser> {
   const args = [...chromium.args.filter((a) => !UNSUITED_FLAGS.has(a)), ...OFFLINE_FLAGS];
   return playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+}
+
+/**
+ * The spec file's Chromium, launched before its tests by {@link useBrowser} (or
+ * {@link useBrowserAndAdmin}). Vitest gives each spec file its own copy of this
+ * module, so it is that file's.
+ */
+export let browser: Browser;
+/** The admin's bearer token for the spec file's API calls, set before its tests by {@link useBrowserAndAdmin}. */
+export let adminToken: string;
+
+/**
+ * Launches the spec file's Chromium before its tests and closes it after them
+ * (call it once, at the top level). A spec file with fixtures of its own calls
+ * it first: its `beforeAll` then runs once the browser is up, and its
+ * `afterAll` before the browser closes (Vitest runs after-hooks in reverse).
+ */
+export function useBrowser(): void {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser.close());
+}
+
+/** {@link useBrowser}, and signs the admin in for API calls ({@link adminToken}) before the tests. */
+export function useBrowserAndAdmin(): void {
+  useBrowser();
+  beforeAll(async () => {
+    adminToken = await apiToken('admin');
+  });
 }
 
 export async function newPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {

@@ -22,8 +22,8 @@ import type {
   TListMachinesResponse,
   TMachine,
 } from '@fleet/contracts';
-import { api, newPage, openDropdown, dropdownsClosed } from './browser.js';
-import { adminToken, browser, machineNow, openMenu, row, useBrowserAndAdmin } from './machine-panel.js';
+import { api, newPage, openDropdown, dropdownsClosed, adminToken, browser, useBrowserAndAdmin } from './browser.js';
+import { machineNow, openMenu, row } from './machine-panel.js';
 import { closeLists, LIVE_TIMEOUT, LONG, newMachine, openAccount } from './machine-dialogs-fixtures.js';
 
 useBrowserAndAdmin();

@@ -15,8 +15,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Download } from 'playwright-core';
 import type { TListMachinesResponse, TMachine, TMachineCredential } from '@fleet/contracts';
-import { api, newPage, openDropdown } from './browser.js';
-import { adminToken, browser, machineNow, openMenu, row, statusOf, useBrowserAndAdmin } from './machine-panel.js';
+import { adminToken, api, browser, newPage, openDropdown, useBrowserAndAdmin } from './browser.js';
+import { machineNow, openMenu, row, statusOf } from './machine-panel.js';
 import { closeLists, launched, LONG, newMachine, openAccount } from './machine-dialogs-fixtures.js';
 
 useBrowserAndAdmin();

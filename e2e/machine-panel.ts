@@ -2,31 +2,18 @@
  * The machines panel of an account's page (spec 2 §2.2–§2.4), for the specs
  * that drive it through its row menu (`operations.spec.ts`,
  * `operation-dialogs.spec.ts`, `operations-viewer.spec.ts`,
- * `machine-dialogs.spec.ts`, `machine-config-editors.spec.ts`): the spec
- * file's Chromium and admin token, a new account's machine, the machine's row
- * and row menu, and the status of a call as another user.
+ * `machine-dialogs.spec.ts`, `machine-config-editors.spec.ts`): a new
+ * account's machine, the machine's row and row menu, and the status of a call
+ * as another user.
  *
- * A spec file calls {@link useBrowserAndAdmin} once at its top level. Vitest
- * gives each spec file its own copy of this module, so `browser`, `adminToken`
- * and the token cache are that file's; `browser` and `adminToken` are set by
- * its `beforeAll`.
+ * A spec file calls `useBrowserAndAdmin` (`browser.ts`) once at its top level:
+ * the helpers here use the `adminToken` it sets. Vitest gives each spec file
+ * its own copy of this module, so the token cache is that file's.
  */
-import { afterAll, beforeAll, expect } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TCreateAccountRequest, TListMachinesResponse, TMachine, TTaskListResponse } from '@fleet/contracts';
-import { api, apiToken, baseUrl, createAccount, launchBrowser, signIn } from './browser.js';
-
-export let browser: Browser;
-export let adminToken: string;
-
-/** Launches the spec file's Chromium and signs the admin in for API calls before its tests; closes the browser after them. */
-export function useBrowserAndAdmin(): void {
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    adminToken = await apiToken('admin');
-  });
-  afterAll(() => browser.close());
-}
+import { adminToken, api, apiToken, baseUrl, createAccount, signIn } from './browser.js';
 
 /** The machine's row in the machines panel. */
 export const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);

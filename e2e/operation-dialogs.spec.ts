@@ -11,8 +11,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TAccountDetail, TBackupFilesResponse, TIrmnVersion, TSaasImage } from '@fleet/contracts';
-import { api, pagesPerTest, signIn } from './browser.js';
-import { adminToken, browser, openMenu, useBrowserAndAdmin } from './machine-panel.js';
+import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { openMenu } from './machine-panel.js';
 import { finished, LONG, newMachine, openAccount, operationsOf } from './operations-fixtures.js';
 
 useBrowserAndAdmin();

@@ -10,8 +10,8 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TCreateAccountRequest, TMachine, TOperation, TOperationListResponse, TQueuedOperationsResponse } from '@fleet/contracts';
-import { api, NO_SOFTWARE } from './browser.js';
-import { accountMachine, adminToken, openMachineAccount, waitLaunched } from './machine-panel.js';
+import { adminToken, api, NO_SOFTWARE } from './browser.js';
+import { accountMachine, openMachineAccount, waitLaunched } from './machine-panel.js';
 
 /** Longest wait for a simulated cloud launch or a simulated operation to end. */
 export const LIVE_TIMEOUT = 90_000;

@@ -10,8 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TOperationListResponse, TOperationLog, TUserActivity } from '@fleet/contracts';
-import { api, pagesPerTest } from './browser.js';
-import { adminToken, browser, openMenu, useBrowserAndAdmin } from './machine-panel.js';
+import { adminToken, api, browser, pagesPerTest, useBrowserAndAdmin } from './browser.js';
+import { openMenu } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();

@@ -15,9 +15,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLASS_CUSTOMER_PRODUCTION, type TAccountDetail, type TMachine, type TOperationLog, type TOperationType, type TVersionState } from '@fleet/contracts';
-import { api, chooseOption, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, browser, chooseOption, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
-import { adminToken, browser, openMenu, row, statusOf, useBrowserAndAdmin } from './machine-panel.js';
+import { openMenu, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationNow, operationsOf, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
