@@ -16,16 +16,20 @@ export interface AuditEntry {
 }
 
 export async function insertActivity(tx: DbOrTx, entry: AuditEntry): Promise<number> {
-  const [row] = await tx
-    .insert(auditActivities)
-    .values({ action: entry.action, userName: entry.user, params: entry.params ?? {}, changes: entry.changes ?? [] })
-    .returning({ id: auditActivities.id });
-  if (entry.accounts && entry.accounts.length > 0) {
-    await tx.insert(auditActivityAccounts).values(
-      entry.accounts.map((a) => ({ activityId: row!.id, accountId: a.id, accountName: a.name, classId: a.classId })),
-    );
-  }
-  return row!.id;
+  // One statement: the activity and the accounts it names (a round trip fewer on every audited change).
+  const accounts = (entry.accounts ?? []).map((a) => ({ id: a.id, name: a.name, classId: a.classId }));
+  const { rows } = await tx.execute<{ id: number }>(sql`
+    with activity as (
+      insert into ${auditActivities} (action, user_name, params, changes)
+      values (${entry.action}, ${entry.user}, ${JSON.stringify(entry.params ?? {})}::jsonb, ${JSON.stringify(entry.changes ?? [])}::jsonb)
+      returning id
+    ), named as (
+      insert into ${auditActivityAccounts} (activity_id, account_id, account_name, class_id)
+      select activity.id, a.id, a.name, a."classId"
+      from activity, jsonb_to_recordset(${JSON.stringify(accounts)}::jsonb) as a(id int, name text, "classId" int)
+    )
+    select id from activity`);
+  return rows[0]!.id;
 }
 
 export async function selectActivities(
