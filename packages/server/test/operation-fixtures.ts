@@ -7,8 +7,12 @@
  * the output and the deployer log, checkpoints (so the lines are written), then
  * waits until the test opens the gate of that operation (or the operation is
  * aborted), then writes a second line.
+ *
+ * `engineUrl` puts the engine on a connection of its own (through a proxy the
+ * test cuts, `database-proxy.ts`), while the helpers keep theirs.
  */
 import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { TOperationTypeName } from '@fleet/contracts';
 import { connectDatabase, type Database } from '../src/db/client.js';
 import { machines, operations } from '../src/db/schema.js';
@@ -45,11 +49,24 @@ export interface AgentFixture {
   close(): Promise<void>;
 }
 
-export async function startAgentFixture(settings: Partial<OperationEngineSettings> = {}): Promise<AgentFixture> {
+export interface AgentFixtureOptions {
+  /**
+   * The URL the engine and its cloud connect with, given the test database's
+   * (default: the fixture's own connection). The fixture's helpers and `cloud`
+   * keep the test database's, so they work while the engine's is cut; faults
+   * injected into `cloud` do not reach the engine's then.
+   */
+  engineUrl?: (url: string) => string;
+  log?: Logger;
+}
+
+export async function startAgentFixture(settings: Partial<OperationEngineSettings> = {}, options: AgentFixtureOptions = {}): Promise<AgentFixture> {
   const created = await createTestDatabase();
   const database = connectDatabase(created.url, { max: 10 });
   const db = database.db;
   const cloud = createSimulatedCloud({ db, delayMs: 0 });
+  const engineDatabase = options.engineUrl ? connectDatabase(options.engineUrl(created.url), { max: 10 }) : database;
+  const engineCloud = engineDatabase === database ? cloud : createSimulatedCloud({ db: engineDatabase.db, delayMs: 0 });
   const gates = new Map<number, () => void>();
   const opened = new Set<number>();
   const gate: OperationEffect = async (ctx) => {
@@ -72,10 +89,11 @@ export async function startAgentFixture(settings: Partial<OperationEngineSetting
   });
   const queue = createOperationQueue({ announce: (queued) => queued.forEach((q) => events.emit({ name: 'OperationQueued', ...q })) });
   const engine = createOperationEngine({
-    db,
-    cloud,
+    db: engineDatabase.db,
+    cloud: engineCloud,
     agent,
     events,
+    log: options.log,
     simDelayMs: 0,
     heartbeatMs: 100,
     staleMs: 1_000,
@@ -146,6 +164,7 @@ export async function startAgentFixture(settings: Partial<OperationEngineSetting
     },
     async close() {
       await engine.stop();
+      if (engineDatabase !== database) await engineDatabase.close();
       await database.close();
       await created.drop();
     },

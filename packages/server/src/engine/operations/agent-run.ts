@@ -12,13 +12,16 @@
  * (counted); the timeout, FAILURE "Timed out" (counted); each goes to the
  * engine's batched finish. A lost lease ends nothing (the operation was taken
  * over, timed out or reset elsewhere); a stop or a database that went away
- * hands the operation to the next engine (the lease is released on a stop).
- * A failed finish is reported, not thrown.
+ * hands the operation to the next engine: its lease is released, or, when the
+ * database is away, kept in the engine's `handedOver` for its next pass that
+ * reaches the database. A finish the database did not take is handed over the
+ * same way. A failed finish is reported, not thrown.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
+import type { HandedOverLeases } from '../handed-over-leases.js';
 import type { EffectMachine, OperationEffectContext } from './effects.js';
 import type { OperationRow } from './operations.repository.js';
 import { appendLogs, lockLease, logLine, mergeOperationParams, releaseOperationLease, renewLease, type OperationLease } from './agent.repository.js';
@@ -43,6 +46,8 @@ export interface OperationRunOptions {
   settings: { heartbeatMs: number; simDelayMs: number };
   /** How to abort each operation running in this process, by id: a run is in it while its effect runs (`stop()` aborts them). */
   running: Map<number, (kind: Abort['kind']) => void>;
+  /** Leases the database was away for, released by the engine's next pass that reaches it. */
+  handedOver: HandedOverLeases<OperationLease>;
   /** The engine's batched finish (`agent-finish.ts`). */
   finish(item: OperationFinish): Promise<EndedOperation | undefined>;
 }
@@ -54,7 +59,7 @@ export interface OperationRunOptions {
  * was handed on.
  */
 export async function runOperation(
-  { db, cloud, agent, log, report, settings: s, running, finish }: OperationRunOptions,
+  { db, cloud, agent, log, report, settings: s, running, handedOver, finish }: OperationRunOptions,
   { row, remainingMs, machines }: { row: OperationRow; remainingMs: number; machines: Promise<Map<number, EffectMachine>> },
 ): Promise<void> {
   const lease: OperationLease = { operationId: row.id, attempt: row.attempts };
@@ -147,9 +152,12 @@ export async function runOperation(
       log?.info({ operationId: row.id }, 'operation taken over, timed out or reset elsewhere');
       return;
     } else if (reason?.kind === 'stopping' || isDatabaseGone(err)) {
-      // Not the operation's fault: the next engine resumes it (at once when the lease is released).
+      // Not the operation's fault: the next engine resumes it once the lease is released,
+      // without the database at the next pass that reaches it (or once it is stale after `staleMs`).
       log?.info({ operationId: row.id }, 'operation handed to the next engine');
-      if (!isDatabaseGone(err)) await serial(() => releaseOperationLease(db, lease)).catch((e: unknown) => report('lease release failed', e, { operationId: row.id }));
+      await serial(() => releaseOperationLease(db, lease))
+        .catch(handedOver.later(lease))
+        .catch((e: unknown) => report('lease release failed', e, { operationId: row.id }));
       return;
     } else {
       outcome = { status: 'FAILURE', message: err instanceof Error ? err.message : String(err), counts: true };
@@ -164,7 +172,8 @@ export async function runOperation(
   output = deployerLog = '';
   let ended: EndedOperation | undefined;
   try {
-    ended = await finish({ lease, outcome, output: o, deployerLog: d });
+    // A finish the database did not take is handed over like an abandoned operation: the effects are idempotent.
+    ended = await finish({ lease, outcome, output: o, deployerLog: d }).catch(handedOver.later(lease));
   } catch (err) {
     report('operation finish failed', err, { operationId: row.id });
     return;

@@ -39,7 +39,10 @@
  * resumes them at once; so does a claim that commits while stopping) and
  * returns once no claim, operation or finish is in flight; the caller may
  * then close the pool. An operation whose database went away is left RUNNING
- * for the next engine, not failed.
+ * for the next engine, not failed: if its lease could not be released (or its
+ * finish was not taken), the first pass that reaches the database again
+ * releases it (`../handed-over-leases.ts`), so a database restart delays it by
+ * a pass, not by `staleMs`.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -49,9 +52,10 @@ import { isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import { listenForMachines, type MachineNotificationListener } from '../notifications.js';
+import { createHandedOverLeases } from '../handed-over-leases.js';
 import type { OperationEffectContext } from './effects.js';
 import { OPERATION_QUEUED_CHANNEL } from './operations.repository.js';
-import { releaseOperationLease, selectEffectMachines } from './agent.repository.js';
+import { releaseOperationLease, selectEffectMachines, type OperationLease } from './agent.repository.js';
 import { claimOperations } from './agent-claim.repository.js';
 import { deliverPendingMessages, selectMachinesNeedingAgent } from './agent-pass.repository.js';
 import { createOperationFinisher } from './agent-finish.js';
@@ -141,6 +145,13 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   /** Work in flight that `stop()` waits for: the claim, the running operations (through their finish). */
   const inFlight = new Set<Promise<unknown>>();
   const running = new Map<number, (kind: Abort['kind']) => void>();
+  /** Leases of operations handed over while the database was away: released by the next pass that reaches it. */
+  const handedOver = createHandedOverLeases<OperationLease>({
+    what: 'operation',
+    id: (lease) => lease.operationId,
+    releaseLease: (lease) => releaseOperationLease(db, lease),
+    log,
+  });
 
   /** A failure of background work: expected (debug) when the engine stops or the database went away while it does. */
   const report = (msg: string, err: unknown, fields: Record<string, unknown> = {}) => {
@@ -157,7 +168,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   };
 
   const { announce, afterEnded, finish } = createOperationFinisher({ db, events, log, report, settings: s });
-  const runs = { db, cloud, agent, log, report, settings: s, running, finish };
+  const runs = { db, cloud, agent, log, report, settings: s, running, handedOver, finish };
 
   /**
    * One claim for `machineIds` (their slots are held): runs what it claimed,
@@ -250,6 +261,8 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   }
 
   async function pass(): Promise<number> {
+    // First, so that the machines of the operations handed over are found stale below and resumed now.
+    await handedOver.release();
     const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit });
     wake(machineIds);
     // Level-driven like the rest of the pass: a message waits until its machine runs managed.
@@ -295,6 +308,10 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
           sleep(deadline - Date.now(), undefined, { signal: timeout.signal }).catch(() => undefined),
         ]);
         timeout.abort();
+      }
+      // Operations handed over while the database was away, should it be back by now.
+      for (const lease of handedOver.take()) {
+        await releaseOperationLease(db, lease).catch((err: unknown) => report('lease release failed', err, { operationId: lease.operationId }));
       }
     },
   };
