@@ -34,6 +34,7 @@ import type { Logger } from 'pino';
 import type { TInstanceState, TTaskEventName, TTaskType } from '@fleet/contracts';
 import { isDatabaseGone, type Db } from '../../db/client.js';
 import { listenForMachines, type MachineNotificationListener } from '../notifications.js';
+import { createHandedOverLeases } from '../handed-over-leases.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -124,11 +125,8 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   const drains = new Set<Promise<void>>();
   const leases = new Map<number, Lease>();
   /** Leases of tasks handed over while the database was away: released by the next sweep that reaches it. */
-  const unreleased = new Map<number, Lease>();
-  const releaseLater = (lease: Lease) => (err: unknown) => {
-    if (isDatabaseGone(err)) unreleased.set(lease.taskId, lease);
-    throw err;
-  };
+  const handedOver = createHandedOverLeases<Lease>({ what: 'task', id: (lease) => lease.taskId, releaseLease: (lease) => releaseLease(db, lease), log });
+  const releaseLater = handedOver.later;
   /** Queries pg-boss has in flight; `stop()` waits for none. */
   let bossQueries = 0;
 
@@ -268,11 +266,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   }
 
   async function sweep(): Promise<number> {
-    for (const lease of [...unreleased.values()]) {
-      await releaseLease(db, lease);
-      unreleased.delete(lease.taskId);
-      log?.info({ taskId: lease.taskId }, 'the database is back: task handed over for resumption');
-    }
+    await handedOver.release();
     const machineIds = await selectMachinesNeedingWork(db, { staleMs: s.staleMs, orphanAfterMs: s.orphanAfterMs, limit: 1000 });
     await wake(machineIds);
     return machineIds.length;
@@ -345,8 +339,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       listener = undefined;
       await Promise.race([Promise.allSettled([...drains]), sleep(s.stopTimeoutMs)]);
       // Tasks still inside a cloud call are handed over too: the next engine resumes them at once.
-      for (const lease of [...leases.values(), ...unreleased.values()]) await releaseLease(db, lease).catch((err: unknown) => report('lease release failed', err));
-      unreleased.clear();
+      for (const lease of [...leases.values(), ...handedOver.take()]) await releaseLease(db, lease).catch((err: unknown) => report('lease release failed', err));
       await boss?.stop({ graceful: false, close: false }).catch((err: unknown) => report('pg-boss stop failed', err));
       // A worker may have been fetching: its jobs come back, find the engine stopping, and are completed
       // without awaiting. Wait until pg-boss is quiet, so no query of it meets a closed pool.
