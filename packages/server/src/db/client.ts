@@ -88,15 +88,18 @@ const GONE_MESSAGE = /Connection terminated|Cannot use a pool after calling end|
 /**
  * True when `err` says the database went away rather than that a statement
  * failed: an admin, crash or starting/stopping shutdown (57P01, 57P02, 57P03),
- * a refused or reset connection, or a pool already ended. During a graceful
+ * a refused or reset connection, a Unix-domain socket gone with its server, or
+ * a pool already ended. During a graceful
  * stop these are expected and logged at debug; for a running task they mean
  * "resume it later", not "the task failed".
  */
 export function isDatabaseGone(err: unknown): boolean {
   // Drizzle wraps the driver's error ("Failed query: …") and keeps it as `cause`.
   for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message, syscall } = e as { code?: unknown; message?: unknown; syscall?: unknown };
     if ((typeof code === 'string' && GONE_CODES.has(code)) || (typeof message === 'string' && GONE_MESSAGE.test(message))) return true;
+    // The Unix-domain socket of a stopped server is removed with it: its connect fails with ENOENT.
+    if (code === 'ENOENT' && syscall === 'connect') return true;
   }
   return false;
 }

@@ -44,6 +44,20 @@ export interface EmbeddedDatabase {
 /** File holding the URL of the running embedded server, removed when it stops. */
 export const embeddedUrlFile = (dataDir: string) => resolve(dataDir, 'postgres.url');
 
+/** Where PostgreSQL makes its Unix-domain socket (`unix_socket_directories`, also its built-in default). */
+const SOCKET_DIR = '/tmp';
+
+/**
+ * The URL clients use: the server's Unix-domain socket when it has one, else
+ * TCP on 127.0.0.1. On this 2-core machine a round trip through the socket
+ * costs about a fifth less time and client CPU than through loopback TCP
+ * (0.18 against 0.22 ms per query; `bench/tasks`, `docs/architecture.md`).
+ */
+function connectionUrl(password: string, port: number): string {
+  const host = existsSync(`${SOCKET_DIR}/.s.PGSQL.${port}`) ? encodeURIComponent(SOCKET_DIR) : '127.0.0.1';
+  return `postgres://postgres:${encodeURIComponent(password)}@${host}:${port}/postgres`;
+}
+
 /** Starts on another free port when the one picked was taken meanwhile, this many times. */
 const PORT_ATTEMPTS = 3;
 /** PostgreSQL output lines kept to explain a failed start. */
@@ -167,7 +181,7 @@ export async function startEmbeddedPostgres(opts: {
       // (its writes are in the OS), only a crash of the machine could. Commits stay
       // synchronous: with `synchronous_commit=off` a killed PostgreSQL lost tasks
       // the API had already answered (seen by test/restart.test.ts).
-      postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off'],
+      postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', `unix_socket_directories=${SOCKET_DIR}`],
     });
     keepExitCode();
     return server;
@@ -203,7 +217,7 @@ export async function startEmbeddedPostgres(opts: {
       throw startFailure(err, recent, databaseDir);
     }
   }
-  const url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${port}/postgres`;
+  const url = connectionUrl(opts.password, port);
   // Lets `npm run users` reach the database of a running server.
   const urlFile = embeddedUrlFile(opts.dataDir);
   writeFileSync(urlFile, url, { mode: 0o600 });
