@@ -13,11 +13,14 @@
  *   other calls problem details with `Retry-After`), never 500;
  * - every task ends Completed and every Backup SUCCESS, each exactly once
  *   (`database-loss.ts`: one finish event, one audit activity, one cloud call,
- *   one backup file per software);
+ *   one backup file per software), within 30 s of the console's return
+ *   (`ENDED_WITHIN_MS`: what the kill cut is handed over at the engines'
+ *   first sweep or pass that reaches the database, not once its lease is
+ *   stale);
  * - a SIGTERM afterwards stops the server with exit 0.
  *
- * Duration: the first start seeds the demo fleet (10–40 s); a Backup whose
- * lease the kill cut is resumed once it is stale (30 s): about 70 s in all.
+ * Duration: the first start seeds the demo fleet (10–40 s); the work ended
+ * about 9 s after the kill when measured (2 shared cores): about 20 s in all.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +33,7 @@ import {
   abandon,
   BACK_WITHIN_MS,
   call,
+  ENDED_WITHIN_MS,
   expectEachEndedOnce,
   expectGracefulStop,
   sleep,
@@ -93,7 +97,7 @@ describe('the embedded PostgreSQL killed under the running server (issue 23)', (
       expect(log).toContain('the embedded PostgreSQL stopped (killed by SIGKILL); restarting it');
       expect(log).toContain('the embedded PostgreSQL is back');
 
-      const endedInMs = await untilEnded(server, observer, work, 90_000);
+      const endedInMs = await untilEnded(server, observer, work, ENDED_WITHIN_MS);
       const { resumed } = await expectEachEndedOnce(observer, work, finishes);
       finishes.socket.disconnect();
       console.info(

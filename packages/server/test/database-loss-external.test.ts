@@ -14,12 +14,15 @@
  *   nothing), never 500;
  * - once it is started again on its port: the console answers within 30 s,
  *   every task ends Completed and every Backup SUCCESS exactly once
- *   (`database-loss.ts`), and a task queued after the restart runs too
- *   (the engine's LISTEN connections are back);
+ *   (`database-loss.ts`) within 30 s of that (`ENDED_WITHIN_MS`: what the
+ *   stop cut is handed over at the engines' first sweep or pass that reaches
+ *   the database, not once its lease is stale), and a task queued after the
+ *   restart runs too (the engine's LISTEN connections are back);
  * - the load saw only 200 and 503; a SIGTERM stops the server with exit 0.
  *
- * Duration: PostgreSQL's first start and the demo seed (15–40 s); a Backup
- * whose lease the stop cut is resumed once it is stale (30 s): about 75 s.
+ * Duration: PostgreSQL's first start and the demo seed (15–40 s); the work
+ * ended about 10 s after the restart when measured (2 shared cores): about
+ * 25 s in all.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,7 @@ import {
   abandon,
   BACK_WITHIN_MS,
   call,
+  ENDED_WITHIN_MS,
   expectEachEndedOnce,
   expectGracefulStop,
   queueWork,
@@ -137,7 +141,7 @@ describe('an external PostgreSQL restarted under load (issue 23)', () => {
       await load.stop();
       expect(load.mistakes.slice(0, 20)).toEqual([]);
 
-      const endedInMs = await untilEnded(server, observer, work, 90_000);
+      const endedInMs = await untilEnded(server, observer, work, ENDED_WITHIN_MS);
       const { resumed } = await expectEachEndedOnce(observer, work, finishes);
       const { rows: refusedTasks } = await observer.query(`select id from machine_tasks where machine_id = $1 and queued_at >= to_timestamp($2 / 1000.0)`, [spare, stoppedAt]);
       expect(refusedTasks).toEqual([]);

@@ -22,6 +22,14 @@ const root = new URL('../../../', import.meta.url).pathname;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The console answers again this long after the database is back (or was killed, when the server restarts it) at the latest, ms (issue 23). */
 export const BACK_WITHIN_MS = 30_000;
+/**
+ * Every task and operation of the work has ended this long after the console
+ * answers again at the latest, ms: the work the loss cut is handed over at the
+ * engines' first sweep (every 10 s) or pass (every 5 s) that reaches the
+ * database, then runs again (a Backup about 9 s at SIM_AGENT_DELAY_MS 150).
+ * Leases left to go stale (30 s after the loss) would miss it.
+ */
+export const ENDED_WITHIN_MS = 30_000;
 
 export interface ServerProcess {
   child: ChildProcess;
