@@ -7,18 +7,12 @@
  * the form's validation and a server error on its field, and the route guard
  * for a viewer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TAccountDetail, TMachine } from '@fleet/contracts';
-import { api, apiToken, chooseOption, launchBrowser, openDropdown, signIn, TEST_IMAGE, withPage } from './browser.js';
+import { adminToken, api, browser, chooseOption, openDropdown, signIn, TEST_IMAGE, useBrowserAndAdmin, withPage } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const PAGE_LOAD = { timeout: 40_000 };
 const section = (page: Page, title: string) => page.getByRole('region', { name: title });

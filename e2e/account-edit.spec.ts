@@ -4,8 +4,8 @@
  * Sites and Services tabs, editing a site, deleting the account, what a viewer
  * sees, add-on accounts, and load failures (the server's detail in an alert).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type {
   TAccountDetail,
   TAccountListItem,
@@ -14,15 +14,9 @@ import type {
   TListMachinesResponse,
   TSite,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { adminToken, api, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const accounts = async (query: string) => (await api<TListAccountsResponse>(`/accounts?${query}`, adminToken)).items;
 const machineNames = async (accountId: number) =>

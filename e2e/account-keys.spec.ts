@@ -8,18 +8,12 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TAccountDetail } from '@fleet/contracts';
-import { api, apiToken, createAccount, launchBrowser, signIn, withPage } from './browser.js';
+import { adminToken, api, apiToken, browser, createAccount, signIn, useBrowserAndAdmin, withPage } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const instanceCard = (page: Page) => page.getByRole('region', { name: 'Instance Settings' });
 

@@ -10,8 +10,8 @@
  * Every test that changes an account creates its own through the API (draft,
  * then create-from-draft), so tests do not depend on each other or on the seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import {
   DEVOPS_EMAIL,
   URL_NAME_MESSAGE,
@@ -21,15 +21,9 @@ import {
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, openDropdown, selectText } from './browser.js';
+import { adminToken, api, apiToken, browser, newPage, signIn, chooseOption, createAccount, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 /** A new account made through the API (draft, then create-from-draft); add-ons (class 200) get no image. */
 async function newAccount(extra: Partial<TCreateAccountRequest> = {}): Promise<TAccountDetail> {

@@ -4,18 +4,12 @@
  * Expected rows come from the API with the same query, so the screen is checked
  * against the server, not against numbers copied into the test.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TAccountListItem, TLauncherLogin, TListAccountsResponse, TUserActivity } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const listApi = (query: string, token = adminToken) => api<TListAccountsResponse>(`/accounts?${query}`, token);
 

@@ -3,25 +3,21 @@
  * scroll of 10 then 10 more until an empty page, the detail panel, its toasts,
  * and the Customer Production rule of the account filter.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TAccountLookup, TListAccountsResponse, TUserActivity } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
 let deleted: { id: number; name: string };
 
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   // Enough history for three pages, and one deletion with params and changes.
   for (let i = 0; i < 22; i++) await apiToken('viewer');
   const [account] = (await api<TListAccountsResponse>('/accounts?classIds=4&limit=1&sortBy=creationTime', adminToken)).items;
   deleted = { id: account!.id, name: account!.name };
   await api(`/accounts/${deleted.id}`, adminToken, { method: 'DELETE' });
 });
-afterAll(() => browser.close());
 
 const timeline = (page: Page) => page.getByRole('region', { name: 'Activities' });
 const items = (page: Page) => timeline(page).locator('.ant-timeline-item');

@@ -2,15 +2,10 @@
  * Sign-in, guards and redirects (spec 1 §2 routes and Login, §6), in Chromium
  * against the real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { api, apiToken, launchBrowser, newPage, signInWithForm } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { api, apiToken, browser, newPage, signInWithForm, useBrowser } from './browser.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+useBrowser();
 
 describe('login and guards', () => {
   it('sends an unauthenticated user to /login with a redirect, and back there after signing in', async () => {

@@ -10,18 +10,12 @@
  * Every test creates its own account through the API (draft, then
  * create-from-draft), so tests do not depend on each other or on the seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, chooseOption, createAccount, launchBrowser, newPage, NO_SOFTWARE, signIn, utcDateTime } from './browser.js';
+import { adminToken, api, browser, chooseOption, createAccount, newPage, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const IDLE: TIdleScheduleEntry[] = [
   { stopAt: '2027-03-01T18:00:00.000Z', resumeAfter: 2 },

@@ -7,19 +7,16 @@
  * override; an edit sending only the editable fields; a delete refused while
  * machines hold the key; and a viewer reading without being able to write.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { TComponentConfigDefinition, TDeployerConfigDefinition, TListComponentConfigDefinitionsResponse } from '@fleet/contracts';
-import { api, apiToken, baseUrl, chooseOption, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
 let viewerToken: string;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  [adminToken, viewerToken] = await Promise.all([apiToken('admin'), apiToken('viewer')]);
+  viewerToken = await apiToken('viewer');
 });
-afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';

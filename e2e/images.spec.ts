@@ -6,19 +6,16 @@
  * record in use; as viewer, read-only screens (no write button) and the server
  * refusing the calls.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { TCloudImage, TIrmnVersion, TSaasImage } from '@fleet/contracts';
-import { api, apiToken, baseUrl, chooseOption, expectAccessible, launchBrowser, pagesPerTest, signIn, TEST_IMAGE } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
 let viewerToken: string;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  [adminToken, viewerToken] = await Promise.all([apiToken('admin'), apiToken('viewer')]);
+  viewerToken = await apiToken('viewer');
 });
-afterAll(() => browser.close());
 const open = pagesPerTest(() => browser);
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';

@@ -14,18 +14,12 @@
  * Every test that changes an account creates its own through the API (draft,
  * then create-from-draft), so tests do not depend on each other or on the seed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TInstanceSettings, TListAccountsResponse, TSaasImage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 /** A fresh page; its context is closed after the test whatever its outcome. */
 const openPage = pagesPerTest(() => browser);

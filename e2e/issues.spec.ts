@@ -6,20 +6,16 @@
  * and tag click filters kept in the URL, the tag filter rules, resolving an
  * issue, the switch put back when the update fails, and the logs drawer.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TIssue, TIssueLogsPage, TIssuesPage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, lookupMachines, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, lookupMachines, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
 let operatorToken: string;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   operatorToken = await apiToken('operator');
 });
-afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);
 
 const issuesPage = (token: string, query: string) => api<TIssuesPage>(`/issues?${query}`, token);

@@ -5,18 +5,12 @@
  * files dialog (850 px, Sync enabled only with a selection) and deleting it
  * after the S3 confirmation; as viewer, the read-only table.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { TCloudLibraryFile, TListLibraryFilesResponse } from '@fleet/contracts';
-import { api, apiToken, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 const openPage = pagesPerTest(() => browser);
 
 const FILE = 'Core_Dev_8.2.2.zip';

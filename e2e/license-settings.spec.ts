@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type {
   TAccountDetail,
   TCreateAccountRequest,
@@ -25,19 +25,15 @@ import type {
   TLicenseFile,
   TListAccountsResponse,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText } from './browser.js';
+import { adminToken, api, browser, newPage, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
 const root = new URL('..', import.meta.url).pathname;
-let browser: Browser;
-let adminToken: string;
 let workDir: string;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   workDir = await mkdtemp(join(tmpdir(), 'fleet-license-e2e-'));
 });
 afterAll(async () => {
-  await browser.close();
   await rm(workDir, { recursive: true, force: true });
 });
 

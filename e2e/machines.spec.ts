@@ -8,8 +8,8 @@
  *
  * Each test takes machines of an account no other test of this file uses.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type {
   TAccountListItem,
   TCreatableMachine,
@@ -20,20 +20,14 @@ import type {
   TTask,
   TTaskListResponse,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { adminToken, api, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
 /** Longest wait for a simulated cloud transition to show on the screen. */
 const LIVE_TIMEOUT = 30_000;
 
-let browser: Browser;
-let adminToken: string;
 const usedAccounts = new Set<number>();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items;
 const idle = (m: TMachine) => !m.tasks.some((t) => t.status === 'New' || t.status === 'Running');

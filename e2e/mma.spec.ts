@@ -8,7 +8,7 @@
  * refuses it); as viewer, read-only. The class is put back on standby after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
   CLASS_INTERNAL_TESTING,
@@ -20,17 +20,14 @@ import {
   type TTaskListResponse,
   type TUpdateMmaClassRequest,
 } from '@fleet/contracts';
-import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 const LIVE_TIMEOUT = 90_000;
 
-let browser: Browser;
-let adminToken: string;
 /** Internal Testing as seeded, to put back after the spec (the shell spec expects its standby banner). */
 let seeded: TMmaClass;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   seeded = (await classes()).find((c) => c.id === CLASS_INTERNAL_TESTING)!;
 });
 afterAll(async () => {
@@ -45,7 +42,6 @@ afterAll(async () => {
     caaHost: i.caaHost,
   };
   await api(`/mma/classes/${CLASS_INTERNAL_TESTING}`, adminToken, { method: 'PUT', body: JSON.stringify(body) });
-  await browser.close();
 });
 const openPage = pagesPerTest(() => browser);
 

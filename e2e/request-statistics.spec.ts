@@ -6,22 +6,19 @@
  * (kept in the URL when the selector changes, and on reload), as admin and as
  * operator, who does not see Customer Production machines.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { type TRequestStatistic, type TRequestStatisticsPage } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, lookupMachines, openDropdown, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, lookupMachines, openDropdown, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 const LIVE_TIMEOUT = 60_000;
 
-let browser: Browser;
-let adminToken: string;
 let operatorToken: string;
 /** Every probed URL as admin sees them, once every running machine has been probed. */
 let all: TRequestStatistic[];
 
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   operatorToken = await apiToken('operator');
   // Wait for a whole interval of probes: the total stops growing (expect.poll works only inside a test).
   const deadline = Date.now() + LIVE_TIMEOUT;
@@ -34,7 +31,6 @@ beforeAll(async () => {
   }
   all = (await api<TRequestStatisticsPage>('/request-statistics?limit=300', adminToken)).items;
 }, LIVE_TIMEOUT + 30_000);
-afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);
 
 /** The pager's text for the first page as the server counts it for that user ("at least" when capped). */

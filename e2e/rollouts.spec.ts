@@ -27,8 +27,8 @@
  * With `E2E_SHOTS` set to a folder, the rollout pages are saved there as PNGs.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
   type TListCommitsResponse,
@@ -40,11 +40,9 @@ import {
   type TUpdaterMachine,
   type TVersionState,
 } from '@fleet/contracts';
-import { api, apiToken, chooseOption, createAccount, expectAccessible, launchBrowser, NO_SOFTWARE, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { ROLLOUT_FAILING_ACCOUNT } from './global-setup.js';
 
-let browser: Browser;
-let adminToken: string;
 const PREFIX = `rllt${Date.now() % 100_000}`;
 /** The sets of target accounts, one per test: `waves` (3 accounts), `halt` (the failing one first, then 2), `pause` (2). */
 const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p` } as const;
@@ -55,16 +53,14 @@ const openPage = pagesPerTest(() => browser);
 const DEPLOY_TIMEOUT = 150_000;
 const LONG = 300_000;
 
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   const experimental = { classId: 1, machineConfig: NO_SOFTWARE };
   accounts.halt.push(await createAccount(adminToken, SETS.halt, { ...experimental, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
   for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, experimental));
   for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, experimental));
   for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: CLASS_CUSTOMER_PRODUCTION, machineConfig: NO_SOFTWARE }));
 }, 120_000);
-afterAll(() => browser.close());
 
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
 const shot = async (page: Page, name: string) => {

@@ -13,26 +13,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { TBackupFilesResponse, TListMachinesResponse, TMachine, TOperationListResponse, TTaskListResponse, TUserActivity } from '@fleet/contracts';
-import { api, apiToken, createAccount, launchBrowser, NO_SOFTWARE, pagesPerTest, server, signIn } from './browser.js';
+import { adminToken, api, browser, createAccount, NO_SOFTWARE, pagesPerTest, server, signIn, useBrowserAndAdmin } from './browser.js';
 
 /** Longest wait for a simulated launch, a scheduler pass (10 s) and a simulated operation. */
 const LIVE_TIMEOUT = 90_000;
 const LONG = 240_000;
 
-let browser: Browser;
-let adminToken: string;
 let database: pg.Client;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   database = new pg.Client({ connectionString: server().databaseUrl });
   await database.connect();
 });
 afterAll(async () => {
   await database.end();
-  await browser.close();
 });
 const openPage = pagesPerTest(() => browser);
 

@@ -6,16 +6,11 @@
  * violation reported by the browser, neither as a `securitypolicyviolation`
  * event nor in the console log.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, pagesPerTest, signIn, watchCsp } from './browser.js';
+import { api, apiToken, browser, pagesPerTest, signIn, useBrowser, watchCsp } from './browser.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+useBrowser();
 
 const openPage = pagesPerTest(() => browser);
 

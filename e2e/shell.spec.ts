@@ -2,16 +2,11 @@
  * The shell (spec 1 §2 Shell, spec 3 §2.9): sidebar and its cookie, hamburger,
  * breadcrumb, footer, fleet counters, standby banner, mobile layout.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { api, apiToken, browser, newPage, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser.close());
+useBrowser();
 
 describe('shell', () => {
   it('shows the breadcrumb with Dashboard, the sidebar footer and the entries of the route table', async () => {

@@ -6,26 +6,23 @@
  * replacing and deleting templates, the filters and paging, private templates,
  * refusals of the server, and what a viewer and an add-on account get.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TListAccountsResponse, TTemplate } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, newPage, signIn } from './browser.js';
+import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
 let operatorToken: string;
 /** An account with every section (class Internal Testing, not a template account). */
 let account: TAccountDetail;
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  [adminToken, operatorToken] = await Promise.all([apiToken('admin'), apiToken('operator')]);
+  operatorToken = await apiToken('operator');
   const listed = (await api<TListAccountsResponse>('/accounts?classIds=2&limit=50', adminToken)).items;
   const candidates = await Promise.all(listed.map((a) => api<TAccountDetail>(`/accounts/${a.id}`, adminToken)));
   const found = candidates.find((a) => !a.isTemplate && a.machineConfig && a.backupConfig && a.backupConfig.times.length > 0);
   if (!found) throw new Error('no Internal Testing account with instance and backup settings');
   account = found;
 });
-afterAll(() => browser.close());
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';
 

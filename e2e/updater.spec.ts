@@ -11,8 +11,8 @@
  * With `E2E_SHOTS` set to a folder, the screens are saved there as PNGs.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   DEPLOYER_WARNING,
   type TListComponentConfigDefinitionsResponse,
@@ -21,21 +21,17 @@ import {
   type TUpdaterMachine,
   type TUserActivity,
 } from '@fleet/contracts';
-import { api, apiToken, baseUrl, chooseOption, createAccount, expectAccessible, launchBrowser, pagesPerTest, signIn } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, browser, chooseOption, createAccount, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
 const PREFIX = `updtr${Date.now() % 100_000}`;
 let accountIds: number[] = [];
 const openPage = pagesPerTest(() => browser);
 
+useBrowserAndAdmin();
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
   accountIds = [];
   for (let i = 0; i < 3; i++) accountIds.push(await createAccount(adminToken, PREFIX, { classId: 2 }));
 }, 120_000);
-afterAll(() => browser.close());
 
 const shot = async (page: Page, name: string) => {
   if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, `${name}.png`), fullPage: true });

@@ -12,18 +12,12 @@
  * Each test that changes an account creates its own through the API (draft, then
  * create-from-draft); what the modal lists is compared with what the API answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBuild, TCommit, TInstanceSettings, TLibraryFile, TListCommitsResponse, TListLibraryFilesResponse } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, setSwitch, openDropdown, TEST_IMAGE } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, setSwitch, openDropdown, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
-let browser: Browser;
-let adminToken: string;
-beforeAll(async () => {
-  browser = await launchBrowser();
-  adminToken = await apiToken('admin');
-});
-afterAll(() => browser.close());
+useBrowserAndAdmin();
 
 // A failed test leaves no page behind to slow down the next one.
 const openPage = pagesPerTest(() => browser);

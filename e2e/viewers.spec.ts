@@ -9,8 +9,8 @@
  *
  * Read-only: the tests change nothing, so they rely on the demo seed only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
   type TCloudInstancesPage,
@@ -18,19 +18,18 @@ import {
   type TMachinesPage,
   type TVersionStatesViewerPage,
 } from '@fleet/contracts';
-import { api, apiToken, launchBrowser, openDropdown, pagesPerTest, selectText, signIn } from './browser.js';
+import { api, apiToken, browser, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
 
 const LONG = 120_000;
 /** Polls wait this long: the runner has two busy cores. */
 const POLL = { timeout: 30_000 };
 
-let browser: Browser;
 const tokens: Record<string, string> = {};
 let cpMachine: TMachine;
 let visibleMachine: TMachine;
 let otherMachine: TMachine;
+useBrowser();
 beforeAll(async () => {
-  browser = await launchBrowser();
   for (const user of ['admin', 'operator']) tokens[user] = await apiToken(user);
   const all = (await api<TMachinesPage>('/machines?limit=1000', tokens.admin!)).items;
   cpMachine = all.find((m) => m.classId === CLASS_CUSTOMER_PRODUCTION)!;
@@ -44,7 +43,6 @@ beforeAll(async () => {
   expect(visibleMachine && withHistory.has(visibleMachine.id)).toBe(true);
   expect(otherMachine && otherMachine.accountId !== visibleMachine.accountId).toBe(true);
 });
-afterAll(() => browser.close());
 const openPage = pagesPerTest(() => browser);
 
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
