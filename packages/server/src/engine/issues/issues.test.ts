@@ -13,7 +13,7 @@ import { startAgentFixture, type AgentFixture } from '../../../test/operation-fi
 import { claimNext, finishTask, insertTasks } from '../tasks/tasks.repository.js';
 import { finishOperation } from '../operations/agent-finish.repository.js';
 import { siteServerStatus } from '../../modules/operations/site-server-status.js';
-import { issueFingerprint, normaliseDescription, raiseIssue, type IssueOccurrence } from './raise.js';
+import { issueFingerprint, normaliseDescription, raiseIssue, raiseIssues, type IssueOccurrence } from './raise.js';
 import { runServerStatusCheck, SERVER_STATUS_CHECK } from './server-status-check.js';
 
 let f: AgentFixture;
@@ -124,6 +124,28 @@ describe('raiseIssue', () => {
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
+    expect(await issuesOf(m.id)).toHaveLength(0);
+  });
+});
+
+describe('raiseIssues', () => {
+  it('records a batch as one occurrence after the other: repeats of a fingerprint count, keep their order, and the retained logs stay the newest', async () => {
+    const [a, b] = [await f.machine(), await f.machine()];
+    const repeats = Array.from({ length: ISSUE_LOG_RETAINED + 2 }, (_, i) => occurrence(a.id, { content: `a${i + 1}`, tags: ['probe', `t${i % 3}`] }));
+    await raiseIssues(db(), [...repeats, occurrence(b.id, { content: 'b1' }), occurrence(a.id, { source: 'task', description: 'StartMachine failed', content: 'other' })]);
+    const [probe, task] = await issuesOf(a.id);
+    expect(probe).toMatchObject({ source: 'probe', count: ISSUE_LOG_RETAINED + 2, tags: ['probe', 't0', 't1', 't2'] });
+    expect(task).toMatchObject({ source: 'task', count: 1 });
+    const logs = await logsOf(probe!.id);
+    expect(logs.map((l) => l.content)).toEqual(Array.from({ length: ISSUE_LOG_RETAINED }, (_, i) => `a${i + 3}`));
+    expect((await issuesOf(b.id)).map((r) => r.count)).toEqual([1]);
+  });
+
+  it('records all or nothing: an unknown machine fails the whole batch', async () => {
+    const m = await f.machine();
+    await expect(raiseIssues(db(), [occurrence(m.id), occurrence(2_000_000_000)])).rejects.toMatchObject({
+      cause: { code: '23503', constraint: 'issues_machine_id_machines_id_fk' },
+    });
     expect(await issuesOf(m.id)).toHaveLength(0);
   });
 });

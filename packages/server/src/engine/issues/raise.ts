@@ -83,34 +83,95 @@ export function cleanTags(tags: string[], max = 10): string[] {
  * Throws what PostgreSQL throws (an unknown machine id violates the foreign key).
  */
 export async function raiseIssue(db: DbOrTx, occurrence: IssueOccurrence, at?: Date): Promise<void> {
+  await raiseIssues(db, [occurrence], at);
+}
+
+/** An occurrence as it is stored: description cleaned, fingerprint, tags, content cut. */
+interface StoredOccurrence {
+  machineId: number;
+  source: IssueSource;
+  fingerprint: string;
+  description: string;
+  tags: string[];
+  content: string;
+  /** Length of the whole content, before the cut. */
+  size: number;
+  /** Not cut. */
+  complete: boolean;
+}
+
+function stored(occurrence: IssueOccurrence): StoredOccurrence {
   const description = occurrence.description.replace(/\s+/g, ' ').trim().slice(0, ISSUE_DESCRIPTION_MAX_LENGTH) || occurrence.source;
-  const fingerprint = issueFingerprint(description);
-  const tags = cleanTags(occurrence.tags);
-  const content = occurrence.content.slice(0, ISSUE_LOG_MAX_CONTENT);
+  return {
+    machineId: occurrence.machineId,
+    source: occurrence.source,
+    fingerprint: issueFingerprint(description),
+    description,
+    tags: cleanTags(occurrence.tags),
+    content: occurrence.content.slice(0, ISSUE_LOG_MAX_CONTENT),
+    size: occurrence.content.length,
+    complete: occurrence.content.length <= ISSUE_LOG_MAX_CONTENT,
+  };
+}
+
+/**
+ * Records many occurrences at `at` as {@link raiseIssue} records one, in a few
+ * statements however many there are (the site server status check raises
+ * thousands at once on a large fleet): one upsert of the issues with their
+ * logs, one delete of the logs past the retained ones. Occurrences of one
+ * fingerprint are recorded one after the other, in order (a statement may
+ * change a row once). In a savepoint of `db` when it is a transaction, else in
+ * its own transaction: all or none.
+ */
+export async function raiseIssues(db: DbOrTx, occurrences: IssueOccurrence[], at?: Date): Promise<void> {
+  if (occurrences.length === 0) return;
   const when = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
-  const tagArray = sql`array(select jsonb_array_elements_text(${JSON.stringify(tags)}::jsonb))`;
+  // Rounds of distinct fingerprints: the n-th occurrence of each key goes in round n.
+  const rounds: StoredOccurrence[][] = [];
+  const seen = new Map<string, number>();
+  for (const o of occurrences.map(stored)) {
+    const key = `${o.machineId}\u0000${o.source}\u0000${o.fingerprint}`;
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    (rounds[round] ??= []).push(o);
+  }
   await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: number; count: number }>(sql`
-      insert into issues (machine_id, source, fingerprint, description, tags, count, first_occurrence_time, last_occurrence_time, is_resolved)
-      values (${occurrence.machineId}, ${occurrence.source}, ${fingerprint}, ${description}, ${tagArray}, 1, ${when}, ${when}, false)
-      on conflict (machine_id, source, fingerprint) do update set
-        count = issues.count + 1,
-        description = excluded.description,
-        first_occurrence_time = least(issues.first_occurrence_time, excluded.first_occurrence_time),
-        last_occurrence_time = greatest(issues.last_occurrence_time, excluded.last_occurrence_time),
-        tags = array(select u.t from unnest(issues.tags || excluded.tags) with ordinality u(t, n)
-                     group by u.t order by min(u.n) limit ${ISSUE_MAX_TAGS}),
-        is_resolved = false,
-        resolved_at = null
-      returning id, count`);
-    const issue = rows[0]!;
-    await tx.execute(sql`
-      insert into issue_logs (issue_id, timestamp, content, tags, size, complete)
-      values (${issue.id}, ${when}, ${content}, ${tagArray}, ${occurrence.content.length}, ${content.length === occurrence.content.length})`);
-    if (issue.count > ISSUE_LOG_RETAINED) {
-      await tx.execute(sql`
-        delete from issue_logs where issue_id = ${issue.id} and id < (
-          select l.id from issue_logs l where l.issue_id = ${issue.id} order by l.id desc offset ${ISSUE_LOG_RETAINED - 1} limit 1)`);
+    const overflowing = new Set<number>();
+    for (const round of rounds) {
+      const { rows } = await tx.execute<{ id: number; count: number }>(sql`
+        with input as (
+          select x.n, x."machineId" as machine_id, x.source, x.fingerprint, x.description, x.content, x.size, x.complete,
+            array(select jsonb_array_elements_text(x.tags)) as tags
+          from jsonb_to_recordset(${JSON.stringify(round.map((o, n) => ({ ...o, n })))}::jsonb)
+            as x(n int, "machineId" int, source text, fingerprint text, description text, tags jsonb, content text, size int, complete boolean)
+        ), raised as (
+          insert into issues (machine_id, source, fingerprint, description, tags, count, first_occurrence_time, last_occurrence_time, is_resolved)
+          select machine_id, source, fingerprint, description, tags, 1, ${when}, ${when}, false from input order by n
+          on conflict (machine_id, source, fingerprint) do update set
+            count = issues.count + 1,
+            description = excluded.description,
+            first_occurrence_time = least(issues.first_occurrence_time, excluded.first_occurrence_time),
+            last_occurrence_time = greatest(issues.last_occurrence_time, excluded.last_occurrence_time),
+            tags = array(select u.t from unnest(issues.tags || excluded.tags) with ordinality u(t, n)
+                         group by u.t order by min(u.n) limit ${ISSUE_MAX_TAGS}),
+            is_resolved = false,
+            resolved_at = null
+          returning id, count, machine_id, source, fingerprint
+        ), logged as (
+          insert into issue_logs (issue_id, timestamp, content, tags, size, complete)
+          select raised.id, ${when}, input.content, input.tags, input.size, input.complete
+          from input join raised using (machine_id, source, fingerprint)
+          order by input.n
+        )
+        select id, count from raised`);
+      for (const r of rows) if (r.count > ISSUE_LOG_RETAINED) overflowing.add(r.id);
     }
+    if (overflowing.size === 0) return;
+    await tx.execute(sql`
+      delete from issue_logs l using (
+        select id, row_number() over (partition by issue_id order by id desc) as newer
+        from issue_logs where issue_id = any(${sql.param([...overflowing])}::int[])
+      ) r
+      where l.id = r.id and r.newer > ${ISSUE_LOG_RETAINED}`);
   });
 }

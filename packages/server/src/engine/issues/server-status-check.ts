@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { isDatabaseGone } from '../../db/client.js';
 import { SITE_SERVER_CHECKS, siteServerStatus } from '../../modules/operations/site-server-status.js';
-import { raiseIssue } from './raise.js';
+import { raiseIssues } from './raise.js';
 
 /** The row of `engine_checks` this check claims. */
 export const SERVER_STATUS_CHECK = 'server-status';
@@ -89,7 +89,7 @@ export async function runServerStatusCheck(db: Db, { at, intervalMs }: { at: Dat
       returning name`);
     if (rows.length === 0) return undefined;
     const faults = await selectServerStatusFaults(tx);
-    for (const f of faults) await raiseIssue(tx, serverStatusOccurrence(f), at);
+    await raiseIssues(tx, faults.map(serverStatusOccurrence), at);
     return faults;
   });
 }
