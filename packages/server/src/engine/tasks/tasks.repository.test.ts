@@ -34,6 +34,15 @@ async function queue(m: { id: number; accountId: number }, n: number) {
   return insertTasks(database.db, tasks);
 }
 
+/** A Running task of `m` whose worker died after `attempts` attempts (its heartbeat long stale). */
+async function staleRunningTask(m: { id: number; accountId: number }, attempts: number) {
+  const [row] = await database.db
+    .insert(machineTasks)
+    .values({ machineId: m.id, accountId: m.accountId, type: 'StopMachine', status: 'Running', description: 'Stop', attempts, heartbeatAt: new Date(0), startedAt: new Date(0), worker: 'dead' })
+    .returning();
+  return row!;
+}
+
 describe('claimNext', () => {
   it('claims the oldest New task, then answers busy while it runs and idle once nothing is New', async () => {
     const m = await machine();
@@ -48,22 +57,16 @@ describe('claimNext', () => {
 
   it('resumes a stale Running task before any New one', async () => {
     const m = await machine();
-    const [stale] = await database.db
-      .insert(machineTasks)
-      .values({ machineId: m.id, accountId: m.accountId, type: 'StopMachine', status: 'Running', description: 'Stop', attempts: 1, heartbeatAt: new Date(0), startedAt: new Date(0), worker: 'dead' })
-      .returning();
+    const stale = await staleRunningTask(m, 1);
     await queue(m, 1);
-    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', resumed: true, task: { id: stale!.id, attempts: 2, worker: 'test' } });
+    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', resumed: true, task: { id: stale.id, attempts: 2, worker: 'test' } });
   });
 
   it('fails a task whose workers died maxAttempts times and claims the next New one in the same claim', async () => {
     const m = await machine();
-    const [dead] = await database.db
-      .insert(machineTasks)
-      .values({ machineId: m.id, accountId: m.accountId, type: 'StopMachine', status: 'Running', description: 'Stop', attempts: 3, heartbeatAt: new Date(0), startedAt: new Date(0), worker: 'dead' })
-      .returning();
+    const dead = await staleRunningTask(m, 3);
     const [next] = await queue(m, 1);
-    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', task: { id: next!.id }, abandoned: [{ id: dead!.id, status: 'Failed' }] });
+    expect(await claim(m.id)).toMatchObject({ kind: 'claimed', task: { id: next!.id }, abandoned: [{ id: dead.id, status: 'Failed' }] });
   });
 });
 
