@@ -8,6 +8,12 @@ import { slowFirst } from '../vitest.sequencer.js';
  * @sparticuz/chromium: no browser download, no system package). `E2E_WORKERS`
  * spec files (default 3) run at once, each worker against a server of its own
  * (`global-setup.ts`): most of a spec's time is waiting for the fleet.
+ *
+ * Spec files of a worker share its module cache (`isolate: false`): playwright,
+ * axe and the contracts load once per worker, not once per file (the import
+ * time went from about 100 s to 11 s). So a spec keeps its state in its own
+ * module (browser.ts sets `browser` and `adminToken` again in each file's
+ * `beforeAll`).
  */
 export default defineConfig({
   test: {
@@ -15,6 +21,7 @@ export default defineConfig({
     include: ['**/*.spec.ts'],
     globalSetup: ['./global-setup.ts'],
     maxWorkers: E2E_WORKERS,
+    isolate: false,
     sequence: { sequencer: slowFirst(['accessibility.spec.ts', 'rollouts.spec.ts', 'accessibility-machine-menu.spec.ts']) },
     // A failed test runs once more. Some dialogs' steps race antd's animations on
     // a busy 2-core runner (see docs/architecture.md, Known limitations); a test
