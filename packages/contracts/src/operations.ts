@@ -81,6 +81,36 @@ export type TOperationTypesResponse = z.infer<typeof ZOperationTypesResponse>;
  * cancelled"). `user` is who queued it: a username, or `MMA`, `Scheduler`,
  * `Updater`. The output and deployer log are read by their own calls.
  */
+/**
+ * Why a queued operation has not started (issue 24 point 1; the agent's start
+ * rules, DESIGN §12), the first that holds: being cancelled, waiting for
+ * approval, scheduled for later, the machine being terminated, its MMA class on
+ * standby, the machine in Panic, unmanaged, in manual maintenance, its instance
+ * not running, a task running, another operation running, an older operation
+ * queued first; else starting (the agent takes it within seconds).
+ */
+export const OPERATION_WAITING_REASONS = [
+  'cancelling',
+  'approval',
+  'notBefore',
+  'machineTerminating',
+  'classStandby',
+  'panic',
+  'unmanaged',
+  'manualMaintenance',
+  'instanceNotRunning',
+  'taskRunning',
+  'operationRunning',
+  'behindOperation',
+  'starting',
+] as const;
+export const ZOperationWaitingReason = z.enum(OPERATION_WAITING_REASONS);
+export type TOperationWaitingReason = z.infer<typeof ZOperationWaitingReason>;
+
+/** What a queued operation waits for: the rule and the sentence an operator reads (what it waits for, who can release it). */
+export const ZOperationWaiting = z.object({ reason: ZOperationWaitingReason, message: z.string() });
+export type TOperationWaiting = z.infer<typeof ZOperationWaiting>;
+
 export const ZOperation = z.object({
   id: z.number().int(),
   machineId: z.number().int(),
@@ -114,6 +144,8 @@ export const ZOperation = z.object({
   operationMode: z.number().int(),
   /** The audit activity that caused it (an operator's action, the updater, the scheduler, the agent). */
   activityId: z.number().int().nullable(),
+  /** Why it has not started; null once it has started or finished. */
+  waiting: ZOperationWaiting.nullable(),
 });
 export type TOperation = z.infer<typeof ZOperation>;
 

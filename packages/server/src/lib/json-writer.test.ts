@@ -6,6 +6,7 @@ import {
   ZOperationDecision,
   ZOperationStatus,
   ZOperationTypeName,
+  ZOperationWaitingReason,
   ZSampleData,
   ZTaskStatus,
   ZTaskType,
@@ -63,6 +64,7 @@ const operation: fc.Arbitrary<TOperation> = fc.record({
   failCounter: int,
   operationMode: int,
   activityId: nullable(int),
+  waiting: nullable(fc.record({ reason: oneOf(ZOperationWaitingReason.options), message: text })),
 });
 
 const machine: fc.Arbitrary<TMachine> = fc.record({

@@ -5,8 +5,9 @@
  * under the machines' claim locks (shared with the task engine). A claim also
  * ends what it finds finished (cancelled, timed out, abandoned by a dead
  * worker) through `agent-finish.repository.ts`, and resumes a RUNNING operation
- * whose lease is stale. The level-driven pass (`agent-pass.repository.ts`)
- * finds the machines to claim for with the same rules.
+ * whose lease is stale. The start rules are `start-rules.ts` (the lists of
+ * operations explain a waiting operation with them); the level-driven pass
+ * (`agent-pass.repository.ts`) finds the machines to claim for with them too.
  *
  * Times are PostgreSQL's (`now()`, `statement_timestamp()`); `staleMs` and the
  * remaining time of a claimed operation are milliseconds.
@@ -18,34 +19,10 @@ import { CLAIM_LOCK_NAMESPACE } from '../tasks/tasks.repository.js';
 import type { OperationRow } from './operations.repository.js';
 import { logLine } from './agent.repository.js';
 import { finishIn, timedOut, type EndedOperation, type OperationOutcome } from './agent-finish.repository.js';
+import { machineReady, operationStartable } from './start-rules.js';
 
 /** The same line made by PostgreSQL (for lines written inside a claim). */
 const sqlLogLine = (text: SQL) => sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ' ' || ${text} || E'\\n'`;
-
-/**
- * The operation `o` may start as far as it goes (DESIGN §12, OPS-SEMANTICS):
- * queued, not waiting for approval, not cancelled, its notBefore reached.
- */
-export const operationStartable = sql`o.status is null and o.finished_at is null and not o.pending
-  and o.decision is distinct from 'CANCEL' and (o.not_before is null or o.not_before <= now())`;
-
-/**
- * The state of the machine's active instance as the simulated cloud will report
- * it at its next read: a transition whose time has come counts as done.
- */
-export const activeInstanceState = sql`(select case when c.next_status is not null and c.settles_at <= now() then c.next_status else c.status end
-  from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1)`;
-
-/**
- * The machine `m` lets an operation start: managed, not in manual maintenance,
- * not in Panic, not deleted or being terminated, no Running task, its instance
- * running, its class not on standby. (No RUNNING operation is checked apart.)
- */
-export const machineReady = sql`m.managed and not m.manual_maintenance and not m.needs_admin
-  and m.deleted_at is null and not m.terminate
-  and not exists (select 1 from machine_tasks t where t.machine_id = m.id and t.status = 'Running')
-  and not exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.standby)
-  and ${activeInstanceState} = 'running'`;
 
 /** A RUNNING operation `o` whose worker stopped renewing its lease. */
 export const staleLease = (staleMs: number) => sql`coalesce(o.heartbeat_at, o.started_at) < now() - ${staleMs} * interval '1 millisecond'`;

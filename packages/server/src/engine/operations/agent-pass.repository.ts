@@ -2,13 +2,14 @@
  * SQL of the operation agent's level-driven pass (DESIGN §12 and README.md
  * beside this file, Design 3): the machines that need the agent whatever
  * notifications were lost, found with the claim's own start rules
- * (`agent-claim.repository.ts`), and the delivery of pending notification
+ * (`start-rules.ts`), and the delivery of pending notification
  * messages (spec 2 §3, §7) to machines that run managed. Both answer at most
  * `limit` rows, oldest first; `staleMs` is milliseconds.
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { activeInstanceState, machineReady, operationStartable, overdue, staleLease } from './agent-claim.repository.js';
+import { overdue, staleLease } from './agent-claim.repository.js';
+import { activeInstanceState, machineReady, operationStartable } from './start-rules.js';
 
 /**
  * Machines that need the agent (the level-driven pass): an operation decided

@@ -10,6 +10,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { MACHINE_UNFINISHED_OPERATIONS, type TOperation } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
+import { waitingJson } from '../../engine/operations/start-rules.js';
 
 /**
  * JSON of the operation row `o` (TOperation). `machine` gives the machine's
@@ -32,7 +33,7 @@ export function operationJson(machine: { name: SQL; failCounter: SQL }): SQL<TOp
     'decision', o.decision, 'decidedBy', o.decided_by, 'params', o.params,
     'timeout', o.timeout_seconds,
     'failCounter', case when o.finished_at is null then ${machine.failCounter} else o.fail_counter end,
-    'operationMode', o.operation_mode, 'activityId', o.activity_id)`;
+    'operationMode', o.operation_mode, 'activityId', o.activity_id, 'waiting', ${waitingJson})`;
 }
 
 /**

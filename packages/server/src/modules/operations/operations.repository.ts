@@ -154,6 +154,13 @@ export async function selectMachineOperations(
   return { items: page.rows.map((r) => r.op), totalItems: counted.rows[0]?.n ?? 0 };
 }
 
+/** A visible operation (TOperation, with what it waits for), or undefined (unknown or hidden). */
+export async function selectVisibleOperation(db: DbOrTx, q: { id: number; hiddenClassIds: number[] }): Promise<TOperation | undefined> {
+  const f: OperationFilter = { hiddenClassIds: q.hiddenClassIds };
+  const { rows } = await db.execute<{ op: TOperation }>(sql`select ${json} as op from operations o ${joins(f, true)} where o.id = ${q.id} and ${where(f)}`);
+  return rows[0]?.op;
+}
+
 /** A visible operation's output or deployer log, or undefined (unknown or hidden). */
 export async function selectOperationLog(
   db: DbOrTx,

@@ -239,6 +239,23 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
     (req) => ops().list({ principal: req.principal!, query: req.query }),
   );
 
+  app.get(
+    '/operations/:id',
+    {
+      schema: {
+        operationId: 'getOperation',
+        description:
+          'One operation as the lists answer it, with `waiting`: why a queued operation has not started, by the agent\'s start rules (issue 24). ' +
+          '404 for an unknown id, and for an operation of a Customer Production machine or account without group CustomerProductionAccess.',
+        tags,
+        summary: 'One operation',
+        params: ZIdParams,
+        response: { 200: ZOperation },
+      },
+    },
+    (req) => ops().get({ principal: req.principal!, operationId: req.params.id }),
+  );
+
   for (const [path, log, operationId, words] of [
     ['output', 'output', 'getOperationOutput', 'output'],
     ['deployer-log', 'deployerLog', 'getOperationDeployerLog', 'deployer log'],

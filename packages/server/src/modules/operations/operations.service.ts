@@ -89,6 +89,8 @@ export interface OperationService {
   /** The Operations viewer's page; `query` as the route validated it. */
   list(o: { principal: Principal; query: z.output<typeof ZOperationsQuery> }): Promise<TOperationsPage>;
   log(o: { principal: Principal; operationId: number; log: 'output' | 'deployerLog' }): Promise<TOperationLog>;
+  /** One visible operation, with what it waits for; 404 when unknown or hidden. */
+  get(o: { principal: Principal; operationId: number }): Promise<TOperation>;
   /** The types Queue Operations offers for the machine: its class's types that can be manual. */
   operationTypes(o: ByMachine): Promise<TOperationTypesResponse>;
   siteServerStatus(o: ByMachine): Promise<TSiteServerStatus>;
@@ -273,6 +275,12 @@ export function createOperationService({
     },
 
     list: async ({ principal, query }) => jsonText(await repo.selectOperationPageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
+
+    async get({ principal, operationId }) {
+      const operation = await repo.selectVisibleOperation(db, { id: operationId, hiddenClassIds: hiddenClassIds(principal) });
+      if (!operation) throw notFound(`Operation ${operationId}`);
+      return operation;
+    },
 
     async log({ principal, operationId, log }) {
       const content = await repo.selectOperationLog(db, {

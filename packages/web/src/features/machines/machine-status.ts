@@ -51,6 +51,16 @@ export const OPERATION_STATE_TEXT: Record<OperationState, (typeName: string) => 
 const newestFirst = (a: TOperation, b: TOperation) => b.id - a.id;
 
 /**
+ * The machine's operations queued behind the status column (issue 24 point 1):
+ * not started, not waiting for approval and not being cancelled (those the
+ * column shows itself), oldest first, the order the agent takes them in.
+ */
+export const queuedOperations = (machine: TMachine): TOperation[] =>
+  machine.operations
+    .filter((op) => op.status === null && !isOperationFinished(op) && !isPendingOperation(op) && !isBeingCancelled(op))
+    .sort((a, b) => a.id - b.id);
+
+/**
  * The operation the status column's third step shows, if any: the newest one
  * waiting for approval (it needs the operator: Proceed or Cancel), else the
  * newest being cancelled, else the running one. Queued operations that merely

@@ -27,6 +27,7 @@ export function operation(patch: Partial<TOperation> & { id: number }): TOperati
     failCounter: 0,
     operationMode: 0,
     activityId: 1,
+    waiting: { reason: 'starting', message: 'Starting: the agent takes it within seconds' },
     ...patch,
   };
 }

@@ -9,20 +9,21 @@
  * fetched and paged locally; page and machine stay in the URL. The push channel
  * keeps the shown rows current and brings new operations into the first page.
  * The machine selector, Refresh and the alert are the viewers' shared toolbar.
+ * A queued operation says what it waits for, and a user with write permission
+ * can cancel it (issue 24 point 1).
  */
 import { Card, Table } from 'antd';
 import { OPERATIONS_VIEWER_PAGE_SIZE, type TOperation } from '@fleet/contracts';
 import { useTaskHub } from '../machines/api/task-hub';
 import { pageTotalText, ViewerToolbar } from '../viewer/components/ViewerToolbar';
 import { useOperationsPage } from './api/queries';
-import { operationColumns } from './components/operation-columns';
+import { useOperationColumns } from './components/operation-columns';
 import { useOperationsParams } from './use-operations-params';
-
-const COLUMNS = operationColumns({ showMachine: true });
 
 export default function OperationsViewerPage() {
   const { machineId, page, setMachine, setPage } = useOperationsParams();
   useTaskHub();
+  const columns = useOperationColumns({ showMachine: true });
   const operations = useOperationsPage({ machineId, startIndex: (page - 1) * OPERATIONS_VIEWER_PAGE_SIZE, limit: OPERATIONS_VIEWER_PAGE_SIZE });
 
   return (
@@ -37,7 +38,7 @@ export default function OperationsViewerPage() {
       <Table<TOperation>
         rowKey="id"
         size="small"
-        columns={COLUMNS}
+        columns={columns}
         dataSource={operations.isError ? [] : (operations.data?.items ?? [])}
         loading={operations.isLoading}
         scroll={{ x: 'max-content' }}

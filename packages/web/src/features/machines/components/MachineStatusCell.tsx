@@ -3,12 +3,15 @@
  * (`machineStatus`): Panic with a Reset failure action (write permission); else
  * the running task's description with its progress; else the latest operation
  * pending (with Proceed and Cancel, write permission), being cancelled, or
- * running; else the operation mode text.
+ * running; else the operation mode text. Beside it, a badge counts the
+ * operations queued behind that status; it opens what each waits for (the
+ * server's start rules, issue 24 point 1) with Cancel (write permission).
  */
-import { Button, Flex, Tag, Tooltip, Typography } from 'antd';
-import { LoadingOutlined } from '@ant-design/icons';
+import { Button, Flex, List, Popover, Tag, Tooltip, Typography } from 'antd';
+import { ClockCircleOutlined, LoadingOutlined } from '@ant-design/icons';
 import type { TMachine, TOperation, TOperationDecision } from '@fleet/contracts';
-import { machineStatus } from '../machine-status';
+import { CancelOperationButton, OperationWaitingText } from '../../operations/components/OperationWaiting';
+import { machineStatus, queuedOperations } from '../machine-status';
 
 interface Props {
   machine: TMachine;
@@ -19,7 +22,46 @@ interface Props {
   onDecide(operation: TOperation, decision: TOperationDecision): void;
 }
 
-export function MachineStatusCell({ machine, canWrite, resetting, decidingId, onResetFailure, onDecide }: Props) {
+export function MachineStatusCell(props: Props) {
+  const queued = queuedOperations(props.machine);
+  if (queued.length === 0) return <StatusText {...props} />;
+  return (
+    <Flex gap={6} align="center" wrap={false}>
+      <StatusText {...props} />
+      <QueuedBadge {...props} queued={queued} />
+    </Flex>
+  );
+}
+
+/**
+ * The count of queued operations; opens each one's type, id and what it
+ * waits for, with Cancel for a user with write permission.
+ */
+function QueuedBadge({ machine, queued, canWrite, decidingId, onDecide }: Props & { queued: TOperation[] }) {
+  const list = (
+    <List<TOperation>
+      size="small"
+      style={{ maxWidth: 420 }}
+      dataSource={queued}
+      renderItem={(op) => (
+        <List.Item
+          actions={canWrite ? [<CancelOperationButton key="cancel" operation={op} loading={decidingId === op.id} onCancel={(o) => onDecide(o, 'CANCEL')} />] : []}
+        >
+          <List.Item.Meta title={`${op.typeName} (${op.id})`} description={<OperationWaitingText operation={op} />} />
+        </List.Item>
+      )}
+    />
+  );
+  return (
+    <Popover title={`Queued operations of ${machine.name}`} content={list} trigger="click">
+      <Button size="small" type="text" icon={<ClockCircleOutlined />} aria-label={`${queued.length} queued operation${queued.length === 1 ? '' : 's'} of ${machine.name}`}>
+        {queued.length}
+      </Button>
+    </Popover>
+  );
+}
+
+function StatusText({ machine, canWrite, resetting, decidingId, onResetFailure, onDecide }: Props) {
   const status = machineStatus(machine);
   if (status.kind === 'panic') {
     return (

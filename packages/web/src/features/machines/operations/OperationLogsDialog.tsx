@@ -1,22 +1,22 @@
 /**
  * Operation Logs (spec 2 §2.3): the machine's operations, newest first
  * (`GET /machines/{id}/operations`), 20 at a time with Load more; each row with
- * its status, times, Output and Deployer Log, and its activity. The push
+ * its status (a queued one with what it waits for, and Cancel with write
+ * permission), times, Output and Deployer Log, and its activity. The push
  * channel keeps the rows current.
  */
 import { Alert, Button, Flex, Table, Typography } from 'antd';
 import type { TOperation } from '@fleet/contracts';
 import { errorText } from '../../../app/api-client';
 import { useMachineOperationLogs } from '../../operations/api/queries';
-import { operationColumns } from '../../operations/components/operation-columns';
+import { useOperationColumns } from '../../operations/components/operation-columns';
 import { OperationDialog, type MachineDialogProps } from './OperationDialog';
-
-const COLUMNS = operationColumns({ showMachine: false });
 
 export function OperationLogsDialog({ machine, onClose }: MachineDialogProps) {
   const logs = useMachineOperationLogs(machine.id);
   const items = logs.data?.pages.flatMap((p) => p.items) ?? [];
   const total = logs.data?.pages.at(-1)?.totalItems ?? 0;
+  const columns = useOperationColumns({ showMachine: false });
 
   return (
     <OperationDialog title="Operation Logs" machine={machine} readOnly width={1200} onClose={onClose}>
@@ -24,7 +24,7 @@ export function OperationLogsDialog({ machine, onClose }: MachineDialogProps) {
       <Table<TOperation>
         rowKey="id"
         size="small"
-        columns={COLUMNS}
+        columns={columns}
         dataSource={items}
         loading={logs.isLoading}
         pagination={false}

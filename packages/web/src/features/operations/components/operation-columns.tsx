@@ -4,14 +4,22 @@
  * timeout, failures, status, operation mode (0 NORMAL, 1 STABLE, 2 ANOMALY),
  * then the Output and Deployer Log buttons (rows with a status) and a link to
  * the audit activity that caused the operation (DESIGN §12 one trail). The
- * Operation Logs dialog of a machine leaves out the machine and class columns.
+ * status of a queued operation says what it waits for (issue 24 point 1); with
+ * `cancel` (a user with write permission) a Cancel column ends a queued or
+ * pending one. The Operation Logs dialog of a machine leaves out the machine
+ * and class columns.
  */
+import { useMemo } from 'react';
 import { Flex, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { Link } from 'react-router';
 import type { TOperation } from '@fleet/contracts';
+import { useAuth } from '../../../app/auth/auth-context';
+import { useDecideOperation } from '../../machines/api/operation-mutations';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { formatSeconds, operationModeName, operationStatusText } from '../operation-rules';
 import { OperationLogButtons } from './OperationLogDialog';
+import { CancelOperationButton, isCancellable, OperationWaitingText } from './OperationWaiting';
+import './operations.css';
 
 type Column = NonNullable<TableProps<TOperation>['columns']>[number];
 
@@ -42,7 +50,13 @@ export function ActivityLink({ activityId }: { activityId: number | null }) {
   );
 }
 
-export function operationColumns({ showMachine }: { showMachine: boolean }): Column[] {
+/** The Cancel column's means: whom to call, and which operation's cancel is on its way. */
+export interface CancelColumn {
+  onCancel(operation: TOperation): void;
+  cancellingId: number | undefined;
+}
+
+export function operationColumns({ showMachine, cancel }: { showMachine: boolean; cancel?: CancelColumn }): Column[] {
   return [
     { key: 'startTime', title: 'Start time', render: (_, o) => time(o.startTime) || <Typography.Text type="secondary">{`Queued ${time(o.timestamp)}`}</Typography.Text> },
     { key: 'finishTime', title: 'Finish time', render: (_, o) => time(o.finishTime) },
@@ -64,7 +78,16 @@ export function operationColumns({ showMachine }: { showMachine: boolean }): Col
     },
     { key: 'timeout', title: 'Timeout', render: (_, o) => formatSeconds(o.timeout) },
     { key: 'failCounter', title: 'Failures', dataIndex: 'failCounter', align: 'right' },
-    { key: 'status', title: 'Status', render: (_, o) => <OperationStatusTag operation={o} /> },
+    {
+      key: 'status',
+      title: 'Status',
+      render: (_, o) => (
+        <Flex vertical gap={2} align="flex-start">
+          <OperationStatusTag operation={o} />
+          <OperationWaitingText operation={o} />
+        </Flex>
+      ),
+    },
     { key: 'operationMode', title: 'Operation mode', render: (_, o) => operationModeName(o.operationMode) },
     {
       key: 'logs',
@@ -76,5 +99,35 @@ export function operationColumns({ showMachine }: { showMachine: boolean }): Col
         </Flex>
       ),
     },
+    ...(cancel
+      ? [
+          {
+            key: 'cancel',
+            title: 'Actions',
+            render: (_, o) =>
+              isCancellable(o) ? <CancelOperationButton operation={o} loading={cancel.cancellingId === o.id} onCancel={cancel.onCancel} /> : null,
+          } satisfies Column,
+        ]
+      : []),
   ];
+}
+
+/**
+ * The columns of an operation table (`operationColumns`) for the signed-in
+ * user: with write permission, the Cancel column, whose confirmed cancel is
+ * sent and then shown on the row's button until it is answered.
+ */
+export function useOperationColumns({ showMachine }: { showMachine: boolean }) {
+  const { canWrite } = useAuth();
+  const decide = useDecideOperation();
+  const cancellingId = decide.isPending ? decide.variables?.operation.id : undefined;
+  const { mutate } = decide;
+  return useMemo(
+    () =>
+      operationColumns({
+        showMachine,
+        cancel: canWrite ? { onCancel: (operation) => mutate({ operation, decision: 'CANCEL' }), cancellingId } : undefined,
+      }),
+    [showMachine, canWrite, cancellingId, mutate],
+  );
 }
