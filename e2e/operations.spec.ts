@@ -67,10 +67,62 @@ describe('Queue Operations', () => {
     const dialog = page.getByRole('dialog', { name: 'Manual Backup' });
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await page.getByText('Backup has been forced for this machine').waitFor();
-    // Queued, and left alone by the agent while unmanaged.
-    await page.waitForTimeout(3000);
+    // Queued, and held by the rule the agent applies (operations-waiting.test.ts: the claim takes only 'starting' ones).
     const [backup] = (await operationsOf(machine.id)).filter((o) => o.typeName === 'Backup');
-    expect(backup).toMatchObject({ status: null, finishTime: null });
+    expect(backup).toMatchObject({ status: null, finishTime: null, waiting: { reason: 'unmanaged' } });
+    await row(page, machine).getByRole('button', { name: `1 queued operation of ${machine.name}` }).click();
+    await page.getByRole('tooltip').or(page.locator('.ant-popover')).getByText('The machine is unmanaged: switching Managed on (write permission) lets it run').waitFor();
+  }, LONG);
+});
+
+describe('waiting work (issue 24 point 1)', () => {
+  it('an operation queued on a class on standby says so in the row, the viewer and its page, and is cancelled from the row', async () => {
+    // Class 2, Internal Testing: its MMA instance is on standby in the demo seed.
+    const machine = await newMachine('Ops Standby', 2);
+    const [smoke] = await queue(machine, ['SmokeTest']);
+    const reason = 'MMA class Internal Testing is on standby: an admin can switch standby off on the MMA screen';
+    expect(smoke!.waiting).toEqual({ reason: 'classStandby', message: reason });
+
+    const { page } = await openPage();
+    await openAccount(page, 'operator', machine);
+    // The spec's status text stays; the badge beside it counts the queued operation.
+    await statusCell(page, machine).getByText('Stable').or(statusCell(page, machine).getByText('Operation Pending')).first().waitFor();
+    await row(page, machine).getByRole('button', { name: `1 queued operation of ${machine.name}` }).click();
+    const popover = page.locator('.ant-popover').filter({ hasText: `Queued operations of ${machine.name}` });
+    await popover.getByText(reason).waitFor();
+
+    // Its own page says the same, and the Operations viewer too.
+    const other = await page.context().newPage();
+    await other.goto(page.url().replace(/#.*$/, `#/operations/${smoke!.id}`));
+    await other.getByRole('heading', { name: `Operation ${smoke!.id}: SmokeTest on ${machine.name}` }).or(other.getByText(`Operation ${smoke!.id}: SmokeTest on ${machine.name}`)).first().waitFor();
+    await other.getByText(reason).waitFor();
+    await other.goto(page.url().replace(/#.*$/, `#/viewer/operations?machine=${machine.id}`));
+    const viewerRow = other.locator(`.ant-table-tbody tr[data-row-key="${smoke!.id}"]`);
+    await viewerRow.getByText(reason).waitFor();
+    await viewerRow.getByRole('button', { name: `Cancel operation ${smoke!.id}` }).waitFor();
+    await other.close();
+
+    // Cancel, confirmed: the agent ends it FAILURE naming the canceller, and the badge goes.
+    await popover.getByRole('button', { name: `Cancel operation ${smoke!.id}` }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Cancel operation' }).click();
+    await page.getByText('Operation has been cancelled').waitFor();
+    const done = await finished(machine.id, smoke!.id);
+    expect(done).toMatchObject({ status: 'FAILURE', decision: 'CANCEL', decidedBy: 'operator', waiting: null });
+    const output = await api<TOperationLog>(`/operations/${smoke!.id}/output`, adminToken);
+    expect(output.content).toMatch(/Cancelled by operator/);
+    await row(page, machine).getByRole('button', { name: /queued operation/ }).waitFor({ state: 'detached', timeout: LIVE_TIMEOUT });
+  }, LONG);
+
+  it('a viewer sees why an operation waits but has no Cancel', async () => {
+    const machine = await newMachine('Ops Standby Viewer', 2);
+    const [smoke] = await queue(machine, ['SmokeTest']);
+    const { page } = await openPage();
+    await openAccount(page, 'viewer', machine);
+    await row(page, machine).getByRole('button', { name: `1 queued operation of ${machine.name}` }).click();
+    const popover = page.locator('.ant-popover').filter({ hasText: `Queued operations of ${machine.name}` });
+    await popover.getByText(/is on standby/).waitFor();
+    expect(await popover.getByRole('button', { name: `Cancel operation ${smoke!.id}` }).count()).toBe(0);
+    await api(`/machines/${machine.id}/operations/${smoke!.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ params: 'CANCEL' }) });
   }, LONG);
 });
 

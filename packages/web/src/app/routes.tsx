@@ -86,6 +86,8 @@ export const APP_ROUTES: AppRoute[] = [
       { path: 'request-statistics', title: 'Request Statistics', page: () => import('../features/request-statistics/RequestStatisticsViewerPage') },
     ],
   },
+  // An operation's own page: linked from the toast after queueing and from the operation tables.
+  { path: 'operations/:id', title: 'Operation', hideInMenu: true, page: () => import('../features/operations/OperationPage') },
   { path: 'activity', title: 'Activity Logs', icon: <HistoryOutlined />, page: () => import('../features/activity/ActivityPage') },
   {
     path: 'lists',

@@ -3,7 +3,7 @@
  * error toasts 5 s unless a screen says otherwise. `ToastProvider` supplies them
  * through antd's message hook, so toasts follow the theme.
  */
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 
 /** Success toast duration, seconds. */
 export const TOAST_SUCCESS_SECONDS = 2;
@@ -11,7 +11,8 @@ export const TOAST_SUCCESS_SECONDS = 2;
 export const TOAST_ERROR_SECONDS = 5;
 
 export interface Toast {
-  success(text: string, seconds?: number): void;
+  /** `text` may carry a link (a plain `<a href="#/…">`: toasts live outside the router); hovering keeps the toast open. */
+  success(text: ReactNode, seconds?: number): void;
   error(text: string, seconds?: number): void;
   /** An error toast with a title and one line per item (spec 1 §8 error lists). */
   errorList(title: string, lines: readonly string[], seconds?: number): void;

@@ -20,6 +20,8 @@ export const operationKeys = {
   /** Every machine's Operation Logs (infinite lists). */
   allMachineLogs: () => [...operationKeys.all, 'machine'] as const,
   machineLogs: (machineId: number) => [...operationKeys.allMachineLogs(), machineId] as const,
+  /** One operation (`GET /operations/{id}`, its page). */
+  one: (operationId: number) => [...operationKeys.all, 'one', operationId] as const,
   log: (kind: OperationLogKind, operationId: number) => [...operationKeys.all, 'log', kind, operationId] as const,
   types: (machineId: number) => [...operationKeys.all, 'types', machineId] as const,
   siteServerStatus: (machineId: number) => [...operationKeys.all, 'site-server-status', machineId] as const,

@@ -4,6 +4,7 @@
  *
  * - `GET /operations?machineId&startIndex&limit` → `{items, totalItems}` (viewer, paged on the server)
  * - `GET /machines/{id}/operations?startIndex&limit` → `{items, totalItems}` (Operation Logs, load more)
+ * - `GET /operations/{id}` → one operation with what it waits for (its page)
  * - `GET /operations/{id}/output` and `/deployer-log` → `{operationId, content}`
  * - `GET /machines/{id}/operation-types` → the types that can be manual for its class
  * - `GET /machines/{id}/site-server-status` ('Error occurred getting site server status', 5 s)
@@ -18,6 +19,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import {
   BACKUP_SOFTWARE,
   type TActivityTrail,
+  type TOperation,
   type TBackupFilesResponse,
   type TOperationListResponse,
   type TOperationsPage,
@@ -63,14 +65,29 @@ export function useMachineOperationLogs(machineId: number) {
   });
 }
 
-/** An operation's output or deployer log, read each time its dialog opens. */
-export function useOperationLog(kind: OperationLogKind, operationId: number) {
+/** How often an unfinished operation's page reads it and its logs again (ms). */
+export const OPERATION_PAGE_REFRESH_MS = 2000;
+
+/** One operation; read again every {@link OPERATION_PAGE_REFRESH_MS} while it is unfinished (`live`). */
+export function useOperation(operationId: number) {
+  return useQuery({
+    queryKey: operationKeys.one(operationId),
+    queryFn: ({ signal }) => api.get<TOperation>(`operations/${operationId}`, { signal }),
+    staleTime: 0,
+    retry: false,
+    refetchInterval: (query) => (query.state.data && query.state.data.finishTime === null ? OPERATION_PAGE_REFRESH_MS : false),
+  });
+}
+
+/** An operation's output or deployer log, read each time its dialog opens; with `refreshMs`, read again that often. */
+export function useOperationLog(kind: OperationLogKind, operationId: number, refreshMs: number | false = false) {
   return useQuery({
     queryKey: operationKeys.log(kind, operationId),
     queryFn: ({ signal }) => api.get<TOperationLog>(`operations/${operationId}/${kind}`, { signal }),
     staleTime: 0,
     gcTime: 0,
     retry: false,
+    refetchInterval: refreshMs,
   });
 }
 

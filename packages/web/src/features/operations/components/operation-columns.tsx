@@ -72,7 +72,9 @@ export function operationColumns({ showMachine, cancel }: { showMachine: boolean
       title: 'Operation',
       render: (_, o) => (
         <Tooltip title={o.operationTypeDescription}>
-          <span tabIndex={0}>{o.typeName}</span>
+          <Link to={`/operations/${o.id}`} aria-label={`Operation ${o.id}: ${o.typeName}`}>
+            {o.typeName}
+          </Link>
         </Tooltip>
       ),
     },

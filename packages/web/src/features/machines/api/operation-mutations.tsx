@@ -62,6 +62,20 @@ export const OPERATION_TOASTS = {
 
 const errorOf = (toasts: CallToasts, error: unknown) => (toasts.serverMessage ? serverMessageOr(toasts.error, error) : withDetail(toasts.error, error));
 
+/** A queueing call's toast: the specification's text, then a link to each queued operation's page (issue 24 point 1). */
+function QueuedToast({ text, operations }: { text: string; operations: readonly TOperation[] }) {
+  return (
+    <span>
+      <span>{text}</span>
+      {operations.map((op) => (
+        <a key={op.id} href={`#/operations/${op.id}`} style={{ marginInlineStart: 8 }}>
+          {`${op.typeName} ${op.id}`}
+        </a>
+      ))}
+    </span>
+  );
+}
+
 /** `POST /machines/{id}/{path}` with `body`, answering the queued operations; each goes into the cache. */
 function useQueueingCall<B>(path: string, toasts: CallToasts) {
   const queryClient = useQueryClient();
@@ -70,7 +84,7 @@ function useQueueingCall<B>(path: string, toasts: CallToasts) {
     mutationFn: ({ machine, body }: { machine: MachineRef; body: B }) => api.post<TQueuedOperationsResponse>(`machines/${machine.id}/${path}`, body),
     onSuccess: ({ operations }) => {
       for (const op of operations) applyOperation(queryClient, op);
-      toast.success(toasts.success);
+      toast.success(<QueuedToast text={toasts.success} operations={operations} />);
     },
     onError: (error) => toast.error(errorOf(toasts, error)),
   });
