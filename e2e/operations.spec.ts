@@ -15,7 +15,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLASS_CUSTOMER_PRODUCTION, type TAccountDetail, type TMachine, type TOperationLog, type TOperationType, type TVersionState } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
 import { openMenu, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationNow, operationsOf, queue } from './operations-fixtures.js';
@@ -90,12 +90,14 @@ describe('waiting work (issue 24 point 1)', () => {
     await row(page, machine).getByRole('button', { name: `1 queued operation of ${machine.name}` }).click();
     const popover = page.locator('.ant-popover').filter({ hasText: `Queued operations of ${machine.name}` });
     await popover.getByText(reason).waitFor();
+    await expectAccessible(page, 'queued operations of a machine', { within: '.ant-popover' });
 
     // Its own page says the same, and the Operations viewer too.
     const other = await page.context().newPage();
     await other.goto(page.url().replace(/#.*$/, `#/operations/${smoke!.id}`));
     await other.getByRole('heading', { name: `Operation ${smoke!.id}: SmokeTest on ${machine.name}` }).or(other.getByText(`Operation ${smoke!.id}: SmokeTest on ${machine.name}`)).first().waitFor();
     await other.getByText(reason).waitFor();
+    await expectAccessible(other, 'operation page');
     await other.goto(page.url().replace(/#.*$/, `#/viewer/operations?machine=${machine.id}`));
     const viewerRow = other.locator(`.ant-table-tbody tr[data-row-key="${smoke!.id}"]`);
     await viewerRow.getByText(reason).waitFor();
