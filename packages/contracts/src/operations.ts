@@ -116,6 +116,8 @@ export const ZOperation = z.object({
   machineId: z.number().int(),
   accountId: z.number().int(),
   machineName: z.string(),
+  /** The name of the machine's account. */
+  accountName: z.string(),
   machineClassId: z.number().int(),
   machineClassName: z.string(),
   type: z.object({ name: ZOperationTypeName, description: z.string() }),
@@ -272,6 +274,31 @@ export type TTestLatestCodeRequest = z.input<typeof ZTestLatestCodeRequest>;
 
 /** `PATCH /machines/{id}/operations/{operationId}`: approve (PROCEED) or cancel (CANCEL) a pending operation. */
 export const ZUpdateOperationRequest = z.object({ params: ZOperationDecision });
+
+/** Most operations one `POST /operations/decisions` decides. */
+export const MAX_OPERATION_DECISIONS = 200;
+
+/**
+ * `POST /operations/decisions` (the approvals inbox, issue 24 point 2): one
+ * decision for a selection of operations, each decided and audited as
+ * `PATCH /machines/{id}/operations/{operationId}` would.
+ */
+export const ZOperationDecisionsRequest = z.object({
+  decision: ZOperationDecision,
+  operationIds: z.array(ZId).min(1).max(MAX_OPERATION_DECISIONS),
+});
+export type TOperationDecisionsRequest = z.infer<typeof ZOperationDecisionsRequest>;
+
+/** The operations decided, and those refused with the reason (unknown or hidden, not pending for PROCEED, started for CANCEL). */
+export const ZOperationDecisionsResponse = z.object({
+  decided: z.array(ZOperation),
+  refused: z.array(z.object({ operationId: z.number().int(), message: z.string() })),
+});
+export type TOperationDecisionsResponse = z.infer<typeof ZOperationDecisionsResponse>;
+
+/** `GET /operations/pending-count`: the operations waiting for approval that the user can see (the top bar's 'Pending approvals'). */
+export const ZPendingApprovals = z.object({ count: z.number().int() });
+export type TPendingApprovals = z.infer<typeof ZPendingApprovals>;
 export type TUpdateOperationRequest = z.infer<typeof ZUpdateOperationRequest>;
 
 /** What every call that queues operations answers: the operations it queued. */

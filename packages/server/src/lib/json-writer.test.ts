@@ -43,6 +43,7 @@ const operation: fc.Arbitrary<TOperation> = fc.record({
   machineId: int,
   accountId: int,
   machineName: text,
+  accountName: text,
   machineClassId: int,
   machineClassName: text,
   type: fc.record({ name: oneOf(ZOperationTypeName.options), description: text }),

@@ -11,6 +11,7 @@ import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { APP_NAME } from './RootLayout';
 import { AppBreadcrumb } from './shell/AppBreadcrumb';
 import { FleetCounters } from './shell/FleetCounters';
+import { PendingApprovalsChip } from './shell/PendingApprovalsChip';
 import { SideMenu } from './shell/SideMenu';
 import { StandbyBanner } from './shell/StandbyBanner';
 import { UserMenu } from './shell/UserMenu';
@@ -82,6 +83,7 @@ export default function Shell() {
           <div style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}>
             <AppBreadcrumb />
           </div>
+          <PendingApprovalsChip />
           <UserMenu />
         </Layout.Header>
         <div style={{ background: token.colorBgContainer, padding: '6px 16px', minHeight: 35, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>

@@ -9,6 +9,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
 import {
   BookOutlined,
+  CheckSquareOutlined,
   CloudSyncOutlined,
   ClusterOutlined,
   EyeOutlined,
@@ -66,6 +67,7 @@ export const APP_ROUTES: AppRoute[] = [
   // Reachable from the Updater (its Rollouts button) and from a submitted rollout.
   { path: 'rollouts', title: 'Rollouts', permission: PERMISSION_WRITE, hideInMenu: true, page: () => import('../features/updater/RolloutsPage') },
   { path: 'rollouts/:id', title: 'Rollout', permission: PERMISSION_WRITE, hideInMenu: true, page: () => import('../features/updater/RolloutPage') },
+  { path: 'approvals', title: 'Approvals', permission: PERMISSION_WRITE, icon: <CheckSquareOutlined />, page: () => import('../features/approvals/ApprovalsPage') },
   { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: () => import('../features/library-manager/LibraryManagerPage') },
   { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: () => import('../features/mma/MmaPage') },
   {

@@ -14,7 +14,7 @@
  * ({@link WAITING_BEHIND}).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { TOperationWaitingReason } from '@fleet/contracts';
+import { OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
 
 /** A start rule: `holds` is true while it keeps the operation `o` of machine `m` from starting. */
@@ -42,7 +42,10 @@ export const OPERATION_RULES: readonly StartRule[] = [
   {
     reason: 'approval',
     holds: sql`o.pending`,
-    message: sql`'Waiting for approval: a user with write permission can Proceed or Cancel it'`,
+    // Why (engine/operations/queue.ts, the approval rule): the machine was in ANOMALY mode when it was queued, else its class is a production class.
+    message: sql`'Waiting for approval (' || case when o.operation_mode = ${OPERATION_MODE_ANOMALY} then 'the machine was in ANOMALY mode when it was queued'
+      else 'class ' || coalesce((select mc.name from mma_classes mc where mc.id = o.class_id), 'Class ' || o.class_id) || ' is a production class' end
+      || '): a user with write permission can Proceed or Cancel it'`,
   },
   {
     reason: 'notBefore',

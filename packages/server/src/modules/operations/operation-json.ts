@@ -21,7 +21,8 @@ export function operationJson(machine: { name: SQL; failCounter: SQL }): SQL<TOp
   const description = sql`(select ot.description from operation_types ot where ot.id = o.type_id)`;
   return sql<TOperation>`json_build_object(
     'id', o.id, 'machineId', o.machine_id, 'accountId', o.account_id,
-    'machineName', ${machine.name}, 'machineClassId', o.class_id,
+    'machineName', ${machine.name}, 'accountName', coalesce((select a.name from accounts a where a.id = o.account_id), 'Account ' || o.account_id),
+    'machineClassId', o.class_id,
     'machineClassName', coalesce((select mc.name from mma_classes mc where mc.id = o.class_id), 'Class ' || o.class_id),
     'type', json_build_object('name', o.type_name, 'description', ${description}),
     'typeName', o.type_name, 'operationTypeName', o.type_name, 'operationTypeDescription', ${description},

@@ -184,3 +184,72 @@ describe('cancelling a queued operation', () => {
     expect(started.json().detail).toMatch(/has started or finished/);
   });
 });
+
+describe('the approvals inbox: GET /operations/pending-count and POST /operations/decisions', () => {
+  /** A queued SmokeTest set pending, on a new machine of `classId` (default 1), in a new account of that class. */
+  async function pendingOperation(classId = 1) {
+    const account = (await insertAccount(t.database.db, { name: `Approvals ${classId}`, classId })).id;
+    const id = await queue((await insertMachine(t.database.db, { accountId: account, classId, name: `approve-${Math.random().toString(36).slice(2, 8)}` })).id, 'SmokeTest');
+    await t.database.db.update(operations).set({ pending: true }).where(eq(operations.id, id));
+    return id;
+  }
+  const count = async (as: string) => {
+    const res = await t.call({ method: 'GET', url: '/operations/pending-count', as });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { count: number }).count;
+  };
+  const decide = (as: string, body: unknown) => t.call({ method: 'POST', url: '/operations/decisions', as, body });
+
+  it('counts the pending operations the user can see: Customer Production only with the group', async () => {
+    const [admin, operator] = [await count('admin'), await count('operator')];
+    await pendingOperation(5);
+    expect(await count('admin')).toBe(admin + 1);
+    expect(await count('operator')).toBe(operator);
+    await pendingOperation(1);
+    expect(await count('operator')).toBe(operator + 1);
+  });
+
+  it('proceeds two at once, each audited, and refuses an unknown, a hidden and a not pending one with the reason', async () => {
+    const [a, b, cp] = [await pendingOperation(), await pendingOperation(), await pendingOperation(5)];
+    const notPending = await queue(await machine(), 'SmokeTest');
+    const before = await count('operator');
+    const res = await decide('operator', { decision: 'PROCEED', operationIds: [a, b, 2_000_000_000, cp, notPending] });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json() as { decided: TOperation[]; refused: { operationId: number; message: string }[] };
+    expect(answer.decided.map((o) => [o.id, o.pending, o.decision, o.decidedBy])).toEqual([
+      [a, false, 'PROCEED', 'operator'],
+      [b, false, 'PROCEED', 'operator'],
+    ]);
+    expect(answer.refused).toEqual([
+      { operationId: 2_000_000_000, message: 'Operation 2000000000 was not found' },
+      { operationId: cp, message: `Operation ${cp} was not found` },
+      { operationId: notPending, message: `Operation ${notPending} is not waiting for approval` },
+    ]);
+    expect(await count('operator')).toBe(before - 2);
+    const activities = (await t.call({ method: 'GET', url: '/user-activities', as: 'admin' })).json() as TUserActivity[];
+    const proceeded = activities.filter((x) => x.action === 'ProceedOperation').map((x) => x.metadata.params.operationId);
+    expect(proceeded).toEqual(expect.arrayContaining([a, b]));
+  });
+
+  it('cancels a selection: they end as being cancelled', async () => {
+    const [a, b] = [await pendingOperation(), await pendingOperation()];
+    const res = await decide('admin', { decision: 'CANCEL', operationIds: [a, b] });
+    expect((res.json() as { decided: TOperation[] }).decided.map((o) => o.waiting?.reason)).toEqual(['cancelling', 'cancelling']);
+  });
+
+  it('refuses a viewer (403) and bad bodies (400 with the field)', async () => {
+    const a = await pendingOperation();
+    expect((await decide('viewer', { decision: 'PROCEED', operationIds: [a] })).statusCode).toBe(403);
+    expect((await operation(a)).pending).toBe(true);
+    for (const [body, field] of [
+      [{ decision: 'PROCEED', operationIds: [] }, 'operationIds'],
+      [{ decision: 'PROCEED', operationIds: Array.from({ length: 201 }, (_, i) => i + 1) }, 'operationIds'],
+      [{ decision: 'PROCEED', operationIds: [2 ** 31] }, 'operationIds.0'],
+      [{ decision: 'MAYBE', operationIds: [a] }, 'decision'],
+    ] as const) {
+      const res = await decide('operator', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().errors.map((e: { propertyName: string }) => e.propertyName)).toContain(field);
+    }
+  });
+});

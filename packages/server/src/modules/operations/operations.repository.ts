@@ -154,6 +154,14 @@ export async function selectMachineOperations(
   return { items: page.rows.map((r) => r.op), totalItems: counted.rows[0]?.n ?? 0 };
 }
 
+/** How many visible operations wait for approval (pending, not started, not decided): one scan of `operations_pending_idx`. */
+export async function countPendingApprovals(db: DbOrTx, q: { hiddenClassIds: number[] }): Promise<number> {
+  const f: OperationFilter = { hiddenClassIds: q.hiddenClassIds, pending: true };
+  const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from operations o ${joins(f, false)}
+    where ${where(f)} and o.status is null and o.finished_at is null`);
+  return rows[0]?.n ?? 0;
+}
+
 /** A visible operation (TOperation, with what it waits for), or undefined (unknown or hidden). */
 export async function selectVisibleOperation(db: DbOrTx, q: { id: number; hiddenClassIds: number[] }): Promise<TOperation | undefined> {
   const f: OperationFilter = { hiddenClassIds: q.hiddenClassIds };

@@ -19,6 +19,10 @@ import {
   ZMachineOperationParams,
   ZMachineOperationsQuery,
   ZOperation,
+  MAX_OPERATION_DECISIONS,
+  ZOperationDecisionsRequest,
+  ZOperationDecisionsResponse,
+  ZPendingApprovals,
   ZOperationListResponse,
   ZOperationLog,
   ZOperationsPage,
@@ -237,6 +241,39 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req) => ops().list({ principal: req.principal!, query: req.query }),
+  );
+
+  app.get(
+    '/operations/pending-count',
+    {
+      schema: {
+        operationId: 'countPendingApprovals',
+        description:
+          'How many operations wait for approval (pending, not started, not decided) among those the user can see: the top bar\'s Pending approvals (issue 24). ' +
+          'Customer Production ones are counted only for group CustomerProductionAccess.',
+        tags,
+        summary: 'Count of operations waiting for approval',
+        response: { 200: ZPendingApprovals },
+      },
+    },
+    (req) => ops().pendingCount({ principal: req.principal! }),
+  );
+
+  app.post(
+    '/operations/decisions',
+    {
+      schema: {
+        operationId: 'decideOperations',
+        description:
+          `One decision (PROCEED or CANCEL) for up to ${MAX_OPERATION_DECISIONS} operations (the approvals inbox, issue 24): each is decided and audited as ` +
+          '`PATCH /machines/{id}/operations/{operationId}` would. The ones refused (unknown or hidden, not pending for PROCEED, started or finished for CANCEL) are answered in `refused` with the reason; the others are decided. Needs `write`.',
+        tags,
+        summary: 'Proceed or cancel several operations',
+        body: ZOperationDecisionsRequest,
+        response: { 200: ZOperationDecisionsResponse },
+      },
+    },
+    (req) => ops().decideMany({ principal: req.principal!, ...req.body }),
   );
 
   app.get(

@@ -43,6 +43,8 @@ import type {
   TTestLatestCodeRequest,
   TPublishSampleDataRequest,
   TAuditAction,
+  TOperationDecisionsResponse,
+  TPendingApprovals,
 } from '@fleet/contracts';
 import { ZCreateAmiRequest, ZForcePopulateRequest, ZRestoreBackupRequest, ZTestLatestCodeRequest, type ZOperationsQuery } from '@fleet/contracts';
 import type { z } from 'zod';
@@ -89,6 +91,15 @@ export interface OperationService {
   /** The Operations viewer's page; `query` as the route validated it. */
   list(o: { principal: Principal; query: z.output<typeof ZOperationsQuery> }): Promise<TOperationsPage>;
   log(o: { principal: Principal; operationId: number; log: 'output' | 'deployerLog' }): Promise<TOperationLog>;
+  /**
+   * One decision for many operations (the approvals inbox): each decided and
+   * audited on its own as {@link OperationService.decide} does; the ones it
+   * refuses (unknown or hidden, not pending for PROCEED, started for CANCEL)
+   * are answered with the reason instead of failing the others.
+   */
+  decideMany(o: { principal: Principal; decision: TOperationDecision; operationIds: number[] }): Promise<TOperationDecisionsResponse>;
+  /** How many visible operations wait for approval. */
+  pendingCount(o: { principal: Principal }): Promise<TPendingApprovals>;
   /** One visible operation, with what it waits for; 404 when unknown or hidden. */
   get(o: { principal: Principal; operationId: number }): Promise<TOperation>;
   /** The types Queue Operations offers for the machine: its class's types that can be manual. */
@@ -155,7 +166,7 @@ export function createOperationService({
     return { operations: queued.map((q) => q.operation) };
   }
 
-  return {
+  const service: OperationService = {
     queueOperations: ({ operations: names, ...by }) => {
       const distinct = [...new Set(names)];
       return queue(by, {
@@ -276,6 +287,27 @@ export function createOperationService({
 
     list: async ({ principal, query }) => jsonText(await repo.selectOperationPageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
 
+    async decideMany({ principal, decision, operationIds }) {
+      const decided: TOperation[] = [];
+      const refused: TOperationDecisionsResponse['refused'] = [];
+      for (const operationId of [...new Set(operationIds)]) {
+        const found = await repo.selectVisibleOperation(db, { id: operationId, hiddenClassIds: hiddenClassIds(principal) });
+        if (!found) {
+          refused.push({ operationId, message: `Operation ${operationId} was not found` });
+          continue;
+        }
+        try {
+          decided.push(await service.decide({ principal, machineId: found.machineId, operationId, decision }));
+        } catch (error) {
+          if (!(error instanceof HttpProblem)) throw error;
+          refused.push({ operationId, message: error.detail ?? error.title });
+        }
+      }
+      return { decided, refused };
+    },
+
+    pendingCount: async ({ principal }) => ({ count: await repo.countPendingApprovals(db, { hiddenClassIds: hiddenClassIds(principal) }) }),
+
     async get({ principal, operationId }) {
       const operation = await repo.selectVisibleOperation(db, { id: operationId, hiddenClassIds: hiddenClassIds(principal) });
       if (!operation) throw notFound(`Operation ${operationId}`);
@@ -314,4 +346,5 @@ export function createOperationService({
       return trail;
     },
   };
+  return service;
 }

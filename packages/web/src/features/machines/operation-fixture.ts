@@ -6,6 +6,7 @@ export function operation(patch: Partial<TOperation> & { id: number }): TOperati
     machineId: 7,
     accountId: 3,
     machineName: 'acme-01',
+    accountName: 'Acme',
     machineClassId: 1,
     machineClassName: 'Experimental',
     type: { name: 'Backup', description: 'Back up' },

@@ -12,8 +12,10 @@
  *   finished since so that a late event cannot revive it);
  * - replaces its copy in every cached page of the Operations viewer and in the
  *   machine's Operation Logs;
- * - when new (OperationQueued), reloads the viewer's first pages and the
- *   machine's Operation Logs, at most once per {@link NEW_OPERATION_RELOAD_MS}
+ * - when new (OperationQueued), reloads the viewer's first pages (the
+ *   approvals inbox's too) and the machine's Operation Logs, at most once per
+ *   {@link NEW_OPERATION_RELOAD_MS}; when pending or decided, the count of
+ *   pending approvals likewise
  *   (a thousand operations queued at once must not cost a thousand reloads).
  *
  * An operation never goes back to an earlier state (`isNewerOrSameOperation`).
@@ -66,6 +68,21 @@ function reloadForNew(queryClient: QueryClient, machineId: number) {
   pendingReloads.set(queryClient, { machineIds, timer });
 }
 
+const pendingRecounts = new Set<QueryClient>();
+
+/**
+ * Reads the count of pending approvals again, soon and once for many calls:
+ * an operation waiting for approval was queued, or one was decided.
+ */
+function recountPending(queryClient: QueryClient) {
+  if (pendingRecounts.has(queryClient)) return;
+  pendingRecounts.add(queryClient);
+  setTimeout(() => {
+    pendingRecounts.delete(queryClient);
+    void queryClient.invalidateQueries({ queryKey: operationKeys.pendingCount() });
+  }, NEW_OPERATION_RELOAD_MS);
+}
+
 /**
  * Puts an operation into the cache (machine rows, viewer pages, Operation Logs).
  * Answers whether a cached machine list shows its machine.
@@ -79,5 +96,6 @@ export function applyOperation(queryClient: QueryClient, op: TOperation): boolea
     if (data) queryClient.setQueryData(key, { ...data, pages: data.pages.map((p) => replaceIn(p, op)) });
   }
   if (isNew && !isOperationFinished(op)) reloadForNew(queryClient, op.machineId);
+  if (op.pending || op.decision !== null) recountPending(queryClient);
   return updateMachineRows(queryClient, op.machineId, (m) => ({ ...m, operations: mergeMachineOperations(m.operations, op) }));
 }

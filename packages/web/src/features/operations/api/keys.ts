@@ -5,6 +5,8 @@
 /** One page of the Operations viewer (`GET /operations`). */
 export interface OperationsPageQuery {
   machineId?: number;
+  /** Only those waiting for approval (the approvals inbox). */
+  pending?: boolean;
   startIndex: number;
   limit: number;
 }
@@ -20,6 +22,8 @@ export const operationKeys = {
   /** Every machine's Operation Logs (infinite lists). */
   allMachineLogs: () => [...operationKeys.all, 'machine'] as const,
   machineLogs: (machineId: number) => [...operationKeys.allMachineLogs(), machineId] as const,
+  /** The count of operations waiting for approval (`GET /operations/pending-count`, the top bar's chip). */
+  pendingCount: () => [...operationKeys.all, 'pending-count'] as const,
   /** One operation (`GET /operations/{id}`, its page). */
   one: (operationId: number) => [...operationKeys.all, 'one', operationId] as const,
   log: (kind: OperationLogKind, operationId: number) => [...operationKeys.all, 'log', kind, operationId] as const,

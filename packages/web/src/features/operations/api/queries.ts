@@ -4,6 +4,7 @@
  *
  * - `GET /operations?machineId&startIndex&limit` → `{items, totalItems}` (viewer, paged on the server)
  * - `GET /machines/{id}/operations?startIndex&limit` → `{items, totalItems}` (Operation Logs, load more)
+ * - `GET /operations/pending-count` → `{count}` (the top bar's Pending approvals, every 30 s and after operation events)
  * - `GET /operations/{id}` → one operation with what it waits for (its page)
  * - `GET /operations/{id}/output` and `/deployer-log` → `{operationId, content}`
  * - `GET /machines/{id}/operation-types` → the types that can be manual for its class
@@ -18,6 +19,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import {
   BACKUP_SOFTWARE,
+  STATS_REFRESH_MS,
+  type TPendingApprovals,
   type TActivityTrail,
   type TOperation,
   type TBackupFilesResponse,
@@ -62,6 +65,16 @@ export function useMachineOperationLogs(machineId: number) {
       return last.items.length > 0 && loaded < last.totalItems ? loaded : undefined;
     },
     gcTime: 0,
+  });
+}
+
+/** How many operations wait for approval that the user can see; only `enabled` (a user with write permission). */
+export function usePendingApprovalsCount(enabled: boolean) {
+  return useQuery({
+    queryKey: operationKeys.pendingCount(),
+    queryFn: ({ signal }) => api.get<TPendingApprovals>('operations/pending-count', { signal }),
+    enabled,
+    refetchInterval: STATS_REFRESH_MS,
   });
 }
 
