@@ -2,14 +2,15 @@
  * API test harness: a fresh copy of the demo-seeded template database and the real
  * Fastify app on it, with helpers to sign in and call the API through `inject`.
  *
- * Use: `const t = await startTestApp(); afterAll(t.close);`
+ * Use: `const t = await startTestApp(); afterAll(t.close);`, or for a test of
+ * the engines or repositories without the app: `const database = useTestDatabase({ max: 4 });`.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { ObjectStore } from '../src/storage/object-store.js';
@@ -19,7 +20,7 @@ import { TEMPLATE_DB, TEST_DATA_KEY, TEST_JWT_SECRET, withDatabase } from './db-
 
 export interface TestApp {
   app: FastifyInstance;
-  database: Database;
+  database: TestDatabase;
   /** The app's object store (library files): `opts.store`, else a local one in a temporary folder removed on close. */
   store: ObjectStore;
   /** Signs in and returns the bearer token. */
@@ -36,6 +37,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Creates a fresh copy of the migrated, demo-seeded template database on the
+ * run's PostgreSQL server (`inject('serverUrl')`, global-setup.ts). `drop()`
+ * removes it, closing whatever connections are left (`with (force)`).
+ */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const serverUrl = inject('serverUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -54,12 +60,94 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
+/** A fresh copy of the template database and a connection pool on it. */
+export interface TestDatabase extends Database {
+  /** The copy's connection URL: for worker processes and a test's own clients. */
+  readonly url: string;
+}
+
+/** A {@link TestDatabase} its opener removes. */
+export interface OpenedTestDatabase extends TestDatabase {
+  /** Closes the pool (unless the test closed it) and drops the copy. */
+  dispose(): Promise<void>;
+}
+
+/** `max`: the pool's connections (default 5); `onError`: as for {@link connectDatabase}. */
+export interface TestDatabaseOptions {
+  max?: number;
+  onError?: (err: Error) => void;
+}
+
+/**
+ * Creates a fresh copy of the template database ({@link createTestDatabase})
+ * and connects a pool of `opts.max` connections to it. The caller disposes of
+ * it; in a test file, {@link useTestDatabase} does that in its hooks.
+ */
+export async function openTestDatabase(opts: TestDatabaseOptions = {}): Promise<OpenedTestDatabase> {
+  const created = await createTestDatabase();
+  const database = connectDatabase(created.url, { max: opts.max ?? 5, onError: opts.onError });
+  let closed = false;
+  const close = () => {
+    closed = true;
+    return database.close();
+  };
+  return {
+    db: database.db,
+    pool: database.pool,
+    url: created.url,
+    close,
+    async dispose() {
+      if (!closed) await close();
+      await created.drop();
+    },
+  };
+}
+
+/**
+ * A fresh copy of the template database for the test file (or the `describe`)
+ * it is called in: it registers a `beforeAll` that opens it
+ * ({@link openTestDatabase}) and an `afterAll` that closes its pool and drops
+ * it. The answer reads the open database: its `db`, `pool` and `url` throw
+ * before the `beforeAll` ran. `close()` closes the pool early (a test of
+ * closing); the `afterAll` then only drops the copy.
+ *
+ * Call it before the file's own hooks: Vitest runs `beforeAll` hooks in the
+ * order they were registered and `afterAll` hooks in the reverse order, so the
+ * engines, workers or apps the file starts in its hooks find the database open
+ * and are stopped in their `afterAll` before it is dropped.
+ */
+export function useTestDatabase(opts: TestDatabaseOptions = {}): TestDatabase {
+  let opened: OpenedTestDatabase | undefined;
+  beforeAll(async () => {
+    opened = await openTestDatabase(opts);
+  });
+  afterAll(async () => {
+    await opened?.dispose();
+    opened = undefined;
+  });
+  const current = () => {
+    if (!opened) throw new Error('useTestDatabase: the database is open from its beforeAll to its afterAll only');
+    return opened;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get pool() {
+      return current().pool;
+    },
+    get url() {
+      return current().url;
+    },
+    close: () => current().close(),
+  };
+}
+
 /** `store`: the object store of library files (default: a local one in a temporary folder). */
 export async function startTestApp(opts: { tokenLifetimeSeconds?: number; store?: ObjectStore } = {}): Promise<TestApp> {
-  const created = await createTestDatabase();
+  const database = await openTestDatabase({ max: 5 });
   const storeRoot = opts.store ? undefined : await mkdtemp(join(tmpdir(), 'fleet-test-objects-'));
   const store = opts.store ?? createLocalObjectStore({ root: storeRoot! });
-  const database = connectDatabase(created.url, { max: 5 });
   const app = await buildApp({
     db: database.db,
     // Limits no test reaches by accident (security-headers.test.ts tests them with low ones).
@@ -97,8 +185,7 @@ export async function startTestApp(opts: { tokenLifetimeSeconds?: number; store?
     },
     async close() {
       await app.close();
-      await database.close();
-      await created.drop();
+      await database.dispose();
       if (storeRoot) await rm(storeRoot, { recursive: true, force: true });
     },
   };

@@ -23,7 +23,7 @@ import { AGENT_EFFECTS } from '../src/engine/operations/agent-effects.js';
 import { createSimulatedAgent, type SimulatedAgent } from '../src/engine/operations/simulated-agent.js';
 import { createOperationQueue, type OperationMachine } from '../src/engine/operations/queue.js';
 import type { OperationEffect } from '../src/engine/operations/effects.js';
-import { createTestDatabase } from './harness.js';
+import { openTestDatabase } from './harness.js';
 import { insertAccount, insertMachine } from './fixtures.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -61,11 +61,10 @@ export interface AgentFixtureOptions {
 }
 
 export async function startAgentFixture(settings: Partial<OperationEngineSettings> = {}, options: AgentFixtureOptions = {}): Promise<AgentFixture> {
-  const created = await createTestDatabase();
-  const database = connectDatabase(created.url, { max: 10 });
+  const database = await openTestDatabase({ max: 10 });
   const db = database.db;
   const cloud = createSimulatedCloud({ db, delayMs: 0 });
-  const engineDatabase = options.engineUrl ? connectDatabase(options.engineUrl(created.url), { max: 10 }) : database;
+  const engineDatabase = options.engineUrl ? connectDatabase(options.engineUrl(database.url), { max: 10 }) : database;
   const engineCloud = engineDatabase === database ? cloud : createSimulatedCloud({ db: engineDatabase.db, delayMs: 0 });
   const gates = new Map<number, () => void>();
   const opened = new Set<number>();
@@ -165,8 +164,7 @@ export async function startAgentFixture(settings: Partial<OperationEngineSetting
     async close() {
       await engine.stop();
       if (engineDatabase !== database) await engineDatabase.close();
-      await database.close();
-      await created.drop();
+      await database.dispose();
     },
   };
 }

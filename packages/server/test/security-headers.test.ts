@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
-import { connectDatabase, type Database } from '../src/db/client.js';
-import { createTestDatabase } from './harness.js';
+import { useTestDatabase } from './harness.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+// First: its afterAll (dropping the database) runs after the apps closed.
+const database = useTestDatabase({ max: 5 });
 const apps: FastifyInstance[] = [];
 
 /** A console build stand-in: an index.html and one script. */
@@ -31,14 +30,8 @@ async function app(rateLimit: { perUser: number; perAddress: number }) {
   return built;
 }
 
-beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 5 });
-});
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.close()));
-  await database.close();
-  await created.drop();
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,23 +1,20 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/harness.js';
-import { connectDatabase, isDatabaseGone, type Database } from './client.js';
+import { useTestDatabase } from '../../test/harness.js';
+import { isDatabaseGone } from './client.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+// One connection: a client the pool lost would leave nothing to run the next statement on.
+// The test closes it; the afterAll then only drops the database.
+const database = useTestDatabase({ max: 1, onError: () => undefined });
 let admin: pg.Client;
 
 beforeAll(async () => {
-  created = await createTestDatabase();
-  // One connection: a client the pool lost would leave nothing to run the next statement on.
-  database = connectDatabase(created.url, { max: 1, onError: () => undefined });
-  admin = new pg.Client({ connectionString: created.url });
+  admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
 });
 afterAll(async () => {
   await admin?.end();
-  await created?.drop();
 });
 
 /** Answers within `ms` or rejects: a pool whose only client leaked never answers. */

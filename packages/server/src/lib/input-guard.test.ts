@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
-import { connectDatabase, type Database } from '../db/client.js';
-import { createTestDatabase } from '../../test/harness.js';
+import { useTestDatabase } from '../../test/harness.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../test/db-url.js';
 import { isDatabaseInputError, nulByteErrors } from './input-guard.js';
 
@@ -33,14 +32,11 @@ describe('nulByteErrors', () => {
 });
 
 describe('the database input backstop', () => {
+  // First: its afterAll (dropping the database) runs after the app closed.
+  const database = useTestDatabase({ max: 2 });
   let app: FastifyInstance;
-  let database: Database;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const created = await createTestDatabase();
-    drop = created.drop;
-    database = connectDatabase(created.url, { max: 2 });
     app = await buildApp({ db: database.db, config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1000, perAddress: 1000 } } });
     // A route whose schema forgot the bound: its value reaches PostgreSQL as is.
     app.get('/probe/:value', async (req) => {
@@ -51,8 +47,6 @@ describe('the database input backstop', () => {
   });
   afterAll(async () => {
     await app.close();
-    await database.close();
-    await drop();
   });
 
   it('answers an integer out of range as 400 problem details, not 500', async () => {

@@ -10,28 +10,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION } from '@fleet/contracts';
-import { connectDatabase, type Database } from '../db/client.js';
 import { accounts, backupFiles, sampleDataFiles } from '../db/schema.js';
-import { createTestDatabase } from '../../test/harness.js';
+import { openTestDatabase, type OpenedTestDatabase } from '../../test/harness.js';
 import { createLocalObjectStore } from '../storage/local-store.js';
 import { readDump } from '../storage/simulated-files.js';
 import { seedStoredFiles } from './stored-files.js';
 import { DEFAULT_SAMPLE_DATA_FILES } from './settings.js';
 
-const dbs: { created: Awaited<ReturnType<typeof createTestDatabase>>; database: Database }[] = [];
+const dbs: OpenedTestDatabase[] = [];
 const folders: string[] = [];
 afterAll(async () => {
-  for (const d of dbs) {
-    await d.database.close();
-    await d.created.drop();
-  }
+  for (const d of dbs) await d.dispose();
   for (const f of folders) await rm(f, { recursive: true, force: true });
 });
 
 async function fresh() {
-  const created = await createTestDatabase();
-  const database = connectDatabase(created.url, { max: 2 });
-  dbs.push({ created, database });
+  const database = await openTestDatabase({ max: 2 });
+  dbs.push(database);
   const root = await mkdtemp(join(tmpdir(), 'fleet-seed-objects-'));
   folders.push(root);
   return { db: database.db, store: createLocalObjectStore({ root }) };

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { OPERATION_MODE_STABLE, type TOperationTypeName } from '@fleet/contracts';
-import { connectDatabase, type Database } from '../db/client.js';
 import { backupFiles, operations, sampleDataFiles } from '../db/schema.js';
-import { createTestDatabase } from '../../test/harness.js';
+import { useTestDatabase } from '../../test/harness.js';
 import { insertAccount, insertMachine } from '../../test/fixtures.js';
 import { startS3TestServer, type S3TestServer } from '../../test/s3-server.js';
 import { createOperationQueue } from '../engine/operations/queue.js';
@@ -26,23 +25,18 @@ import { createStorageEffects } from './effects.js';
 import { readDump } from './simulated-files.js';
 import { insertBackupFile } from '../modules/backups/backups.repository.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+const database = useTestDatabase({ max: 4 });
 let s3: S3TestServer;
 let localRoot: string;
 let local: ObjectStore;
 const queue = createOperationQueue({ announce: () => undefined });
 
 beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 4 });
   s3 = await startS3TestServer();
   localRoot = await mkdtemp(join(tmpdir(), 'fleet-effects-'));
   local = createLocalObjectStore({ root: localRoot });
 });
 afterAll(async () => {
-  await database.close();
-  await created.drop();
   await s3?.close();
   await rm(localRoot, { recursive: true, force: true });
 });

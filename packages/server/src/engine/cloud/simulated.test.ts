@@ -3,31 +3,23 @@
  * EC2 state rules, idempotent launches, addresses and host names, and fault
  * injection (DESIGN §8).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../db/client.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { createSimulatedCloud, publicHostName, type SimulatedCloud } from './simulated.js';
 import { CloudError } from './provider.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+const database = useTestDatabase({ max: 3 });
 let slow: SimulatedCloud;
 let fast: SimulatedCloud;
 let machineId = 0;
 const DELAY = 150;
 
 beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 3 });
   slow = createSimulatedCloud({ db: database.db, delayMs: DELAY });
   fast = createSimulatedCloud({ db: database.db, delayMs: 0 });
   const account = await insertAccount(database.db, { name: 'Cloud Fixture' });
   machineId = (await insertMachine(database.db, { accountId: account.id })).id;
-});
-afterAll(async () => {
-  await database.close();
-  await created.drop();
 });
 
 let tokens = 0;

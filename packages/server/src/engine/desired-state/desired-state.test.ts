@@ -15,6 +15,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TInstanceSettings, TOperationTypeName } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createAccount, creationPayload } from '../../../test/account-fixtures.js';
+import { commitsOf, freshAccounts } from '../../../test/deploy-fixtures.js';
 import { machines, operations, versionStates } from '../../db/schema.js';
 import { createCloudProvider } from '../cloud/index.js';
 import { createOperationQueue, type OperationQueue } from '../operations/queue.js';
@@ -37,31 +38,8 @@ afterAll(() => t.close());
 
 const db = () => t.database.db;
 
-/**
- * A seeded account of `classId` (default: any class but Customer Production and
- * add-ons) with at least two machines, all managed, live and up to date; each call another one.
- */
-const used = new Set<number>();
-async function freshAccount(classId?: number): Promise<{ id: number; machineIds: number[] }> {
-  const { rows } = await db().execute<{ id: number; ids: number[] }>(sql`
-    select a.id, array_agg(m.id order by m.id) as ids from accounts a join machines m on m.account_id = a.id
-    where ${classId === undefined ? sql`a.class_id not in (5, 200)` : sql`a.class_id = ${classId}`} and not a.is_template and a.deleted_at is null
-    group by a.id
-    having count(*) >= 2 and bool_and(m.managed and not m.terminate and m.deleted_at is null and not m.obsolete)
-    order by a.id`);
-  const row = rows.find((r) => !used.has(r.id));
-  if (!row) throw new Error(`no fresh account of class ${classId} in the demo seed`);
-  used.add(row.id);
-  return { id: row.id, machineIds: row.ids };
-}
-
-/** Commits of `software` on `branch`, newest first. */
-async function commitsOf(software: string, branch: string): Promise<string[]> {
-  const { rows } = await db().execute<{ short_hash: string }>(sql`
-    select c.short_hash from software_commits c join software_branches b on b.id = c.branch_id
-    where c.software = ${software} and b.name = ${branch} order by c.timestamp desc, c.id desc`);
-  return rows.map((r) => r.short_hash);
-}
+/** A seeded account of `classId` (default: any but Customer Production and add-ons) whose machines are up to date; each call another one. */
+const freshAccount = freshAccounts(db);
 
 async function pushInstance(accountId: number, change: Partial<TInstanceSettings>) {
   const got = await t.call({ method: 'GET', url: `/accounts/${accountId}/instance-settings`, as: 'admin' });
@@ -174,7 +152,7 @@ describe('new machines', () => {
 describe('instance settings push and the deploy pass', () => {
   it('moves desired versions in the push, and a pass queues one UpdateSoftware per machine, caused by the push', async () => {
     const account = await freshAccount();
-    const [, older] = await commitsOf('launcher', 'master');
+    const [, older] = await commitsOf(db(), 'launcher', 'master');
     await pushInstance(account.id, { launcherVersionMode: 'Select', launcherVersion: `master|${older}` });
 
     const after = await machineRows(account.machineIds);
@@ -225,7 +203,7 @@ describe('instance settings push and the deploy pass', () => {
     const account = await freshAccount();
     const [a, b] = account.machineIds as [number, number];
     await db().update(machines).set({ managed: false }).where(eq(machines.id, a));
-    const [, older] = await commitsOf('siteMaster', 'master');
+    const [, older] = await commitsOf(db(), 'siteMaster', 'master');
     await pushInstance(account.id, { siteMasterVersionMode: 'Select', siteMasterVersion: `master|${older}` });
     await queueDeploys(db(), { queue });
     const [op] = await unfinishedUpdates([a, b]);
@@ -236,7 +214,7 @@ describe('instance settings push and the deploy pass', () => {
     await queueDeploys(db(), { queue });
     expect(await unfinishedUpdates([a, b])).toEqual([]);
 
-    const [, , oldest] = await commitsOf('siteMaster', 'master');
+    const [, , oldest] = await commitsOf(db(), 'siteMaster', 'master');
     await pushInstance(account.id, { siteMasterVersionMode: 'Select', siteMasterVersion: `master|${oldest}` });
     await queueDeploys(db(), { queue });
     expect((await unfinishedUpdates([a, b])).map((o) => o.machineId)).toEqual([b]);
@@ -246,7 +224,7 @@ describe('instance settings push and the deploy pass', () => {
 describe('the UpdateSoftware effect', () => {
   it('writes the current version state, moves the previous one to history, and obsolete goes false, once', async () => {
     const account = await freshAccount();
-    const [, older] = await commitsOf('reporting', 'master');
+    const [, older] = await commitsOf(db(), 'reporting', 'master');
     await pushInstance(account.id, { reportingVersionMode: 'Select', reportingVersion: `master|${older}`, bundleVersion: '8.1.4.1520' });
     await queueDeploys(db(), { queue });
     const [op] = await unfinishedUpdates(account.machineIds);
@@ -281,7 +259,7 @@ describe('the UpdateSoftware effect', () => {
     const [unknown, reset] = await unfinishedUpdates(account.machineIds);
     await expect(runEffect('UpdateSoftware', unknown!.id)).rejects.toThrow(/Unknown commit for Launcher \(master\|0000000\)/);
 
-    const [, older] = await commitsOf('launcher', 'master');
+    const [, older] = await commitsOf(db(), 'launcher', 'master');
     await db().update(operations).set({ params: { versions: { launcher: `master|${older}` } } }).where(eq(operations.id, reset!.id));
     const { ctx } = await contextFor(await running(reset!.id));
     await db().update(operations).set({ status: 'FAILURE', finishedAt: new Date() }).where(eq(operations.id, reset!.id));
@@ -292,7 +270,7 @@ describe('the UpdateSoftware effect', () => {
   it('deploys the desired versions when queued by hand without versions', async () => {
     const account = await freshAccount();
     const machineId = account.machineIds[0]!;
-    const [, older] = await commitsOf('client', 'master');
+    const [, older] = await commitsOf(db(), 'client', 'master');
     await db().update(machines).set({ desiredVersions: sql`desired_versions || ${JSON.stringify({ client: `master|${older}` })}::jsonb` }).where(eq(machines.id, machineId));
     const [m] = await machineRows([machineId]);
     const [queued] = await db().transaction((tx) =>
@@ -311,9 +289,9 @@ describe('a new commit on a followed branch', () => {
   it('makes the machines that follow the branch with Latest obsolete, caused by an MMA activity; others stay', async () => {
     const follower = await freshAccount();
     const other = await freshAccount();
-    const [head] = await commitsOf('launcher', 'master');
+    const [head] = await commitsOf(db(), 'launcher', 'master');
     await pushInstance(follower.id, { launcherVersionMode: 'Latest', launcherVersion: 'master' });
-    const [, older] = await commitsOf('launcher', 'master');
+    const [, older] = await commitsOf(db(), 'launcher', 'master');
     await pushInstance(other.id, { launcherVersionMode: 'Select', launcherVersion: `master|${older}` });
     const ids = [...follower.machineIds, ...other.machineIds];
     // As if deployed: current = desired.
@@ -344,7 +322,7 @@ describe('the TestLatestCode effect', () => {
       queue.enqueue(tx, [{ machine: { ...m!, accountClassId: 1 }, typeName: 'TestLatestCode', user: 'operator', activityId: null, params: { branch: 'develop' } }]),
     );
     const lines = await runEffect('TestLatestCode', queued!.operation.id);
-    const [developHead] = await commitsOf('launcher', 'develop');
+    const [developHead] = await commitsOf(db(), 'launcher', 'develop');
     const [after] = await machineRows([machineId]);
     expect(after!.currentVersions.launcher).toBe(`develop|${developHead}`);
     const [state] = await db().select().from(versionStates).where(eq(versionStates.operationId, queued!.operation.id));
@@ -358,7 +336,7 @@ describe('the TestLatestCode effect', () => {
 describe('level-driven', () => {
   it('runs the next pass at once after a full batch, not a timer period later', async () => {
     const account = await freshAccount();
-    const [, older] = await commitsOf('reporting', 'master');
+    const [, older] = await commitsOf(db(), 'reporting', 'master');
     await pushInstance(account.id, { reportingVersionMode: 'Select', reportingVersion: `master|${older}` });
     // One machine per pass and a timer of an hour: only passes run back to back queue them all.
     const controller = startDeployController({ db: db(), queue, everyMs: 3_600_000, batch: 1, listen: false });
@@ -381,7 +359,7 @@ describe('level-driven', () => {
       // The listener connects beside the first pass.
       await new Promise((r) => setTimeout(r, 1_000));
       const account = await freshAccount();
-      const [, older] = await commitsOf('populate', 'master');
+      const [, older] = await commitsOf(db(), 'populate', 'master');
       await pushInstance(account.id, { populateVersionMode: 'Select', populateVersion: `master|${older}` });
       const deadline = Date.now() + 10_000;
       while ((await unfinishedUpdates(account.machineIds)).length < account.machineIds.length && Date.now() < deadline) {

@@ -5,28 +5,17 @@
  * oldest, idle), and one finish for many operations applies each one's lease
  * and failCounter rule on its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { connectDatabase, type Database } from '../../db/client.js';
 import { issues, machines, operations } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
 import { claimOperations } from './agent-claim.repository.js';
 import { finishOperations } from './agent-finish.repository.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+const database = useTestDatabase({ max: 3 });
 const db = () => database.db;
-
-beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 3 });
-});
-afterAll(async () => {
-  await database?.close();
-  await created?.drop();
-});
 
 /** A managed machine of class 1 with a running instance (unless `running` is false). */
 async function machine(values: Partial<typeof machines.$inferInsert> = {}, running = true) {

@@ -32,9 +32,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import { OPERATION_MODE_STABLE } from '@fleet/contracts';
-import { connectDatabase, type Database } from '../../db/client.js';
 import { cloudImages, irmnVersions, machines, operations, saasImages } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { workerProcesses } from '../../../test/worker-processes.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
@@ -50,10 +49,10 @@ const TEST_TIMEOUT_MS = 240_000;
 
 
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+// First: its afterAll (dropping the database) runs after the workers were killed.
+const database = useTestDatabase({ max: 3 });
 const workers = workerProcesses(() => ({
-  DATABASE_URL: created.url,
+  DATABASE_URL: database.url,
   DATA_DIR: dataDir,
   SIM_CLOUD_DELAY_MS: String(SIM_CLOUD_DELAY_MS),
   SIM_AGENT_DELAY_MS: String(SIM_AGENT_DELAY_MS),
@@ -64,8 +63,6 @@ let dataDir = '';
 const operationsOf = (ids: number[]) => database.db.select().from(operations).where(inArray(operations.id, ids)).orderBy(operations.id);
 
 beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 3 });
   // The seeded fleet's obsolete machines would get UpdateSoftware from the deploy
   // controller and fill the agent's slots: only this test's machines are managed.
   await database.db.update(machines).set({ managed: false });
@@ -74,8 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await workers.killAll();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  await database?.close();
-  await created?.drop();
 });
 
 describe('a worker killed in the middle of its operations (issue 10)', () => {

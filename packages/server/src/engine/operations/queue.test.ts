@@ -3,29 +3,18 @@
  * operations wait for approval, which types are refused, the NOTIFY on commit
  * and the TOperation it answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { OPERATION_MODE_ANOMALY, OPERATION_MODE_STABLE } from '@fleet/contracts';
-import { connectDatabase, type Database } from '../../db/client.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { createOperationQueue, NotManualOperationTypeError, UnknownOperationTypeError, type OperationMachine } from './queue.js';
 import { OPERATION_QUEUED_CHANNEL } from './operations.repository.js';
 import { ensureOperationTypes, OPERATION_TYPES } from '../../seed/catalogue.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+const database = useTestDatabase({ max: 4 });
 const announced: number[] = [];
 const queue = createOperationQueue({ announce: (queued) => announced.push(...queued.map((q) => q.operation.id)) });
-
-beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 4 });
-});
-afterAll(async () => {
-  await database.close();
-  await created.drop();
-});
 
 async function machineOf(classId: number, operationMode = OPERATION_MODE_STABLE): Promise<OperationMachine> {
   const account = await insertAccount(database.db, { name: `Queue ${classId}`, classId });
@@ -89,7 +78,7 @@ describe('enqueue', () => {
 
   it('notifies the agents only when the transaction commits', async () => {
     const machine = await machineOf(1);
-    const listener = new pg.Client({ connectionString: created.url });
+    const listener = new pg.Client({ connectionString: database.url });
     await listener.connect();
     const heard: string[] = [];
     listener.on('notification', (n) => heard.push(n.payload ?? ''));

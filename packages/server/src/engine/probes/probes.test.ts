@@ -4,11 +4,10 @@
  * interval, failures and their issues once per streak, the simulated latency,
  * the hour/day/week windows from the rollups, idempotent rollups and retention.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { connectDatabase, type Database } from '../../db/client.js';
 import { cloudInstances } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import type { IssueOccurrence } from '../issues/raise.js';
 import { createSimulatedEndpoint, PROBE_TIMEOUT_MS, simulatedLatencyMs, simulatedLoad, type ProbeEndpoint, type ProbeTarget } from './endpoint.js';
@@ -106,19 +105,11 @@ function testClock(start: Date) {
   return { now: () => new Date(t), set: (d: Date) => (t = d.getTime()), add: (ms: number) => (t += ms) };
 }
 
-let database: Database;
-let drop: () => Promise<void>;
+const database = useTestDatabase({ max: 5 });
 let accountId: number;
 
 beforeAll(async () => {
-  const created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 5 });
-  drop = created.drop;
   accountId = (await insertAccount(database.db, { name: 'Probe Fixture' })).id;
-});
-afterAll(async () => {
-  await database.close();
-  await drop();
 });
 
 /** A launcher (and site master when `both`) with an active instance of `status`. */

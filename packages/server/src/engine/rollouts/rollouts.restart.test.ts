@@ -25,21 +25,20 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZSoftwareUpdateConfig } from '@fleet/contracts';
-import { connectDatabase, type Database } from '../../db/client.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { workerProcesses } from '../../../test/worker-processes.js';
 import { rolloutData } from './rollouts.fixtures.js';
 
 /** Longest wait for the rollout to end after the second worker started, ms. */
 const COMPLETE_TIMEOUT_MS = 90_000;
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+// First: its afterAll (dropping the database) runs after the workers were killed.
+const database = useTestDatabase({ max: 3 });
 let dataDir = '';
 /** The test's own connection holding the lock on a machine of wave 2. */
 let locker: pg.Client | undefined;
 const workers = workerProcesses(() => ({
-  DATABASE_URL: created.url,
+  DATABASE_URL: database.url,
   DATA_DIR: dataDir,
   SIM_AGENT_DELAY_MS: '0',
   SIM_CLOUD_DELAY_MS: '100',
@@ -49,16 +48,12 @@ const workers = workerProcesses(() => ({
 const data = rolloutData(() => database.db);
 
 beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 3 });
   dataDir = await mkdtemp(join(tmpdir(), 'fleet-crash-rollout-'));
 });
 afterAll(async () => {
   await workers.killAll();
   await locker?.end().catch(() => undefined);
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  await database?.close();
-  await created?.drop();
 });
 
 const rolloutOf = async (id: number) =>
@@ -74,7 +69,7 @@ describe('a worker killed with SIGKILL in the middle of a rollout pass', () => {
     await db.execute(sql`update machines set managed = false where not (id = any(${sql.param(ids)}::int[]))`);
     const config = ZSoftwareUpdateConfig.parse({ launcherVersionMode: 'Select', launcherVersion: await data.launcherVersionForAll(ids) });
 
-    locker = new pg.Client({ connectionString: created.url });
+    locker = new pg.Client({ connectionString: database.url });
     await locker.connect();
     const lockerPid = (await locker.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     await locker.query('begin');

@@ -22,11 +22,10 @@
  * sweep every 10 s): about 30–45 s after the kill, so the test takes about a
  * minute; its timeout is {@link TEST_TIMEOUT_MS}.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
-import { connectDatabase, type Database } from '../../db/client.js';
 import { cloudInstances, machineCredentials, machines, machineTasks } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { workerProcesses } from '../../../test/worker-processes.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
@@ -41,21 +40,15 @@ const TEST_TIMEOUT_MS = 180_000;
 
 
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
-const workers = workerProcesses(() => ({ DATABASE_URL: created.url, SIM_CLOUD_DELAY_MS: String(SIM_DELAY_MS) }));
+// First: its afterAll (dropping the database) runs after the workers were killed.
+const database = useTestDatabase({ max: 3 });
+const workers = workerProcesses(() => ({ DATABASE_URL: database.url, SIM_CLOUD_DELAY_MS: String(SIM_DELAY_MS) }));
 
 const tasksOf = (ids: number[]) => database.db.select().from(machineTasks).where(inArray(machineTasks.id, ids));
 const instancesOf = (machineId: number) => database.db.select().from(cloudInstances).where(eq(cloudInstances.machineId, machineId));
 
-beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 3 });
-});
 afterAll(async () => {
   await workers.killAll();
-  await database?.close();
-  await created?.drop();
 });
 
 describe('a worker killed in the middle of its tasks (issue 4)', () => {

@@ -6,9 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { TTaskType } from '@fleet/contracts';
-import { connectDatabase, type Database } from '../../db/client.js';
 import { cloudInstances, machineCredentials, machines, machineTasks } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { softDeleteAccount } from '../../modules/accounts/accounts.repository.js';
 import { createSimulatedCloud, type SimulatedCloud } from '../cloud/simulated.js';
@@ -18,8 +17,8 @@ import { createTaskQueue, type TaskMachine } from './queue.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { TEST_DATA_KEY } from '../../../test/db-url.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
+// First: its afterAll (dropping the database) runs after the engine stopped.
+const database = useTestDatabase({ max: 8 });
 let cloud: SimulatedCloud;
 let engine: TaskEngine;
 const events = createTaskEvents();
@@ -31,8 +30,6 @@ events.subscribe((e) => {
 });
 
 beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 8 });
   cloud = createSimulatedCloud({ db: database.db, delayMs: 0 });
   engine = createTaskEngine({ db: database.db, cloud, events, secrets, staleMs: 1000, sweepMs: 200, orphanAfterMs: 0, heartbeatMs: 200, pollingIntervalSeconds: 0.5 });
   await engine.start();
@@ -40,8 +37,6 @@ beforeAll(async () => {
 afterEach(() => cloud.clearFaults());
 afterAll(async () => {
   await engine.stop();
-  await database.close();
-  await created.drop();
 });
 
 /** A machine with an instance in the given state. */

@@ -3,24 +3,13 @@
  * engine running (`README.md` beside this file): which claim a machine's state
  * gives, and the finish's `more`, which decides whether a drain claims again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDatabase, type Database } from '../../db/client.js';
+import { describe, expect, it } from 'vitest';
 import { machineTasks } from '../../db/schema.js';
-import { createTestDatabase } from '../../../test/harness.js';
+import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { claimNext, finishTask, insertTasks } from './tasks.repository.js';
 
-let created: Awaited<ReturnType<typeof createTestDatabase>>;
-let database: Database;
-
-beforeAll(async () => {
-  created = await createTestDatabase();
-  database = connectDatabase(created.url, { max: 4 });
-});
-afterAll(async () => {
-  await database.close();
-  await created.drop();
-});
+const database = useTestDatabase({ max: 4 });
 
 const claim = (machineId: number) => claimNext(database.db, { machineId, worker: 'test', staleMs: 30_000, maxAttempts: 3 });
 

@@ -12,6 +12,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { MAX_UPDATE_TARGETS, type TBatchResult, type TInstanceSettings } from '@fleet/contracts';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { seededAccountId } from '../../../test/account-fixtures.js';
+import { commitsOf, freshAccounts } from '../../../test/deploy-fixtures.js';
 import { accountSettings, machines, operations } from '../../db/schema.js';
 import { createOperationQueue } from '../../engine/operations/queue.js';
 import { queueDeploys } from '../../engine/desired-state/controller.js';
@@ -26,27 +27,7 @@ afterAll(() => t.close());
 const db = () => t.database.db;
 
 /** A seeded account not Customer Production nor add-on, with at least two managed, live, up-to-date machines; another one each call. */
-const used = new Set<number>();
-async function freshAccount(): Promise<{ id: number; machineIds: number[] }> {
-  const { rows } = await db().execute<{ id: number; ids: number[] }>(sql`
-    select a.id, array_agg(m.id order by m.id) as ids from accounts a join machines m on m.account_id = a.id
-    where a.class_id not in (5, 200) and not a.is_template and a.deleted_at is null
-    group by a.id
-    having count(*) >= 2 and bool_and(m.managed and not m.terminate and m.deleted_at is null and not m.obsolete)
-    order by a.id`);
-  const row = rows.find((r) => !used.has(r.id));
-  if (!row) throw new Error('no fresh account in the demo seed');
-  used.add(row.id);
-  return { id: row.id, machineIds: row.ids };
-}
-
-/** Commits of `software` on `branch`, newest first. */
-async function commitsOf(software: string, branch: string): Promise<string[]> {
-  const { rows } = await db().execute<{ short_hash: string }>(sql`
-    select c.short_hash from software_commits c join software_branches b on b.id = c.branch_id
-    where c.software = ${software} and b.name = ${branch} order by c.timestamp desc, c.id desc`);
-  return rows.map((r) => r.short_hash);
-}
+const freshAccount = freshAccounts(db);
 
 const machineRows = (ids: number[]) => db().select().from(machines).where(inArray(machines.id, ids)).orderBy(machines.id);
 /** Activities of the software update (other activities, such as sign-ins, are not counted). */
@@ -66,7 +47,7 @@ async function ok(kind: 'machines' | 'accounts', body: Record<string, unknown>, 
 describe('account mode', () => {
   it('dry run answers the changes and the resolved commit, and writes nothing', async () => {
     const account = await freshAccount();
-    const [, older] = await commitsOf('launcher', 'master');
+    const [, older] = await commitsOf(db(), 'launcher', 'master');
     const before = { settings: await settingsOf(account.id), machines: await machineRows(account.machineIds), activities: await activityCount() };
     const result = await ok('accounts', { accounts: [account.id], launcherVersionMode: 'Select', launcherVersion: `master|${older}`, dryRun: true });
     expect(result).toMatchObject({ dryRun: true, changed: 1, refused: 0, activityId: null, rolloutId: null });
@@ -82,7 +63,7 @@ describe('account mode', () => {
 
   it('changes the config, bumps the version, the machines follow, Skip leaves a software; one audited activity', async () => {
     const account = await freshAccount();
-    const [, older] = await commitsOf('launcher', 'master');
+    const [, older] = await commitsOf(db(), 'launcher', 'master');
     const before = await settingsOf(account.id);
     const result = await ok('accounts', { accounts: [account.id], launcherVersionMode: 'Select', launcherVersion: `master|${older}` });
     expect(result).toMatchObject({ dryRun: false, changed: 1, refused: 0 });
@@ -146,7 +127,7 @@ describe('machine mode', () => {
   it('overrides the desired versions of only those machines; survives a full resolution; follows a new commit; account mode clears it', async () => {
     const account = await freshAccount();
     const [first, second] = account.machineIds as [number, number];
-    const [, older] = await commitsOf('siteMaster', 'master');
+    const [, older] = await commitsOf(db(), 'siteMaster', 'master');
     const current = (await machineRows([first]))[0]!.currentVersions.siteMaster ?? null;
 
     const dry = await ok('machines', { machines: [first], siteMasterVersionMode: 'Select', siteMasterVersion: `master|${older}`, dryRun: true });
@@ -191,7 +172,7 @@ describe('machine mode', () => {
   it('the deploy controller queues an UpdateSoftware for an overridden machine, caused by the update', async () => {
     const account = await freshAccount();
     const [first, second] = account.machineIds as [number, number];
-    const [, older] = await commitsOf('launcher', 'master');
+    const [, older] = await commitsOf(db(), 'launcher', 'master');
     const result = await ok('machines', { machines: [first], launcherVersionMode: 'Select', launcherVersion: `master|${older}` });
     await queueDeploys(db(), { queue: createOperationQueue({ announce: () => undefined }) });
     const ops = await db()

@@ -11,6 +11,7 @@
  */
 import { and, asc, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import { className, MAX_UPDATE_TARGETS, type TSavedSelection, type TUpdaterAccount, type TUpdaterMachine } from '@fleet/contracts';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { accountMachineStatus as ams, accounts, machines, machineTasks, updaterSelections, users } from '../../db/schema.js';
@@ -190,95 +191,81 @@ async function countMachines(db: DbOrTx, f: MachineFilter): Promise<number> {
   return row?.n ?? 0;
 }
 
-/**
- * A page of the machines matching the filter, by name then id (the walk of
- * `machines_live_name_idx`), with the number of matches.
- */
+/** A page of a target list's rows with their class name, beside the number of matches `count` answers. */
+async function pageOf<Row extends { classId: number }>(rows: PromiseLike<Row[]>, count: Promise<number>) {
+  const [page, totalItems] = await Promise.all([rows, count]);
+  return { items: page.map((r) => ({ ...r, class: className(r.classId) })), totalItems };
+}
+
+/** The ids of a target list's rows, beside the number of matches `count` answers. */
+async function idsOf(rows: PromiseLike<{ id: number }[]>, count: Promise<number>) {
+  const [listed, totalItems] = await Promise.all([rows, count]);
+  return { ids: listed.map((r) => r.id), totalItems };
+}
+
+/** `query` (machines joined to their accounts) kept to the machines matching the filter, by name then id (the walk of `machines_live_name_idx`). */
+const machineList = <Q extends PgSelect>(query: Q, f: MachineFilter) => query.where(machineWhere(f)).orderBy(asc(machines.name), asc(machines.id));
+
+/** The columns of a machine of the updater's machine list. */
+const updaterMachineColumns = {
+  id: machines.id,
+  name: machines.name,
+  accountId: machines.accountId,
+  accountName: accounts.name,
+  classId: machines.classId,
+  managed: machines.managed,
+  manualMaintenance: machines.manualMaintenance,
+  obsolete: machines.obsolete,
+};
+
+/** A page of the machines matching the filter, by name then id, with the number of matches. */
 export async function selectUpdaterMachinePage(
   db: DbOrTx,
   f: MachineFilter & { startIndex: number; limit: number },
 ): Promise<{ items: TUpdaterMachine[]; totalItems: number }> {
-  const [rows, totalItems] = await Promise.all([
-    db
-      .select({
-        id: machines.id,
-        name: machines.name,
-        accountId: machines.accountId,
-        accountName: accounts.name,
-        classId: machines.classId,
-        managed: machines.managed,
-        manualMaintenance: machines.manualMaintenance,
-        obsolete: machines.obsolete,
-      })
-      .from(machines)
-      .innerJoin(accounts, eq(accounts.id, machines.accountId))
-      .where(machineWhere(f))
-      .orderBy(asc(machines.name), asc(machines.id))
-      .offset(f.startIndex)
-      .limit(f.limit),
-    countMachines(db, f),
-  ]);
-  return { items: rows.map((r) => ({ ...r, class: className(r.classId) })), totalItems };
+  const query = db.select(updaterMachineColumns).from(machines).innerJoin(accounts, eq(accounts.id, machines.accountId));
+  return pageOf(machineList(query.$dynamic(), f).offset(f.startIndex).limit(f.limit), countMachines(db, f));
 }
 
 /** The ids of the machines matching the filter, by name then id, at most MAX_UPDATE_TARGETS, with the number of matches. */
 export async function selectUpdaterMachineIds(db: DbOrTx, f: MachineFilter): Promise<{ ids: number[]; totalItems: number }> {
-  const [rows, totalItems] = await Promise.all([
-    db
-      .select({ id: machines.id })
-      .from(machines)
-      .innerJoin(accounts, eq(accounts.id, machines.accountId))
-      .where(machineWhere(f))
-      .orderBy(asc(machines.name), asc(machines.id))
-      .limit(MAX_UPDATE_TARGETS),
-    countMachines(db, f),
-  ]);
-  return { ids: rows.map((r) => r.id), totalItems };
+  const query = db.select({ id: machines.id }).from(machines).innerJoin(accounts, eq(accounts.id, machines.accountId));
+  return idsOf(machineList(query.$dynamic(), f).limit(MAX_UPDATE_TARGETS), countMachines(db, f));
 }
 
 /**
- * A page of the accounts matching the accounts list's filter, by name then id
- * (the walk of `accounts_live_name_idx`), with their machine count and the
- * number of matches (counted as the accounts list counts).
+ * `query` (accounts joined to their machine counts, `ams`) kept to the accounts
+ * matching the accounts list's filter, by name then id (the walk of `accounts_live_name_idx`).
+ */
+const accountList = <Q extends PgSelect>(query: Q, f: AccountFilter) => query.where(accountFilterCondition(f)).orderBy(asc(accounts.name), asc(accounts.id));
+
+/** The columns of an account of the updater's account list, with its machine count. */
+const updaterAccountColumns = {
+  id: accounts.id,
+  name: accounts.name,
+  classId: accounts.classId,
+  managed: accounts.managed,
+  autoTest: accounts.autoTest,
+  machines: sql<number>`coalesce(${ams.machines}, 0)::int`,
+};
+
+/**
+ * A page of the accounts matching the accounts list's filter, by name then id,
+ * with their machine count and the number of matches (counted as the accounts
+ * list counts).
  */
 export async function selectUpdaterAccountPage(
   db: DbOrTx,
   f: AccountFilter & { startIndex: number; limit: number },
 ): Promise<{ items: TUpdaterAccount[]; totalItems: number }> {
-  const [rows, totalItems] = await Promise.all([
-    db
-      .select({
-        id: accounts.id,
-        name: accounts.name,
-        classId: accounts.classId,
-        managed: accounts.managed,
-        autoTest: accounts.autoTest,
-        machines: sql<number>`coalesce(${ams.machines}, 0)::int`,
-      })
-      .from(accounts)
-      .leftJoin(ams, eq(ams.accountId, accounts.id))
-      .where(accountFilterCondition(f))
-      .orderBy(asc(accounts.name), asc(accounts.id))
-      .offset(f.startIndex)
-      .limit(f.limit),
-    countFilteredAccounts(db, f),
-  ]);
-  return { items: rows.map((r) => ({ ...r, class: className(r.classId) })), totalItems };
+  const query = db.select(updaterAccountColumns).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id));
+  return pageOf(accountList(query.$dynamic(), f).offset(f.startIndex).limit(f.limit), countFilteredAccounts(db, f));
 }
 
 /** The ids of the accounts matching the filter, by name then id, at most MAX_UPDATE_TARGETS, with the number of matches. */
 export async function selectUpdaterAccountIds(db: DbOrTx, f: AccountFilter): Promise<{ ids: number[]; totalItems: number }> {
-  const [rows, totalItems] = await Promise.all([
-    db
-      .select({ id: accounts.id })
-      .from(accounts)
-      .leftJoin(ams, eq(ams.accountId, accounts.id))
-      .where(accountFilterCondition(f))
-      .orderBy(asc(accounts.name), asc(accounts.id))
-      .limit(MAX_UPDATE_TARGETS),
-    countFilteredAccounts(db, f),
-  ]);
-  return { ids: rows.map((r) => r.id), totalItems };
+  const query = db.select({ id: accounts.id }).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id));
+  return idsOf(accountList(query.$dynamic(), f).limit(MAX_UPDATE_TARGETS), countFilteredAccounts(db, f));
 }
 
 /** The visible live machines (kind machines) or accounts among `ids`: which of them exist for the user. */
