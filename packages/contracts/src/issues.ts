@@ -79,16 +79,67 @@ export const ISSUES_COUNT_AHEAD = 300;
 export const ZIssuesPage = zPaged(ZIssue).extend({ totalCapped: z.boolean() });
 export type TIssuesPage = z.infer<typeof ZIssuesPage>;
 
-/** `GET /machines/{id}/issues` (spec 2 §7 Machines): tags, startIndex, limit. */
+/**
+ * Which issues a list shows by their Resolved flag, as Sentry's issue stream
+ * does (`is:unresolved` unless asked): `unresolved` (the default: open issues
+ * only), `resolved`, or `all`. A resolved issue that occurs again is open again
+ * (a regression, DESIGN §14), so it comes back into the default list.
+ */
+export const ISSUE_STATUSES = ['unresolved', 'resolved', 'all'] as const;
+export const ZIssueStatus = z.enum(ISSUE_STATUSES, { error: `Must be one of ${ISSUE_STATUSES.join(', ')}` });
+export type TIssueStatus = z.infer<typeof ZIssueStatus>;
+/** The list's default: open issues only. */
+export const DEFAULT_ISSUE_STATUS: TIssueStatus = 'unresolved';
+
+/** The filter fields every issue list and the tag suggestions take: tags (every one) and status. */
+const ISSUE_FILTER_FIELDS = {
+  tags: ZIssueTagsFilter.optional(),
+  status: ZIssueStatus.default(DEFAULT_ISSUE_STATUS).describe('unresolved (default), resolved or all'),
+};
+
+/** `GET /machines/{id}/issues` (spec 2 §7 Machines): tags, status, startIndex, limit. */
 export const ZMachineIssuesQuery = z.object({
   ...PAGE_QUERY_FIELDS,
-  tags: ZIssueTagsFilter.optional(),
+  ...ISSUE_FILTER_FIELDS,
 });
 export type TMachineIssuesQuery = z.input<typeof ZMachineIssuesQuery>;
 
-/** `GET /issues` (spec 2 §7 Issues): machineId, tags comma-joined, startIndex, limit. */
+/** `GET /issues` (spec 2 §7 Issues): machineId, tags comma-joined, status, startIndex, limit. */
 export const ZIssuesQuery = ZMachineIssuesQuery.extend({ machineId: ZId.optional() });
 export type TIssuesQuery = z.input<typeof ZIssuesQuery>;
+
+/** Most tag suggestions one call answers (`GET /issues/tags` `limit`). */
+export const ISSUE_TAG_SUGGESTIONS_MAX = 100;
+/** Default number of tag suggestions. */
+export const ISSUE_TAG_SUGGESTIONS_DEFAULT = 50;
+/** Tag suggestions count the tags of at most this many matching issues (the newest last occurrences). */
+export const ISSUE_TAG_SUGGESTIONS_SCAN = 10_000;
+
+/**
+ * `GET /issues/tags`: the tags in use on the issues the viewer's filter
+ * matches (machineId, tags, status as `GET /issues` takes them), to suggest in
+ * the tag filter. `search`: only tags containing it (case-insensitive).
+ * `limit`: at most this many, 1..`ISSUE_TAG_SUGGESTIONS_MAX`.
+ */
+export const ZIssueTagsQuery = z.object({
+  machineId: ZId.optional(),
+  ...ISSUE_FILTER_FIELDS,
+  search: z.string().trim().max(ISSUE_TAG_MAX_LENGTH).optional(),
+  limit: z.coerce.number().int().min(1).max(ISSUE_TAG_SUGGESTIONS_MAX).default(ISSUE_TAG_SUGGESTIONS_DEFAULT),
+});
+export type TIssueTagsQuery = z.input<typeof ZIssueTagsQuery>;
+
+/** One suggested tag and how many matching issues carry it. */
+export const ZIssueTagSuggestion = z.object({ tag: z.string(), issueCount: z.number().int() });
+export type TIssueTagSuggestion = z.infer<typeof ZIssueTagSuggestion>;
+
+/**
+ * The answer of `GET /issues/tags`: the tags of the matching issues (the
+ * newest `ISSUE_TAG_SUGGESTIONS_SCAN` of them) other than those already in the
+ * filter, most used first (then by name), at most `limit`.
+ */
+export const ZIssueTagSuggestions = z.object({ items: z.array(ZIssueTagSuggestion).max(ISSUE_TAG_SUGGESTIONS_MAX) });
+export type TIssueTagSuggestions = z.infer<typeof ZIssueTagSuggestions>;
 
 /** One log of an issue (spec 2 §3 Issue log): `size` in characters of the whole content; `complete` false when the content was cut. */
 export const ZIssueLog = z.object({

@@ -7,7 +7,8 @@
  *   panicked machines), at its completion time;
  * - `operation` issues on a few visible machines (one to four occurrences each
  *   over the last days), one of them on a Customer Production machine (only
- *   users with CustomerProductionAccess see it), and one `probe` issue;
+ *   users with CustomerProductionAccess see it), and one `probe` issue (a
+ *   timeout, which the live probes of a healthy machine do not repeat);
  * - one resolved `server-status` issue on a running managed panicked machine of
  *   a visible class: its fault lasts, so the worker's first status check after
  *   `npm start` (at once, then every `SERVER_STATUS_INTERVAL_S`) reopens it
@@ -82,9 +83,9 @@ export async function seedDemoIssues(tx: DbOrTx, rng: Rng, fleet: { machines: Ma
     {
       machineId: probed.id,
       source: 'probe',
-      description: 'Launcher did not answer within 10000 ms',
+      description: `Launcher probe of ${probed.name} failed: no answer within 10000 ms`,
       tags: ['probe', 'launcher'],
-      content: `GET the launcher of ${probed.name}: no answer within 10000 ms`,
+      content: `GET the launcher of ${probed.name} failed: no answer within 10000 ms`,
     },
     daysBefore(1 + rng.next()),
   );

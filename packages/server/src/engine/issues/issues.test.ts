@@ -14,7 +14,7 @@ import { claimNext, finishTask, insertTasks } from '../tasks/tasks.repository.js
 import { finishOperation } from '../operations/agent-finish.repository.js';
 import { siteServerStatus } from '../../modules/operations/site-server-status.js';
 import { issueFingerprint, normaliseDescription, raiseIssue, raiseIssues, type IssueOccurrence } from './raise.js';
-import { runServerStatusCheck, SERVER_STATUS_CHECK } from './server-status-check.js';
+import { runServerStatusCheck, SERVER_STATUS_CHECK, SERVER_STATUS_FAULTS } from './server-status-check.js';
 
 let f: AgentFixture;
 
@@ -275,10 +275,18 @@ describe('the site server status check', () => {
     const [p] = await issuesOf(panicked.id);
     const expected = siteServerStatus({ machineId: panicked.id, needsAdmin: true, instanceStatus: 'running', lastFinishedStatus: null });
     const falseCheck = Object.entries(expected).find(([k, v]) => v === false && k !== 'operational')![0];
-    expect(p).toMatchObject({ source: 'server-status', description: `Site server Degraded: operational, ${falseCheck} false`, tags: ['server-status', 'operational', falseCheck], count: 1 });
-    expect((await logsOf(p!.id))[0]!.content).toBe(`Site server status of ${(await f.machineRow(panicked.id)).name}: ${JSON.stringify(expected)}`);
+    // A sentence an operator reads, not the flags' names.
+    const fault = SERVER_STATUS_FAULTS[falseCheck as keyof typeof SERVER_STATUS_FAULTS];
+    expect(p).toMatchObject({ source: 'server-status', description: `Site server degraded: not operational, ${fault}`, tags: ['server-status', 'operational', falseCheck], count: 1 });
+    const log = (await logsOf(p!.id))[0]!.content;
+    expect(log.split('\n')).toEqual([
+      `Site server status of ${(await f.machineRow(panicked.id)).name}: Degraded`,
+      'operational: no',
+      ...['diskSpaceOk', 'interServerCommOk', 'libraryImportOk', 'mongoOk', 'rabbitMqOk'].map((c) => `${c}: ${c === falseCheck ? 'no' : 'yes'}`),
+    ]);
+    expect(log).not.toContain('{');
     const [d] = await statusIssuesOf(failedLast.id);
-    expect(d!.description).toMatch(/^Site server Degraded: \w+ false$/);
+    expect(d!.description).toMatch(/^Site server degraded: (disk space is low|the servers cannot reach each other|library import is failing|MongoDB is not responding|RabbitMQ is not responding)$/);
     expect(await issuesOf(healthy.id)).toHaveLength(0);
     expect(await issuesOf(stopped.id)).toHaveLength(0);
     expect(await issuesOf(unmanaged.id)).toHaveLength(0);

@@ -30,12 +30,18 @@ export const SERVER_STATUS_CHECK = 'server-status';
 /** Default interval of the check, ms (`SERVER_STATUS_INTERVAL_S` 60). */
 export const SERVER_STATUS_INTERVAL_MS = 60_000;
 
+/** A flag of the site server status: `operational` and the checks. */
+export type ServerStatusFlag = 'operational' | (typeof SITE_SERVER_CHECKS)[number];
+
+/** The flags in the order the issue names them, `operational` first. */
+const STATUS_FLAGS: readonly ServerStatusFlag[] = ['operational', ...SITE_SERVER_CHECKS];
+
 /** A running managed machine whose status has a false flag. */
 export interface ServerStatusFault {
   machineId: number;
   machineName: string;
   /** The flags that are false, `operational` first. */
-  falseFlags: string[];
+  falseFlags: ServerStatusFlag[];
   status: ReturnType<typeof siteServerStatus>;
 }
 
@@ -58,20 +64,35 @@ export async function selectServerStatusFaults(db: DbOrTx): Promise<ServerStatus
   const faults: ServerStatusFault[] = [];
   for (const r of rows) {
     const status = siteServerStatus({ machineId: r.id, needsAdmin: r.needsAdmin, instanceStatus: 'running', lastFinishedStatus: r.lastFinishedStatus });
-    const falseFlags = (['operational', ...SITE_SERVER_CHECKS] as const).filter((f) => !status[f]);
+    const falseFlags = STATUS_FLAGS.filter((f) => !status[f]);
     if (falseFlags.length > 0) faults.push({ machineId: r.id, machineName: r.name, falseFlags, status });
   }
   return faults;
 }
 
-/** The occurrence of a fault: one issue per machine and set of false flags. */
+/** What each false flag means, as the issue's sentence says it. */
+export const SERVER_STATUS_FAULTS: Record<ServerStatusFlag, string> = {
+  operational: 'not operational',
+  diskSpaceOk: 'disk space is low',
+  interServerCommOk: 'the servers cannot reach each other',
+  libraryImportOk: 'library import is failing',
+  mongoOk: 'MongoDB is not responding',
+  rabbitMqOk: 'RabbitMQ is not responding',
+};
+
+/**
+ * The occurrence of a fault: one issue per machine and set of false flags,
+ * described as an operator reads it ("Site server degraded: MongoDB is not
+ * responding"), tagged `server-status` and the flags, the status flag by flag
+ * (yes/no) as its log.
+ */
 export function serverStatusOccurrence(f: ServerStatusFault) {
   return {
     machineId: f.machineId,
     source: 'server-status' as const,
-    description: `Site server ${f.status.status}: ${f.falseFlags.join(', ')} false`,
+    description: `Site server ${f.status.status.toLowerCase()}: ${f.falseFlags.map((flag) => SERVER_STATUS_FAULTS[flag]).join(', ')}`,
     tags: ['server-status', ...f.falseFlags],
-    content: `Site server status of ${f.machineName}: ${JSON.stringify(f.status)}`,
+    content: [`Site server status of ${f.machineName}: ${f.status.status}`, ...STATUS_FLAGS.map((flag) => `${flag}: ${f.status[flag] ? 'yes' : 'no'}`)].join('\n'),
   };
 }
 

@@ -37,7 +37,7 @@ export interface ProbeResult {
   ok: boolean;
   /** Milliseconds until the answer; null when the probe failed. */
   latencyMs: number | null;
-  /** Why it failed (issue content); absent on success. */
+  /** Why it failed, the phrase that ends the issue's sentence ("no answer within 10000 ms"); absent on success. */
   reason?: string;
 }
 
@@ -87,11 +87,11 @@ export function createSimulatedEndpoint(o: { failMachines?: readonly string[]; r
   const failing = new Set(o.failMachines ?? []);
   const random = o.random ?? Math.random;
   const answer = (t: ProbeTarget, at: Date): ProbeResult => {
-    if (t.instanceStatus !== 'running') return { ok: false, latencyMs: null, reason: `No answer from ${t.url}: the instance is ${t.instanceStatus}` };
-    if (t.needsAdmin) return { ok: false, latencyMs: null, reason: `No answer from ${t.url}: the machine needs admin (Panic)` };
-    if (failing.has(t.machineName)) return { ok: false, latencyMs: null, reason: `No answer from ${t.url}: simulated failure (SIM_PROBE_FAIL_MACHINES)` };
+    if (t.instanceStatus !== 'running') return { ok: false, latencyMs: null, reason: `no answer, the instance is ${t.instanceStatus}` };
+    if (t.needsAdmin) return { ok: false, latencyMs: null, reason: 'no answer, the machine needs admin (Panic)' };
+    if (failing.has(t.machineName)) return { ok: false, latencyMs: null, reason: 'no answer (simulated fault)' };
     const latencyMs = simulatedLatencyMs({ creditCost: t.creditCost, kind: t.kind, load: simulatedLoad(t.busy, at), gaussian: gaussian(random) });
-    if (latencyMs > PROBE_TIMEOUT_MS) return { ok: false, latencyMs: null, reason: `No answer from ${t.url} within ${PROBE_TIMEOUT_MS} ms` };
+    if (latencyMs > PROBE_TIMEOUT_MS) return { ok: false, latencyMs: null, reason: `no answer within ${PROBE_TIMEOUT_MS} ms` };
     return { ok: true, latencyMs: Math.round(latencyMs * 10) / 10 };
   };
   return {

@@ -4,8 +4,10 @@
  * `maintain()` with their own clock.
  *
  * - `tick()` probes the URLs whose slot the clock passed since the cursor
- *   (`schedule.ts`), stores them and moves the cursor, in one transaction;
- *   a new failing streak raises an issue (source `probe`), once per streak.
+ *   (`schedule.ts`), stores them, raises an occurrence of its issue (source
+ *   `probe`) for every failed probe, and moves the cursor, in one
+ *   transaction: a URL failing every interval counts its issue up every
+ *   interval, as Sentry counts a repeated error.
  * - `maintain()` makes the raw samples' partitions ahead, rolls up each closed
  *   hour once, drops raw partitions older than a day and rollups older than
  *   eight days.
@@ -15,8 +17,8 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { isDatabaseGone } from '../../db/client.js';
-import { raiseIssue, type IssueOccurrence } from '../issues/raise.js';
-import type { ProbeEndpoint } from './endpoint.js';
+import { raiseIssues, type IssueOccurrence } from '../issues/raise.js';
+import type { ProbeEndpoint, ProbeResult, ProbeTarget } from './endpoint.js';
 import { dueWindow } from './schedule.js';
 import * as repo from './probes.repository.js';
 
@@ -60,14 +62,26 @@ export interface ProbeEngineOptions {
   tickMs?: number;
   /** How often maintenance runs, ms (default 60,000). */
   maintainMs?: number;
-  /** The issue sink (default `raiseIssue`). */
-  raise?: typeof raiseIssue;
+  /** The issue sink, called once per tick with that tick's failures (default `raiseIssues`). */
+  raise?: typeof raiseIssues;
 }
 
-/** What the issue of a URL whose probes started failing says. */
-export function probeIssue(f: repo.NewFailure, reason: string): IssueOccurrence {
-  const what = f.kind === 'launcher' ? 'Launcher' : 'Site master';
-  return { machineId: f.machineId, source: 'probe', description: `${what} probe of ${f.url} failed`, tags: ['probe', f.kind], content: reason };
+/**
+ * The occurrence of a failed probe: "Launcher probe of <machine> failed:
+ * <reason>" (or "Site master probe …"), tagged `probe` and the kind, the URL
+ * and the machine's facts as its log. One issue per machine, kind and reason
+ * (the fingerprint), so a lasting failure is one issue whose count grows.
+ */
+export function probeIssue(t: ProbeTarget, r: ProbeResult): IssueOccurrence {
+  const what = t.kind === 'launcher' ? 'Launcher' : 'Site master';
+  const reason = r.reason ?? 'no answer';
+  return {
+    machineId: t.machineId,
+    source: 'probe',
+    description: `${what} probe of ${t.machineName} failed: ${reason}`,
+    tags: ['probe', t.kind],
+    content: `GET ${t.url} failed: ${reason}\nInstance: ${t.instanceStatus}; needs admin: ${t.needsAdmin ? 'yes' : 'no'}; operation running: ${t.busy ? 'yes' : 'no'}`,
+  };
 }
 
 export function createProbeEngine(o: ProbeEngineOptions): ProbeEngine {
@@ -75,7 +89,7 @@ export function createProbeEngine(o: ProbeEngineOptions): ProbeEngine {
   const intervalMs = o.intervalS * 1000;
   const tickMs = Math.min(o.tickMs ?? 1000, intervalMs);
   const maintainMs = o.maintainMs ?? 60_000;
-  const raise = o.raise ?? raiseIssue;
+  const raise = o.raise ?? raiseIssues;
   const stats: ProbeStats = { ticks: 0, probes: 0, lagMs: 0, maxLagMs: 0, lastTickMs: 0 };
   /** Hours whose partition this process has made (or seen), so a tick checks the catalogue once an hour. */
   const ensured = new Set<number>();
@@ -102,11 +116,10 @@ export function createProbeEngine(o: ProbeEngineOptions): ProbeEngine {
       if (!window.all && window.ranges.length === 0) return 0;
       const targets = await repo.selectDueTargets(tx, { window, at });
       const results = await o.endpoint.probe(targets, at);
-      const failures = await repo.storeSamples(tx, { at, targets, results });
-      if (failures.length > 0) {
-        const reasons = new Map(targets.map((t, i) => [`${t.machineId}:${t.kind}`, results[i]?.reason ?? 'No answer']));
-        for (const f of failures) await raise(tx, probeIssue(f, reasons.get(`${f.machineId}:${f.kind}`) ?? 'No answer'), at);
-      }
+      await repo.storeSamples(tx, { at, targets, results });
+      // Every failed probe is an occurrence: one batch (one upsert) for the tick, however many failed.
+      const failed = targets.flatMap((t, i) => (results[i]?.ok ? [] : [probeIssue(t, results[i] ?? { ok: false, latencyMs: null })]));
+      if (failed.length > 0) await raise(tx, failed, at);
       await repo.setCursor(tx, at);
       return targets.length;
     });

@@ -88,22 +88,15 @@ export async function selectDueTargets(db: DbOrTx, q: { window: DueWindow; at: D
   return targets;
 }
 
-/** A URL whose probes started failing at this tick (the first failure of a streak). */
-export interface NewFailure {
-  machineId: number;
-  kind: TProbeKind;
-  url: string;
-}
-
 /**
  * Stores a tick's probes in one statement: the raw samples (into the hour's
  * partition, which must exist) and each URL's `request_statistics` row (last
  * probe, failing streak, the clock-hour accumulators: a probe in a new hour
- * moves the accumulator to `prev*` and starts a new one). Answers the URLs
- * whose failing streak starts with this probe.
+ * moves the accumulator to `prev*` and starts a new one; `failing_since` is
+ * the first failure of the current streak, null after a success).
  */
-export async function storeSamples(db: DbOrTx, q: { at: Date; targets: readonly ProbeTarget[]; results: readonly ProbeResult[] }): Promise<NewFailure[]> {
-  if (q.targets.length === 0) return [];
+export async function storeSamples(db: DbOrTx, q: { at: Date; targets: readonly ProbeTarget[]; results: readonly ProbeResult[] }): Promise<void> {
+  if (q.targets.length === 0) return;
   const at = q.at.toISOString();
   const hour = hourOf(q.at).toISOString();
   const ids = q.targets.map((t) => t.machineId);
@@ -112,37 +105,33 @@ export async function storeSamples(db: DbOrTx, q: { at: Date; targets: readonly 
   const latencies = q.results.map((r) => r.latencyMs);
   const oks = q.results.map((r) => r.ok);
   const same = sql`rs.acc_hour = excluded.acc_hour`;
-  const { rows } = await db.execute<{ machine_id: number; kind: number; url: string }>(sql`
+  await db.execute(sql`
     with s as (
       select * from unnest(${sql.param(ids)}::int[], ${sql.param(kinds)}::int2[], ${sql.param(latencies)}::float8[], ${sql.param(oks)}::bool[], ${sql.param(urls)}::text[])
         as t(machine_id, kind, latency_ms, ok, url)
     ), raw as (
       insert into probe_samples (at, machine_id, latency_ms, kind, ok)
       select ${at}::timestamptz, machine_id, latency_ms, kind, ok from s
-    ), up as (
-      insert into request_statistics as rs
-        (machine_id, kind, url, last_at, last_latency_ms, last_ok, failing_since, acc_hour, acc_n, acc_ok, acc_lat_sum)
-      select machine_id, kind, url, ${at}::timestamptz, latency_ms, ok,
-        case when ok then null else ${at}::timestamptz end, ${hour}::timestamptz, 1, ok::int, coalesce(latency_ms, 0)
-      from s
-      on conflict (machine_id, kind) do update set
-        url = excluded.url,
-        last_at = excluded.last_at,
-        last_latency_ms = excluded.last_latency_ms,
-        last_ok = excluded.last_ok,
-        failing_since = case when excluded.last_ok then null else coalesce(rs.failing_since, excluded.last_at) end,
-        prev_hour = case when ${same} then rs.prev_hour else rs.acc_hour end,
-        prev_n = case when ${same} then rs.prev_n else rs.acc_n end,
-        prev_ok = case when ${same} then rs.prev_ok else rs.acc_ok end,
-        prev_lat_sum = case when ${same} then rs.prev_lat_sum else rs.acc_lat_sum end,
-        acc_n = case when ${same} then rs.acc_n + 1 else 1 end,
-        acc_ok = case when ${same} then rs.acc_ok + excluded.acc_ok else excluded.acc_ok end,
-        acc_lat_sum = case when ${same} then rs.acc_lat_sum + excluded.acc_lat_sum else excluded.acc_lat_sum end,
-        acc_hour = excluded.acc_hour
-      returning machine_id, kind, url, last_ok, failing_since
     )
-    select machine_id, kind, url from up where not last_ok and failing_since = ${at}::timestamptz`);
-  return rows.map((r) => ({ machineId: r.machine_id, kind: KIND_OF_CODE[r.kind]!, url: r.url }));
+    insert into request_statistics as rs
+      (machine_id, kind, url, last_at, last_latency_ms, last_ok, failing_since, acc_hour, acc_n, acc_ok, acc_lat_sum)
+    select machine_id, kind, url, ${at}::timestamptz, latency_ms, ok,
+      case when ok then null else ${at}::timestamptz end, ${hour}::timestamptz, 1, ok::int, coalesce(latency_ms, 0)
+    from s
+    on conflict (machine_id, kind) do update set
+      url = excluded.url,
+      last_at = excluded.last_at,
+      last_latency_ms = excluded.last_latency_ms,
+      last_ok = excluded.last_ok,
+      failing_since = case when excluded.last_ok then null else coalesce(rs.failing_since, excluded.last_at) end,
+      prev_hour = case when ${same} then rs.prev_hour else rs.acc_hour end,
+      prev_n = case when ${same} then rs.prev_n else rs.acc_n end,
+      prev_ok = case when ${same} then rs.prev_ok else rs.acc_ok end,
+      prev_lat_sum = case when ${same} then rs.prev_lat_sum else rs.acc_lat_sum end,
+      acc_n = case when ${same} then rs.acc_n + 1 else 1 end,
+      acc_ok = case when ${same} then rs.acc_ok + excluded.acc_ok else excluded.acc_ok end,
+      acc_lat_sum = case when ${same} then rs.acc_lat_sum + excluded.acc_lat_sum else excluded.acc_lat_sum end,
+      acc_hour = excluded.acc_hour`);
 }
 
 /** The name of the raw samples' partition of the clock hour `hour` (UTC): `probe_samples_pYYYYMMDDHH`. */

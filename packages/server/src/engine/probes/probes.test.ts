@@ -1,11 +1,12 @@
 /**
  * The probe worker (DESIGN §14, README.md here) on a copy of the demo fleet,
  * with a clock the test moves: the spread over the interval, each URL once an
- * interval, failures and their issues once per streak, the simulated latency,
+ * interval, an issue occurrence for every failed probe, the simulated latency,
  * the hour/day/week windows from the rollups, idempotent rollups and retention.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { isoTime } from '../../db/sql-json.js';
 import { cloudInstances } from '../../db/schema.js';
 import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
@@ -156,11 +157,14 @@ describe('ticks on the database', () => {
   let engine: ProbeEngine;
   let clock: ReturnType<typeof testClock>;
   const raised: { occurrence: IssueOccurrence; at?: Date }[] = [];
+  /** Calls of the issue sink: one batch per tick that had failures. */
+  let batches = 0;
   const endpoint = createSimulatedEndpoint();
 
   beforeAll(() => {
     clock = testClock(new Date('2031-03-01T10:00:00Z'));
-    engine = createProbeEngine({ db: database.db, endpoint, intervalS: 60, now: clock.now, raise: async (_db, occurrence, at) => void raised.push({ occurrence, at }) });
+    const raise = async (_db: unknown, occurrences: IssueOccurrence[], at?: Date) => void (batches++, raised.push(...occurrences.map((occurrence) => ({ occurrence, at }))));
+    engine = createProbeEngine({ db: database.db, endpoint, intervalS: 60, now: clock.now, raise });
   });
 
   it('probes every target URL exactly once over an interval of one-second ticks, spread over the ticks', async () => {
@@ -206,34 +210,47 @@ describe('ticks on the database', () => {
     });
   });
 
-  it('raises one issue per failing streak, with the reason, and a new one after a success', async () => {
+  it('raises an occurrence for every failed probe of a streak, one batch a tick, naming the machine and the reason', async () => {
     const m = await probedMachine({ needsAdmin: true, name: 'probe-panic' });
     const mine = () => raised.filter((r) => r.occurrence.machineId === m.id);
+    const ticks: Date[] = [];
     for (let i = 0; i < 3; i++) {
       clock.add(60_000);
+      ticks.push(clock.now());
+      const before = batches;
       await engine.tick();
+      // Every failure of the tick (ours and the demo fleet's) in one call: one upsert, not one per probe.
+      expect(batches - before).toBe(1);
     }
     expect(await samplesOf(m.id)).toBe(3);
-    expect(mine()).toHaveLength(1);
-    expect(mine()[0]!.occurrence).toMatchObject({
-      source: 'probe',
-      tags: ['probe', 'launcher'],
-      description: expect.stringMatching(/^Launcher probe of https:\/\/probe-.* failed$/),
-      content: expect.stringContaining('needs admin'),
-    });
+    expect(mine()).toHaveLength(3);
+    expect(mine().map((r) => r.at)).toEqual(ticks);
+    for (const r of mine()) {
+      expect(r.occurrence).toEqual({
+        machineId: m.id,
+        source: 'probe',
+        tags: ['probe', 'launcher'],
+        description: 'Launcher probe of probe-panic failed: no answer, the machine needs admin (Panic)',
+        content: expect.stringMatching(/^GET https:\/\/probe-.*\.example failed: no answer, the machine needs admin \(Panic\)\nInstance: running; needs admin: yes/),
+      });
+    }
+    // The streak is kept in the statistics row: from its first failure to the next success.
+    const streak = async () =>
+      (await database.db.execute<{ lastOk: boolean; failingSince: string | null }>(sql`
+        select last_ok as "lastOk", ${isoTime(sql`failing_since`)} as "failingSince" from request_statistics where machine_id = ${m.id}`)).rows[0];
+    expect(await streak()).toEqual({ lastOk: false, failingSince: ticks[0]!.toISOString() });
     await database.db.execute(sql`update machines set needs_admin = false where id = ${m.id}`);
     clock.add(60_000);
     await engine.tick();
-    const [row] = (await database.db.execute<{ last_ok: boolean; failing_since: Date | null }>(sql`
-      select last_ok, failing_since from request_statistics where machine_id = ${m.id}`)).rows;
-    expect(row).toEqual({ last_ok: true, failing_since: null });
+    expect(await streak()).toEqual({ lastOk: true, failingSince: null });
+    expect(mine()).toHaveLength(3);
     await database.db.execute(sql`update cloud_instances set status = 'stopped' where machine_id = ${m.id}`);
     clock.add(60_000);
     await engine.tick();
     clock.add(60_000);
     await engine.tick();
-    expect(mine()).toHaveLength(2);
-    expect(mine()[1]!.occurrence.content).toContain('the instance is stopped');
+    expect(mine()).toHaveLength(5);
+    expect(mine()[4]!.occurrence.description).toBe('Launcher probe of probe-panic failed: no answer, the instance is stopped');
   });
 });
 

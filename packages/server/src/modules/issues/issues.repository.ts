@@ -8,10 +8,20 @@
  * in `GET /issues` (the viewer is a history, as the Operations viewer is).
  */
 import { and, arrayContains, count, desc, eq, notInArray, sql, type SQL } from 'drizzle-orm';
-import { ISSUES_COUNT_AHEAD, type TIssue, type TIssueLog, type TIssuesPage, type TIssueSource } from '@fleet/contracts';
+import {
+  ISSUE_TAG_SUGGESTIONS_SCAN,
+  ISSUES_COUNT_AHEAD,
+  type TIssue,
+  type TIssueLog,
+  type TIssuesPage,
+  type TIssueSource,
+  type TIssueStatus,
+  type TIssueTagSuggestion,
+} from '@fleet/contracts';
 import { cappedCount, cappedTotalFields, countCap } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
+import { likePattern } from '../../db/like-pattern.js';
 import { isoTime } from '../../db/sql-json.js';
 import { machineVisible } from '../../db/visible-machine.js';
 import { accounts, issueLogs, issues, machines } from '../../db/schema.js';
@@ -21,6 +31,23 @@ export interface IssueFilter {
   machineId?: number;
   /** The issue has every one of these tags. */
   tags?: string[];
+  /** By the Resolved flag: open only (`unresolved`), resolved only, or `all` (default `all` here; the routes default to `unresolved`). */
+  status?: TIssueStatus;
+}
+
+/** The status filter on the issue row `i`: `and not i.is_resolved`, `and i.is_resolved`, or nothing. */
+function statusCondition(status: TIssueStatus | undefined): SQL {
+  if (status === 'unresolved') return sql`and not i.is_resolved`;
+  if (status === 'resolved') return sql`and i.is_resolved`;
+  return sql``;
+}
+
+/** The filter's conditions on the issue row `i` after `where` (visibility, machine, tags, status). */
+function walkConditions(f: IssueFilter): SQL {
+  return sql`${machineVisible(sql`i.machine_id`, { hiddenClassIds: f.hiddenClassIds, live: false })}
+    ${f.machineId !== undefined ? sql`and i.machine_id = ${f.machineId}::int` : sql``}
+    ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}
+    ${statusCondition(f.status)}`;
 }
 
 function where(f: IssueFilter): SQL | undefined {
@@ -111,9 +138,7 @@ const ISSUE_ORDER = sql`i.last_occurrence_time desc nulls last, i.id desc nulls 
  */
 export function issuePageStatement(f: IssueFilter & { startIndex: number; limit: number }): SQL {
   const cap = countCap(f, ISSUES_COUNT_AHEAD);
-  const walk = sql`from issues i where ${machineVisible(sql`i.machine_id`, { hiddenClassIds: f.hiddenClassIds, live: false })}
-    ${f.machineId !== undefined ? sql`and i.machine_id = ${f.machineId}::int` : sql``}
-    ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}
+  const walk = sql`from issues i where ${walkConditions(f)}
     order by ${ISSUE_ORDER}`;
   return sql`with p as materialized (select i.id, i.last_occurrence_time ${walk} offset ${f.startIndex}::int limit ${f.limit}::int),
       n as (select count(*)::int as rows from p),
@@ -141,6 +166,32 @@ export async function selectIssuePageText(db: DbOrTx, f: IssueFilter & { startIn
 /** A page of visible issues (see {@link issuePageStatement}). */
 export async function selectIssuePage(db: DbOrTx, f: IssueFilter & { startIndex: number; limit: number }): Promise<TIssuesPage> {
   return JSON.parse(await selectIssuePageText(db, f)) as TIssuesPage;
+}
+
+/**
+ * The tags in use on the visible issues matching the filter, for the tag
+ * filter's suggestions: each tag with the number of matching issues carrying
+ * it, most used first (then by name), without the filter's own tags, only
+ * those containing `search` (case-insensitive, literally) when given, at most
+ * `limit`. Counted over the newest `ISSUE_TAG_SUGGESTIONS_SCAN` matching
+ * issues (a walk of `issues_last_idx`), so that its cost is bounded however
+ * many issues there are.
+ */
+export async function selectIssueTags(
+  db: DbOrTx,
+  f: IssueFilter & { search?: string; limit: number },
+): Promise<TIssueTagSuggestion[]> {
+  const search = f.search ? sql`and t.tag ilike ${likePattern(f.search)}` : sql``;
+  const chosen = f.tags && f.tags.length > 0 ? sql`and t.tag <> all(${sql.param(f.tags)}::text[])` : sql``;
+  const { rows } = await db.execute<{ tag: string; issueCount: number }>(sql`
+    with matching as (select i.tags from issues i where ${walkConditions(f)} order by ${ISSUE_ORDER} limit ${ISSUE_TAG_SUGGESTIONS_SCAN}::int)
+    select t.tag, count(*)::int as "issueCount"
+    from matching cross join lateral unnest(matching.tags) as t(tag)
+    where true ${search} ${chosen}
+    group by t.tag
+    order by count(*) desc, t.tag
+    limit ${f.limit}::int`);
+  return rows;
 }
 
 /** One visible issue with its machine's account (for the audit), or undefined. `forUpdate` locks the issue row. */

@@ -1,7 +1,8 @@
 /**
  * Issue calls (spec 2 §2.5, §7 Issues and Machines, §8 Update issue; DESIGN
- * §14): `GET /issues`, `GET /machines/{id}/issues`, `GET /issues/{id}/logs`,
- * `PATCH /issues/{id}`. The PATCH needs `write` (app.ts) and is audited.
+ * §14): `GET /issues`, `GET /machines/{id}/issues`, `GET /issues/tags`,
+ * `GET /issues/{id}/logs`, `PATCH /issues/{id}`. The PATCH needs `write`
+ * (app.ts) and is audited.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -10,6 +11,8 @@ import {
   ZIssue,
   ZIssueLogsPage,
   ZIssueLogsQuery,
+  ZIssueTagSuggestions,
+  ZIssueTagsQuery,
   ZIssuesPage,
   ZIssuesQuery,
   ZMachineIssuesQuery,
@@ -29,7 +32,7 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listIssues',
         description:
-          'Issues of visible machines, newest last occurrence first, paged and filtered on the server (spec 2 §2.5, §7 Issues): `machineId`, `tags` (comma list; an issue matches when it has every tag). Issues of Customer Production machines are left out without group CustomerProductionAccess. ' +
+          'Issues of visible machines, newest last occurrence first, paged and filtered on the server (spec 2 §2.5, §7 Issues): `machineId`, `tags` (comma list; an issue matches when it has every tag), `status` (`unresolved`, the default: open issues only, as Sentry lists them; `resolved`; `all`). Issues of Customer Production machines are left out without group CustomerProductionAccess. ' +
           COUNTED,
         tags,
         summary: 'Issues of visible machines, filtered by machine and tags, paged',
@@ -45,7 +48,7 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listMachineIssues',
-        description: `The machine's issues, newest last occurrence first, filtered by \`tags\` (every tag) and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine. ${COUNTED}`,
+        description: `The machine's issues, newest last occurrence first, filtered by \`tags\` (every tag) and \`status\` (\`unresolved\` by default, \`resolved\`, \`all\`) and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine. ${COUNTED}`,
         tags,
         summary: 'Issues of one machine, filtered by tags, paged',
         params: ZIdParams,
@@ -54,6 +57,22 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req) => svc().machineIssues({ principal: req.principal!, machineId: req.params.id, query: req.query }),
+  );
+
+  app.get(
+    '/issues/tags',
+    {
+      schema: {
+        operationId: 'listIssueTags',
+        description:
+          "The tags in use on the visible issues matching the Issue viewer's filter (`machineId`, `tags`, `status` as `GET /issues` takes them), for the tag filter's suggestions: each tag with the number of matching issues carrying it, most used first, without the tags already in the filter; `search` keeps the tags containing it (case-insensitive); at most `limit` (default 50, at most 100). Counted over the newest 10,000 matching issues.",
+        tags,
+        summary: 'Tags in use on the matching issues, most used first',
+        querystring: ZIssueTagsQuery,
+        response: { 200: ZIssueTagSuggestions },
+      },
+    },
+    (req) => svc().tags({ principal: req.principal!, query: req.query }),
   );
 
   app.get(

@@ -10,9 +10,11 @@
  * - `PATCH /issues/{id}` is audited (`UpdateIssue`, the machine's account, the
  *   change of isResolved) in its transaction; setting the value it already has
  *   changes nothing and records nothing.
- * - The engine reopens a resolved issue that occurs again (`engine/issues/raise.ts`).
+ * - The lists show open issues unless asked (`status` `resolved` or `all`), as
+ *   Sentry's stream does; the engine reopens a resolved issue that occurs
+ *   again (`engine/issues/raise.ts`), so it comes back into them.
  */
-import type { TIssue, TIssueLogsPage, TIssuesPage } from '@fleet/contracts';
+import type { TIssue, TIssueLogsPage, TIssuesPage, TIssueStatus, TIssueTagSuggestions } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
@@ -22,12 +24,21 @@ import { findVisibleMachine } from '../machines/machines.repository.js';
 import * as repo from './issues.repository.js';
 
 type Page = { startIndex: number; limit: number };
+/** The filter of the lists: tags (every one) and status (open, resolved or all). */
+type Filter = { tags?: string[]; status: TIssueStatus };
 
 export interface IssueService {
-  /** `GET /issues`: visible issues, newest last occurrence first, filtered by machine and tags (every tag). */
-  list(o: { principal: Principal; query: Page & { machineId?: number; tags?: string[] } }): Promise<TIssuesPage>;
+  /** `GET /issues`: visible issues, newest last occurrence first, filtered by machine, tags (every tag) and status (open only by default). */
+  list(o: { principal: Principal; query: Page & Filter & { machineId?: number } }): Promise<TIssuesPage>;
   /** `GET /machines/{id}/issues`; 404 when the machine is unknown, deleted or hidden. */
-  machineIssues(o: { principal: Principal; machineId: number; query: Page & { tags?: string[] } }): Promise<TIssuesPage>;
+  machineIssues(o: { principal: Principal; machineId: number; query: Page & Filter }): Promise<TIssuesPage>;
+  /**
+   * `GET /issues/tags`: the tags in use on the visible issues the filter
+   * matches, with their issue counts, most used first, at most `limit`. A
+   * hidden or unknown machine matches nothing (no 404: it is a filter, as in
+   * `GET /issues`).
+   */
+  tags(o: { principal: Principal; query: Filter & { machineId?: number; search?: string; limit: number } }): Promise<TIssueTagSuggestions>;
   /** `GET /issues/{id}/logs`, newest first; 404 when the issue is unknown or hidden. */
   logs(o: { principal: Principal; issueId: number; query: Page }): Promise<TIssueLogsPage>;
   /** `PATCH /issues/{id}`: resolve or reopen, audited; answers the issue. 404 when unknown or hidden. */
@@ -43,6 +54,8 @@ export function createIssueService({ db, audit }: { db: Db; audit: AuditService 
       if (!(await findVisibleMachine(db, { id: machineId, hiddenClassIds: hidden }))) throw notFound(`Machine ${machineId}`);
       return jsonText(await repo.selectIssuePageText(db, { ...query, machineId, hiddenClassIds: hidden }));
     },
+
+    tags: async ({ principal, query }) => ({ items: await repo.selectIssueTags(db, { ...query, hiddenClassIds: hiddenClassIds(principal) }) }),
 
     async logs({ principal, issueId, query }) {
       if (!(await repo.findVisibleIssue(db, { id: issueId, hiddenClassIds: hiddenClassIds(principal) }))) throw notFound(`Issue ${issueId}`);

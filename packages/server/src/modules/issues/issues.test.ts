@@ -168,7 +168,7 @@ describe('PATCH /issues/{id}', () => {
     const res = await call('PATCH', `/issues/${issue.bBackup}`, 'operator', { body: { isResolved: true } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: issue.bBackup, isResolved: true, count: 1 });
-    expect((await ok<TIssuesPage>('/issues', 'viewer', { machineId: String(ids.b) })).items[0]!.isResolved).toBe(true);
+    expect((await ok<TIssuesPage>('/issues', 'viewer', { machineId: String(ids.b), status: 'all' })).items[0]!.isResolved).toBe(true);
     const again = await call('PATCH', `/issues/${issue.bBackup}`, 'operator', { body: { isResolved: true } });
     expect(again.json()).toMatchObject({ isResolved: true });
     const activities = await t.database.db.select().from(auditActivities).where(eq(auditActivities.action, 'UpdateIssue'));
@@ -200,6 +200,6 @@ describe('PATCH /issues/{id}', () => {
       expect(res.json().errors[0].propertyName).toBe('isResolved');
     }
     expect((await call('PATCH', `/issues/${issue.cp}`, 'admin', { body: { isResolved: true } })).statusCode).toBe(200);
-    expect((await ok<TIssuesPage>('/issues', 'viewer', { machineId: String(ids.a) })).items.every((i) => !i.isResolved)).toBe(true);
+    expect((await ok<TIssuesPage>('/issues', 'viewer', { machineId: String(ids.a), status: 'all' })).items.every((i) => !i.isResolved)).toBe(true);
   });
 });

@@ -22,7 +22,7 @@ const LIST_KEYS: QueryKey[] = [
   viewerKeys.states({ ...page, state: 'Current' }),
   viewerKeys.cloudInstances(page),
   operationKeys.page(page),
-  issueKeys.page(page),
+  issueKeys.page({ ...page, status: 'unresolved' }),
   requestStatisticsKeys.page(page),
 ];
 /** What a machine selection keeps: the lookup and what no viewer list is. */

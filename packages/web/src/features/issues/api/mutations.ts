@@ -2,7 +2,8 @@
  * `PATCH /issues/{id}` (spec 2 §4, §8 Update issue): the Resolved switch. The
  * row changes at once; on failure it is put back after 500 ms
  * (`ISSUE_REVERT_DELAY_MS`) with 'Error occurred updating issue'; success shows
- * 'Issue updated' and reloads the shown pages.
+ * 'Issue updated' and reloads the shown pages (an issue resolved in the list of
+ * open issues leaves it) and the tag suggestions.
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
@@ -39,7 +40,9 @@ export function useUpdateIssue() {
     onSuccess: (updated) => {
       setResolvedInPages(queryClient, updated.id, updated.isResolved);
       toast.success(ISSUE_UPDATE_SUCCESS);
+      // Reloaded: in the default list (open issues only) a resolved issue leaves it.
       void queryClient.invalidateQueries({ queryKey: issueKeys.pages() });
+      void queryClient.invalidateQueries({ queryKey: issueKeys.allTags() });
     },
   });
 }

@@ -3,31 +3,77 @@
  * count (`Tags (2)`) that opens a popover with an input (a tag is added on
  * Enter or when the input loses focus: trimmed, blank and duplicate tags
  * ignored), the tags with a close icon each, and Clear all.
+ *
+ * The input suggests the tags in use on the issues the viewer's filter matches
+ * (`GET /issues/tags`: machine, status and the tags already chosen, most used
+ * first, with their issue counts), read while the popover is open and narrowed
+ * by the text typed; picking one (click, or arrows and Enter) adds it. Enter
+ * without a highlighted suggestion adds the text typed.
  */
 import { useState } from 'react';
-import { Button, Flex, Input, Popover, Tag, Typography } from 'antd';
+import { AutoComplete, Button, Flex, Popover, Tag, Typography } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
-import { ISSUE_TAG_MAX_LENGTH } from '@fleet/contracts';
-import { addTag, removeTag, tagButtonText } from '../issue-rules';
+import { ISSUE_TAG_MAX_LENGTH, type TIssueStatus } from '@fleet/contracts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useIssueTags } from '../api/queries';
+import { addTag, joinTags, removeTag, tagButtonText } from '../issue-rules';
 
-export function TagFilter({ tags, onChange }: { tags: string[]; onChange: (tags: string[]) => void }) {
+/** How long the typed text rests before the suggestions are asked for it, ms. */
+const SUGGEST_DEBOUNCE_MS = 250;
+
+const matches = (input: string, option?: { value: string }) => (option?.value ?? '').toLowerCase().includes(input.trim().toLowerCase());
+
+export interface TagFilterProps {
+  tags: string[];
+  /** The rest of the viewer's filter, which the suggestions follow. */
+  machineId: number | undefined;
+  status: TIssueStatus;
+  onChange: (tags: string[]) => void;
+}
+
+export function TagFilter({ tags, machineId, status, onChange }: TagFilterProps) {
+  const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState('');
-  const commit = () => {
-    const next = addTag(tags, draft);
+  const search = useDebouncedValue(draft.trim(), SUGGEST_DEBOUNCE_MS);
+  const suggestions = useIssueTags({ machineId, tags: joinTags(tags), status, search }, open);
+  const options = (suggestions.data?.items ?? [])
+    .filter((s) => !tags.includes(s.tag))
+    .map((s) => ({
+      value: s.tag,
+      label: (
+        <Flex justify="space-between" gap={8}>
+          <span className="issue-tag-suggestion">{s.tag}</span>
+          <Typography.Text type="secondary" title={`${s.issueCount} ${s.issueCount === 1 ? 'issue' : 'issues'}`}>
+            {s.issueCount}
+          </Typography.Text>
+        </Flex>
+      ),
+    }));
+
+  const add = (raw: string) => {
+    const next = addTag(tags, raw);
     setDraft('');
     if (next.length !== tags.length) onChange(next);
   };
 
   const content = (
     <Flex vertical gap={8} style={{ width: 280 }}>
-      <Input
+      <AutoComplete
         aria-label="Add tag"
         placeholder="Add a tag and press Enter"
         value={draft}
+        options={options}
+        filterOption={matches}
+        defaultActiveFirstOption={false}
         maxLength={ISSUE_TAG_MAX_LENGTH}
-        onChange={(e) => setDraft(e.target.value)}
-        onPressEnter={commit}
-        onBlur={commit}
+        notFoundContent={suggestions.isFetching ? 'Loading tags…' : undefined}
+        onChange={(v: string) => setDraft(v)}
+        onSelect={(v: string) => add(v)}
+        // A highlighted suggestion takes Enter itself (the event is then default-prevented).
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.defaultPrevented) add(draft);
+        }}
+        onBlur={() => add(draft)}
       />
       {tags.length === 0 ? (
         <Typography.Text type="secondary">No tags: every issue is shown.</Typography.Text>
@@ -47,7 +93,7 @@ export function TagFilter({ tags, onChange }: { tags: string[]; onChange: (tags:
   );
 
   return (
-    <Popover trigger="click" placement="bottomLeft" title="Filter by tags" content={content}>
+    <Popover trigger="click" placement="bottomLeft" title="Filter by tags" content={content} open={open} onOpenChange={setOpen}>
       <Button icon={<FilterOutlined aria-hidden />} type={tags.length > 0 ? 'primary' : 'default'}>
         {tagButtonText(tags)}
       </Button>
