@@ -1,18 +1,20 @@
 /**
- * The activity log (spec 2 §2.11, §8, §9): filters, sort, refresh, infinite
- * scroll of 10 then 10 more until an empty page, the detail panel, its toasts,
- * and the Customer Production rule of the account filter.
+ * The activity log (spec 2 §2.11, §8, §9; issue 24 point 6): filters, sort,
+ * refresh, infinite scroll of 10 then 10 more until an empty page, the detail
+ * panel, its toasts, and the Customer Production rule of the account filter;
+ * a deep link opening its activity at once, the user and time filters kept
+ * across a reload, sign-ins hidden until asked for, and a machine's link.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TAccountLookup, TListAccountsResponse, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import type { TAccountLookup, TListAccountsResponse, TMachinesPage, TUserActivity } from '@fleet/contracts';
+import { adminToken, api, apiToken, browser, chooseOption, localDateTime, newPage, selectText, setSwitch, signIn, useBrowserAndAdmin } from './browser.js';
 
 let deleted: { id: number; name: string };
 
 useBrowserAndAdmin();
 beforeAll(async () => {
-  // Enough history for three pages, and one deletion with params and changes.
+  // Sign-ins (hidden unless asked for: enough for two pages of them), and one deletion with params and changes.
   for (let i = 0; i < 22; i++) await apiToken('viewer');
   const [account] = (await api<TListAccountsResponse>('/accounts?classIds=4&limit=1&sortBy=creationTime', adminToken)).items;
   deleted = { id: account!.id, name: account!.name };
@@ -21,6 +23,12 @@ beforeAll(async () => {
 
 const timeline = (page: Page) => page.getByRole('region', { name: 'Activities' });
 const items = (page: Page) => timeline(page).locator('.ant-timeline-item');
+const details = (page: Page) => page.locator('[aria-label="Activity details"]');
+/** Waits until the timeline has loaded (nothing busy) and answers its text. */
+async function loadedTimeline(page: Page): Promise<string> {
+  await timeline(page).and(page.locator('[aria-busy="false"]')).waitFor();
+  return timeline(page).innerText();
+}
 
 describe('activity log', () => {
   it('shows 10 activities, then 10 more on scrolling to the bottom, newest first', async () => {
@@ -106,5 +114,99 @@ describe('activity log', () => {
       }
       await context.close();
     }
+  });
+});
+
+describe('activity log: deep links, user and time filters, sign-ins, links (issue 24 point 6)', () => {
+  it('opens a deep link at its activity at once: selected at the top of the timeline, its details shown, newer ones on request', async () => {
+    const [target] = await api<TUserActivity[]>('/user-activities?startIndex=35&limit=1', adminToken);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/activity?activityId=${target!.id}`);
+    const detail = details(page);
+    await detail.locator('.ant-card-head-title', { hasText: target!.action }).waitFor();
+    expect(await detail.locator('.ant-descriptions-item', { hasText: 'Activity' }).first().innerText()).toContain(String(target!.id));
+    // The timeline starts at it, chosen, without loading the 35 newer ones first.
+    await expect.poll(() => items(page).count()).toBe(10);
+    expect(await items(page).first().getByRole('button').getAttribute('aria-pressed')).toBe('true');
+    expect(await items(page).first().innerText()).toContain(target!.action);
+    expect(await page.getByText('further down the timeline').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show newer activities' }).click();
+    await expect.poll(() => items(page).count()).toBe(20);
+    expect(await items(page).nth(10).getByRole('button').getAttribute('aria-pressed')).toBe('true');
+    await context.close();
+  });
+
+  it('filters by user and time range, kept in the URL across a reload; the server does the filtering', async () => {
+    const user = 'tbecker';
+    const history = await api<TUserActivity[]>(`/user-activities?user=${user}&limit=40`, adminToken);
+    expect(history.length).toBeGreaterThan(12);
+    // From the minute of the 12th newest to the minute of the 3rd newest, both whole minutes.
+    const minute = (iso: string) => Math.floor(Date.parse(iso) / 60_000) * 60_000;
+    const from = new Date(minute(history[11]!.time)).toISOString();
+    const to = new Date(minute(history[2]!.time) + 59_999).toISOString();
+    const expected = await api<TUserActivity[]>(`/user-activities?user=${user}&from=${from}&to=${to}&limit=40`, adminToken);
+    expect(expected.length).toBeGreaterThanOrEqual(10);
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', '/activity');
+    await chooseOption(page, page.getByLabel('User', { exact: true }), user, { exact: true });
+    await page.waitForURL(new RegExp(`user=${user}`));
+    for (const [placeholder, iso] of [
+      ['From', history[11]!.time],
+      ['To', history[2]!.time],
+    ] as const) {
+      const input = page.getByPlaceholder(placeholder, { exact: true });
+      await input.click();
+      await input.fill(localDateTime(iso));
+      await input.press('Enter');
+    }
+    await page.waitForURL((url) => url.hash.includes('from=') && url.hash.includes('to='));
+    const check = async () => {
+      await expect.poll(async () => (await loadedTimeline(page)).includes(expected[0]!.action) && (await items(page).count())).toBe(Math.min(10, expected.length));
+      const texts = await items(page).allInnerTexts();
+      expect(texts.every((text) => text.includes(`by ${user}`))).toBe(true);
+      expect(await selectText(page.locator('body'), 'User')).toContain(user);
+      expect(await page.getByPlaceholder('From', { exact: true }).inputValue()).toBe(localDateTime(from));
+      expect(await page.getByPlaceholder('To', { exact: true }).inputValue()).toBe(localDateTime(to));
+    };
+    await check();
+    const url = page.url();
+    expect(new URL(url).hash).toContain(`from=${encodeURIComponent(from)}`);
+    await page.reload();
+    await check();
+    expect(page.url()).toBe(url);
+    await context.close();
+  });
+
+  it('hides sign-ins and sign-outs until the switch asks for them, kept in the URL', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', '/activity?user=viewer');
+    expect(await loadedTimeline(page)).not.toMatch(/\bLog(in|out)/);
+    const toggle = page.getByRole('switch', { name: 'Show sign-ins and sign-outs' });
+    await setSwitch(toggle, true);
+    await page.waitForURL(/signIns=true/);
+    await expect.poll(() => items(page).count()).toBe(10);
+    expect(await timeline(page).innerText()).toContain('Login');
+    await page.reload();
+    await expect.poll(() => items(page).count()).toBe(10);
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    await setSwitch(toggle, false);
+    await expect.poll(async () => (await loadedTimeline(page)).includes('Login')).toBe(false);
+    await context.close();
+  });
+
+  it('links a machine the activity names, by its name, to the Machines viewer filtered to it', async () => {
+    const [machine] = (await api<TMachinesPage>('/machines?limit=1', adminToken)).items;
+    await api(`/machines/${machine!.id}/reset-failure-state`, adminToken, { method: 'POST' });
+    const [activity] = await api<TUserActivity[]>('/user-activities?action=ResetFailureState&limit=1', adminToken);
+    expect(activity!.metadata.params.machineId).toBe(machine!.id);
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', `/activity?activityId=${activity!.id}`);
+    const link = details(page).getByRole('link', { name: machine!.name, exact: true }).first();
+    await link.click();
+    await page.waitForURL((url) => url.hash === `#/viewer/machines?machine=${machine!.id}`);
+    await page.getByRole('region', { name: 'Machines table' }).getByRole('cell', { name: machine!.name, exact: true }).waitFor();
+    expect(await details(page).count()).toBe(0);
+    await context.close();
   });
 });

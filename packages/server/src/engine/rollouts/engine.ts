@@ -6,7 +6,8 @@
  *
  * 1. Running, the current wave's targets Pending: applies them in this
  *    transaction: an audit activity RolloutWave (user: the rollout's starter;
- *    params rolloutId, wave, targets; changes of every target) and the software
+ *    params rolloutId, wave (numbered from 1, as the rollout page shows it),
+ *    targets; changes of every target) and the software
  *    update with that activity as the cause of the desired-version change; the
  *    targets become Deploying (waiting for the machines whose desired versions
  *    changed), or Skipped when none changed. A refused update (a rule, a target
@@ -137,7 +138,7 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
         action: 'RolloutWave',
         user: r.createdBy,
         accounts,
-        params: { rolloutId: r.id, wave, [r.kind]: targetIds },
+        params: { rolloutId: r.id, wave: wave + 1, [r.kind]: targetIds },
         changes,
       });
       const { machineIds } = await deps.updates.apply(sp, { ...o, activityId });
@@ -162,13 +163,13 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
   }
 }
 
-/** Halts the rollout with `reason` (audited RolloutHalted by {@link ROLLOUT_USER}). */
+/** Halts the rollout with `reason` (audited RolloutHalted by {@link ROLLOUT_USER}; params `wave` numbered from 1). */
 async function halt(tx: DbOrTx, r: RolloutRow, reason: string): Promise<void> {
   await updateRollout(tx, r.id, { status: 'Halted', reason, currentWave: r.currentWave });
   await insertActivity(tx, {
     action: 'RolloutHalted',
     user: ROLLOUT_USER,
-    params: { rolloutId: r.id, wave: r.currentWave, reason },
+    params: { rolloutId: r.id, wave: r.currentWave + 1, reason },
     changes: [{ entityName: `Rollout ${r.id}`, propertyName: 'status', oldValue: r.status, newValue: 'Halted' }],
   });
   r.status = 'Halted';

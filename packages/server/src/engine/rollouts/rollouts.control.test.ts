@@ -28,10 +28,14 @@ describe('a rollout started by POST /software-update/update-machines', () => {
     expect(res.statusCode, res.body).toBe(200);
     const started = res.json() as { rolloutId: number; activityId: number; targets: { id: number }[] };
     expect(started.targets.map((x) => x.id)).toEqual(ids);
-    const { rows: startActivity } = await db().execute<{ action: string; params: Record<string, unknown> }>(
-      sql`select action, params from audit_activities where id = ${started.activityId}`,
+    const { rows: startActivity } = await db().execute<{ action: string; params: Record<string, unknown>; changes: unknown[] }>(
+      sql`select action, params, changes from audit_activities where id = ${started.activityId}`,
     );
-    expect(startActivity[0]).toMatchObject({ action: 'UpdateMachinesSoftware', params: { machineIds: ids, rolloutId: started.rolloutId } });
+    expect(startActivity[0]).toMatchObject({ action: 'UpdateMachinesSoftware', params: { machineIds: ids, rolloutId: started.rolloutId, changedTargets: 4, listedTargets: 4 } });
+    // The request lists its targets' changes: which machines, from which version to which.
+    expect(startActivity[0]!.changes).toEqual(
+      ids.map((id) => ({ entityName: `Machine ${id}`, propertyName: 'launcherVersion', oldValue: expect.any(String), newValue: `Select ${version}` })),
+    );
     // Nothing is applied before the engine's pass.
     const { rows: untouched } = await db().execute<{ n: number }>(
       sql`select count(*)::int as n from machines where id = any(${sql.param(ids)}::int[]) and desired_activity_id = ${started.activityId}`,
@@ -52,9 +56,10 @@ describe('a rollout started by POST /software-update/update-machines', () => {
     expect(r.counts.Succeeded + r.counts.Skipped).toBe(4);
     expect(r.counts.Succeeded).toBeGreaterThan(0);
     const waves = await waveActivities(id);
-    expect(waves.map((a) => [a.wave, a.user_name])).toEqual([
-      [0, 'operator'],
+    // Numbered from 1 in the activity, as the rollout page shows them.
+    expect(waves.map((a) => [a.number, a.user_name])).toEqual([
       [1, 'operator'],
+      [2, 'operator'],
     ]);
     const { rows: current } = await db().execute<{ launcher: string | null }>(
       sql`select current_versions->>'launcher' as launcher from machines where id = any(${sql.param(ids)}::int[])`,

@@ -89,10 +89,14 @@ export function rolloutData(db: () => Db) {
     return rows[0].v;
   }
 
-  /** The RolloutWave activities of a rollout, in order. */
+  /**
+   * The RolloutWave activities of a rollout, in order: `wave` the wave's index
+   * (from 0, as `rollout_targets` has it), `number` the wave as the activity's
+   * params name it (from 1, as the rollout page shows it).
+   */
   async function waveActivities(id: number) {
-    const { rows } = await db().execute<{ id: number; wave: number; time: Date; user_name: string }>(sql`
-      select id, (params->>'wave')::int as wave, time, user_name from audit_activities
+    const { rows } = await db().execute<{ id: number; wave: number; number: number; time: Date; user_name: string }>(sql`
+      select id, (params->>'wave')::int - 1 as wave, (params->>'wave')::int as number, time, user_name from audit_activities
       where action = 'RolloutWave' and (params->>'rolloutId')::int = ${id} order by id`);
     return rows;
   }

@@ -52,7 +52,7 @@ describe('POST /auth/login', () => {
   it('audits every sign-in attempt', async () => {
     await login('viewer', 'wrong', '10.1.1.1');
     await login('viewer', 'viewer', '10.1.1.1');
-    const res = await t.call({ method: 'GET', url: '/user-activities', as: 'admin', query: { limit: '50' } });
+    const res = await t.call({ method: 'GET', url: '/user-activities', as: 'admin', query: { limit: '50', signIns: 'true' } });
     const mine = res.json().filter((a: { user: string }) => a.user === 'viewer');
     expect(mine.map((a: { action: string }) => a.action)).toEqual(expect.arrayContaining(['Login', 'LoginFailed']));
     expect(mine.find((a: { action: string }) => a.action === 'LoginFailed').metadata.params).toMatchObject({ address: '10.1.1.1' });

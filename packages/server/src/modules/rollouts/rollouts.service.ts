@@ -14,15 +14,20 @@
  *   plans the update (404 naming unknown or hidden targets, 422 naming refused
  *   ones, as the update at once), inserts the rollout with every target Pending
  *   and records the request's activity (UpdateMachinesSoftware or
- *   UpdateAccountsSoftware, params the target ids, rolloutId, plan and update;
- *   no field changes: each wave's RolloutWave activity carries its targets').
+ *   UpdateAccountsSoftware, params the target ids, rolloutId, plan, update,
+ *   changedTargets and listedTargets; changes: those of the first
+ *   AUDIT_LISTED_TARGETS targets that change, in request order, so that a
+ *   large rollout's entry stays small; each wave's RolloutWave activity
+ *   carries all of its targets').
  * - Each transition is one transaction, audited PauseRollout, ResumeRollout or
  *   AbortRollout (accounts: every account of the targets; params rolloutId;
- *   changes: the status, current wave and reason), announced as RolloutProgress
+ *   changes: the status, the wave (numbered from 1, as the rollout page shows
+ *   it) and reason), announced as RolloutProgress
  *   after the commit. The engine's pass holds the rollout row while it works; a
  *   transition waits for it, so a wave is never applied after a pause committed.
  */
 import {
+  AUDIT_LISTED_TARGETS,
   type TBatchResult,
   type TRolloutPlan,
   type TSoftwareUpdateConfig,
@@ -45,7 +50,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import { announceProgress } from '../../engine/rollouts/engine.js';
 import { rolloutConfigOf, startRollout } from '../../engine/rollouts/start.js';
-import { planTargets, refusedTargets, type UpdateKind } from '../software-update/software-update.apply.js';
+import { listedChanges, planTargets, refusedTargets, type UpdateKind } from '../software-update/software-update.apply.js';
 import {
   lockRollout,
   markNotApplied,
@@ -138,11 +143,13 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
         if (refused) throw refused;
         const rolloutId = await startRollout(tx, { principal, kind, config, targetIds, plan, activityId: null });
         const accounts = [...new Map(planned.map((p) => [p.account.id, p.account])).values()].sort((a, b) => a.id - b.id);
+        const { changes, changedTargets, listedTargets } = listedChanges(planned, targetIds, AUDIT_LISTED_TARGETS);
         const activityId = await audit.record(tx, {
           action: kind === 'machines' ? 'UpdateMachinesSoftware' : 'UpdateAccountsSoftware',
           user: principal.username,
           accounts,
-          params: { [kind === 'machines' ? 'machineIds' : 'accountIds']: targetIds, rolloutId, plan, update: rolloutConfigOf(config) },
+          params: { [kind === 'machines' ? 'machineIds' : 'accountIds']: targetIds, rolloutId, plan, update: rolloutConfigOf(config), changedTargets, listedTargets },
+          changes,
         });
         await setRolloutActivity(tx, rolloutId, activityId);
         const changed = targets.filter((x) => x.changes.length > 0).length;
@@ -192,7 +199,7 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
           params: { rolloutId: id, ...(to === 'abort' ? { notApplied } : {}) },
           changes: [
             { entityName: `Rollout ${id}`, propertyName: 'status', oldValue: r.status, newValue: next.status },
-            ...(next.currentWave !== r.currentWave ? [{ entityName: `Rollout ${id}`, propertyName: 'currentWave', oldValue: r.currentWave, newValue: next.currentWave }] : []),
+            ...(next.currentWave !== r.currentWave ? [{ entityName: `Rollout ${id}`, propertyName: 'wave', oldValue: r.currentWave + 1, newValue: next.currentWave + 1 }] : []),
             ...(next.reason !== r.reason ? [{ entityName: `Rollout ${id}`, propertyName: 'reason', oldValue: r.reason, newValue: next.reason }] : []),
           ],
         });

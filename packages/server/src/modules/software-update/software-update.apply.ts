@@ -283,6 +283,24 @@ export async function planTargets(tx: DbOrTx, o: SoftwareUpdateTargets & { lock?
   return o.kind === 'machines' ? planMachines(tx, o, snapshot, o.lock ?? false) : planAccounts(tx, o, snapshot, o.lock ?? false);
 }
 
+/**
+ * The audit changes of the first `max` targets that change, in the request's
+ * order (`targetIds`), with how many change (`changedTargets`) and how many are
+ * listed (`listedTargets`): the activity of a request that starts a rollout,
+ * bounded for large rollouts (AUDIT_LISTED_TARGETS; each wave's activity lists
+ * its own).
+ */
+export function listedChanges(
+  planned: PlannedTarget[],
+  targetIds: number[],
+  max: number,
+): { changes: TAuditChange[]; changedTargets: number; listedTargets: number } {
+  const position = new Map(targetIds.map((id, i) => [id, i]));
+  const changed = planned.filter((p) => p.auditChanges.length > 0).sort((a, b) => position.get(a.result.id)! - position.get(b.result.id)!);
+  const listed = changed.slice(0, max);
+  return { changes: listed.flatMap((p) => p.auditChanges), changedTargets: changed.length, listedTargets: listed.length };
+}
+
 /** Per target what the update would change (no writes); refused targets carry the reason. Throws 404 (HttpProblem) for unknown/hidden ids. */
 export async function planSoftwareUpdate(tx: DbOrTx, o: SoftwareUpdateTargets): Promise<TTargetResult[]> {
   return (await planTargets(tx, o)).map((p) => p.result);

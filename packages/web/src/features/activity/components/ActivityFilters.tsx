@@ -1,14 +1,19 @@
 /**
- * Filters of the activity log (spec 2 §2.11): account (searchable; the server's
- * lookup already leaves out Customer Production accounts for users without the
- * group), action (the audit action codes), sort Newest or Oldest, and Refresh.
+ * Filters of the activity log (spec 2 §2.11; issue 24 point 6): account
+ * (searchable; the server's lookup already leaves out Customer Production
+ * accounts for users without the group), action (the audit action codes), user
+ * (the users of the activities, searchable), time range (date and time, in the
+ * browser's time zone; either end may be open), a switch that shows sign-ins and
+ * sign-outs (hidden by default), sort Newest or Oldest, and Refresh.
  */
 import { useMemo } from 'react';
-import { Button, Form, Radio, Select } from 'antd';
+import { Button, DatePicker, Form, Radio, Select, Switch } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
 import { AUDIT_ACTIONS, type TAuditAction } from '@fleet/contracts';
+import { DATE_TIME_FORMAT } from '../../../lib/format';
 import { useAccountLookup } from '../../accounts/api/queries';
-import type { ActivityFilter } from '../api/queries';
+import { useActivityUsers, type ActivityFilter } from '../api/queries';
 
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((a) => ({ value: a, label: a }));
 const SORT_OPTIONS = [
@@ -23,16 +28,29 @@ interface Props {
   onRefresh(): void;
 }
 
+type Range = [Dayjs | null, Dayjs | null] | null;
+
 export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Props) {
   const accounts = useAccountLookup();
+  const users = useActivityUsers();
   const accountOptions = useMemo(
     () => (accounts.data ?? []).map((a) => ({ value: a.id, label: a.name })).sort((a, b) => a.label.localeCompare(b.label)),
     [accounts.data],
   );
+  const userOptions = useMemo(() => {
+    const names = new Set(users.data ?? []);
+    // A user in the URL that the list does not hold (yet) stays shown.
+    if (filter.user) names.add(filter.user);
+    return [...names].sort((a, b) => a.localeCompare(b)).map((u) => ({ value: u, label: u }));
+  }, [users.data, filter.user]);
+  const range: Range = filter.from || filter.to ? [filter.from ? dayjs(filter.from) : null, filter.to ? dayjs(filter.to) : null] : null;
+
+  const onRange = (value: Range) =>
+    onChange({ from: value?.[0]?.startOf('minute').toISOString(), to: value?.[1]?.endOf('minute').toISOString() });
 
   return (
     <Form layout="vertical" component="div" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12, alignItems: 'flex-end' }}>
-      <Form.Item label="Account" htmlFor="activity-account" style={{ flex: '1 1 240px', marginBottom: 12 }}>
+      <Form.Item label="Account" htmlFor="activity-account" style={{ flex: '1 1 220px', marginBottom: 12 }}>
         <Select
           id="activity-account"
           allowClear
@@ -44,7 +62,7 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           showSearch={{ optionFilterProp: 'label' }}
         />
       </Form.Item>
-      <Form.Item label="Action" htmlFor="activity-action" style={{ flex: '1 1 220px', marginBottom: 12 }}>
+      <Form.Item label="Action" htmlFor="activity-action" style={{ flex: '1 1 200px', marginBottom: 12 }}>
         <Select
           id="activity-action"
           allowClear
@@ -54,6 +72,34 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           onChange={(action: TAuditAction | undefined) => onChange({ action })}
           showSearch={{ optionFilterProp: 'label' }}
         />
+      </Form.Item>
+      <Form.Item label="User" htmlFor="activity-user" style={{ flex: '1 1 160px', marginBottom: 12 }}>
+        <Select
+          id="activity-user"
+          allowClear
+          placeholder="All users"
+          options={userOptions}
+          loading={users.isLoading}
+          value={filter.user}
+          onChange={(user: string | undefined) => onChange({ user })}
+          showSearch={{ optionFilterProp: 'label' }}
+        />
+      </Form.Item>
+      <Form.Item label="Time" htmlFor="activity-from" style={{ flex: '1 1 320px', marginBottom: 12 }}>
+        <DatePicker.RangePicker
+          id={{ start: 'activity-from', end: 'activity-to' }}
+          aria-label="Time range"
+          showTime={{ format: 'HH:mm' }}
+          format={DATE_TIME_FORMAT}
+          allowEmpty={[true, true]}
+          placeholder={['From', 'To']}
+          value={range}
+          onChange={(value) => onRange(value as Range)}
+          style={{ width: '100%' }}
+        />
+      </Form.Item>
+      <Form.Item label="Sign-ins" htmlFor="activity-sign-ins" style={{ marginBottom: 12 }}>
+        <Switch id="activity-sign-ins" aria-label="Show sign-ins and sign-outs" checked={filter.signIns} onChange={(signIns) => onChange({ signIns })} />
       </Form.Item>
       <Form.Item label="Sort" style={{ marginBottom: 12 }}>
         <Radio.Group

@@ -3,8 +3,14 @@
  * list scrolls inside its own box; each time the user scrolls to its bottom the
  * next 10 activities are fetched, until a page comes back empty. A "Load more"
  * button does the same for keyboard users and when the entries do not fill the
- * box. Each entry is a button showing action, user, time and account names;
+ * box. Each entry is a button showing action, user, time and account names
+ * (the first 3, then how many more);
  * choosing it selects the activity for the detail panel.
+ *
+ * Opened at one activity (a link to `/activity?activityId=N`, issue 24 point 6)
+ * the timeline starts at it, selected; "Show newer activities" ("Show older
+ * activities" when sorted Oldest first) at the top loads the 10 before it, and
+ * again, until there are no more.
  */
 import type { UIEvent } from 'react';
 import { Button, Empty, Spin, Timeline, Typography, theme } from 'antd';
@@ -19,9 +25,24 @@ interface Props {
   loading: boolean;
   loadingMore: boolean;
   hasMore: boolean;
+  /** Opened at an activity: the ones before it in the list can be loaded above. */
+  hasNewer: boolean;
+  /** Newest first: they are newer; else older. */
+  descending: boolean;
+  loadingNewer: boolean;
   selectedId: number | undefined;
   onSelect(activity: TUserActivity): void;
   onLoadMore(): void;
+  onLoadNewer(): void;
+}
+
+/** How many account names an entry shows before 'and N more'. */
+const SHOWN_ACCOUNTS = 3;
+
+function accountsText(activity: TUserActivity): string {
+  const names = activity.accounts.slice(0, SHOWN_ACCOUNTS).map((a) => a.name).join(', ');
+  const more = activity.accounts.length - SHOWN_ACCOUNTS;
+  return more > 0 ? `${names} and ${more} more` : names;
 }
 
 function dotColor(action: string, selected: boolean): string {
@@ -32,7 +53,7 @@ function dotColor(action: string, selected: boolean): string {
 }
 
 export function ActivityTimeline(props: Props) {
-  const { activities, loading, loadingMore, hasMore, selectedId, onSelect, onLoadMore } = props;
+  const { activities, loading, loadingMore, hasMore, hasNewer, descending, loadingNewer, selectedId, onSelect, onLoadMore, onLoadNewer } = props;
   const { token } = theme.useToken();
   const count = activities.length;
 
@@ -74,7 +95,7 @@ export function ActivityTimeline(props: Props) {
           {activity.accounts.length > 0 && (
             <>
               <br />
-              <Typography.Text style={{ fontSize: 12 }}>{activity.accounts.map((a) => a.name).join(', ')}</Typography.Text>
+              <Typography.Text style={{ fontSize: 12 }}>{accountsText(activity)}</Typography.Text>
             </>
           )}
         </button>
@@ -87,9 +108,14 @@ export function ActivityTimeline(props: Props) {
       onScroll={onScroll}
       role="region"
       aria-label="Activities"
-      aria-busy={loading || loadingMore}
+      aria-busy={loading || loadingMore || loadingNewer}
       style={{ height: 'calc(100vh - 300px)', minHeight: 320, overflowY: 'auto', padding: '8px 8px 0 12px' }}
     >
+      {!loading && hasNewer && (
+        <Button type="link" block loading={loadingNewer} onClick={onLoadNewer} style={{ marginBottom: 8 }}>
+          {descending ? 'Show newer activities' : 'Show older activities'}
+        </Button>
+      )}
       {loading ? (
         <Spin style={{ display: 'block', margin: '48px auto' }} />
       ) : count === 0 ? (
