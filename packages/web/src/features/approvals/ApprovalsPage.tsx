@@ -66,6 +66,8 @@ function columns(decide: (decision: TOperationDecision, ids: number[]) => void, 
     {
       key: 'decide',
       title: 'Decision',
+      // Always in view, however wide the other columns are.
+      fixed: 'right',
       render: (_, o) =>
         isUndecided(o) ? (
           <Flex gap={4} wrap={false}>
