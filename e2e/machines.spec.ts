@@ -1,8 +1,9 @@
 /**
  * The machines panel of the edit-account screen (spec 2 §2.2–2.4, §4, §5, §8) in
  * Chromium against the real server, its task engine and the simulated cloud
- * (default delays): stop and start followed live through the push channel,
- * terminate with its confirmation, creating the machine again, cancelling a New
+ * (default delays): stop (after its confirmation: Cancel and Escape make no
+ * call) and start followed live through the push channel, terminate with its
+ * confirmation, creating the machine again, cancelling a New
  * task, switches (success and an injected failure that reverts), reset failure,
  * change instance type and notifications.
  *
@@ -63,7 +64,7 @@ async function openAccount(page: Page, user: string, accountId: number) {
 const rowText = async (page: Page, machine: { id: number }) => (await row(page, machine).innerText()).replace(/\s+/g, ' ');
 
 describe('machine lifecycle, live', () => {
-  it('stops a running machine and follows the task without a reload, then starts it again', async () => {
+  it('asks before stopping (Cancel and Escape make no call), stops after OK and follows the task without a reload, then starts it again', async () => {
     const { account, machine } = await pick(running);
     const { context, page } = await newPage(browser);
     const hub = await openAccount(page, 'admin', account.id);
@@ -71,13 +72,35 @@ describe('machine lifecycle, live', () => {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
     const r = row(page, machine);
     expect(await r.innerText()).toContain('running');
-    // Pushed events, not list reloads, move the row: count the list calls from here on.
+    // Pushed events, not list reloads, move the row: count the list calls from here on; and the stop calls.
     const listCalls: string[] = [];
+    const stopCalls: string[] = [];
     page.on('request', (req) => {
       if (req.url().includes(`/api/v1/accounts/${account.id}/machines`)) listCalls.push(req.url());
+      if (req.method() === 'POST' && req.url().includes(`/api/v1/machines/${machine.id}/stop`)) stopCalls.push(req.url());
     });
 
+    // Stop asks first, naming the machine and what stopping does to its sites; Cancel (or Escape) leaves it running.
+    // Asked with the mouse and left with Cancel; then asked from the keyboard (Enter) and left with Escape.
+    const confirm = page.getByRole('dialog', { name: 'Stop machine' });
+    const stopButton = r.getByRole('button', { name: `Stop ${machine.name}` });
+    const ways = [
+      { ask: () => stopButton.click(), leave: () => confirm.getByRole('button', { name: 'Cancel' }).click() },
+      { ask: () => stopButton.press('Enter'), leave: () => page.keyboard.press('Escape') },
+    ];
+    for (const { ask, leave } of ways) {
+      await ask();
+      await confirm.getByText(`This will stop machine ${machine.name} and its cloud instance.`).waitFor();
+      expect(await confirm.innerText()).toMatch(/cannot be reached until the machine is started again/);
+      await leave();
+      await confirm.waitFor({ state: 'hidden' });
+    }
+    expect(await r.getByRole('button', { name: `Stop ${machine.name}` }).isEnabled()).toBe(true);
+    expect(await rowText(page, machine)).toContain('running');
+
     await r.getByRole('button', { name: `Stop ${machine.name}` }).click();
+    await confirm.getByRole('button', { name: 'Stop' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     // The task shows at once: the status is its description and the power button waits.
     await r.getByText(`Stop machine ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
     expect(await r.locator('button', { hasText: /Start|Stop/ }).isDisabled()).toBe(true);
@@ -101,6 +124,8 @@ describe('machine lifecycle, live', () => {
     expect(await rowText(page, machine)).toContain('running');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     expect(listCalls).toEqual([]);
+    // One stop call: the OK's (none from the two confirmations left without it).
+    expect(stopCalls).toHaveLength(1);
     const after = (await machinesOf(account.id)).find((m) => m.id === machine.id)!;
     expect(after.instance?.status).toBe('running');
     await context.close();
@@ -126,12 +151,15 @@ describe('machine lifecycle, live', () => {
     const r = row(page, machine);
     await r.getByRole('button', { name: `Stop ${machine.name}` }).waitFor();
 
+    await r.getByRole('button', { name: `Stop ${machine.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Stop machine' });
+    await confirm.getByRole('button', { name: 'Stop' }).waitFor();
     // Stopped clock (a few seconds on, so that the time given is not past by the time it is set): the action's answers
     // (the task, the machine) wait in the query cache's notifications until it moves.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 5_000);
     const stopped = page.waitForResponse((res) => res.request().method() === 'POST' && res.url().endsWith(`/api/v1/machines/${machine.id}/stop`));
     const refreshed = page.waitForResponse((res) => res.request().method() === 'GET' && res.url().endsWith(`/api/v1/machines/${machine.id}`));
-    await r.getByRole('button', { name: `Stop ${machine.name}` }).click();
+    await confirm.getByRole('button', { name: 'Stop' }).click();
     await Promise.all([stopped, refreshed]);
     // Each poll comes 2 s (by the page's clock) after the last change of the list, none before, while the task is unfinished.
     let polls = 0;

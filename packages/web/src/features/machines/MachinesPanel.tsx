@@ -8,8 +8,9 @@
  * The row menu and the dialogs come from the action table (`machine-actions.tsx`):
  * the panel only keeps which action is open for which machine, asks the
  * unmanaged / panicked warning before an operation (spec 2 §5), and mounts the
- * action's dialog. Pending operations are approved or cancelled from the status
- * column (spec 2 §2.2, §4).
+ * action's dialog. A row's Start runs at once; its Stop asks first
+ * (`StopDialog`: stopping takes the machine's sites offline). Pending
+ * operations are approved or cancelled from the status column (spec 2 §2.2, §4).
  *
  * Live updates come from the push channel (`useTaskHub`: tasks and operations);
  * while it is down the list polls every 2 s as long as a task is unfinished.
@@ -19,7 +20,7 @@ import { Button, Checkbox, Flex, Tooltip } from 'antd';
 import { NotificationOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MACHINE_PAGE_SIZE, MACHINE_POLL_MS, type TMachine } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
-import { useResetFailureState, useStartMachine, useStopMachine, useUpdateMachineSwitch } from './api/mutations';
+import { useResetFailureState, useStartMachine, useUpdateMachineSwitch } from './api/mutations';
 import { useDecideOperation } from './api/operation-mutations';
 import { useMachines } from './api/queries';
 import { useTaskHub } from './api/task-hub';
@@ -28,6 +29,7 @@ import { MachinesTable } from './components/MachinesTable';
 import { NotificationDialog } from './components/NotificationDialog';
 import { useOperationWarning } from './components/operation-warning';
 import { MACHINE_ACTIONS, offeredActions, type ActionContext, type DialogAction, type MachineAction } from './machine-actions';
+import { StopDialog } from './operations/ConfirmActionDialog';
 
 export interface MachinesPanelProps {
   /** Machines of this account (and Create Machine); absent: every machine the user may see. */
@@ -38,7 +40,11 @@ export interface MachinesPanelProps {
   showAccount?: boolean;
 }
 
-type PanelDialog = { kind: 'create' } | { kind: 'notification' } | { kind: 'action'; action: DialogAction; machine: TMachine };
+type PanelDialog =
+  | { kind: 'create' }
+  | { kind: 'notification' }
+  | { kind: 'stop'; machine: TMachine }
+  | { kind: 'action'; action: DialogAction; machine: TMachine };
 
 export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount = false }: MachinesPanelProps) {
   const { canWrite, hasPermission } = useAuth();
@@ -54,7 +60,6 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
     { pollMs: poll ? pollMs : undefined },
   );
   const start = useStartMachine();
-  const stop = useStopMachine();
   const resetFailure = useResetFailureState();
   const decide = useDecideOperation();
   const toggle = useUpdateMachineSwitch();
@@ -117,7 +122,7 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
         onDecide={(operation, decision) => decide.mutate({ operation, decision })}
         onToggle={(machine, field, value) => toggle.mutate({ machine, field, value })}
         onStart={(m) => start.mutate(m)}
-        onStop={(m) => stop.mutate(m)}
+        onStop={(m) => setDialog({ kind: 'stop', machine: m })}
         actions={actions}
         onAction={onAction}
         onViewTasks={(m) => {
@@ -129,6 +134,7 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
       {dialog?.kind === 'notification' && (
         <NotificationDialog machines={items} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
       )}
+      {dialog?.kind === 'stop' && <StopDialog key={`stop-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'action' && ActionDialog && (
         <ActionDialog key={`${dialog.action.key}-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />
       )}

@@ -12,6 +12,14 @@
  * The row menu (`MachineActions`) and the panel (`MachinesPanel`) both read this
  * table: adding an action is one entry here.
  *
+ * The menu shows the table's groups in the order of `ACTION_GROUPS`
+ * (Diagnostics, Data, Configuration, Lifecycle), each under its title, its
+ * entries in the table's order. Destructive entries (`danger`: what they undo
+ * cannot be had back — Restore backup and Reinstall sample data overwrite the
+ * site's data, Reset last operation ends the operation as failed, Recreate
+ * replaces the instance, Terminate ends the machine) come last in their group
+ * and in red, so the menu ends with Recreate and Terminate.
+ *
  * With write permission every entry is offered; without it only View
  * operations (spec 2 §2.3 "Without write permission a user can refresh, see
  * notifications and view operations"; refresh and notifications are the
@@ -65,6 +73,16 @@ import { ServerStatusDialog } from './operations/ServerStatusDialog';
 import { TestLatestCodeDialog } from './operations/TestLatestCodeDialog';
 import { VersionInfoDialog } from './operations/VersionInfoDialog';
 
+/** The row menu's groups, in menu order, with their titles. */
+export const ACTION_GROUPS = [
+  { key: 'diagnostics', title: 'Diagnostics' },
+  { key: 'data', title: 'Data' },
+  { key: 'configuration', title: 'Configuration' },
+  { key: 'lifecycle', title: 'Lifecycle' },
+] as const;
+
+export type ActionGroup = (typeof ACTION_GROUPS)[number]['key'];
+
 /** What a `run` action may call: the panel's shared calls. */
 export interface ActionContext {
   resetFailure(machine: TMachine): void;
@@ -76,8 +94,9 @@ interface ActionBase {
   icon(machine: TMachine): ReactNode;
   /** Permission the user must hold to be offered it (spec 2 §6); none: everyone. */
   permission?: string;
-  /** Menu group; a divider separates groups. */
-  group: number;
+  /** Menu group, shown under its title (`ACTION_GROUPS`). */
+  group: ActionGroup;
+  /** Destructive (cannot be undone): red, and after the others of its group. */
   danger?: boolean;
   disabled?(machine: TMachine): boolean;
   /** It queues an operation: warn first on an unmanaged or panicked machine (spec 2 §5). */
@@ -111,22 +130,32 @@ function TasksDialog({ machine, onClose }: MachineDialogProps) {
 }
 
 export const MACHINE_ACTIONS: readonly MachineAction[] = [
-  {
-    key: 'terminate',
-    label: 'Terminate',
-    group: 0,
-    permission: write,
-    danger: true,
-    disabled: isBusy,
-    icon: (m) => (hasUnfinished(m, ['TerminateMachine']) ? <LoadingOutlined aria-hidden /> : <DeleteOutlined aria-hidden />),
-    kind: 'dialog',
-    Dialog: TerminateDialog,
-  },
-  { key: 'recreate', label: 'Recreate', group: 0, permission: write, icon: icon(<RedoOutlined aria-hidden />), kind: 'dialog', Dialog: RecreateDialog },
+  // Diagnostics: what the machine is doing, read only.
+  { key: 'view-tasks', label: 'View tasks', group: 'diagnostics', permission: write, icon: icon(<UnorderedListOutlined aria-hidden />), kind: 'dialog', Dialog: TasksDialog },
+  { key: 'operation-logs', label: 'Operation logs', group: 'diagnostics', permission: write, icon: icon(<FileTextOutlined aria-hidden />), kind: 'dialog', Dialog: OperationLogsDialog },
+  { key: 'view-operations', label: 'View operations', group: 'diagnostics', icon: icon(<ExportOutlined aria-hidden />), kind: 'link', href: operationsViewerHref },
+  { key: 'version-info', label: 'Version info', group: 'diagnostics', permission: write, icon: icon(<InfoCircleOutlined aria-hidden />), kind: 'dialog', Dialog: VersionInfoDialog },
+  { key: 'server-status', label: 'Server status', group: 'diagnostics', permission: write, icon: icon(<HddOutlined aria-hidden />), kind: 'dialog', Dialog: ServerStatusDialog },
+  // Data: backups, images and sample data; restoring and reinstalling overwrite the site's data.
+  { key: 'force-backup', label: 'Force backup', group: 'data', permission: write, operation: true, icon: icon(<SaveOutlined aria-hidden />), kind: 'dialog', Dialog: ForceBackupDialog },
+  { key: 'create-ami', label: 'Create AMI', group: 'data', permission: write, operation: true, icon: icon(<PictureOutlined aria-hidden />), kind: 'dialog', Dialog: CreateAmiDialog },
+  { key: 'publish-sample-data', label: 'Publish sample data', group: 'data', permission: write, operation: true, icon: icon(<CloudUploadOutlined aria-hidden />), kind: 'dialog', Dialog: PublishSampleDataDialog },
+  { key: 'force-populate', label: 'Force populate', group: 'data', permission: write, operation: true, icon: icon(<ThunderboltOutlined aria-hidden />), kind: 'dialog', Dialog: ForcePopulateDialog },
+  { key: 'restore-backup', label: 'Restore backup', group: 'data', permission: write, operation: true, danger: true, icon: icon(<RollbackOutlined aria-hidden />), kind: 'dialog', Dialog: RestoreBackupDialog },
+  { key: 'reinstall-sample-data', label: 'Reinstall sample data', group: 'data', permission: write, operation: true, danger: true, icon: icon(<CloudDownloadOutlined aria-hidden />), kind: 'dialog', Dialog: ReinstallSampleDataDialog },
+  // Configuration: what the machine is.
+  { key: 'change-instance-type', label: 'Change instance type', group: 'configuration', permission: write, icon: icon(<SwapOutlined aria-hidden />), kind: 'dialog', Dialog: ChangeInstanceTypeDialog },
+  { key: 'switch-class', label: 'Switch MMA class', group: 'configuration', permission: write, icon: icon(<ApartmentOutlined aria-hidden />), kind: 'dialog', Dialog: SwitchClassDialog },
+  { key: 'component-config', label: 'Component configs', group: 'configuration', permission: write, icon: icon(<SettingOutlined aria-hidden />), kind: 'dialog', Dialog: ComponentConfigDialog },
+  { key: 'deployer-config', label: 'Deployer config', group: 'configuration', permission: write, icon: icon(<ToolOutlined aria-hidden />), kind: 'dialog', Dialog: DeployerConfigDialog },
+  { key: 'credential', label: 'View credential', group: 'configuration', permission: write, icon: icon(<KeyOutlined aria-hidden />), kind: 'dialog', Dialog: CredentialDialog },
+  // Lifecycle: operations run, failures reset, the instance replaced or ended (most destructive last).
+  { key: 'queue-operations', label: 'Queue operations', group: 'lifecycle', permission: write, operation: true, icon: icon(<OrderedListOutlined aria-hidden />), kind: 'dialog', Dialog: QueueOperationsDialog },
+  { key: 'test-latest-code', label: 'Test latest code', group: 'lifecycle', permission: write, operation: true, icon: icon(<ExperimentOutlined aria-hidden />), kind: 'dialog', Dialog: TestLatestCodeDialog },
   {
     key: 'reset-failure',
     label: 'Reset failure',
-    group: 0,
+    group: 'lifecycle',
     permission: write,
     disabled: (m) => !m.needsAdmin && m.failCounter === 0,
     icon: icon(<UndoOutlined aria-hidden />),
@@ -136,33 +165,46 @@ export const MACHINE_ACTIONS: readonly MachineAction[] = [
   {
     key: 'reset-last-operation',
     label: 'Reset last operation',
-    group: 0,
+    group: 'lifecycle',
     permission: write,
+    danger: true,
     icon: icon(<StopOutlined aria-hidden />),
     kind: 'dialog',
     Dialog: ResetLastOperationDialog,
   },
-  { key: 'queue-operations', label: 'Queue operations', group: 1, permission: write, operation: true, icon: icon(<OrderedListOutlined aria-hidden />), kind: 'dialog', Dialog: QueueOperationsDialog },
-  { key: 'force-backup', label: 'Force backup', group: 1, permission: write, operation: true, icon: icon(<SaveOutlined aria-hidden />), kind: 'dialog', Dialog: ForceBackupDialog },
-  { key: 'restore-backup', label: 'Restore backup', group: 1, permission: write, operation: true, icon: icon(<RollbackOutlined aria-hidden />), kind: 'dialog', Dialog: RestoreBackupDialog },
-  { key: 'force-populate', label: 'Force populate', group: 1, permission: write, operation: true, icon: icon(<ThunderboltOutlined aria-hidden />), kind: 'dialog', Dialog: ForcePopulateDialog },
-  { key: 'reinstall-sample-data', label: 'Reinstall sample data', group: 1, permission: write, operation: true, icon: icon(<CloudDownloadOutlined aria-hidden />), kind: 'dialog', Dialog: ReinstallSampleDataDialog },
-  { key: 'publish-sample-data', label: 'Publish sample data', group: 1, permission: write, operation: true, icon: icon(<CloudUploadOutlined aria-hidden />), kind: 'dialog', Dialog: PublishSampleDataDialog },
-  { key: 'create-ami', label: 'Create AMI', group: 1, permission: write, operation: true, icon: icon(<PictureOutlined aria-hidden />), kind: 'dialog', Dialog: CreateAmiDialog },
-  { key: 'test-latest-code', label: 'Test latest code', group: 1, permission: write, operation: true, icon: icon(<ExperimentOutlined aria-hidden />), kind: 'dialog', Dialog: TestLatestCodeDialog },
-  { key: 'change-instance-type', label: 'Change instance type', group: 2, permission: write, icon: icon(<SwapOutlined aria-hidden />), kind: 'dialog', Dialog: ChangeInstanceTypeDialog },
-  { key: 'switch-class', label: 'Switch MMA class', group: 2, permission: write, icon: icon(<ApartmentOutlined aria-hidden />), kind: 'dialog', Dialog: SwitchClassDialog },
-  { key: 'component-config', label: 'Component configs', group: 2, permission: write, icon: icon(<SettingOutlined aria-hidden />), kind: 'dialog', Dialog: ComponentConfigDialog },
-  { key: 'deployer-config', label: 'Deployer config', group: 2, permission: write, icon: icon(<ToolOutlined aria-hidden />), kind: 'dialog', Dialog: DeployerConfigDialog },
-  { key: 'credential', label: 'View credential', group: 2, permission: write, icon: icon(<KeyOutlined aria-hidden />), kind: 'dialog', Dialog: CredentialDialog },
-  { key: 'view-tasks', label: 'View tasks', group: 3, permission: write, icon: icon(<UnorderedListOutlined aria-hidden />), kind: 'dialog', Dialog: TasksDialog },
-  { key: 'operation-logs', label: 'Operation logs', group: 3, permission: write, icon: icon(<FileTextOutlined aria-hidden />), kind: 'dialog', Dialog: OperationLogsDialog },
-  { key: 'version-info', label: 'Version info', group: 3, permission: write, icon: icon(<InfoCircleOutlined aria-hidden />), kind: 'dialog', Dialog: VersionInfoDialog },
-  { key: 'server-status', label: 'Server status', group: 3, permission: write, icon: icon(<HddOutlined aria-hidden />), kind: 'dialog', Dialog: ServerStatusDialog },
-  { key: 'view-operations', label: 'View operations', group: 3, icon: icon(<ExportOutlined aria-hidden />), kind: 'link', href: operationsViewerHref },
+  { key: 'recreate', label: 'Recreate', group: 'lifecycle', permission: write, danger: true, icon: icon(<RedoOutlined aria-hidden />), kind: 'dialog', Dialog: RecreateDialog },
+  {
+    key: 'terminate',
+    label: 'Terminate',
+    group: 'lifecycle',
+    permission: write,
+    danger: true,
+    disabled: isBusy,
+    icon: (m) => (hasUnfinished(m, ['TerminateMachine']) ? <LoadingOutlined aria-hidden /> : <DeleteOutlined aria-hidden />),
+    kind: 'dialog',
+    Dialog: TerminateDialog,
+  },
 ];
 
 /** The actions a user holding `hasPermission` is offered, in the table's order. */
 export function offeredActions(actions: readonly MachineAction[], hasPermission: (permission: string) => boolean): MachineAction[] {
   return actions.filter((a) => a.permission === undefined || hasPermission(a.permission));
+}
+
+/** One group of the row menu: its title and its offered actions, in the table's order. */
+export interface ActionMenuGroup {
+  key: ActionGroup;
+  title: string;
+  actions: MachineAction[];
+}
+
+/**
+ * The offered `actions` as the row menu shows them: the groups of
+ * `ACTION_GROUPS` in that order, each with its actions in the table's order;
+ * a group with no action offered is left out (a viewer sees Diagnostics only).
+ */
+export function actionMenuGroups(actions: readonly MachineAction[]): ActionMenuGroup[] {
+  return ACTION_GROUPS.map((g) => ({ key: g.key, title: g.title, actions: actions.filter((a) => a.group === g.key) })).filter(
+    (g) => g.actions.length > 0,
+  );
 }
