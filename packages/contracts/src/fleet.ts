@@ -19,8 +19,11 @@ export const ZMachineStats = z.object({
 });
 export type TMachineStats = z.infer<typeof ZMachineStats>;
 
-/** `GET /mma/stats`: number of MMA instances on standby. */
-export const ZMmaStats = z.object({ standby: z.number().int() });
+/**
+ * `GET /mma/stats`: the number of MMA instances on standby and the classes of
+ * those instances (by class id), for the top bar's banner (spec 3 §2.9).
+ */
+export const ZMmaStats = z.object({ standby: z.number().int(), standbyClasses: z.array(ZClassRef) });
 export type TMmaStats = z.infer<typeof ZMmaStats>;
 
 /** The state of a class's MMA instance (spec 3 §3 MMA class `mmaInstance`; `GET /mma/instances` adds its ids). */

@@ -3,8 +3,8 @@
  * §4, §7 Machines and Notifications, §9; DESIGN §6, §7).
  */
 import { z } from 'zod';
-import { ZId, ZPageQuery, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
-import { ZBodyClassId, ZClassRef } from './classes.js';
+import { ZId, ZPageQuery, ZQueryFlag, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
+import { ZBodyClassId, ZClassId, ZClassRef } from './classes.js';
 import { CLASS_ADD_ON } from './constants.js';
 import { ZOperation } from './operations.js';
 import { ZBackupFile } from './backups.js';
@@ -173,11 +173,17 @@ export type TMachineDetail = z.infer<typeof ZMachineDetail>;
 
 /**
  * `GET /machines`: every visible live machine, optionally of one account or the
- * one machine `machineId` (the viewers' machine selector), by account then name.
+ * one machine `machineId` (the viewers' machine selector), by account then name;
+ * narrowed, as the top bar's chips count (spec 3 §2.9), to one `classId`, and by
+ * `needsAdmin`, `turbo` and `unmanaged` (`true`/`false`).
  */
 export const ZListMachinesQuery = ZPageQuery.extend({
   accountId: ZId.optional(),
   machineId: ZId.optional(),
+  classId: ZClassId.optional(),
+  needsAdmin: ZQueryFlag.optional(),
+  turbo: ZQueryFlag.optional(),
+  unmanaged: ZQueryFlag.optional(),
 });
 export type TListMachinesQuery = z.input<typeof ZListMachinesQuery>;
 export const ZListMachinesResponse = zPaged(ZMachine);

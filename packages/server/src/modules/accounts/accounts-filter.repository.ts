@@ -34,6 +34,7 @@ import {
   SEARCH_PREFIX_MAX_LENGTH,
   STATUS_BITS,
 } from '../../db/schema.js';
+import { countScopedMachines, sumCounts } from '../machines/fleet-counts.js';
 
 /** The list's filter as the contract parses it (`ZAccountFilter`), and the classes hidden from the user. */
 export type AccountFilter = z.output<typeof ZAccountFilter> & { hiddenClassIds: number[] };
@@ -253,9 +254,11 @@ export function countAccounts(db: DbOrTx, f: FilterShape, v: FilterValues) {
 
 /**
  * The footer statistics of the accounts matching the filter (spec 1 §2 Accounts
- * list; TAccountsInfo): their number (as the list counts its total), their live
- * machines per footer class, and the machines and the accounts of each machine
- * status, summed over `account_machine_status`.
+ * list; TAccountsInfo): their number (as the list counts its total); their
+ * machines per footer class and of each machine status, counted in the one
+ * scope of the top bar (`machines/fleet-counts.ts`: live machines of live
+ * accounts the user can see; with every class listed the footer equals the top
+ * bar); and the accounts having machines of each status, from `account_machine_status`.
  */
 export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<TAccountsInfo> {
   const shape = shapeOf(f);
@@ -263,35 +266,25 @@ export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<
   const matching = db.select({ id: accounts.id }).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id)).where(whereOf(shape, values));
   const [totals, perClass, accountCounts] = await Promise.all([
     countAccounts(db, shape, values),
-    db.execute<{ classId: number; machines: number }>(sql`
-      select m.class_id as "classId", count(*)::int as machines
-      from machines m where m.deleted_at is null and m.account_id in (${matching})
-      group by m.class_id`),
-    db.execute<TMachineStatusCounts & { kind: string }>(sql`
-      select 'machines' as kind,
-        coalesce(sum(s.machines), 0)::int as machines, coalesce(sum(s.needs_admin), 0)::int as "needsAdmin",
-        coalesce(sum(s.unmanaged), 0)::int as unmanaged, coalesce(sum(s.manual_maintenance), 0)::int as "manualMaintenance",
-        coalesce(sum(s.stopped), 0)::int as stopped, coalesce(sum(s.turbo), 0)::int as turbo,
-        coalesce(sum(s.obsolete), 0)::int as obsolete, coalesce(sum(s.idle), 0)::int as idle
-      from account_machine_status s where s.account_id in (${matching})
-      union all
-      select 'accounts' as kind,
-        count(*) filter (where s.machines > 0)::int, count(*) filter (where s.needs_admin > 0)::int,
-        count(*) filter (where s.unmanaged > 0)::int, count(*) filter (where s.manual_maintenance > 0)::int,
-        count(*) filter (where s.stopped > 0)::int, count(*) filter (where s.turbo > 0)::int,
-        count(*) filter (where s.obsolete > 0)::int, count(*) filter (where s.idle > 0)::int
+    // The machines in the top bar's scope (machines/fleet-counts.ts), of the matching accounts.
+    countScopedMachines(db, { hiddenClassIds: f.hiddenClassIds, accountIds: matching.getSQL() }),
+    db.execute<TMachineStatusCounts>(sql`
+      select
+        count(*) filter (where s.machines > 0)::int as machines, count(*) filter (where s.needs_admin > 0)::int as "needsAdmin",
+        count(*) filter (where s.unmanaged > 0)::int as unmanaged, count(*) filter (where s.manual_maintenance > 0)::int as "manualMaintenance",
+        count(*) filter (where s.stopped > 0)::int as stopped, count(*) filter (where s.turbo > 0)::int as turbo,
+        count(*) filter (where s.obsolete > 0)::int as obsolete, count(*) filter (where s.idle > 0)::int as idle
       from account_machine_status s where s.account_id in (${matching})`),
   ]);
-  const byKind = new Map(accountCounts.rows.map(({ kind, ...counts }) => [kind, counts]));
   return {
     totalAccounts: totals[0]?.n ?? 0,
     classMachineCounts: FOOTER_CLASS_IDS.map((id) => ({
       id,
       name: className(id),
-      machines: perClass.rows.find((r) => r.classId === id)?.machines ?? 0,
+      machines: perClass.find((r) => r.classId === id)?.machines ?? 0,
     })),
-    machineCounts: byKind.get('machines') ?? EMPTY_COUNTS,
-    accountCounts: byKind.get('accounts') ?? EMPTY_COUNTS,
+    machineCounts: sumCounts(perClass),
+    accountCounts: accountCounts.rows[0] ?? EMPTY_COUNTS,
   };
 }
 

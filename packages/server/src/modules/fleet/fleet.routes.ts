@@ -8,7 +8,7 @@ export const fleetRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getMachineStats',
-        description: 'Fleet counters of the top bar (spec 3 §2.9): machines needing an admin, in turbo and unmanaged, machines per class, running and total cost. Customer Production machines count only for group CustomerProductionAccess.',
+        description: 'Fleet counters of the top bar (spec 3 §2.9): machines needing an admin, in turbo and unmanaged, machines per class, running and total cost. Scope: live machines of live accounts the user can see (Customer Production only for group CustomerProductionAccess), as `GET /machines` lists them with its filters and `GET /accounts/info` counts them for the listed accounts.',
         tags: ['Fleet'],
         summary: 'Fleet counters',
         response: { 200: ZMachineStats },
@@ -21,7 +21,7 @@ export const fleetRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getMmaStats',
-        description: 'How many MMA instances are on standby (spec 3 §2.9, §7 MMA).',
+        description: 'How many MMA instances are on standby, and their classes (spec 3 §2.9, §7 MMA).',
         tags: ['MMA'],
         summary: 'MMA instances on standby',
         response: { 200: ZMmaStats },

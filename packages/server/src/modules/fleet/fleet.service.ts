@@ -1,7 +1,8 @@
 /**
  * Fleet counters of the top bar and the catalogue reads the accounts list needs
  * (spec 3 §2.9, §7 Fleet counters; GET /mma/classes).
- * Machines of hidden classes are not counted (DESIGN §5).
+ * The machine counts are those of `machines/fleet-counts.ts`: live machines of
+ * live accounts the user can see (Customer Production hidden without the group, DESIGN §5).
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import {
@@ -14,7 +15,9 @@ import {
 } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { mmaClasses, mmaInstances } from '../../db/schema.js';
+import { accounts, machines, mmaClasses, mmaInstances } from '../../db/schema.js';
+import { countScopedMachines, sumCounts } from '../machines/fleet-counts.js';
+import { visible } from '../machines/machines.repository.js';
 
 /** A class and its instance (if any) as the API answers them (spec 3 §3 MMA class). */
 export function mmaClassJson(c: typeof mmaClasses.$inferSelect, i: typeof mmaInstances.$inferSelect | null): TMmaClass {
@@ -51,53 +54,41 @@ export function createFleetService({ db }: { db: Db }): FleetService {
   return {
     async machineStats(principal) {
       const hidden = hiddenClassIds(principal);
-      // A machine is hidden by its own class or by its account's (as in the machines list).
-      const hiddenList = sql.join(hidden.map((id) => sql`${id}`), sql`, `);
-      const visible = hidden.length > 0 ? sql`m.class_id not in (${hiddenList}) and a.class_id not in (${hiddenList})` : sql`true`;
-      const { rows } = await db.execute<{
-        classId: number;
-        total: number;
-        needsAdmin: number;
-        turbo: number;
-        unmanaged: number;
-        runningCost: number;
-        totalCost: number;
-      }>(sql`
-        select m.class_id as "classId", count(*)::int as total,
-          count(*) filter (where m.needs_admin)::int as "needsAdmin",
-          count(*) filter (where m.turbo)::int as turbo,
-          count(*) filter (where not m.managed)::int as unmanaged,
-          coalesce(sum(it.cloud_credit_cost) filter (where ci.status = 'running'), 0)::float8 as "runningCost",
-          coalesce(sum(it.cloud_credit_cost), 0)::float8 as "totalCost"
-        from machines m
-        join accounts a on a.id = m.account_id
-        left join instance_types it on it.id = m.instance_type_id
-        left join lateral (
-          select c.status from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1
-        ) ci on true
-        where m.deleted_at is null and ${visible}
-        group by m.class_id`);
-      const sum = (k: 'needsAdmin' | 'turbo' | 'unmanaged' | 'runningCost' | 'totalCost') =>
-        rows.reduce((acc, r) => acc + r[k], 0);
+      // The counts of the one scope the accounts footer and the Machines viewer share (machines/fleet-counts.ts).
+      const [perClass, costs] = await Promise.all([
+        countScopedMachines(db, { hiddenClassIds: hidden }),
+        db.execute<{ runningCost: number; totalCost: number }>(sql`
+          select coalesce(sum(it.cloud_credit_cost) filter (where ci.status = 'running'), 0)::float8 as "runningCost",
+            coalesce(sum(it.cloud_credit_cost), 0)::float8 as "totalCost"
+          from ${machines} join ${accounts} on ${accounts.id} = ${machines.accountId}
+          left join instance_types it on it.id = ${machines.instanceTypeId}
+          left join lateral (
+            select c.status from cloud_instances c where c.machine_id = ${machines.id} and c.active order by c.id desc limit 1
+          ) ci on true
+          where ${visible(hidden)}`),
+      ]);
+      const total = sumCounts(perClass);
+      const cost = costs.rows[0] ?? { runningCost: 0, totalCost: 0 };
       return {
-        needsAdmin: sum('needsAdmin'),
-        turbo: sum('turbo'),
-        unmanaged: sum('unmanaged'),
-        runningCost: Math.round(sum('runningCost') * 100) / 100,
-        totalCost: Math.round(sum('totalCost') * 100) / 100,
+        needsAdmin: total.needsAdmin,
+        turbo: total.turbo,
+        unmanaged: total.unmanaged,
+        runningCost: Math.round(cost.runningCost * 100) / 100,
+        totalCost: Math.round(cost.totalCost * 100) / 100,
         classStats: TOP_BAR_CLASS_IDS.filter((id) => !hidden.includes(id)).map((id) => ({
           class: { id, name: className(id) },
-          total: rows.find((r) => r.classId === id)?.total ?? 0,
+          total: perClass.find((r) => r.classId === id)?.machines ?? 0,
         })),
       };
     },
 
     async mmaStats() {
-      const [row] = await db
-        .select({ standby: sql<number>`count(*)::int` })
+      const rows = await db
+        .select({ id: mmaInstances.classId })
         .from(mmaInstances)
-        .where(eq(mmaInstances.standby, true));
-      return { standby: row?.standby ?? 0 };
+        .where(eq(mmaInstances.standby, true))
+        .orderBy(asc(mmaInstances.classId));
+      return { standby: rows.length, standbyClasses: [...new Set(rows.map((r) => r.id))].map((id) => ({ id, name: className(id) })) };
     },
 
     async mmaClasses() {

@@ -8,9 +8,10 @@
  * ZMachinesPage / ZListMachinesResponse; one visible machine as the API
  * answers it. The other machine SQL is in `machines.repository.ts`.
  *
- * Visibility (DESIGN §5) is part of the statement ({@link visibleWhere}). One
- * named prepared statement per page shape (at most 16), planned once per
- * connection (db/prepared.ts).
+ * Visibility (DESIGN §5) is part of the statement ({@link visibleWhere}); the
+ * filters of the top bar's chips are the conditions it counts with
+ * (fleet-counts.ts). One named prepared statement per page shape (at most
+ * 256), planned once per connection (db/prepared.ts).
  */
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -23,6 +24,7 @@ import { compileStatement, queryCompiledArrays, type CompiledStatement } from '.
 import { unfinishedOperations } from '../operations/operation-json.js';
 import { accounts, instanceTypes, machines, machineTasks, sites } from '../../db/schema.js';
 import { visibleWhere } from './machines.repository.js';
+import { MACHINE_CONDITIONS, type MachineFilter } from './fleet-counts.js';
 
 /**
  * The unfinished (New or Running) tasks of the machines of `page` (a relation
@@ -238,7 +240,12 @@ export interface MachinePageQuery {
   capTotal?: boolean;
   /** Answer `totalCapped` (false unless `capTotal` hit the cap): `GET /machines` answers ZMachinesPage. */
   withCapped?: boolean;
+  /** Only the machines of a class and of statuses true or false, as the top bar counts them (fleet-counts.ts). */
+  filter?: MachineFilter;
 }
+
+/** The status filters of a page, in the order of their shape's key. */
+const FILTER_FLAGS = ['needsAdmin', 'turbo', 'unmanaged'] as const;
 
 /** What decides the text of a page's statement; the values are placeholders. */
 interface MachinePageShape {
@@ -246,6 +253,9 @@ interface MachinePageShape {
   byAccount: boolean;
   byIds: boolean;
   capTotal: boolean;
+  byClass: boolean;
+  /** The status filters set (their values are placeholders). */
+  flags: (typeof FILTER_FLAGS)[number][];
 }
 
 /**
@@ -281,6 +291,8 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     visibleWhere(shape.hidesClasses ? sql`${sql.placeholder('hiddenClassIds')}` : undefined),
     shape.byAccount ? sql`${machines.accountId} = ${sql.placeholder('accountId')}` : undefined,
     shape.byIds ? sql`${machines.id} = any(${sql.placeholder('ids')}::int[])` : undefined,
+    shape.byClass ? sql`${machines.classId} = ${sql.placeholder('classId')}` : undefined,
+    ...shape.flags.map((name) => sql`(${MACHINE_CONDITIONS[name]}) = ${sql.placeholder(name)}::boolean`),
   );
   const page = sql`select ${machineColumns}
     from ${machines}
@@ -304,11 +316,11 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     order by p.account_id, p.is_launcher desc, p.name, p.id`;
 }
 
-/** The compiled statements of the page's shapes (at most 16), made as first asked for. */
+/** The compiled statements of the page's shapes (at most 256), made as first asked for. */
 const machinePageStatements = new Map<string, CompiledStatement>();
 
 function compiledMachinePage(shape: MachinePageShape): CompiledStatement {
-  const key = `${+shape.hidesClasses}${+shape.byAccount}${+shape.byIds}${+shape.capTotal}`;
+  const key = `${+shape.hidesClasses}${+shape.byAccount}${+shape.byIds}${+shape.capTotal}${+shape.byClass}${FILTER_FLAGS.map((f) => +shape.flags.includes(f)).join('')}`;
   let statement = machinePageStatements.get(key);
   if (!statement) {
     statement = compileStatement(machinePageStatement(shape));
@@ -323,9 +335,17 @@ function compiledMachinePage(shape: MachinePageShape): CompiledStatement {
  * planning it cost more than running it.
  */
 export async function selectMachinePage(db: Db, q: MachinePageQuery): Promise<{ items: TMachine[]; totalItems: number; totalCapped?: boolean }> {
-  const shape = { hidesClasses: q.hiddenClassIds.length > 0, byAccount: q.accountId !== undefined, byIds: q.ids !== undefined, capTotal: q.capTotal === true };
+  const filter = q.filter ?? {};
+  const shape: MachinePageShape = {
+    hidesClasses: q.hiddenClassIds.length > 0,
+    byAccount: q.accountId !== undefined,
+    byIds: q.ids !== undefined,
+    capTotal: q.capTotal === true,
+    byClass: filter.classId !== undefined,
+    flags: FILTER_FLAGS.filter((name) => filter[name] !== undefined),
+  };
   const cap = countCap(q, VIEWER_COUNT_AHEAD);
-  const rows = await queryCompiledArrays(db, compiledMachinePage(shape), { ...q, cap });
+  const rows = await queryCompiledArrays(db, compiledMachinePage(shape), { ...q, ...filter, cap });
   const totalItems = rows[0]![AT.total] as number;
   const items = rows.filter((row) => row[AT.id] !== null).map(toMachine);
   return q.withCapped ? { items, totalItems, totalCapped: shape.capTotal && reachedCap(totalItems, cap) } : { items, totalItems };

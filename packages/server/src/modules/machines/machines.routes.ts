@@ -72,7 +72,8 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'listMachines',
         description:
           'Machines the user may see, optionally of one account or the one `machineId`, by account, launcher first, then name, paged (spec 2 §2.7 Machines viewer, §7 Machines). ' +
-          'Customer Production machines are left out without group CustomerProductionAccess. Over the whole fleet the total is counted at most ' +
+          'Customer Production machines are left out without group CustomerProductionAccess. `classId`, `needsAdmin`, `turbo` and `unmanaged` (true/false) narrow the list ' +
+          'with the conditions `GET /machines/stats` counts with: filtered, the total is exact and equals the top bar counter. Over the whole unfiltered fleet the total is counted at most ' +
           `${VIEWER_COUNT_AHEAD} rows past the page (\`totalCapped\` true: at least that many).`,
         tags,
         summary: 'Visible machines, optionally of one account or one machine, paged',

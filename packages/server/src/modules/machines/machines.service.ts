@@ -50,6 +50,7 @@ import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
 import { jsonText } from '../../lib/json-text.js';
 import { applyDesiredState } from '../../engine/desired-state/desired-state.js';
+import type { MachineFilter } from './fleet-counts.js';
 
 type Page = { startIndex: number; limit: number };
 type ByMachine = { principal: Principal; machineId: number };
@@ -65,7 +66,8 @@ export type MachineAction = keyof typeof ACTIONS;
 
 export interface MachineService {
   /** Every visible machine, or those of one account, or the one `machineId`; the whole fleet's total is capped. */
-  list(o: { principal: Principal; query: Page & { accountId?: number; machineId?: number } }): Promise<TMachinesPage>;
+  /** Visible machines, of one account or machine, narrowed by the top bar chips' filters (fleet-counts.ts). */
+  list(o: { principal: Principal; query: Page & { accountId?: number; machineId?: number } & MachineFilter }): Promise<TMachinesPage>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
   /** The machine with its own backup files (ZMachineDetail). */
   get(o: ByMachine): Promise<TMachineDetail>;
@@ -134,14 +136,16 @@ export function createMachineService({
 
   return {
     // The page as PostgreSQL writes it, sent as it is (lib/json-text.ts).
-    list: async ({ principal, query: { machineId, accountId, startIndex, limit } }) =>
+    list: async ({ principal, query: { machineId, accountId, startIndex, limit, ...filter } }) =>
       jsonText(
         await selectMachinePageText(db, {
           accountId,
           ids: machineId !== undefined ? [machineId] : undefined,
           startIndex,
           limit,
-          capTotal: accountId === undefined && machineId === undefined,
+          filter,
+          // A filtered list counts exactly: its total is the top bar's chip (fleet-counts.ts).
+          capTotal: accountId === undefined && machineId === undefined && Object.values(filter).every((v) => v === undefined),
           withCapped: true,
           hiddenClassIds: hiddenClassIds(principal),
         }),
