@@ -101,7 +101,8 @@ export function useViewerParams() {
   const setPage = (page: number, size?: number) =>
     setParams((prev) => {
       const next = new URLSearchParams(prev);
-      const sizeChanged = size !== undefined && size !== readPageSize(prev);
+      // A size outside VIEWER_PAGE_SIZES (a viewer of its own fixed size passing antd's onChange on) is no change.
+      const sizeChanged = size !== undefined && size !== readPageSize(prev) && (VIEWER_PAGE_SIZES as readonly number[]).includes(size);
       if (sizeChanged) writeParam(next, 'size', size === VIEWER_PAGE_SIZE ? undefined : String(size));
       writeParam(next, 'page', page > 1 && !sizeChanged ? String(page) : undefined);
       return next;
