@@ -132,7 +132,7 @@ describe('Machines viewer', () => {
 });
 
 describe('States viewer', () => {
-  it('switches among Current, Historical and Desired with the choice in the URL, 15 a page', async () => {
+  it('switches among Current, Historical and Desired with the choice in the URL, 20 a page, 50 with the size changer', async () => {
     const { page } = await openPage();
     const requests: URL[] = [];
     page.on('request', (req) => {
@@ -140,9 +140,9 @@ describe('States viewer', () => {
       if (url.pathname === '/api/v1/version-states') requests.push(url);
     });
     await signIn(page, 'operator', 'operator', '/viewer/states');
-    await rowCount(page, 15);
+    await rowCount(page, 20);
     expect(await page.getByRole('radio', { name: 'Current' }).isChecked()).toBe(true);
-    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ state: 'Current', startIndex: '0', limit: '15' });
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ state: 'Current', startIndex: '0', limit: '20' });
     const headers = await page.locator('.ant-table-thead th').allInnerTexts();
     for (const column of ['Machine', 'Class', 'Desired', 'Timestamp', 'deployer', 'siteMaster', 'auditChangeLog', 'siteMasterBackup', 'launcherBackup']) {
       expect(headers).toContain(column);
@@ -154,17 +154,21 @@ describe('States viewer', () => {
     await radios.getByText('Historical', { exact: true }).click();
     await page.waitForURL((url) => hashParams(page).get('state') === 'historical' && !url.hash.includes('page='));
     await expect.poll(() => requests.at(-1)?.searchParams.get('state'), POLL).toBe('Historical');
-    await rowCount(page, 15);
+    await rowCount(page, 20);
     await page.locator('.ant-pagination-item-2').click();
     await page.waitForURL(() => hashParams(page).get('page') === '2');
-    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), POLL).toMatchObject({ state: 'Historical', startIndex: '15' });
+    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), POLL).toMatchObject({ state: 'Historical', startIndex: '20' });
 
     await radios.getByText('Desired', { exact: true }).click();
     await page.waitForURL(() => hashParams(page).get('state') === 'desired' && hashParams(page).get('page') === null);
     await expect.poll(async () => new Set(await rows(page).locator('td:nth-child(3)').allInnerTexts()), POLL).toEqual(new Set(['Yes']));
-    // Reloading keeps the choice.
+    // A page size of 50 goes into the URL; reloading keeps the choice and the size.
+    await page.locator('.ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '50 / page' }).click();
+    await page.waitForURL(() => hashParams(page).get('size') === '50');
+    await rowCount(page, 50);
     await page.reload();
-    await rowCount(page, 15);
+    await rowCount(page, 50);
     expect(await page.getByRole('radio', { name: 'Desired' }).isChecked()).toBe(true);
   }, LONG);
 });
