@@ -1,16 +1,18 @@
 /**
  * The Operations viewer and the trail of an activity in Chromium against the
- * real server and its agent (spec 2 §2.6, §2.11; issue 10 "one trail"): the
- * viewer opened from a machine in a new tab (filter, server paging in the URL,
- * Output), and the operations and tasks an activity caused, linked from the
+ * real server and its agent (spec 2 §2.6, §2.11; issue 10 "one trail"; issue
+ * 24 point 7): the viewer opened from a machine in a new tab (filter, server
+ * paging in the URL, Output), its filters and order kept in the URL across a
+ * reload, and the operations and tasks an activity caused, linked from the
  * operation's row. Fixtures in `operations-fixtures.ts` and `machine-panel.ts`.
  *
  * Every test creates its own account through the API (one AllInOne machine),
  * so tests do not depend on each other or on the seed.
  */
 import { describe, expect, it } from 'vitest';
-import type { TOperationListResponse, TOperationLog, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, useBrowserAndAdmin } from './browser.js';
+import type { Page } from 'playwright-core';
+import { ACCOUNT_CLASSES, type TOperationListResponse, type TOperationLog, type TOperationsPage, type TUserActivity } from '@fleet/contracts';
+import { adminToken, api, browser, chooseOption, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { openMenu } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
 
@@ -20,13 +22,13 @@ const openPage = pagesPerTest(() => browser);
 describe('Operations viewer', () => {
   it('opens from a machine in a new tab filtered to it, pages on the server with the page in the URL, and shows Output', async () => {
     const machine = await newMachine('Ops Viewer');
-    const queued = [...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup'])), ...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup']))];
-    queued.push(...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup'])), ...(await queue(machine, ['SmokeTest', 'ApplyConfig'])));
-    expect(queued.length).toBe(11);
-    // With what the machine had before (an UpdateSoftware of the desired state, perhaps): more than one page, less than three.
+    const queued = [];
+    for (let i = 0; i < 7; i++) queued.push(...(await queue(machine, ['SmokeTest', 'ApplyConfig', 'Backup'])));
+    expect(queued.length).toBe(21);
+    // With what the machine had before (an UpdateSoftware of the desired state, perhaps): more than one page of 20, less than three.
     const total = (await api<TOperationListResponse>(`/operations?machineId=${machine.id}&limit=1`, adminToken)).totalItems;
-    expect(total).toBeGreaterThan(10);
-    expect(total).toBeLessThanOrEqual(20);
+    expect(total).toBeGreaterThan(20);
+    expect(total).toBeLessThanOrEqual(40);
     const { context, page } = await openPage();
     await openAccount(page, 'viewer', machine);
     const [tab] = await Promise.all([context.waitForEvent('page'), openMenu(page, machine, 'View operations')]);
@@ -39,16 +41,17 @@ describe('Operations viewer', () => {
     const table = tab!.locator('.ant-table-tbody');
     await table.locator('tr.ant-table-row').first().waitFor({ timeout: LIVE_TIMEOUT });
     expect(await tab!.locator('.ant-select', { has: tab!.getByLabel('Machine') }).innerText()).toContain(machine.name);
-    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(10);
-    const names = await table.locator('tr.ant-table-row td:nth-child(4)').allInnerTexts();
-    expect(new Set(names)).toEqual(new Set([machine.name]));
-    await tab!.getByText(`1-10 of ${total} operations`).waitFor();
+    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(20);
+    // The Machine column (third) shows the machine's name over its class.
+    const names = await table.locator('tr.ant-table-row td:nth-child(3)').allInnerTexts();
+    expect(new Set(names.map((n) => n.split('\n')[0]))).toEqual(new Set([machine.name]));
+    await tab!.getByText(`1-20 of ${total} operations`).waitFor();
 
     await tab!.locator('.ant-pagination-item-2').click();
     await tab!.waitForURL((url) => url.hash.includes('page=2'));
-    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(total - 10);
+    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(total - 20);
     const paged = requests.at(-1)!;
-    expect(Object.fromEntries(paged.searchParams)).toMatchObject({ machineId: String(machine.id), startIndex: '10', limit: '10' });
+    expect(Object.fromEntries(paged.searchParams)).toMatchObject({ machineId: String(machine.id), startIndex: '20', limit: '20' });
 
     // The first SmokeTest queued is on page 2 (newest first): once it ends, its Output opens in the log dialog.
     const oldest = queued[0]!;
@@ -67,7 +70,66 @@ describe('Operations viewer', () => {
 
     // Reloading the URL keeps machine and page.
     await tab!.reload();
-    await expect.poll(() => table.locator('tr.ant-table-row').count(), { timeout: LIVE_TIMEOUT }).toBe(total - 10);
+    await expect.poll(() => table.locator('tr.ant-table-row').count(), { timeout: LIVE_TIMEOUT }).toBe(total - 20);
+
+    // A larger page size goes into the URL, back to page 1 with every row.
+    await tab!.locator('.ant-pagination-options .ant-select').click();
+    await tab!.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '50 / page' }).click();
+    await tab!.waitForURL((url) => url.hash.includes('size=50') && !url.hash.includes('page='));
+    await expect.poll(() => table.locator('tr.ant-table-row').count()).toBe(total);
+  }, LONG);
+
+  it('filters by status, type and class, sorts by start time on the server, and keeps them all across a reload', async () => {
+    const machine = await newMachine('Ops Filters');
+    const [smoke, apply] = await queue(machine, ['SmokeTest', 'ApplyConfig']);
+    const status = (await finished(machine.id, smoke!.id)).status!;
+    await finished(machine.id, apply!.id);
+    const ownClass = ACCOUNT_CLASSES.find((c) => c.id === machine.classId)!;
+    const otherClass = ACCOUNT_CLASSES.find((c) => c.id !== machine.classId)!;
+    const { page } = await openPage();
+    const requests: URL[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/v1/operations') requests.push(url);
+    });
+    await signIn(page, 'admin', 'admin', `/viewer/operations?machine=${machine.id}`);
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await rows.first().waitFor({ timeout: LIVE_TIMEOUT });
+
+    const card = page.locator('.ant-card');
+    await chooseOption(page, card.getByLabel('Operation type', { exact: true }), 'SmokeTest', { exact: true });
+    await page.waitForURL((url) => url.hash.includes('type=SmokeTest'));
+    await chooseOption(page, card.getByLabel('Status', { exact: true }), status, { exact: true });
+    await page.keyboard.press('Escape');
+    await page.waitForURL((url) => url.hash.includes(`status=${status}`));
+    await chooseOption(page, card.getByLabel('Class', { exact: true }), ownClass.name, { exact: true });
+    await page.waitForURL((url) => url.hash.includes(`class=${ownClass.id}`));
+    await page.locator('.ant-table-thead th', { hasText: 'Started' }).click();
+    await page.waitForURL((url) => url.hash.includes('sort=started') && url.hash.includes('order=desc'));
+
+    const expected = async () =>
+      (await api<TOperationsPage>(`/operations?machineId=${machine.id}&type=SmokeTest&status=${status}&classId=${ownClass.id}&sort=started&order=desc`, adminToken)).items.map((o) => o.id);
+    const shown = (p: Page) => p.locator('.ant-table-tbody tr.ant-table-row').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-row-key'))));
+    await expect.poll(() => shown(page), { timeout: LIVE_TIMEOUT }).toEqual(await expected());
+    expect(await shown(page)).toEqual([smoke!.id]);
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({
+      machineId: String(machine.id),
+      type: 'SmokeTest',
+      status,
+      classId: String(ownClass.id),
+      sort: 'started',
+      order: 'desc',
+    });
+
+    // Another class leaves nothing; back to the machine's, then a reload keeps every filter and the order.
+    const hash = new URL(page.url()).hash;
+    await page.goto(`/${hash.replace(`class=${ownClass.id}`, `class=${otherClass.id}`)}`);
+    await page.getByText('No operations').waitFor({ timeout: LIVE_TIMEOUT });
+    await page.goto(`/${hash}`);
+    await page.reload();
+    await expect.poll(() => shown(page), { timeout: LIVE_TIMEOUT }).toEqual([smoke!.id]);
+    expect(await page.locator('.ant-table-thead th[aria-sort="descending"]').innerText()).toContain('Started');
+    expect(await card.locator('.ant-select', { has: page.getByLabel('Class', { exact: true }) }).innerText()).toContain(ownClass.name);
   }, LONG);
 });
 

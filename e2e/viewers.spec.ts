@@ -18,7 +18,7 @@ import {
   type TMachinesPage,
   type TVersionStatesViewerPage,
 } from '@fleet/contracts';
-import { api, apiToken, browser, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
+import { api, apiToken, browser, chooseOption, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
 
 const LONG = 120_000;
 /** Polls wait this long: the runner has two busy cores. */
@@ -132,7 +132,7 @@ describe('Machines viewer', () => {
 });
 
 describe('States viewer', () => {
-  it('switches among Current, Historical and Desired with the choice in the URL, 15 a page', async () => {
+  it('switches among Current, Historical and Desired with the choice in the URL, 20 a page, 50 with the size changer', async () => {
     const { page } = await openPage();
     const requests: URL[] = [];
     page.on('request', (req) => {
@@ -140,9 +140,9 @@ describe('States viewer', () => {
       if (url.pathname === '/api/v1/version-states') requests.push(url);
     });
     await signIn(page, 'operator', 'operator', '/viewer/states');
-    await rowCount(page, 15);
+    await rowCount(page, 20);
     expect(await page.getByRole('radio', { name: 'Current' }).isChecked()).toBe(true);
-    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ state: 'Current', startIndex: '0', limit: '15' });
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ state: 'Current', startIndex: '0', limit: '20' });
     const headers = await page.locator('.ant-table-thead th').allInnerTexts();
     for (const column of ['Machine', 'Class', 'Desired', 'Timestamp', 'deployer', 'siteMaster', 'auditChangeLog', 'siteMasterBackup', 'launcherBackup']) {
       expect(headers).toContain(column);
@@ -154,29 +154,33 @@ describe('States viewer', () => {
     await radios.getByText('Historical', { exact: true }).click();
     await page.waitForURL((url) => hashParams(page).get('state') === 'historical' && !url.hash.includes('page='));
     await expect.poll(() => requests.at(-1)?.searchParams.get('state'), POLL).toBe('Historical');
-    await rowCount(page, 15);
+    await rowCount(page, 20);
     await page.locator('.ant-pagination-item-2').click();
     await page.waitForURL(() => hashParams(page).get('page') === '2');
-    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), POLL).toMatchObject({ state: 'Historical', startIndex: '15' });
+    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), POLL).toMatchObject({ state: 'Historical', startIndex: '20' });
 
     await radios.getByText('Desired', { exact: true }).click();
     await page.waitForURL(() => hashParams(page).get('state') === 'desired' && hashParams(page).get('page') === null);
     await expect.poll(async () => new Set(await rows(page).locator('td:nth-child(3)').allInnerTexts()), POLL).toEqual(new Set(['Yes']));
-    // Reloading keeps the choice.
+    // A page size of 50 goes into the URL; reloading keeps the choice and the size.
+    await page.locator('.ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '50 / page' }).click();
+    await page.waitForURL(() => hashParams(page).get('size') === '50');
+    await rowCount(page, 50);
     await page.reload();
-    await rowCount(page, 15);
+    await rowCount(page, 50);
     expect(await page.getByRole('radio', { name: 'Desired' }).isChecked()).toBe(true);
   }, LONG);
 });
 
 describe('Cloud Instances viewer', () => {
-  it('pages 10 at a time, links compute host names, expands a row to its raw JSON; the operator sees no Customer Production instance', async () => {
+  it('pages 20 at a time, links compute host names, expands a row to its raw JSON; the operator sees no Customer Production instance', async () => {
     for (const user of ['admin', 'operator'] as const) {
-      const expected = await api<TCloudInstancesPage>('/cloud-instance?limit=10', tokens[user]!);
+      const expected = await api<TCloudInstancesPage>('/cloud-instance?limit=20', tokens[user]!);
       const { page } = await openPage();
       await signIn(page, user, user, '/viewer/cloud-instances');
-      await rowCount(page, 10);
-      await page.getByText(`1-10 of ${expected.totalCapped ? 'at least ' : ''}${expected.totalItems} cloud instances`).waitFor();
+      await rowCount(page, 20);
+      await page.getByText(`1-20 of ${expected.totalCapped ? 'at least ' : ''}${expected.totalItems} cloud instances`).waitFor();
       const first = expected.items[0]!;
       const link = rows(page).first().getByRole('link', { name: first.hostName });
       expect(await link.getAttribute('href')).toBe(`http://${first.hostName}`);
@@ -190,8 +194,45 @@ describe('Cloud Instances viewer', () => {
       if (user === 'operator') {
         await page.getByText('No cloud instances').waitFor();
       } else {
-        await expect.poll(async () => new Set(await rows(page).locator('td:nth-child(3)').allInnerTexts()), POLL).toEqual(new Set(['Customer Production']));
+        // The Machine column shows the class under the name.
+        const classes = async () => new Set((await rows(page).locator('td:nth-child(2)').allInnerTexts()).map((text) => text.split('\n').at(-1)));
+        await expect.poll(classes, POLL).toEqual(new Set(['Customer Production']));
       }
     }
+  }, LONG);
+
+  it('filters by class, state and active and sorts oldest first on the server, all kept in the URL across a reload', async () => {
+    const { page } = await openPage();
+    const requests: URL[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/v1/cloud-instance') requests.push(url);
+    });
+    await signIn(page, 'operator', 'operator', '/viewer/cloud-instances');
+    await rowCount(page, 20);
+    const card = page.locator('.ant-card');
+    await chooseOption(page, card.getByLabel('Class', { exact: true }), 'Internal Testing', { exact: true });
+    await page.waitForURL((url) => hashParams(page).get('class') === '2' && url.hash.includes('class=2'));
+    await chooseOption(page, card.getByLabel('Active', { exact: true }), 'Active', { exact: true });
+    await page.waitForURL(() => hashParams(page).get('active') === 'true');
+    await chooseOption(page, card.getByLabel('Status', { exact: true }), 'running', { exact: true });
+    await page.waitForURL(() => hashParams(page).get('status') === 'running');
+    // The first click sorts by launch time newest first, the second oldest first.
+    const timestamp = page.locator('.ant-table-thead th', { hasText: 'Timestamp' });
+    await timestamp.click();
+    await page.waitForURL(() => hashParams(page).get('sort') === 'timestamp' && hashParams(page).get('order') === 'desc');
+    await timestamp.click();
+    await page.waitForURL(() => hashParams(page).get('sort') === 'timestamp' && hashParams(page).get('order') === 'asc');
+
+    const expected = await api<TCloudInstancesPage>('/cloud-instance?limit=20&classId=2&active=true&status=running&sort=timestamp&order=asc', tokens.operator!);
+    expect(expected.items.length).toBeGreaterThan(0);
+    const cloudIds = () => rows(page).locator('td:nth-child(5)').allInnerTexts();
+    await expect.poll(cloudIds, POLL).toEqual(expected.items.map((c) => c.cloudId));
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ classId: '2', active: 'true', status: 'running', sort: 'timestamp', order: 'asc' });
+
+    await page.reload();
+    await expect.poll(cloudIds, POLL).toEqual(expected.items.map((c) => c.cloudId));
+    expect(await page.locator('.ant-table-thead th[aria-sort="ascending"]').innerText()).toContain('Timestamp');
+    expect(await selectText(card, 'Class')).toContain('Internal Testing');
   }, LONG);
 });

@@ -13,6 +13,21 @@ export const MAX_SEARCH_LENGTH = 200;
 export const ZSortDirection = z.enum(['Ascending', 'Descending']);
 export type TSortDirection = z.infer<typeof ZSortDirection>;
 
+/** The viewers' page size (issue 24 point 7: one for every viewer) and the sizes their size changer offers. */
+export const VIEWER_PAGE_SIZE = 20;
+export const VIEWER_PAGE_SIZES = [20, 50, 100] as const;
+
+/** A viewer list's sort order (`order=asc|desc`, issue 24 point 7). */
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export const ZSortOrder = z.enum(SORT_ORDERS, { error: 'Must be asc or desc' });
+export type TSortOrder = z.infer<typeof ZSortOrder>;
+
+/** A time in a query string: ISO 8601 with a zone (`2026-11-28T09:00:00Z`), at most 40 characters; `field` names it in the error. */
+export const zQueryTime = (field: string) =>
+  z.iso
+    .datetime({ offset: true, error: `${field} must be an ISO 8601 date and time with a time zone, e.g. 2026-11-28T09:00:00Z` })
+    .max(40, `${field} must be an ISO 8601 date and time with a time zone`);
+
 /** A `true`/`false` query flag (a plain coerce would read 'false' as true). */
 export const ZQueryFlag = z
   .enum(['true', 'false'], { error: 'Must be true or false' })

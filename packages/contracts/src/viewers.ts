@@ -9,7 +9,7 @@
  * (`totalCapped` true: "at least"), as `GET /operations` does.
  */
 import { z } from 'zod';
-import { PAGE_QUERY_FIELDS, ZId, zPaged } from './common.js';
+import { PAGE_QUERY_FIELDS, VIEWER_PAGE_SIZE, ZId, zPaged, ZQueryFlag, ZSortOrder } from './common.js';
 import { ZVersionState } from './backups.js';
 import { ZInstanceState, ZMachine } from './machines.js';
 
@@ -30,10 +30,10 @@ export const VIEWER_COUNT_AHEAD = 300;
 /** Largest page of the viewer lists (the spec's console asked for 300). */
 export const MAX_VIEWER_PAGE = 300;
 
-/** Page sizes (spec 2 §9; the Machines viewer has none there: the default list page, 20). */
+/** Page sizes: the viewers' one, 20 (issue 24 point 7; spec 2 §9 gave 10 or 15; the Machines viewer has none there). */
 export const MACHINES_VIEWER_PAGE_SIZE = 20;
-export const STATES_VIEWER_PAGE_SIZE = 15;
-export const CLOUD_INSTANCES_VIEWER_PAGE_SIZE = 10;
+export const STATES_VIEWER_PAGE_SIZE = VIEWER_PAGE_SIZE;
+export const CLOUD_INSTANCES_VIEWER_PAGE_SIZE = VIEWER_PAGE_SIZE;
 
 /** `{items, totalItems, totalCapped}`: a page whose total is exact only when `totalCapped` is false. */
 export const zCappedPage = <T extends z.ZodTypeAny>(item: T) => zPaged(item).extend({ totalCapped: z.boolean() });
@@ -116,10 +116,24 @@ export const ZCloudInstance = z.object({
 });
 export type TCloudInstance = z.infer<typeof ZCloudInstance>;
 
-/** `GET /cloud-instance` (spec 2 §7): instances of every visible machine, or of one (`machineId`), newest first. */
+/** The orders of `GET /cloud-instance` (`sort`): `timestamp`, the launch time (then the id). */
+export const CLOUD_INSTANCE_SORTS = ['timestamp'] as const;
+
+/**
+ * `GET /cloud-instance` (spec 2 §7; issue 24 point 7): instances of every
+ * visible machine, or of one (`machineId`), newest (highest id) first; with
+ * `sort=timestamp` by launch time, `order` desc or asc (without `sort`,
+ * `order=asc` lists the lowest id first). Filters: `classId` (the machine's
+ * class), `status` (the state now), `active` (true or false).
+ */
 export const ZCloudInstancesQuery = z.object({
   ...VIEWER_PAGE_FIELDS,
   machineId: ZId.optional(),
+  classId: ZId.optional(),
+  status: ZInstanceState.optional(),
+  active: ZQueryFlag.optional(),
+  sort: z.enum(CLOUD_INSTANCE_SORTS).optional(),
+  order: ZSortOrder.default('desc'),
 });
 export type TCloudInstancesQuery = z.input<typeof ZCloudInstancesQuery>;
 /** `GET /machines/{id}/cloud-instances` (spec 2 §7): the machine's instances, newest first. */

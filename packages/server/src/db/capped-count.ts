@@ -10,9 +10,16 @@
  */
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 
-/** Where the count of a page stops: `ahead` rows past its last row (`startIndex + limit + ahead`). */
+/**
+ * Where the count of a page stops: at the end of the block of `ahead` rows the
+ * page starts in, plus a page (`(floor(startIndex / ahead) + 1) * ahead + limit`),
+ * so always past the page's last row. The cap is the same for every page of a
+ * block, so a capped total ("at least N") does not change while paging through
+ * the first `ahead` rows (issue 24 point 7: it used to grow a page at a time);
+ * it moves on by `ahead` once the pages pass it.
+ */
 export function countCap(page: { startIndex: number; limit: number }, ahead: number): number {
-  return page.startIndex + page.limit + ahead;
+  return (Math.floor(page.startIndex / ahead) + 1) * ahead + page.limit;
 }
 
 /** Whether a total counted up to `cap` reached it: then it is a lower bound (`totalCapped`, "at least"). */

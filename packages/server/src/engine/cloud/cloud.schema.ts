@@ -45,6 +45,8 @@ export const cloudInstances = pgTable(
   (t) => [
     // (machine, id): a machine's instances newest first (the viewer's machine filter, the active instance).
     index('cloud_instances_machine_id_idx').on(t.machineId, t.id),
+    // The Cloud Instances viewer's order by launch time (issue 24 point 7).
+    index('cloud_instances_created_idx').on(t.createdAt, t.id),
     // A machine's active instance with its state, read index-only by the probe tick for every machine it probes.
     index('cloud_instances_active_idx').on(t.machineId, t.id, t.status, t.nextStatus, t.settlesAt).where(sql`active`),
   ],

@@ -84,6 +84,11 @@ export const operations = pgTable(
     index('operations_type_idx').on(t.typeName, t.id),
     index('operations_status_idx').on(t.status, t.id),
     index('operations_pending_idx').on(t.id).where(sql`pending`),
+    // The viewer's class filter, time range (queued) and its orders by start and finish time (issue 24 point 7).
+    index('operations_class_idx').on(t.classId, t.id),
+    index('operations_queued_idx').on(t.queuedAt),
+    index('operations_started_idx').on(t.startedAt, t.id),
+    index('operations_finished_idx').on(t.finishedAt, t.id),
     // The agent's anomaly rule counts a class's recent failures (engine/operations/README.md).
     index('operations_class_failures_idx').on(t.classId, t.finishedAt).where(sql`status = 'FAILURE'`),
   ],

@@ -8,7 +8,7 @@
  * today) are not listed.
  */
 import { and, sql, type SQL } from 'drizzle-orm';
-import type { TCloudInstance } from '@fleet/contracts';
+import type { TCloudInstance, TInstanceState, TSortOrder } from '@fleet/contracts';
 import { cappedCount, cappedTotalFields } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
@@ -35,9 +35,25 @@ const instanceJson = sql<TCloudInstance>`json_build_object('id', c.id, 'machineI
   'timestamp', ${isoTime(sql`c.created_at`)}, 'updatedAt', ${isoTime(sql`c.updated_at`)}, 'status', ${statusNow},
   'active', c.active, 'dnsReady', c.dns_ready)`;
 
+/** A page of the viewer: visibility, filters, paging, the launch order's direction and the count's cap. */
+export interface CloudInstancePageQuery {
+  hiddenClassIds: number[];
+  machineId?: number;
+  classId?: number;
+  status?: TInstanceState;
+  active?: boolean;
+  /** `timestamp`: by launch time then id (`cloud_instances_created_idx`); else by id. */
+  sort?: 'timestamp';
+  order?: TSortOrder;
+  startIndex: number;
+  limit: number;
+  cap: number;
+}
+
 /**
  * The statement of a page of the instances of visible machines (or of one
- * machine), newest first: one row, `page`, the TCloudInstancesPage as JSON
+ * machine) matching the filters (class, state now, active), newest first
+ * (or oldest, `order` asc: the primary key walked forwards): one row, `page`, the TCloudInstancesPage as JSON
  * text (`{ items, totalItems, totalCapped }`), the total counted at most `cap`
  * rows. The page walks the primary key (or `cloud_instances_machine_id_idx`
  * for one machine) backwards and stops after the page. The total, beside it,
@@ -52,17 +68,23 @@ const instanceJson = sql<TCloudInstance>`json_build_object('id', c.id, 'machineI
  * tenth of the table, and a plain join back to the table was planned as a hash
  * join over every row (15 ms instead of 2).
  */
-export function cloudInstancePageStatement(q: { hiddenClassIds: number[]; machineId?: number; startIndex: number; limit: number; cap: number }): SQL {
+export function cloudInstancePageStatement(q: CloudInstancePageQuery): SQL {
+  const filters = sql`${q.machineId !== undefined ? sql`and c.machine_id = ${q.machineId}::int` : sql``}
+    ${q.status !== undefined ? sql`and ${statusNow} = ${q.status}` : sql``}
+    ${q.active === undefined ? sql`` : q.active ? sql`and c.active` : sql`and not c.active`}`;
+  const byClass = q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``;
   const matching = sql`from cloud_instances c join machines m on m.id = c.machine_id join accounts a on a.id = m.account_id
-    where ${visible(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and c.machine_id = ${q.machineId}::int` : sql``}`;
-  // The page tests visibility per row (db/visible-machine.ts: the generic plan would join every instance and sort).
+    where ${visible(q.hiddenClassIds)} ${filters} ${byClass}`;
+  const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
+  // The page tests visibility (and the class) per row (db/visible-machine.ts: the generic plan would join every instance and sort).
   const ids = sql`select c.id from cloud_instances c
     where ${machineVisible(sql`c.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}
-    ${q.machineId !== undefined ? sql`and c.machine_id = ${q.machineId}::int` : sql``}
-    order by c.id desc`;
+    ${filters}
+    ${q.classId !== undefined ? sql`and (select m.class_id from machines m where m.id = c.machine_id) = ${q.classId}::int` : sql``}
+    order by ${q.sort === 'timestamp' ? sql`c.created_at ${dir}, ` : sql``}c.id ${dir}`;
   return sql`select json_build_object(
-      'items', coalesce((select json_agg(x.item order by p.id desc)
-        from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+      'items', coalesce((select json_agg(x.item order by p.n)
+        from (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) i) p
         cross join lateral (select ${instanceJson} as item from cloud_instances c join machines m on m.id = c.machine_id where c.id = p.id limit 1) x),
         '[]'::json),
       ${cappedTotalFields(sql`t.n`, q.cap)})::text as page
@@ -74,10 +96,7 @@ export function cloudInstancePageStatement(q: { hiddenClassIds: number[]; machin
  * {@link cloudInstancePageStatement}), for the routes to send as it is
  * (lib/json-text.ts); a named prepared statement per filter shape.
  */
-export async function selectCloudInstancePageText(
-  db: DbOrTx,
-  q: { hiddenClassIds: number[]; machineId?: number; startIndex: number; limit: number; cap: number },
-): Promise<string> {
+export async function selectCloudInstancePageText(db: DbOrTx, q: CloudInstancePageQuery): Promise<string> {
   const [row] = await queryPrepared<{ page: string }>(db, cloudInstancePageStatement(q));
   return row!.page;
 }

@@ -21,7 +21,7 @@ export const cloudInstanceRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Cloud instances of every visible machine, or of one, paged',
         description:
           'The Cloud Instances viewer (spec 2 §2.9, §7 Operations and statistics): machine, class, host name, addresses, cloud id, storage size, launch time, state now, active and DNS. ' +
-          '`machineId` keeps one machine (an unknown or hidden id answers an empty page).' +
+          '`machineId` keeps one machine (an unknown or hidden id answers an empty page); `classId` (the machine\'s class), `status` (the state now) and `active` filter; `order` asc lists the oldest first (issue 24 point 7).' +
           RULES,
         tags,
         querystring: ZCloudInstancesQuery,

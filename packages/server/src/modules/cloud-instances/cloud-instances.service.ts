@@ -6,7 +6,8 @@
  * total is counted at most `VIEWER_COUNT_AHEAD` rows past the page
  * (`totalCapped`). Reading needs no permission beyond being signed in.
  */
-import { VIEWER_COUNT_AHEAD, type TCloudInstancesPage } from '@fleet/contracts';
+import { VIEWER_COUNT_AHEAD, type TCloudInstancesPage, type ZCloudInstancesQuery } from '@fleet/contracts';
+import type { z } from 'zod';
 import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
@@ -16,14 +17,16 @@ import { jsonText } from '../../lib/json-text.js';
 import { selectCloudInstancePageText } from './cloud-instances.repository.js';
 
 type Page = { startIndex: number; limit: number };
+type ListQuery = Page & Partial<Omit<z.output<typeof ZCloudInstancesQuery>, 'startIndex' | 'limit'>>;
 
 export interface CloudInstanceService {
-  list(o: { principal: Principal; query: Page & { machineId?: number } }): Promise<TCloudInstancesPage>;
+  /** The viewer's page: `query` as the route validated it (filters class, state now, active; order by launch). */
+  list(o: { principal: Principal; query: ListQuery }): Promise<TCloudInstancesPage>;
   ofMachine(o: { principal: Principal; machineId: number; query: Page }): Promise<TCloudInstancesPage>;
 }
 
 export function createCloudInstanceService({ db }: { db: Db }): CloudInstanceService {
-  async function page(principal: Principal, query: Page & { machineId?: number }): Promise<TCloudInstancesPage> {
+  async function page(principal: Principal, query: ListQuery): Promise<TCloudInstancesPage> {
     const cap = countCap(query, VIEWER_COUNT_AHEAD);
     return jsonText(await selectCloudInstancePageText(db, { ...query, cap, hiddenClassIds: hiddenClassIds(principal) }));
   }

@@ -15,7 +15,9 @@ import {
   type TActivityTrail,
   type TOperation,
   type TOperationDecision,
-  type TOperationStatus,
+  type TOperationFilterStatus,
+  type TOperationSort,
+  type TSortOrder,
   type TOperationType,
   type TOperationTypeName,
 } from '@fleet/contracts';
@@ -50,9 +52,25 @@ export interface OperationFilter {
   hiddenClassIds: number[];
   machineId?: number;
   accountId?: number;
-  status?: TOperationStatus[];
+  classId?: number;
+  status?: TOperationFilterStatus[];
   type?: TOperationTypeName;
   pending?: boolean;
+  /** Queued at or after / at or before (ISO 8601). */
+  from?: string;
+  to?: string;
+}
+
+/** The rows of the viewer's statuses: a stored status, QUEUED (none, not pending, unfinished) or PENDING. */
+function statusCondition(statuses: TOperationFilterStatus[]): SQL | undefined {
+  if (statuses.length === 0) return undefined;
+  const stored = statuses.filter((s) => s !== 'QUEUED' && s !== 'PENDING');
+  const parts = [
+    stored.length > 0 ? inArray(sql`o.status`, stored) : undefined,
+    statuses.includes('QUEUED') ? sql`(o.status is null and not o.pending and o.finished_at is null)` : undefined,
+    statuses.includes('PENDING') ? sql`(o.status is null and o.pending)` : undefined,
+  ].filter((x): x is SQL => x !== undefined);
+  return sql`(${sql.join(parts, sql` or `)})`;
 }
 
 function where(f: OperationFilter): SQL {
@@ -61,8 +79,11 @@ function where(f: OperationFilter): SQL {
     visible(f.hiddenClassIds),
     f.machineId !== undefined ? sql`o.machine_id = ${f.machineId}` : undefined,
     f.accountId !== undefined ? sql`o.account_id = ${f.accountId}` : undefined,
-    f.status && f.status.length > 0 ? inArray(sql`o.status`, f.status) : undefined,
+    f.classId !== undefined ? sql`o.class_id = ${f.classId}` : undefined,
+    f.status ? statusCondition(f.status) : undefined,
     f.type !== undefined ? sql`o.type_name = ${f.type}` : undefined,
+    f.from !== undefined ? sql`o.queued_at >= ${f.from}::timestamptz` : undefined,
+    f.to !== undefined ? sql`o.queued_at <= ${f.to}::timestamptz` : undefined,
     // A literal, not a parameter: a generic plan could not use the partial index `operations_pending_idx` otherwise.
     f.pending === undefined ? undefined : f.pending ? sql`o.pending` : sql`not o.pending`,
   )!;
@@ -93,7 +114,28 @@ const joins = (f: OperationFilter, withMachine: boolean) =>
  * the rows as JSON text spare the server parsing, checking and writing them
  * out again.
  */
-export async function selectOperationPageText(db: DbOrTx, q: OperationFilter & { startIndex: number; limit: number }): Promise<string> {
+/** A page of the viewer: paging and its order (`queued` by default, newest first). */
+export interface OperationPageQuery extends OperationFilter {
+  startIndex: number;
+  limit: number;
+  sort?: TOperationSort;
+  order?: TSortOrder;
+}
+
+/**
+ * The page's order: `queued` is the id (queue order); `started` and `finished`
+ * their time then the id, on `operations_started_idx` / `operations_finished_idx`
+ * (walked forwards or backwards whole, so nulls come first descending, last
+ * ascending, PostgreSQL's default for each direction).
+ */
+function orderBy(q: OperationPageQuery): SQL {
+  const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
+  if (q.sort === 'started') return sql`o.started_at ${dir}, o.id ${dir}`;
+  if (q.sort === 'finished') return sql`o.finished_at ${dir}, o.id ${dir}`;
+  return sql`o.id ${dir}`;
+}
+
+export async function selectOperationPageText(db: DbOrTx, q: OperationPageQuery): Promise<string> {
   const [row] = await queryPrepared<{ page: string }>(db, operationPageStatement(q));
   return row!.page;
 }
@@ -101,7 +143,7 @@ export async function selectOperationPageText(db: DbOrTx, q: OperationFilter & {
 /** A page of visible operations (see {@link selectOperationPageText}). */
 export async function selectOperationPage(
   db: DbOrTx,
-  q: OperationFilter & { startIndex: number; limit: number },
+  q: OperationPageQuery,
 ): Promise<{ items: TOperation[]; totalItems: number; totalCapped: boolean }> {
   return JSON.parse(await selectOperationPageText(db, q)) as { items: TOperation[]; totalItems: number; totalCapped: boolean };
 }
@@ -118,7 +160,7 @@ export async function selectOperationPage(
  * `db/visible-machine.ts`) and joins its rows back one by one; a plain join
  * back was planned as a hash join over every operation.
  */
-export function operationPageStatement(q: OperationFilter & { startIndex: number; limit: number }): SQL {
+export function operationPageStatement(q: OperationPageQuery): SQL {
   const cap = countCap(q, OPERATIONS_COUNT_AHEAD);
   const hidden = sql.param(q.hiddenClassIds);
   const pageVisible =
@@ -126,14 +168,15 @@ export function operationPageStatement(q: OperationFilter & { startIndex: number
       ? sql`and coalesce((select m.class_id <> all(${hidden}::int[]) from machines m where m.id = o.machine_id), false)
           and coalesce((select a.class_id <> all(${hidden}::int[]) from accounts a where a.id = o.account_id), false)`
       : sql``;
-  const ids = sql`select o.id from operations o where ${where({ ...q, hiddenClassIds: [] })} ${pageVisible} order by o.id desc`;
+  const order = orderBy(q);
+  const ids = sql`select o.id from operations o where ${where({ ...q, hiddenClassIds: [] })} ${pageVisible} order by ${order}`;
   // The count is ordered like the page, so that the planner walks the page's index: without an
   // order, a filter it expects to match often is counted by a scan of the table, which is slow
   // when the filter (two columns together) matches little.
-  const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by o.id desc`;
+  const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by ${order}`;
   return sql`select json_build_object(
-      'items', coalesce((select json_agg(x.op order by p.id desc)
-        from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+      'items', coalesce((select json_agg(x.op order by p.n)
+        from (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) i) p
         cross join lateral (select ${json} as op from operations o join machines m on m.id = o.machine_id where o.id = p.id limit 1) x),
         '[]'::json),
       ${cappedTotalFields(sql`t.n`, cap)})::text as page

@@ -233,7 +233,8 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listOperations',
         description:
-          'Operations of visible machines, newest first, paged and filtered on the server (spec 2 §2.6 Operations viewer): machineId, accountId, status (comma list), type, pending. `totalItems` is exact unless `totalCapped` is true: then at least that many rows match (counting stops 1000 rows past the page).',
+          'Operations of visible machines, paged, filtered and sorted on the server (spec 2 §2.6 Operations viewer; issue 24 point 7): machineId, accountId, classId, status (comma list, QUEUED and PENDING included), type, pending, from and to (the queue time, inclusive); ' +
+          'sort (queued, started, finished) and order (asc, desc), newest queued first by default. `totalItems` is exact unless `totalCapped` is true: then at least that many rows match (counting stops at the end of the block of 1000 rows the page starts in, plus a page, so the total stays while paging through a block).',
         tags,
         summary: 'Operations of visible machines, newest first, filtered and paged',
         querystring: ZOperationsQuery,

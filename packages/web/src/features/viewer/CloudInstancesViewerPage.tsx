@@ -1,46 +1,110 @@
 /**
- * The Cloud Instances viewer (`/viewer/cloud-instances`, spec 2 §2.9): the
- * instances of every machine or of the selected one, 10 a page, each row
+ * The Cloud Instances viewer (`/viewer/cloud-instances`, spec 2 §2.9; issue 24
+ * point 7): the instances of every machine or of the selected one, each row
  * expandable to its raw JSON. Columns: machine, class, host name (a link when
  * it ends in the public cloud compute domain), ip address, cloud id, storage
  * size, timestamp, status, active and DNS as Yes/No.
  *
- * Paged on the server (`GET /cloud-instance?machineId&startIndex&limit`) with
- * `machine` and `page` in the URL.
+ * Paged, filtered and sorted on the server (`GET /cloud-instance?machineId&
+ * classId&status&active&sort&order&startIndex&limit`): filters class, state
+ * and active; newest first by default, the Timestamp column sorts by launch
+ * time either way; 20 a page (20, 50, 100; the spec's 10 made the viewers'
+ * one). All in the URL: `machine`, `page`, `size`, `class`, `status`,
+ * `active`, `sort=timestamp` and `order`. The class is shown under the
+ * machine, and long names, host names and cloud ids end in an ellipsis with
+ * the whole text as a tooltip, so that every column fits at 1440 pixels.
  */
-import { Card, Table, Typography, type TableProps } from 'antd';
-import { CLOUD_INSTANCES_VIEWER_PAGE_SIZE, isComputeHostName, type TCloudInstance } from '@fleet/contracts';
+import { Card, Flex, Select, Table, Typography, type TableProps } from 'antd';
+import {
+  CLASS_IDS,
+  CLOUD_INSTANCE_SORTS,
+  INSTANCE_STATES,
+  isComputeHostName,
+  type TCloudInstance,
+  type TInstanceState,
+  type TSortOrder,
+} from '@fleet/contracts';
+import { useAuth } from '../../app/auth/auth-context';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
+import { oneOf } from '../../lib/url-params';
+import { selectableClasses } from '../accounts/use-account-list-params';
 import { useCloudInstancesPage } from './api/queries';
-import { pageTotalText, ViewerToolbar } from './components/ViewerToolbar';
-import { useViewerParams } from './use-viewer-params';
+import { ScrollRegion } from './components/ScrollRegion';
+import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
+import { columnSortOrder, readSort, sorterToSort, useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
 
 function HostName({ hostName }: { hostName: string }) {
-  if (!isComputeHostName(hostName)) return <>{hostName}</>;
+  if (!isComputeHostName(hostName)) return <Typography.Text ellipsis={{ tooltip: hostName }} style={{ maxWidth: 170 }}>{hostName}</Typography.Text>;
   return (
-    <Typography.Link href={`http://${hostName}`} target="_blank" rel="noopener noreferrer">
+    <Typography.Link href={`http://${hostName}`} target="_blank" rel="noopener noreferrer" ellipsis style={{ maxWidth: 170 }} title={hostName}>
       {hostName}
     </Typography.Link>
   );
 }
 
-const COLUMNS: TableProps<TCloudInstance>['columns'] = [
-  { key: 'machine', title: 'Machine', dataIndex: 'machineName' },
-  { key: 'class', title: 'Class', dataIndex: 'machineClassName' },
-  { key: 'hostName', title: 'Host name', render: (_, c) => <HostName hostName={c.hostName} /> },
-  { key: 'ipAddress', title: 'IP address', dataIndex: 'ipAddress' },
-  { key: 'cloudId', title: 'Cloud id', dataIndex: 'cloudId' },
-  { key: 'storageSize', title: 'Storage size', render: (_, c) => `${c.storageSize} GB` },
-  { key: 'timestamp', title: 'Timestamp', render: (_, c) => formatDateTime(c.timestamp, DATE_TIME_SECONDS_FORMAT) },
-  { key: 'status', title: 'Status', dataIndex: 'status' },
-  { key: 'active', title: 'Active', render: (_, c) => yesNo(c.active) },
-  { key: 'dnsReady', title: 'DNS', render: (_, c) => yesNo(c.dnsReady) },
+const clipped = (text: string, width: number, secondary = false) => (
+  <Typography.Text ellipsis={{ tooltip: text }} type={secondary ? 'secondary' : undefined} style={{ maxWidth: width, fontSize: secondary ? 12 : undefined }}>
+    {text}
+  </Typography.Text>
+);
+
+function columns(sort: { sort: string; order: TSortOrder } | undefined): TableProps<TCloudInstance>['columns'] {
+  return [
+    {
+      key: 'machine',
+      title: 'Machine',
+      render: (_, c) => (
+        <Flex vertical>
+          {clipped(c.machineName, 150)}
+          {clipped(c.machineClassName, 150, true)}
+        </Flex>
+      ),
+    },
+    { key: 'hostName', title: 'Host name', render: (_, c) => <HostName hostName={c.hostName} /> },
+    { key: 'ipAddress', title: 'IP address', dataIndex: 'ipAddress' },
+    { key: 'cloudId', title: 'Cloud id', render: (_, c) => clipped(c.cloudId, 140) },
+    { key: 'storageSize', title: 'Storage', render: (_, c) => `${c.storageSize} GB` },
+    {
+      key: 'timestamp',
+      title: 'Timestamp',
+      sorter: true,
+      sortDirections: ['descend', 'ascend'],
+      sortOrder: columnSortOrder(sort, 'timestamp'),
+      render: (_, c) => formatDateTime(c.timestamp, DATE_TIME_SECONDS_FORMAT),
+    },
+    { key: 'status', title: 'Status', dataIndex: 'status' },
+    { key: 'active', title: 'Active', render: (_, c) => yesNo(c.active) },
+    { key: 'dnsReady', title: 'DNS', render: (_, c) => yesNo(c.dnsReady) },
+  ];
+}
+
+const asStatus = oneOf(INSTANCE_STATES);
+const asActive = oneOf(['true', 'false'] as const);
+const asClassId = (raw: string | null) => CLASS_IDS.find((id) => String(id) === raw);
+const STATUS_OPTIONS = INSTANCE_STATES.map((s) => ({ value: s, label: s }));
+const ACTIVE_OPTIONS = [
+  { value: 'true', label: 'Active' },
+  { value: 'false', label: 'Not active' },
 ];
 
 export default function CloudInstancesViewerPage() {
-  const { machineId, page, setMachine, setPage } = useViewerParams();
-  const list = useCloudInstancesPage({ machineId, startIndex: (page - 1) * CLOUD_INSTANCES_VIEWER_PAGE_SIZE, limit: CLOUD_INSTANCES_VIEWER_PAGE_SIZE });
+  const { machineId, page, pageSize, params, setMachine, setPage, setParam, setSort } = useViewerParams();
+  const { hasCustomerProductionAccess } = useAuth();
+  const classId = asClassId(params.get('class'));
+  const status = asStatus(params.get('status'));
+  const active = asActive(params.get('active'));
+  const sort = readSort(params, CLOUD_INSTANCE_SORTS);
+  const list = useCloudInstancesPage({
+    machineId,
+    startIndex: (page - 1) * pageSize,
+    limit: pageSize,
+    ...(classId !== undefined ? { classId } : {}),
+    ...(status ? { status } : {}),
+    ...(active ? { active: active === 'true' } : {}),
+    ...(sort ? { sort: sort.sort, order: sort.order } : {}),
+  });
+  const classOptions = selectableClasses(hasCustomerProductionAccess).map((c) => ({ value: c.id as number, label: c.name }));
   return (
     <Card title="Cloud Instances">
       <ViewerToolbar
@@ -49,31 +113,58 @@ export default function CloudInstancesViewerPage() {
         onMachine={setMachine}
         list={list}
         errorFallback="Cloud instances could not be loaded"
-      />
-      <Table<TCloudInstance>
-        rowKey="id"
-        size="small"
-        columns={COLUMNS}
-        dataSource={list.isError ? [] : (list.data?.items ?? [])}
-        loading={list.isLoading}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: list.isLoading ? ' ' : 'No cloud instances' }}
-        expandable={{
-          expandedRowRender: (c) => (
-            <pre style={{ margin: 0, maxHeight: 400, overflow: 'auto' }}>
-              {JSON.stringify(c, null, 2)}
-            </pre>
-          ),
-        }}
-        pagination={{
-          current: page,
-          pageSize: CLOUD_INSTANCES_VIEWER_PAGE_SIZE,
-          total: list.isError ? 0 : (list.data?.totalItems ?? 0),
-          showSizeChanger: false,
-          showTotal: pageTotalText('cloud instances', list.data?.totalCapped),
-          onChange: setPage,
-        }}
-      />
+      >
+        <Select<number>
+          aria-label="Class"
+          placeholder="All classes"
+          allowClear
+          options={classOptions}
+          value={classId}
+          onChange={(id) => setParam('class', id === undefined ? undefined : String(id))}
+          style={{ width: 170 }}
+        />
+        <Select<TInstanceState>
+          aria-label="Status"
+          placeholder="All states"
+          allowClear
+          options={STATUS_OPTIONS}
+          value={status}
+          onChange={(value) => setParam('status', value)}
+          style={{ width: 150 }}
+        />
+        <Select<string>
+          aria-label="Active"
+          placeholder="Active or not"
+          allowClear
+          options={ACTIVE_OPTIONS}
+          value={active}
+          onChange={(value) => setParam('active', value)}
+          style={{ width: 140 }}
+        />
+      </ViewerToolbar>
+      <ScrollRegion label="Cloud instances table">
+        <Table<TCloudInstance>
+          rowKey="id"
+          size="small"
+          columns={columns(sort)}
+          dataSource={list.isError ? [] : (list.data?.items ?? [])}
+          loading={list.isLoading}
+          locale={{ emptyText: list.isLoading ? ' ' : 'No cloud instances' }}
+          expandable={{
+            expandedRowRender: (c) => (
+              <pre style={{ margin: 0, maxHeight: 400, overflow: 'auto' }}>
+                {JSON.stringify(c, null, 2)}
+              </pre>
+            ),
+          }}
+          onChange={(_pagination, _filters, sorter, extra) => {
+            if (extra.action !== 'sort') return;
+            const next = sorterToSort(sorter);
+            setSort(next && next.sort === 'timestamp' ? { sort: 'timestamp', order: next.order } : undefined);
+          }}
+          pagination={viewerPagination({ page, pageSize, list, noun: 'cloud instances', onChange: setPage })}
+        />
+      </ScrollRegion>
     </Card>
   );
 }

@@ -1,16 +1,16 @@
 /**
  * The States viewer (`/viewer/states`, spec 2 §2.8, §4): a radio Current,
  * Historical or Desired, and the version states of every machine or of the
- * selected one, 15 a page: machine, class, desired, timestamp, a version column
+ * selected one, 20 a page (20, 50 or 100; issue 24 point 7 made the spec's 15
+ * the viewers' one): machine, class, desired, timestamp, a version column
  * per component (deployer, siteMaster, launcher, …, auditChangeLog) and the
  * siteMasterBackup and launcherBackup of the state's time.
  *
  * Paged on the server (`GET /version-states?state&machineId&startIndex&limit`)
- * with `machine`, `state` and `page` in the URL.
+ * with `machine`, `state`, `page` and `size` in the URL.
  */
 import { Card, Radio, Table, Tooltip, type TableProps } from 'antd';
 import {
-  STATES_VIEWER_PAGE_SIZE,
   VERSION_STATE_KINDS,
   type TComponentVersion,
   type TVersionStateKind,
@@ -19,7 +19,7 @@ import {
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { oneOf } from '../../lib/url-params';
 import { useVersionStatesPage } from './api/queries';
-import { pageTotalText, ViewerToolbar } from './components/ViewerToolbar';
+import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
 import { ScrollRegion } from './components/ScrollRegion';
 import { useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
@@ -77,9 +77,9 @@ const COLUMNS: TableProps<TViewerVersionState>['columns'] = [
 ];
 
 export default function StatesViewerPage() {
-  const { machineId, page, params, setMachine, setParam, setPage } = useViewerParams();
+  const { machineId, page, pageSize, params, setMachine, setParam, setPage } = useViewerParams();
   const state = readKind(params.get(STATE_PARAM));
-  const list = useVersionStatesPage({ state, machineId, startIndex: (page - 1) * STATES_VIEWER_PAGE_SIZE, limit: STATES_VIEWER_PAGE_SIZE });
+  const list = useVersionStatesPage({ state, machineId, startIndex: (page - 1) * pageSize, limit: pageSize });
   return (
     <Card title="States">
       <ViewerToolbar selectorId="states-viewer-machine" machineId={machineId} onMachine={setMachine} list={list} errorFallback="States could not be loaded">
@@ -99,14 +99,7 @@ export default function StatesViewerPage() {
           dataSource={list.isError ? [] : (list.data?.items ?? [])}
           loading={list.isLoading}
           locale={{ emptyText: list.isLoading ? ' ' : 'No version states' }}
-          pagination={{
-            current: page,
-            pageSize: STATES_VIEWER_PAGE_SIZE,
-            total: list.isError ? 0 : (list.data?.totalItems ?? 0),
-            showSizeChanger: false,
-            showTotal: pageTotalText('states', list.data?.totalCapped),
-            onChange: setPage,
-          }}
+          pagination={viewerPagination({ page, pageSize, list, noun: 'states', onChange: setPage })}
         />
       </ScrollRegion>
     </Card>

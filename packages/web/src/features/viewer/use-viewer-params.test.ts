@@ -13,7 +13,8 @@ import { operationKeys } from '../operations/api/keys';
 import { issueKeys } from '../issues/api/keys';
 import { requestStatisticsKeys } from '../request-statistics/api/keys';
 import { viewerKeys } from './api/keys';
-import { useViewerParams } from './use-viewer-params';
+import { columnSortOrder, readPageSize, readSort, sorterToSort, useViewerParams } from './use-viewer-params';
+import { operationsPageQuery, readOperationsFilter } from '../operations/use-operations-params';
 
 const page = { machineId: 3, startIndex: 20, limit: 20 };
 /** One cached page of every viewer list. */
@@ -75,5 +76,41 @@ describe('useViewerParams.setMachine', () => {
   it('keeps them when the same machine is selected again', () => {
     viewerParams('/viewer/machines?machine=3').setMachine(3);
     expect(cached(LIST_KEYS)).toEqual(LIST_KEYS);
+  });
+});
+
+describe('the shared page size and order in the URL (issue 24 point 7)', () => {
+  const q = (search: string) => new URLSearchParams(search);
+
+  it('reads size as 20, 50 or 100, else 20', () => {
+    expect([readPageSize(q('')), readPageSize(q('size=50')), readPageSize(q('size=100')), readPageSize(q('size=10')), readPageSize(q('size=x'))]).toEqual([20, 50, 100, 20, 20]);
+  });
+
+  it('reads a known sort with its order (desc unless asc), none for an unknown one', () => {
+    expect(readSort(q('sort=started&order=asc'), ['queued', 'started'])).toEqual({ sort: 'started', order: 'asc' });
+    expect(readSort(q('sort=started&order=up'), ['queued', 'started'])).toEqual({ sort: 'started', order: 'desc' });
+    expect(readSort(q('sort=name'), ['queued', 'started'])).toBeUndefined();
+  });
+
+  it("maps antd's sorter to the URL's order and back", () => {
+    expect(sorterToSort({ columnKey: 'finished', order: 'ascend' })).toEqual({ sort: 'finished', order: 'asc' });
+    expect(sorterToSort({ columnKey: 'finished', order: undefined })).toBeUndefined();
+    expect(columnSortOrder({ sort: 'finished', order: 'asc' }, 'finished')).toBe('ascend');
+    expect(columnSortOrder({ sort: 'finished', order: 'desc' }, 'started')).toBeNull();
+  });
+
+  it("reads the Operations viewer's filters, leaving out unknown values, into the list's query", () => {
+    const filter = readOperationsFilter(q('status=QUEUED,BAD,SUCCESS&type=Nope&class=2&from=2026-01-01T00:00:00.000Z&to=junk&sort=finished&order=asc'));
+    expect(filter).toEqual({ status: ['QUEUED', 'SUCCESS'], type: undefined, classId: 2, from: '2026-01-01T00:00:00.000Z', to: undefined, sort: { sort: 'finished', order: 'asc' } });
+    expect(operationsPageQuery({ machineId: 3, page: 2, pageSize: 50, filter })).toEqual({
+      machineId: 3,
+      startIndex: 50,
+      limit: 50,
+      status: 'QUEUED,SUCCESS',
+      classId: 2,
+      from: '2026-01-01T00:00:00.000Z',
+      sort: 'finished',
+      order: 'asc',
+    });
   });
 });

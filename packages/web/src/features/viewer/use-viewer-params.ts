@@ -1,7 +1,9 @@
 /**
  * The viewers' state kept in the URL query string (spec 2 §2.1, §4; DESIGN §10
- * "URLs that keep filters"): `machine` (the selected machine id, shared by every
- * viewer: the sidebar carries it from one viewer to the next), `page` (1-based)
+ * "URLs that keep filters"; issue 24 point 7): `machine` (the selected machine
+ * id, shared by every viewer: the sidebar carries it from one viewer to the
+ * next), `page` (1-based), `size` (20, 50 or 100; 20 when absent), `sort` and
+ * `order` (`asc`/`desc`: the server's order, absent for the viewer's default)
  * and each viewer's own filters.
  *
  * Choosing another machine goes back to page 1 and clears the cached paged
@@ -11,7 +13,8 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { readPage, writeParam } from '../../lib/url-params';
+import { VIEWER_PAGE_SIZE, VIEWER_PAGE_SIZES, type TSortOrder } from '@fleet/contracts';
+import { oneOf, readPage, writeParam } from '../../lib/url-params';
 import { clearViewerLists } from './api/keys';
 
 /** Name of the query parameter holding the selected machine (spec 2 §2.1). */
@@ -25,6 +28,35 @@ export function readMachineParam(params: URLSearchParams): number | undefined {
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+/** The `size` parameter: one of VIEWER_PAGE_SIZES, else VIEWER_PAGE_SIZE (20). */
+export function readPageSize(params: URLSearchParams): number {
+  const size = Number(params.get('size'));
+  return (VIEWER_PAGE_SIZES as readonly number[]).includes(size) ? size : VIEWER_PAGE_SIZE;
+}
+
+/** A viewer's order from `sort` (one of `sorts`) and `order`; none (the viewer's default) when `sort` is absent or unknown. */
+export function readSort<S extends string>(params: URLSearchParams, sorts: readonly S[]): { sort: S; order: TSortOrder } | undefined {
+  const sort = oneOf(sorts)(params.get('sort'));
+  if (sort === undefined) return undefined;
+  return { sort, order: params.get('order') === 'asc' ? 'asc' : 'desc' };
+}
+
+/**
+ * The antd column `sortOrder` of the column sorting by `key` under `current`
+ * (controlled sorting: the URL is the truth), null when another order holds.
+ */
+export function columnSortOrder(current: { sort: string; order: TSortOrder } | undefined, key: string): 'ascend' | 'descend' | null {
+  if (current?.sort !== key) return null;
+  return current.order === 'asc' ? 'ascend' : 'descend';
+}
+
+/** An antd Table `onChange` sorter (one column) as the URL's sort: its column key and order, or none (the default). */
+export function sorterToSort(sorter: unknown): { sort: string; order: TSortOrder } | undefined {
+  const one = (Array.isArray(sorter) ? sorter[0] : sorter) as { columnKey?: unknown; order?: unknown } | undefined;
+  if (!one || typeof one.columnKey !== 'string' || (one.order !== 'ascend' && one.order !== 'descend')) return undefined;
+  return { sort: one.columnKey, order: one.order === 'ascend' ? 'asc' : 'desc' };
+}
+
 /** The part of a query string the viewers share: `?machine=…`, or '' without a selection. */
 export function viewerSearch(search: string): string {
   const id = readMachineParam(new URLSearchParams(search));
@@ -32,14 +64,16 @@ export function viewerSearch(search: string): string {
 }
 
 /**
- * The selected machine, the page and the viewer's own parameters, with setters.
- * `setParam` changes one filter (back to page 1); `setMachine` selects a machine
- * (back to page 1, viewer lists cleared).
+ * The selected machine, the page, its size and the viewer's own parameters,
+ * with setters. `setParam` changes one filter, `setParams` several at once
+ * (a time range, a sort and its order), both back to page 1; `setMachine`
+ * selects a machine (back to page 1, viewer lists cleared); `setPage` moves to
+ * a page, with `size` a new page size (back to page 1 when it changes).
  */
 export function useViewerParams() {
   const [params, setParams] = useSearchParams();
   const queryClient = useQueryClient();
-  const state = useMemo(() => ({ machineId: readMachineParam(params), page: readPage(params), params }), [params]);
+  const state = useMemo(() => ({ machineId: readMachineParam(params), page: readPage(params), pageSize: readPageSize(params), params }), [params]);
 
   const setMachine = (machineId: number | undefined) => {
     if (machineId === state.machineId) return;
@@ -55,20 +89,27 @@ export function useViewerParams() {
     );
   };
 
-  const setParam = (key: string, value: string | undefined) =>
+  const setValues = (values: Record<string, string | undefined>) =>
     setParams((prev) => {
       const next = new URLSearchParams(prev);
-      writeParam(next, key, value);
+      for (const [key, value] of Object.entries(values)) writeParam(next, key, value);
       next.delete('page');
       return next;
     });
+  const setParam = (key: string, value: string | undefined) => setValues({ [key]: value });
 
-  const setPage = (page: number) =>
+  const setPage = (page: number, size?: number) =>
     setParams((prev) => {
       const next = new URLSearchParams(prev);
-      writeParam(next, 'page', page > 1 ? String(page) : undefined);
+      // A size outside VIEWER_PAGE_SIZES (a viewer of its own fixed size passing antd's onChange on) is no change.
+      const sizeChanged = size !== undefined && size !== readPageSize(prev) && (VIEWER_PAGE_SIZES as readonly number[]).includes(size);
+      if (sizeChanged) writeParam(next, 'size', size === VIEWER_PAGE_SIZE ? undefined : String(size));
+      writeParam(next, 'page', page > 1 && !sizeChanged ? String(page) : undefined);
       return next;
     });
 
-  return { ...state, setMachine, setParam, setPage };
+  /** Sets the order (`sort` and `order`), or back to the viewer's default with none. */
+  const setSort = (sort: { sort: string; order: TSortOrder } | undefined) => setValues({ sort: sort?.sort, order: sort?.order });
+
+  return { ...state, setMachine, setParam, setParams: setValues, setPage, setSort };
 }

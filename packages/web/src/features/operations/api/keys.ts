@@ -7,6 +7,15 @@ export interface OperationsPageQuery {
   machineId?: number;
   /** Only those waiting for approval (the approvals inbox). */
   pending?: boolean;
+  /** The viewer's filters (issue 24 point 7): a comma list of statuses, a type, a class, the queue time range. */
+  status?: string;
+  type?: string;
+  classId?: number;
+  from?: string;
+  to?: string;
+  /** The order (`queued`, `started`, `finished`) and its direction; the server's default without. */
+  sort?: string;
+  order?: 'asc' | 'desc';
   startIndex: number;
   limit: number;
 }

@@ -44,12 +44,12 @@ export function OperationLogDialog({ kind, operation, onClose }: Props) {
   );
 }
 
-/** Output and Deployer Log buttons of an operation row (only rows with a status have them, spec 2 §2.6). */
+/** Output and Deployer Log buttons of an operation row, one above the other (only rows with a status have them, spec 2 §2.6). */
 export function OperationLogButtons({ operation }: { operation: TOperation }) {
   const [open, setOpen] = useState<OperationLogKind | undefined>(undefined);
   if (operation.status === null) return null;
   return (
-    <Flex gap={4} wrap={false}>
+    <Flex gap={4} vertical align="flex-start">
       {(Object.keys(LOG_TITLES) as OperationLogKind[]).map((kind) => (
         <Button key={kind} size="small" onClick={() => setOpen(kind)} aria-label={`${LOG_TITLES[kind]} of operation ${operation.id}`}>
           {LOG_TITLES[kind]}

@@ -1,21 +1,26 @@
 /**
- * Columns of an operation table (spec 2 §2.6): start time, finish time,
- * running time, machine name, class, operation (its description as a tooltip),
+ * Columns of an operation table (spec 2 §2.6): start time (or the queue time
+ * while not started), finish time with the running time under it (issue 24
+ * point 7: the spec's three time columns in two, so that the table fits at
+ * 1440 pixels), machine name, class, operation (its description as a tooltip),
  * timeout, failures, status, operation mode (0 NORMAL, 1 STABLE, 2 ANOMALY),
  * then the Output and Deployer Log buttons (rows with a status) and a link to
- * the audit activity that caused the operation (DESIGN §12 one trail). The
- * status of a queued operation says what it waits for (issue 24 point 1); with
- * `cancel` (a user with write permission) a Cancel column ends a queued or
- * pending one. The Operation Logs dialog of a machine leaves out the machine
- * and class columns.
+ * the audit activity that caused the operation (DESIGN §12 one trail). Long
+ * names end in an ellipsis with the whole name as a tooltip. The status of a
+ * queued operation says what it waits for (issue 24 point 1); with `cancel` (a
+ * user with write permission) a Cancel column ends a queued or pending one.
+ * With `sort` (the viewer) the Started and Finished columns sort on the server
+ * (controlled: the URL holds the order). The Operation Logs dialog of a
+ * machine leaves out the machine and class columns.
  */
 import { useMemo } from 'react';
 import { Flex, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { Link } from 'react-router';
-import type { TOperation } from '@fleet/contracts';
+import type { TOperation, TOperationSort, TSortOrder } from '@fleet/contracts';
 import { useAuth } from '../../../app/auth/auth-context';
 import { useDecideOperation } from '../../machines/api/operation-mutations';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
+import { columnSortOrder } from '../../viewer/use-viewer-params';
 import { formatSeconds, operationModeName, operationStatusText } from '../operation-rules';
 import { OperationLogButtons } from './OperationLogDialog';
 import { CancelOperationButton, isCancellable, OperationWaitingText } from './OperationWaiting';
@@ -33,6 +38,26 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 const time = (iso: string | null) => formatDateTime(iso, DATE_TIME_SECONDS_FORMAT);
+/** The table's short time (`MM-DD HH:mm:ss`); the whole one is its tooltip. */
+const SHORT_TIME_FORMAT = 'MM-DD HH:mm:ss';
+
+/** A time in the table: short, the full date and time (and `what`) as a tooltip. */
+function ShortTime({ iso, what }: { iso: string; what: string }) {
+  return (
+    <Tooltip title={`${what} ${time(iso)}`}>
+      <span className="operation-time">{formatDateTime(iso, SHORT_TIME_FORMAT)}</span>
+    </Tooltip>
+  );
+}
+
+/** Text cut with an ellipsis at the column's width, the whole of it as a tooltip. */
+function Clipped({ text, secondary = false }: { text: string; secondary?: boolean }) {
+  return (
+    <Typography.Text ellipsis={{ tooltip: text }} type={secondary ? 'secondary' : undefined} className={secondary ? 'operation-secondary' : undefined} style={{ maxWidth: 130 }}>
+      {text}
+    </Typography.Text>
+  );
+}
 
 /** The status tag of an operation: its status, or PENDING, CANCELLING or QUEUED while it has none. */
 export function OperationStatusTag({ operation }: { operation: TOperation }) {
@@ -56,15 +81,55 @@ export interface CancelColumn {
   cancellingId: number | undefined;
 }
 
-export function operationColumns({ showMachine, cancel }: { showMachine: boolean; cancel?: CancelColumn }): Column[] {
+/** The viewer's order, for the sortable columns (server-side; the URL holds it). */
+export type OperationSortState = { sort: TOperationSort; order: TSortOrder } | undefined;
+
+export function operationColumns({ showMachine, cancel, sort }: { showMachine: boolean; cancel?: CancelColumn; sort?: { current: OperationSortState } }): Column[] {
+  const sortable = (key: TOperationSort): Partial<Column> =>
+    sort ? { sorter: true, sortOrder: columnSortOrder(sort.current, key), sortDirections: ['descend', 'ascend'] } : {};
   return [
-    { key: 'startTime', title: 'Start time', render: (_, o) => time(o.startTime) || <Typography.Text type="secondary">{`Queued ${time(o.timestamp)}`}</Typography.Text> },
-    { key: 'finishTime', title: 'Finish time', render: (_, o) => time(o.finishTime) },
-    { key: 'runningTime', title: 'Running time', render: (_, o) => formatSeconds(o.runningTime) },
+    {
+      key: 'started',
+      title: 'Started',
+      ...sortable('started'),
+      render: (_, o) => (
+        <Flex vertical>
+          {o.startTime ? <ShortTime iso={o.startTime} what="Started" /> : <ShortTime iso={o.timestamp} what="Queued" />}
+          {!o.startTime && (
+            <Typography.Text type="secondary" className="operation-secondary">
+              queued
+            </Typography.Text>
+          )}
+        </Flex>
+      ),
+    },
+    {
+      key: 'finished',
+      title: 'Finished',
+      ...sortable('finished'),
+      render: (_, o) => (
+        <Flex vertical>
+          {o.finishTime ? <ShortTime iso={o.finishTime} what="Finished" /> : null}
+          {o.runningTime !== null && (
+            <Typography.Text type="secondary" className="operation-secondary" aria-label="Running time">
+              {`${o.finishTime ? 'ran' : 'running'} ${formatSeconds(o.runningTime)}`}
+            </Typography.Text>
+          )}
+        </Flex>
+      ),
+    },
     ...(showMachine
       ? [
-          { key: 'machineName', title: 'Machine', dataIndex: 'machineName' } satisfies Column,
-          { key: 'machineClassName', title: 'Class', dataIndex: 'machineClassName' } satisfies Column,
+          {
+            key: 'machineName',
+            title: 'Machine',
+            render: (_, o) => (
+              <Flex vertical>
+                <Clipped text={o.machineName} />
+                <Clipped text={o.machineClassName} secondary />
+              </Flex>
+            ),
+          } satisfies Column,
         ]
       : []),
     {
@@ -79,7 +144,7 @@ export function operationColumns({ showMachine, cancel }: { showMachine: boolean
       ),
     },
     { key: 'timeout', title: 'Timeout', render: (_, o) => formatSeconds(o.timeout) },
-    { key: 'failCounter', title: 'Failures', dataIndex: 'failCounter', align: 'right' },
+    { key: 'failCounter', title: 'Fails', dataIndex: 'failCounter', align: 'right' },
     {
       key: 'status',
       title: 'Status',
@@ -90,12 +155,12 @@ export function operationColumns({ showMachine, cancel }: { showMachine: boolean
         </Flex>
       ),
     },
-    { key: 'operationMode', title: 'Operation mode', render: (_, o) => operationModeName(o.operationMode) },
+    { key: 'operationMode', title: 'Mode', render: (_, o) => operationModeName(o.operationMode) },
     {
       key: 'logs',
       title: 'Logs',
       render: (_, o) => (
-        <Flex gap={8} align="center" wrap={false}>
+        <Flex vertical gap={4} align="flex-start">
           <OperationLogButtons operation={o} />
           <ActivityLink activityId={o.activityId} />
         </Flex>
@@ -119,7 +184,7 @@ export function operationColumns({ showMachine, cancel }: { showMachine: boolean
  * user: with write permission, the Cancel column, whose confirmed cancel is
  * sent and then shown on the row's button until it is answered.
  */
-export function useOperationColumns({ showMachine }: { showMachine: boolean }) {
+export function useOperationColumns({ showMachine, sort }: { showMachine: boolean; sort?: { current: OperationSortState } }) {
   const { canWrite } = useAuth();
   const decide = useDecideOperation();
   const cancellingId = decide.isPending ? decide.variables?.operation.id : undefined;
@@ -128,8 +193,9 @@ export function useOperationColumns({ showMachine }: { showMachine: boolean }) {
     () =>
       operationColumns({
         showMachine,
+        sort,
         cancel: canWrite ? { onCancel: (operation) => mutate({ operation, decision: 'CANCEL' }), cancellingId } : undefined,
       }),
-    [showMachine, canWrite, cancellingId, mutate],
+    [showMachine, sort, canWrite, cancellingId, mutate],
   );
 }

@@ -17,6 +17,15 @@ export interface ViewerPageQuery {
   limit: number;
 }
 
+/** A page of the Cloud Instances viewer: its filters and the launch order's direction (issue 24 point 7). */
+export interface CloudInstancesPageQuery extends ViewerPageQuery {
+  classId?: number;
+  status?: string;
+  active?: boolean;
+  sort?: 'timestamp';
+  order?: 'asc' | 'desc';
+}
+
 export interface StatesPageQuery extends ViewerPageQuery {
   state: TVersionStateKind;
 }
@@ -33,7 +42,7 @@ export const viewerKeys = {
   lists: () => [...viewerKeys.all, 'list'] as const,
   machines: (query: ViewerPageQuery) => [...viewerKeys.lists(), 'machines', query] as const,
   states: (query: StatesPageQuery) => [...viewerKeys.lists(), 'states', query] as const,
-  cloudInstances: (query: ViewerPageQuery) => [...viewerKeys.lists(), 'cloud-instances', query] as const,
+  cloudInstances: (query: CloudInstancesPageQuery) => [...viewerKeys.lists(), 'cloud-instances', query] as const,
 };
 
 /**

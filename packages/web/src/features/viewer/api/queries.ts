@@ -6,7 +6,7 @@
  * - `GET /lookup/machines?ids` → the selected machine's entry (its label; none: `Machine {id}`)
  * - `GET /machines?machineId&startIndex&limit` → `{items, totalItems, totalCapped}` (Machines viewer)
  * - `GET /version-states?state&machineId&startIndex&limit` → the same shape (States viewer)
- * - `GET /cloud-instance?machineId&startIndex&limit` → the same shape (Cloud Instances viewer)
+ * - `GET /cloud-instance?machineId&classId&status&active&order&startIndex&limit` → the same shape (Cloud Instances viewer)
  *
  * The previous page stays shown while the next one of the same machine loads;
  * another machine's list is never shown in its place (spec 2 §4).
@@ -14,7 +14,7 @@
 import { keepPreviousData, useQuery, type Query } from '@tanstack/react-query';
 import type { TCloudInstancesPage, TMachineLookup, TMachinesPage, TVersionStatesViewerPage } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
-import { viewerKeys, type StatesPageQuery, type ViewerPageQuery } from './keys';
+import { viewerKeys, type CloudInstancesPageQuery, type StatesPageQuery, type ViewerPageQuery } from './keys';
 
 /** Placeholder data: the previous page while the next loads, only when it was of the same machine selection. */
 function previousOfSameMachine(machineId: number | undefined) {
@@ -79,7 +79,7 @@ export function useVersionStatesPage(query: StatesPageQuery) {
 }
 
 /** One page of the Cloud Instances viewer. */
-export function useCloudInstancesPage(query: ViewerPageQuery) {
+export function useCloudInstancesPage(query: CloudInstancesPageQuery) {
   return useQuery({
     queryKey: viewerKeys.cloudInstances(query),
     queryFn: ({ signal }) => api.get<TCloudInstancesPage>('cloud-instance', { searchParams: { ...query }, signal }),

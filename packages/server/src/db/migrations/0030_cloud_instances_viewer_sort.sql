@@ -1,0 +1,1 @@
+CREATE INDEX "cloud_instances_created_idx" ON "cloud_instances" USING btree ("created_at","id");
