@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TListMachinesResponse, TMachine, TOperationListResponse, TSiteServerStatus, TBranch, TVersionState } from '@fleet/contracts';
+import { TASK_HUB_PATH, type TBranch, type TListMachinesResponse, type TMachine, type TOperationListResponse, type TSiteServerStatus, type TVersionState } from '@fleet/contracts';
 import { adminToken, api, browser, dropdownsClosed, openDropdown, pagesPerTest, selectText, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
@@ -223,6 +223,10 @@ describe('Poll update', () => {
   it('reloads the machine list every 30 s on the edit-account screen while ticked, and not after', async () => {
     const machine = await demoMachine();
     const { page } = await openPage();
+    // The push channel stays down: on a fake clock its ping timeout would cut it,
+    // and reconnecting reloads the list too. With nothing unfinished on the
+    // machine, only Poll update reloads it.
+    await page.route(`**${TASK_HUB_PATH}/**`, (route) => route.abort());
     await page.clock.install();
     await openAccount(page, 'admin', machine);
     // Time stands still from here; only runFor moves it.
@@ -239,8 +243,15 @@ describe('Poll update', () => {
     await page.clock.runFor(29_000);
     await settled();
     expect(reloads()).toBe(0);
-    await Promise.all([page.waitForRequest((r) => new URL(r.url()).pathname === listPath), page.clock.runFor(1_000)]);
-    await page.clock.runFor(30_000);
+    const reload = () => Promise.all([page.waitForResponse((r) => new URL(r.url()).pathname === listPath), page.clock.runFor(1_000)]);
+    await reload();
+    // The next period counts from that reload's answer (the page has it once settled).
+    await settled();
+    expect(reloads()).toBe(1);
+    await page.clock.runFor(29_000);
+    await settled();
+    expect(reloads()).toBe(1);
+    await reload();
     await settled();
     expect(reloads()).toBe(2);
 
