@@ -10,7 +10,7 @@
  * The page is in the URL (`page`).
  */
 import { useState } from 'react';
-import { Alert, Button, Card, Flex, Popconfirm, Table, Tooltip, Typography, type TableProps } from 'antd';
+import { Alert, Button, Card, Flex, Popconfirm, Table, Typography, type TableProps } from 'antd';
 import { CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import type { TOperation, TOperationDecision } from '@fleet/contracts';
@@ -19,7 +19,7 @@ import { InertInMeasureRow } from '../../components/InertInMeasureRow';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { useTaskHub } from '../machines/api/task-hub';
 import { useOperationsPage } from '../operations/api/queries';
-import { ActivityLink } from '../operations/components/operation-columns';
+import { ActivityLink, OperationLink } from '../operations/components/operation-columns';
 import { useDecideOperations } from './api';
 
 /** Rows per page of the inbox. */
@@ -38,13 +38,7 @@ function columns(decide: (decision: TOperationDecision, ids: number[]) => void, 
     {
       key: 'operation',
       title: 'Operation',
-      render: (_, o) => (
-        <Tooltip title={o.operationTypeDescription}>
-          <Link to={`/operations/${o.id}`} aria-label={`Operation ${o.id}: ${o.typeName}`}>
-            {o.typeName}
-          </Link>
-        </Tooltip>
-      ),
+      render: (_, o) => <OperationLink operation={o} />,
     },
     {
       key: 'why',

@@ -65,6 +65,17 @@ export function OperationStatusTag({ operation }: { operation: TOperation }) {
   return <Tag color={STATUS_COLORS[text] ?? 'default'}>{text}</Tag>;
 }
 
+/** The operation's type, linked to its own page, with its description as a tooltip. */
+export function OperationLink({ operation: o }: { operation: TOperation }) {
+  return (
+    <Tooltip title={o.operationTypeDescription}>
+      <Link to={`/operations/${o.id}`} aria-label={`Operation ${o.id}: ${o.typeName}`}>
+        {o.typeName}
+      </Link>
+    </Tooltip>
+  );
+}
+
 /** The link to the audit activity that caused the operation, if one did. */
 export function ActivityLink({ activityId }: { activityId: number | null }) {
   if (activityId === null) return null;
@@ -135,13 +146,7 @@ export function operationColumns({ showMachine, cancel, sort }: { showMachine: b
     {
       key: 'operation',
       title: 'Operation',
-      render: (_, o) => (
-        <Tooltip title={o.operationTypeDescription}>
-          <Link to={`/operations/${o.id}`} aria-label={`Operation ${o.id}: ${o.typeName}`}>
-            {o.typeName}
-          </Link>
-        </Tooltip>
-      ),
+      render: (_, o) => <OperationLink operation={o} />,
     },
     { key: 'timeout', title: 'Timeout', render: (_, o) => formatSeconds(o.timeout) },
     { key: 'failCounter', title: 'Fails', dataIndex: 'failCounter', align: 'right' },
