@@ -15,7 +15,8 @@
  */
 import { Alert, Button, Card, Flex, Modal, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { CLASS_ADD_ON } from '@fleet/contracts';
 import { errorText } from '../../app/api-client';
 import { useAuth } from '../../app/auth/auth-context';

@@ -12,7 +12,7 @@
  * - Changing a filter or the sort returns to page 1.
  */
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import {
   ACCOUNT_CLASSES,
   ACCOUNT_SORT_FIELDS,

@@ -7,7 +7,7 @@
  * or a rollout links to `/activity?activityId={id}`).
  */
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { AUDIT_ACTIONS } from '@fleet/contracts';
 import { oneOf, writeParam } from '../../lib/url-params';
 import type { ActivityFilter } from './api/queries';

@@ -12,7 +12,8 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Flex, Popconfirm, Table, Typography, type TableProps } from 'antd';
 import { CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import type { TOperation, TOperationDecision } from '@fleet/contracts';
 import { errorText } from '../../app/api-client';
 import { InertInMeasureRow } from '../../components/InertInMeasureRow';

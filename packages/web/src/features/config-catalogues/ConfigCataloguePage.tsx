@@ -14,7 +14,7 @@
  * without `write` see the lists only (the server refuses their changes).
  */
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { Alert, Button, Card, Input, Popconfirm, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { DEFAULT_PAGE_SIZE, type TConfigVersionRef } from '@fleet/contracts';

@@ -4,7 +4,7 @@
  * 500 ms (spec 3 §9) before it reaches the URL and the query.
  */
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { writeParam } from '../../lib/url-params';
 

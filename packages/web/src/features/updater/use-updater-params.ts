@@ -7,7 +7,7 @@
  * or a shared link shows the same targets.
  */
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { CLASS_IDS } from '@fleet/contracts';
 import { readList, writeParam } from '../../lib/url-params';
 

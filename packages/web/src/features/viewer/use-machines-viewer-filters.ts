@@ -10,7 +10,7 @@
  * link shows every machine rather than an error.
  */
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { CLASS_IDS, type TMachinesPage } from '@fleet/contracts';
 import { api } from '../../app/api-client';

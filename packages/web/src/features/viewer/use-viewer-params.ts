@@ -11,7 +11,7 @@
  * shown again from the cache.
  */
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../lib/use-search-params';
 import { useQueryClient } from '@tanstack/react-query';
 import { VIEWER_PAGE_SIZE, VIEWER_PAGE_SIZES, type TSortOrder } from '@fleet/contracts';
 import { oneOf, readPage, writeParam } from '../../lib/url-params';
