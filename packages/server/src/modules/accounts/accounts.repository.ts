@@ -221,11 +221,14 @@ export async function selectLauncherLogins(db: DbOrTx, accountId: number) {
  */
 export async function softDeleteAccount(tx: DbOrTx, accountId: number): Promise<{ machineIds: number[]; taskIds: number[] }> {
   await tx.update(accounts).set({ deletedAt: sql`now()` }).where(eq(accounts.id, accountId));
-  const live = await tx
-    .update(machines)
-    .set({ terminate: true })
-    .where(and(eq(machines.accountId, accountId), isNull(machines.deletedAt)))
-    .returning({ id: machines.id, name: machines.name });
+  // UPDATE … RETURNING answers in the table's physical order: the tasks are queued by machine id.
+  const live = (
+    await tx
+      .update(machines)
+      .set({ terminate: true })
+      .where(and(eq(machines.accountId, accountId), isNull(machines.deletedAt)))
+      .returning({ id: machines.id, name: machines.name })
+  ).sort((a, b) => a.id - b.id);
   let taskIds: number[] = [];
   if (live.length > 0) {
     const inserted = await tx.insert(machineTasks).values(
