@@ -4,13 +4,17 @@
  * the session, then the hash router. zod runs without JIT (no eval under the
  * Content-Security-Policy). A user who asks the system for reduced motion
  * gets no antd animations (dropdowns, dialogs and collapses open and close at
- * once).
+ * once). Icons do not insert their style sheet each (`zeroRuntime`): antd's
+ * ConfigProvider registers the same icon styles once, and each icon's own
+ * check scanned every style element of the page at its mount (about 50 ms of
+ * an account page's load; issue 23, the suite's time; issue 26).
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd';
+import { IconProvider } from '@ant-design/icons';
 import { AuthProvider } from './app/auth/AuthProvider';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
@@ -34,13 +38,15 @@ if (!root) throw new Error('The page has no #root element');
 createRoot(root).render(
   <StrictMode>
     <ConfigProvider theme={consoleTheme({ reducedMotion })}>
-      <ToastProvider>
-        <QueryClientProvider client={queryClient}>
-          <AuthProvider>
-            <RouterProvider router={router} />
-          </AuthProvider>
-        </QueryClientProvider>
-      </ToastProvider>
+      <IconProvider value={{ zeroRuntime: true }}>
+        <ToastProvider>
+          <QueryClientProvider client={queryClient}>
+            <AuthProvider>
+              <RouterProvider router={router} />
+            </AuthProvider>
+          </QueryClientProvider>
+        </ToastProvider>
+      </IconProvider>
     </ConfigProvider>
   </StrictMode>,
 );

@@ -1,31 +1,64 @@
 /**
  * The mobile layout switch (spec 1 §2 Shell, §9): the layout is "mobile" when
- * the body is narrower than 1024 minus 3 px.
+ * the body is narrower than 1024 minus 3 px; "phone" below antd's `md` (768 px).
+ *
+ * The body's width is measured once and then followed by a ResizeObserver
+ * (window resizes, and a scrollbar appearing or going). Reading it at every
+ * render instead (`getBoundingClientRect`) forced a synchronous layout in each
+ * component asking, about 70 ms of a page load with a machines table
+ * (issue 23, the suite's time; issue 26).
  */
 import { useSyncExternalStore } from 'react';
 
 /** Widths below this are mobile, pixels. */
 export const MOBILE_BREAKPOINT_PX = 1024 - 3;
-
-export function isMobileWidth(): boolean {
-  return document.body.getBoundingClientRect().width < MOBILE_BREAKPOINT_PX;
-}
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('resize', onChange);
-  return () => window.removeEventListener('resize', onChange);
-}
-
-/** True while the body is narrower than the breakpoint; follows window resizes. */
-export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribe, isMobileWidth);
-}
-
 /** Widths below this are phones, pixels (antd's `md` breakpoint). */
 export const PHONE_BREAKPOINT_PX = 768;
 
+/** The body's border-box width, pixels, as last observed; undefined before the first read. */
+let bodyWidth: number | undefined;
+const listeners = new Set<() => void>();
+let observer: ResizeObserver | undefined;
+
+/** The body's width, pixels: measured at the first call, then as the observer reports it. */
+function currentBodyWidth(): number {
+  bodyWidth ??= document.body.getBoundingClientRect().width;
+  return bodyWidth;
+}
+
+function subscribe(onChange: () => void): () => void {
+  listeners.add(onChange);
+  if (!observer) {
+    observer = new ResizeObserver(([entry]) => {
+      const width = entry?.borderBoxSize[0]?.inlineSize ?? entry?.contentRect.width;
+      if (width === undefined || width === bodyWidth) return;
+      bodyWidth = width;
+      for (const listener of listeners) listener();
+    });
+    observer.observe(document.body);
+  }
+  return () => {
+    listeners.delete(onChange);
+    if (listeners.size === 0) {
+      observer?.disconnect();
+      observer = undefined;
+      // Unobserved, the cached width would go stale: measure again at the next read.
+      bodyWidth = undefined;
+    }
+  };
+}
+
+export function isMobileWidth(): boolean {
+  return currentBodyWidth() < MOBILE_BREAKPOINT_PX;
+}
+
 function isPhoneWidth(): boolean {
-  return document.body.getBoundingClientRect().width < PHONE_BREAKPOINT_PX;
+  return currentBodyWidth() < PHONE_BREAKPOINT_PX;
+}
+
+/** True while the body is narrower than the breakpoint; follows its width. */
+export function useIsMobile(): boolean {
+  return useSyncExternalStore(subscribe, isMobileWidth);
 }
 
 /**
