@@ -2,7 +2,11 @@
  * The Updater (spec 3 §2.8, §4, §5, §8; DESIGN §15; issue 13) in Chromium
  * against the real server and the demo fleet: account mode new versions for
  * several accounts (dry-run diff, confirmation, submitted), machine mode with
- * the deployer warning and the machine-mode confirmation, batch flags and
+ * the deployer warning and the machine-mode confirmation (the update names
+ * the machines ticked in the embedded machines panel), the machines panel
+ * itself in machine mode (spec 2 §2.1: Account column, status with Panic and
+ * a running task, tasks, switches, the grouped row menu, Poll update, live
+ * over /taskHub), batch flags and
  * class, batch component configs (each machine's own keys kept), a template loaded into the versions block,
  * saved selections, 'Update these accounts', and that a viewer cannot open the
  * Updater. The targets are accounts this spec creates (a unique name prefix),
@@ -17,11 +21,13 @@ import {
   DEPLOYER_WARNING,
   type TListComponentConfigDefinitionsResponse,
   type TMachine,
+  type TMachinesPage,
   type TUpdaterAccount,
   type TUpdaterMachine,
   type TUserActivity,
 } from '@fleet/contracts';
 import { adminToken, api, apiToken, baseUrl, browser, chooseOption, createAccount, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { machineNow, row, waitLaunched } from './machine-panel.js';
 
 const PREFIX = `updtr${Date.now() % 100_000}`;
 let accountIds: number[] = [];
@@ -153,12 +159,12 @@ describe('account mode', () => {
 
 describe('machine mode', () => {
   it('warns about the deployer, asks the machine-mode confirmation, and submits', async () => {
-    await specMachines();
+    const machines = await specMachines();
     const { page } = await openPage();
     await openUpdater(page, 'machine');
     await shot(page, 'updater-machine');
     await expectAccessible(page, 'Updater in machine mode');
-    await selectShown(page, 3);
+    await selectShown(page, machines.length);
 
     await chooseOption(page, page.getByLabel('Deployer version mode'), 'Latest');
     const careful = page.getByRole('dialog', { name: 'Be careful' });
@@ -173,7 +179,80 @@ describe('machine mode', () => {
     await confirm.getByText('Updating software version(s) in machine mode might result into inconsistent versions between account and machines').waitFor();
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await toast(page, 'Software update submitted').waitFor();
+    // The update named the machines ticked in the panel.
+    const activities = await api<TUserActivity[]>('/user-activities?action=UpdateMachinesSoftware&limit=1', adminToken);
+    expect((activities[0]!.metadata.params.machineIds as number[]).sort()).toEqual(machines.map((m) => m.id).sort());
   });
+
+  it('embeds the machines panel: Account column, switches, tasks, the grouped row menu, Poll update, a task followed live, Panic', async () => {
+    const machines = await specMachines();
+    for (const m of machines) await waitLaunched(m, 90_000);
+    const { page } = await openPage();
+    const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/taskHub'), timeout: 30_000 });
+    await openUpdater(page, 'machine');
+    expect((await hub).isClosed()).toBe(false);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+
+    // The panel's controls: Refresh, Notification (waits for a selection), Poll update; no Create Machine without an account.
+    await page.getByRole('button', { name: 'Refresh' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Poll update' }).isChecked()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Notification' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Create Machine' }).count()).toBe(0);
+    await expect.poll(() => page.getByText(`1-${machines.length} of ${machines.length} machines`).count()).toBe(1);
+    for (const m of machines) {
+      const r = row(page, m);
+      expect(await r.innerText()).toContain(m.accountName);
+      for (const label of ['Managed', 'Maintenance', 'Turbo', 'Run smoke test', 'Oversee termination']) {
+        await r.getByRole('switch', { name: `${label} for ${m.name}` }).waitFor({ state: 'attached' });
+      }
+      await r.getByRole('button', { name: `Tasks of ${m.name}` }).waitFor({ state: 'attached' });
+    }
+
+    // A switch changes the machine, whichever account it belongs to.
+    const [first] = machines;
+    const r = row(page, first!);
+    const turbo = r.getByRole('switch', { name: `Turbo for ${first!.name}` });
+    const wasTurbo = (await machineNow(first!.id)).turbo;
+    await turbo.click();
+    await expect.poll(async () => (await machineNow(first!.id)).turbo).toBe(!wasTurbo);
+    await turbo.click();
+    await expect.poll(async () => (await machineNow(first!.id)).turbo).toBe(wasTurbo);
+
+    // The row menu, grouped as on the account page.
+    await r.getByRole('button', { name: `Actions for ${first!.name}` }).click();
+    const menu = page.locator('.ant-dropdown:visible .ant-dropdown-menu');
+    await menu.getByRole('menuitem').first().waitFor();
+    expect(await menu.locator('.ant-dropdown-menu-item-group-title').allInnerTexts()).toEqual(['Diagnostics', 'Data', 'Configuration', 'Lifecycle']);
+    await shot(page, 'updater-machine-menu');
+    await menu.getByRole('menuitem', { name: 'View tasks' }).click();
+    const drawer = page.getByRole('dialog', { name: `Tasks of ${first!.name}` });
+    await drawer.locator('.ant-table-tbody tr', { hasText: 'CreateMachine' }).first().waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+
+    // Stop: the status cell shows the task, the pushed events bring the stopped instance, without a reload; then Start.
+    await r.getByRole('button', { name: `Stop ${first!.name}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Stop machine' });
+    await confirm.getByRole('button', { name: 'Stop' }).click();
+    await r.getByText(`Stop machine ${first!.name}`).waitFor({ timeout: 90_000 });
+    const start = r.getByRole('button', { name: `Start ${first!.name}` });
+    await expect.poll(() => start.isEnabled().catch(() => false), { timeout: 90_000 }).toBe(true);
+    await expect.poll(() => r.innerText()).toContain('stopped');
+    await start.click();
+    const stop = r.getByRole('button', { name: `Stop ${first!.name}` });
+    await expect.poll(() => stop.isEnabled().catch(() => false), { timeout: 90_000 }).toBe(true);
+    await expect.poll(() => r.innerText()).toContain('running');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+
+    // A panicking demo machine (Customer Production, which no other spec resets) shows Panic with Reset failure.
+    const [panicked] = (await api<TMachinesPage>('/machines?needsAdmin=true&classId=5&limit=1', adminToken)).items;
+    expect(panicked).toBeDefined();
+    await page.goto(`/#/updater?search=${encodeURIComponent(panicked!.name)}`);
+    const panicRow = row(page, panicked!);
+    await panicRow.getByText('Panic', { exact: true }).waitFor();
+    await panicRow.getByRole('button', { name: `Reset failure for ${panicked!.name}` }).waitFor();
+    expect(await panicRow.getAttribute('class')).toContain('machine-row-error');
+  }, 300_000);
 
   it('sets manual maintenance of the selected machines', async () => {
     const machines = await specMachines();

@@ -3,7 +3,7 @@
  * §4, §7 Machines and Notifications, §9; DESIGN §6, §7).
  */
 import { z } from 'zod';
-import { ZId, ZPageQuery, ZQueryFlag, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
+import { MAX_SEARCH_LENGTH, ZId, ZPageQuery, ZQueryFlag, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
 import { ZBodyClassId, ZClassId, ZClassRef } from './classes.js';
 import { CLASS_ADD_ON } from './constants.js';
 import { ZOperation } from './operations.js';
@@ -175,12 +175,18 @@ export type TMachineDetail = z.infer<typeof ZMachineDetail>;
  * `GET /machines`: every visible live machine, optionally of one account or the
  * one machine `machineId` (the viewers' machine selector), by account then name;
  * narrowed, as the top bar's chips count (spec 3 §2.9), to one `classId`, and by
- * `needsAdmin`, `turbo` and `unmanaged` (`true`/`false`).
+ * `needsAdmin`, `turbo` and `unmanaged` (`true`/`false`); narrowed as the
+ * Updater's machine mode chooses its targets (spec 3 §2.8, the machines panel
+ * embedded there; the filter of `GET /updater/machines`) to the classes
+ * `classIds` (comma list) and the names containing `search` (case-insensitive,
+ * taken literally).
  */
 export const ZListMachinesQuery = ZPageQuery.extend({
   accountId: ZId.optional(),
   machineId: ZId.optional(),
   classId: ZClassId.optional(),
+  classIds: zCommaList(ZClassId).optional(),
+  search: z.string().max(MAX_SEARCH_LENGTH).optional(),
   needsAdmin: ZQueryFlag.optional(),
   turbo: ZQueryFlag.optional(),
   unmanaged: ZQueryFlag.optional(),

@@ -1,7 +1,7 @@
 /**
  * The machine lists and lookups against a real PostgreSQL, without the task
  * engine (spec 2 §2.2, §3 Machine, §7 Machines; DESIGN §5): `GET /machines`
- * paged, by account and by id, each machine's fields, unfinished tasks and
+ * paged, by account and by id, by classes and name (the Updater's filter), each machine's fields, unfinished tasks and
  * operations, the demo fleet, Customer Production hidden without the group,
  * the machine lookup, validation of ids and queries, and the machines of a
  * deleted account. The fixture is `test/machine-fixtures.ts`; the calls that
@@ -206,6 +206,33 @@ describe('GET /machines and /machines/{id}', () => {
       { id: ids.panicked, name: 'mf-panic', className: 'Internal Testing' },
     ]);
     expect(names(await lookup({ ids: `${ids.panicked},${ids.plain}`, search: 'panic' }))).toEqual(['mf-panic']);
+  });
+
+  it("narrows by classIds and a name search as the Updater's machine filter does (GET /updater/machines), with an exact total", async () => {
+    type Page = { items: TMachine[]; totalItems: number; totalCapped: boolean };
+    const list = (query: Record<string, string>, as = 'admin') => ok<Page>('GET', '/machines', as, undefined, { limit: '500', ...query });
+    const names = (page: Page) => page.items.map((m) => m.name).sort();
+    expect(names(await list({ search: '  MF-' }))).toEqual(['mf-launcher', 'mf-moved-to-production', 'mf-panic', 'mf-site']);
+    expect(names(await list({ search: 'mf-', classIds: '2' }))).toEqual(['mf-launcher', 'mf-panic', 'mf-site']);
+    expect(names(await list({ search: 'mf-', classIds: '1,5' }))).toEqual(['mf-moved-to-production']);
+    // Customer Production stays hidden without the group; `%` and `_` are literal.
+    expect(names(await list({ search: 'mf-', classIds: '2,5' }, 'operator'))).toEqual(['mf-launcher', 'mf-panic', 'mf-site']);
+    expect((await list({ search: 'mf%' })).items).toEqual([]);
+    expect((await list({ search: 'm_-' })).items).toEqual([]);
+    // The same matches and the same exact total as the Updater's list of the filter; a page of one still counts them all.
+    const filters: Record<string, string>[] = [{ search: 'mf-', classIds: '2' }, { classIds: '1' }, { search: 'launcher' }];
+    for (const query of filters) {
+      const panel = await list(query);
+      const updater = await ok<{ items: { id: number }[]; totalItems: number }>('GET', '/updater/machines', 'admin', undefined, { limit: '500', ...query });
+      expect(panel.items.map((m) => m.id).sort()).toEqual(updater.items.map((m) => m.id).sort());
+      expect(panel.totalItems).toBe(updater.totalItems);
+      expect(panel.totalItems).toBeGreaterThan(0);
+      expect(panel.totalItems).toBeLessThan(500);
+      const one = await list({ ...query, limit: '1' });
+      expect(one).toMatchObject({ totalItems: updater.totalItems, totalCapped: false });
+    }
+    expect((await call('GET', '/machines', 'viewer', undefined, { classIds: '2,x' })).statusCode).toBe(400);
+    expect((await call('GET', '/machines', 'viewer', undefined, { search: 'x'.repeat(201) })).statusCode).toBe(400);
   });
 
   it('answers 400 for a malformed machine lookup query', async () => {

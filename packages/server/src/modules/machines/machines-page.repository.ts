@@ -10,8 +10,9 @@
  *
  * Visibility (DESIGN §5) is part of the statement ({@link visibleWhere}); the
  * filters of the top bar's chips are the conditions it counts with
- * (fleet-counts.ts). One named prepared statement per page shape (at most
- * 256), planned once per connection (db/prepared.ts).
+ * (fleet-counts.ts); the Updater's machine mode (spec 3 §2.8) narrows by
+ * classes and name as `GET /updater/machines` does. One named prepared statement per page shape (at most
+ * 1024), planned once per connection (db/prepared.ts).
  */
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -19,6 +20,7 @@ import { MACHINE_UNFINISHED_TASKS, VIEWER_COUNT_AHEAD, ZListMachinesResponse, ZM
 import { cappedCount, countCap, reachedCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { isoTime } from '../../db/sql-json.js';
+import { likePattern } from '../../db/like-pattern.js';
 import { jsonWriter } from '../../lib/json-writer.js';
 import { compileStatement, queryCompiledArrays, type CompiledStatement } from '../../db/prepared.js';
 import { unfinishedOperations } from '../operations/operation-json.js';
@@ -230,6 +232,10 @@ export interface MachinePageQuery {
   hiddenClassIds: number[];
   accountId?: number;
   ids?: number[];
+  /** Only machines of these classes (the Updater's class filter; absent or empty: any). */
+  classIds?: number[];
+  /** Only machines whose name contains this text, case-insensitive, taken literally (the Updater's search). */
+  search?: string;
   startIndex: number;
   limit: number;
   /**
@@ -254,6 +260,8 @@ interface MachinePageShape {
   byIds: boolean;
   capTotal: boolean;
   byClass: boolean;
+  byClasses: boolean;
+  bySearch: boolean;
   /** The status filters set (their values are placeholders). */
   flags: (typeof FILTER_FLAGS)[number][];
 }
@@ -292,6 +300,8 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     shape.byAccount ? sql`${machines.accountId} = ${sql.placeholder('accountId')}` : undefined,
     shape.byIds ? sql`${machines.id} = any(${sql.placeholder('ids')}::int[])` : undefined,
     shape.byClass ? sql`${machines.classId} = ${sql.placeholder('classId')}` : undefined,
+    shape.byClasses ? sql`${machines.classId} = any(${sql.placeholder('classIds')}::int[])` : undefined,
+    shape.bySearch ? sql`${machines.name} ilike ${sql.placeholder('namePattern')}` : undefined,
     ...shape.flags.map((name) => sql`(${MACHINE_CONDITIONS[name]}) = ${sql.placeholder(name)}::boolean`),
   );
   const page = sql`select ${machineColumns}
@@ -316,11 +326,11 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     order by p.account_id, p.is_launcher desc, p.name, p.id`;
 }
 
-/** The compiled statements of the page's shapes (at most 256), made as first asked for. */
+/** The compiled statements of the page's shapes (at most 1024), made as first asked for. */
 const machinePageStatements = new Map<string, CompiledStatement>();
 
 function compiledMachinePage(shape: MachinePageShape): CompiledStatement {
-  const key = `${+shape.hidesClasses}${+shape.byAccount}${+shape.byIds}${+shape.capTotal}${+shape.byClass}${FILTER_FLAGS.map((f) => +shape.flags.includes(f)).join('')}`;
+  const key = `${+shape.hidesClasses}${+shape.byAccount}${+shape.byIds}${+shape.capTotal}${+shape.byClass}${+shape.byClasses}${+shape.bySearch}${FILTER_FLAGS.map((f) => +shape.flags.includes(f)).join('')}`;
   let statement = machinePageStatements.get(key);
   if (!statement) {
     statement = compileStatement(machinePageStatement(shape));
@@ -342,10 +352,13 @@ export async function selectMachinePage(db: Db, q: MachinePageQuery): Promise<{ 
     byIds: q.ids !== undefined,
     capTotal: q.capTotal === true,
     byClass: filter.classId !== undefined,
+    byClasses: q.classIds !== undefined && q.classIds.length > 0,
+    bySearch: q.search !== undefined && q.search !== '',
     flags: FILTER_FLAGS.filter((name) => filter[name] !== undefined),
   };
   const cap = countCap(q, VIEWER_COUNT_AHEAD);
-  const rows = await queryCompiledArrays(db, compiledMachinePage(shape), { ...q, ...filter, cap });
+  const namePattern = shape.bySearch ? likePattern(q.search!) : undefined;
+  const rows = await queryCompiledArrays(db, compiledMachinePage(shape), { ...q, ...filter, namePattern, cap });
   const totalItems = rows[0]![AT.total] as number;
   const items = rows.filter((row) => row[AT.id] !== null).map(toMachine);
   return q.withCapped ? { items, totalItems, totalCapped: shape.capTotal && reachedCap(totalItems, cap) } : { items, totalItems };

@@ -67,7 +67,11 @@ export type MachineAction = keyof typeof ACTIONS;
 export interface MachineService {
   /** Every visible machine, or those of one account, or the one `machineId`; the whole fleet's total is capped. */
   /** Visible machines, of one account or machine, narrowed by the top bar chips' filters (fleet-counts.ts). */
-  list(o: { principal: Principal; query: Page & { accountId?: number; machineId?: number } & MachineFilter }): Promise<TMachinesPage>;
+  /** `GET /machines`: `classIds` and `search` are the Updater's machine filter (spec 3 §2.8), the others the top bar's (fleet-counts.ts). */
+  list(o: {
+    principal: Principal;
+    query: Page & { accountId?: number; machineId?: number; classIds?: number[]; search?: string } & MachineFilter;
+  }): Promise<TMachinesPage>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
   /** The machine with its own backup files (ZMachineDetail). */
   get(o: ByMachine): Promise<TMachineDetail>;
@@ -136,20 +140,30 @@ export function createMachineService({
 
   return {
     // The page as PostgreSQL writes it, sent as it is (lib/json-text.ts).
-    list: async ({ principal, query: { machineId, accountId, startIndex, limit, ...filter } }) =>
-      jsonText(
+    list: async ({ principal, query: { machineId, accountId, startIndex, limit, classIds, search, ...filter } }) => {
+      const classList = classIds?.length ? classIds : undefined;
+      const name = search?.trim() || undefined;
+      return jsonText(
         await selectMachinePageText(db, {
           accountId,
           ids: machineId !== undefined ? [machineId] : undefined,
+          classIds: classList,
+          search: name,
           startIndex,
           limit,
           filter,
-          // A filtered list counts exactly: its total is the top bar's chip (fleet-counts.ts).
-          capTotal: accountId === undefined && machineId === undefined && Object.values(filter).every((v) => v === undefined),
+          // A filtered list counts exactly: its total is the top bar's chip (fleet-counts.ts), or the Updater's 'select all' count.
+          capTotal:
+            accountId === undefined &&
+            machineId === undefined &&
+            classList === undefined &&
+            name === undefined &&
+            Object.values(filter).every((v) => v === undefined),
           withCapped: true,
           hiddenClassIds: hiddenClassIds(principal),
         }),
-      ),
+      );
+    },
 
     async listForAccount({ principal, accountId, query }) {
       await mustFindAccount(db, principal, accountId);

@@ -14,14 +14,22 @@
  *
  * Live updates come from the push channel (`useTaskHub`: tasks and operations);
  * while it is down the list polls every 2 s as long as a task is unfinished.
+ *
+ * Embedded in the Updater's machine mode (spec 2 §2.1, spec 3 §2.8) it lists
+ * machines of many accounts: no `accountId`, a `filter` (`GET
+ * /machines?classIds&search`; a new filter shows page 1), the Account column,
+ * and the Updater's `selection` (kept across pages and filters; Notification
+ * then targets all of it). `onPage` tells the owner each page loaded (rows,
+ * total, whether the total is a lower bound).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Checkbox, Flex, Tooltip } from 'antd';
 import { NotificationOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MACHINE_PAGE_SIZE, MACHINE_POLL_MS, type TMachine } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
 import { useResetFailureState, useStartMachine, useUpdateMachineSwitch } from './api/mutations';
 import { useDecideOperation } from './api/operation-mutations';
+import type { MachineListFilter } from './api/keys';
 import { useMachines } from './api/queries';
 import { useTaskHub } from './api/task-hub';
 import { CreateMachineDialog } from './components/CreateMachineDialog';
@@ -38,6 +46,31 @@ export interface MachinesPanelProps {
   pollMs?: number;
   /** Adds the Account column (spec 2 §2.2 optional columns). */
   showAccount?: boolean;
+  /** Without `accountId`: only the machines matching it (the Updater's class filter and search). */
+  filter?: MachineListFilter;
+  /** A selection the owner keeps (the Updater's targets); absent: the panel keeps its own, of the page shown. */
+  selection?: MachineSelection;
+  /** Called with each page loaded: its machines, the total and whether the total is a lower bound (`totalCapped`). */
+  onPage?(page: MachinesPanelPage): void;
+  /** The table's text when no machine is listed (default: 'No machines' fleet-wide, else the account's). */
+  emptyText?: string;
+  /** The table body scrolls under a fixed header past this height, pixels (default: the page grows). */
+  scrollY?: number;
+}
+
+/** A selection of machines kept by the panel's owner, across pages and filters. */
+export interface MachineSelection {
+  ids: number[];
+  onChange(ids: number[]): void;
+  /** The name of a selected machine that is not on the page shown (Notification's targets); default `Machine {id}`. */
+  nameOf?(id: number): string | undefined;
+}
+
+/** A page of the panel as loaded: its machines, the number of matches, and whether that number is a lower bound. */
+export interface MachinesPanelPage {
+  items: TMachine[];
+  totalItems: number;
+  totalCapped: boolean;
 }
 
 type PanelDialog =
@@ -46,26 +79,54 @@ type PanelDialog =
   | { kind: 'stop'; machine: TMachine }
   | { kind: 'action'; action: DialogAction; machine: TMachine };
 
-export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount = false }: MachinesPanelProps) {
+export function MachinesPanel({
+  accountId,
+  pollMs = MACHINE_POLL_MS,
+  showAccount = false,
+  filter,
+  selection,
+  onPage,
+  emptyText,
+  scrollY,
+}: MachinesPanelProps) {
   const { canWrite, hasPermission } = useAuth();
   const [warnFirst, warningHolder] = useOperationWarning();
   const [page, setPage] = useState(1);
   const [poll, setPoll] = useState(false);
-  const [selectedIds, setSelectedIds] = useState<number[]>([]);
+  const [ownSelectedIds, setOwnSelectedIds] = useState<number[]>([]);
   const [dialog, setDialog] = useState<PanelDialog | undefined>(undefined);
+  // A new filter shows its first page.
+  const filterText = JSON.stringify(filter ?? {});
+  const [seenFilter, setSeenFilter] = useState(filterText);
+  if (seenFilter !== filterText) {
+    setSeenFilter(filterText);
+    setPage(1);
+  }
 
   useTaskHub();
   const machines = useMachines(
-    { accountId, startIndex: (page - 1) * MACHINE_PAGE_SIZE, limit: MACHINE_PAGE_SIZE },
+    { accountId, filter: accountId === undefined ? filter : undefined, startIndex: (page - 1) * MACHINE_PAGE_SIZE, limit: MACHINE_PAGE_SIZE },
     { pollMs: poll ? pollMs : undefined },
   );
+  const data = machines.data;
+  const totalCapped = data !== undefined && 'totalCapped' in data && data.totalCapped === true;
+  useEffect(() => {
+    if (data) onPage?.({ items: data.items, totalItems: data.totalItems, totalCapped });
+  }, [data, totalCapped, onPage]);
   const start = useStartMachine();
   const resetFailure = useResetFailureState();
   const decide = useDecideOperation();
   const toggle = useUpdateMachineSwitch();
-  const items = machines.data?.items ?? [];
-  // Machines selected on this page and still listed (a terminated one leaves the list).
-  const selected = selectedIds.filter((id) => items.some((m) => m.id === id));
+  const items = data?.items ?? [];
+  const selectedIds = selection ? selection.ids : ownSelectedIds;
+  // The owner's whole selection; else the machines selected on this page and still listed (a terminated one leaves the list).
+  const selected = selection ? selection.ids : selectedIds.filter((id) => items.some((m) => m.id === id));
+  const notificationMachines = selection
+    ? [
+        ...items,
+        ...selection.ids.filter((id) => !items.some((m) => m.id === id)).map((id) => ({ id, name: selection.nameOf?.(id) ?? `Machine ${id}` })),
+      ]
+    : items;
   const actions = offeredActions(MACHINE_ACTIONS, hasPermission);
   const context: ActionContext = { resetFailure: (m) => resetFailure.mutate(m) };
 
@@ -106,14 +167,17 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
       </Flex>
       <MachinesTable
         items={machines.isError ? [] : items}
-        total={machines.isError ? 0 : (machines.data?.totalItems ?? 0)}
+        total={machines.isError ? 0 : (data?.totalItems ?? 0)}
+        totalCapped={totalCapped}
         loading={machines.isLoading}
-        emptyText={machines.isError ? 'Machines could not be loaded' : accountId === undefined ? 'No machines' : undefined}
+        emptyText={machines.isError ? 'Machines could not be loaded' : (emptyText ?? (accountId === undefined ? 'No machines' : undefined))}
         page={page}
         pageSize={MACHINE_PAGE_SIZE}
         selectedIds={selectedIds}
+        preserveSelection={selection !== undefined}
+        scrollY={scrollY}
         onPageChange={setPage}
-        onSelect={setSelectedIds}
+        onSelect={selection ? selection.onChange : setOwnSelectedIds}
         canWrite={canWrite}
         showAccount={showAccount}
         resettingId={resetFailure.isPending ? resetFailure.variables.id : undefined}
@@ -132,7 +196,7 @@ export function MachinesPanel({ accountId, pollMs = MACHINE_POLL_MS, showAccount
       />
       {dialog?.kind === 'create' && accountId !== undefined && <CreateMachineDialog accountId={accountId} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'notification' && (
-        <NotificationDialog machines={items} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
+        <NotificationDialog machines={notificationMachines} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
       )}
       {dialog?.kind === 'stop' && <StopDialog key={`stop-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'action' && ActionDialog && (

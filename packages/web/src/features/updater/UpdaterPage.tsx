@@ -3,7 +3,9 @@
  * notifications and software versions for many machines or accounts.
  *
  * - Targets: mode, class filter and search in the URL (`use-updater-params`);
- *   the table keeps the selection across pages (`TargetsTable`).
+ *   machine mode embeds the machines panel (`MachineTargets`), account mode
+ *   lists accounts (`AccountTargetsTable`); both keep the selection across
+ *   pages (`use-target-selection`).
  * - Header: saved selections, Save selection, the bulk actions menu, the
  *   rollouts list.
  * - Flags: `BatchFlagsCard`.
@@ -23,7 +25,8 @@ import { BatchFlagsCard } from './components/BatchFlagsCard';
 import { BulkActions } from './components/BulkActions';
 import { SavedSelectionsButton, SaveSelectionButton } from './components/SavedSelections';
 import { TargetFilters } from './components/TargetFilters';
-import { TargetsTable } from './components/TargetsTable';
+import { AccountTargetsTable } from './components/AccountTargetsTable';
+import { MachineTargets } from './components/MachineTargets';
 import { UpdateDialog } from './components/UpdateDialog';
 import { VersionsBlock } from './components/VersionsBlock';
 import { changedSoftwares, initialVersionsValues, toSoftwareUpdateConfig, type VersionsFormValues } from './updater-payload';
@@ -103,7 +106,7 @@ export default function UpdaterPage() {
           onSearch={params.setSearch}
           onClearExtra={params.clearExtraFilters}
         />
-        <TargetsTable mode={mode} query={query} selection={selection} />
+        {mode === 'machine' ? <MachineTargets query={query} selection={selection} /> : <AccountTargetsTable query={query} selection={selection} />}
       </Card>
       <Card title={`Flags of the selected ${label}`} size="small">
         <BatchFlagsCard mode={mode} ids={selection.ids} />

@@ -7,10 +7,22 @@ export type ConfigKind = 'component' | 'deployer';
 export const CONFIG_FIELD = { component: 'componentConfig', deployer: 'deployerConfig' } as const satisfies Record<ConfigKind, string>;
 export type ConfigField = (typeof CONFIG_FIELD)[ConfigKind];
 
-/** One page of a machine list: the machines of one account, or every visible machine. */
+/**
+ * The Updater's machine filter on a fleet-wide list (spec 3 §2.8; `GET
+ * /machines?classIds&search`, the filter of `GET /updater/machines`): class ids
+ * as a comma list, and a text the names contain. Absent keys are not sent.
+ */
+export interface MachineListFilter {
+  classIds?: string;
+  search?: string;
+}
+
+/** One page of a machine list: the machines of one account, or every visible machine (narrowed by `filter`). */
 export interface MachineListQuery {
   /** Absent: every machine the user may see (`GET /machines`). */
   accountId?: number;
+  /** With no `accountId`: only the machines matching it. */
+  filter?: MachineListFilter;
   startIndex: number;
   limit: number;
 }

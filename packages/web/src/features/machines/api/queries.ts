@@ -16,6 +16,7 @@ import {
   type TInstanceType,
   type TListMachinesResponse,
   type TMachineCredential,
+  type TMachinesPage,
   type TPendingMessagesResponse,
   type TTaskListResponse,
 } from '@fleet/contracts';
@@ -34,16 +35,18 @@ interface MachinesOptions {
 
 /**
  * One page of machines: `GET /accounts/{id}/machines` for an account, else
- * `GET /machines`. The previous page stays shown while the next loads.
+ * `GET /machines` (with the query's `filter`: `classIds`, `search`). The
+ * previous page stays shown while the next loads. `totalCapped` (fleet-wide
+ * and unfiltered only): the total is a lower bound.
  */
 export function useMachines(query: MachineListQuery, { pollMs }: MachinesOptions = {}) {
   const hubConnected = useTaskHubConnected();
-  const { accountId, startIndex, limit } = query;
+  const { accountId, filter, startIndex, limit } = query;
   return useQuery({
     queryKey: machineKeys.list(query),
     queryFn: ({ signal }) =>
       accountId === undefined
-        ? api.get<TListMachinesResponse>('machines', { searchParams: { startIndex, limit }, signal })
+        ? api.get<TMachinesPage>('machines', { searchParams: { ...filter, startIndex, limit }, signal })
         : api.get<TListMachinesResponse>(`accounts/${accountId}/machines`, { searchParams: { startIndex, limit }, signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => {

@@ -3,6 +3,11 @@
  * column, rows coloured error when the machine needs admin attention and warning
  * when one of its operations is pending (`machineRowClass`), and an expandable
  * row with the machine's raw JSON. Columns are in `machine-columns`.
+ *
+ * Optional: `totalCapped` (the total is a lower bound: 'of at least N'),
+ * `preserveSelection` (selected rows of other pages stay selected: the
+ * Updater's selection across pages and filters) and `scrollY` (the body
+ * scrolls under a fixed header past this height, pixels).
  */
 import { Table, Typography } from 'antd';
 import { InertInMeasureRow } from '../../../components/InertInMeasureRow';
@@ -22,11 +27,28 @@ interface Props extends Omit<ColumnContext, 'actionsFixed'> {
   pageSize: number;
   selectedIds: number[];
   emptyText?: string;
+  totalCapped?: boolean;
+  preserveSelection?: boolean;
+  scrollY?: number;
   onPageChange(page: number): void;
   onSelect(ids: number[]): void;
 }
 
-export function MachinesTable({ items, total, loading, page, pageSize, selectedIds, emptyText, onPageChange, onSelect, ...ctx }: Props) {
+export function MachinesTable({
+  items,
+  total,
+  loading,
+  page,
+  pageSize,
+  selectedIds,
+  emptyText,
+  totalCapped = false,
+  preserveSelection = false,
+  scrollY,
+  onPageChange,
+  onSelect,
+  ...ctx
+}: Props) {
   const actionsFixed = useActionsColumnFixed();
   return (
     <Table<TMachine>
@@ -35,10 +57,11 @@ export function MachinesTable({ items, total, loading, page, pageSize, selectedI
       columns={machineColumns({ ...ctx, actionsFixed })}
       dataSource={items}
       loading={loading}
-      scroll={{ x: 'max-content' }}
+      scroll={{ x: 'max-content', y: scrollY }}
       rowClassName={machineRowClass}
       rowSelection={{
         selectedRowKeys: selectedIds,
+        preserveSelectedRowKeys: preserveSelection,
         onChange: (keys) => onSelect(keys.map(Number)),
         getCheckboxProps: (m) => ({ 'aria-label': `Select ${m.name}` }),
         columnTitle: (checkbox) => <InertInMeasureRow>{checkbox}</InertInMeasureRow>,
@@ -53,7 +76,7 @@ export function MachinesTable({ items, total, loading, page, pageSize, selectedI
         total,
         showSizeChanger: false,
         hideOnSinglePage: false,
-        showTotal: (n, [from, to]) => `${from}-${to} of ${n} machines`,
+        showTotal: (n, [from, to]) => `${from}-${to} of ${totalCapped ? 'at least ' : ''}${n} machines`,
         onChange: onPageChange,
       }}
     />

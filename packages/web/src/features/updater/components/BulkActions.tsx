@@ -16,7 +16,7 @@ import { DownOutlined } from '@ant-design/icons';
 import { api } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
 import { NotificationDialog } from '../../machines/components/NotificationDialog';
-import type { UpdaterTarget } from '../api/queries';
+import type { SeenTarget } from '../use-target-selection';
 import type { UpdaterMode } from '../use-updater-params';
 import { BatchConfigDialog } from './BatchConfigDialog';
 
@@ -28,7 +28,7 @@ type Open = 'component' | 'deployer' | 'notification' | undefined;
 interface Props {
   mode: UpdaterMode;
   ids: number[];
-  seen: ReadonlyMap<number, UpdaterTarget>;
+  seen: ReadonlyMap<number, SeenTarget>;
 }
 
 export function BulkActions({ mode, ids, seen }: Props) {
