@@ -65,9 +65,11 @@ const ACTIONS = {
 export type MachineAction = keyof typeof ACTIONS;
 
 export interface MachineService {
-  /** Every visible machine, or those of one account, or the one `machineId`; the whole fleet's total is capped. */
-  /** Visible machines, of one account or machine, narrowed by the top bar chips' filters (fleet-counts.ts). */
-  /** `GET /machines`: `classIds` and `search` are the Updater's machine filter (spec 3 §2.8), the others the top bar's (fleet-counts.ts). */
+  /**
+   * `GET /machines`: visible machines, of one account or the one `machineId`, narrowed by the top bar chips'
+   * filters (fleet-counts.ts) and by the Updater's machine filter (`classIds`, `search`; spec 3 §2.8); the
+   * whole unfiltered fleet's total is capped.
+   */
   list(o: {
     principal: Principal;
     query: Page & { accountId?: number; machineId?: number; classIds?: number[]; search?: string } & MachineFilter;
