@@ -80,7 +80,8 @@ describe('restricted rows of GET /accounts', () => {
   it('are left out by a SaaS image or machine status filter, which tests what they do not show', async () => {
     expect(idsOf(await list('admin', { saasImage: 'restricted-image' }))).toEqual([ids.cp]);
     expect(await list('operator', { saasImage: 'restricted-image' })).toEqual({ items: [], totalItems: 0 });
-    for (const query of [{ machineStatusInclude: 'needsAdmin' }, { machineStatusExclude: 'stopped' }, { classIds: '5', machineStatusInclude: 'turbo' }]) {
+    const queries: Record<string, string>[] = [{ machineStatusInclude: 'needsAdmin' }, { machineStatusExclude: 'stopped' }, { classIds: '5', machineStatusInclude: 'turbo' }];
+    for (const query of queries) {
       const operator = await list('operator', query);
       expect(operator.items.some((a) => a.restricted), JSON.stringify(query)).toBe(false);
       expect(operator.totalItems).toBe(operator.items.length);
@@ -102,7 +103,8 @@ describe('restricted rows of GET /accounts', () => {
       }
     }
     // By name and by class, where a restricted row shows its value, the operator's order is the admin's.
-    for (const query of [{ sortBy: 'name', sortDirection: 'Descending' }, { sortBy: 'class' }, {}]) {
+    const queries: Record<string, string>[] = [{ sortBy: 'name', sortDirection: 'Descending' }, { sortBy: 'class' }, {}];
+    for (const query of queries) {
       expect(idsOf(await list('operator', query)), JSON.stringify(query)).toEqual(idsOf(await list('admin', query)));
     }
   });
