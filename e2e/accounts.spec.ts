@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountListItem, TAccountListRow, TAccountsInfo, TFullAccountsPage, TListAccountsResponse, TLauncherLogin, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, browser, expectAccessible, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
 
@@ -200,6 +200,9 @@ describe('accounts list as operator', () => {
     expect(await row.getByRole('link').count()).toBe(0);
     expect(await row.getByRole('button').count()).toBe(0);
     await row.getByRole('img', { name: /only members of group CustomerProductionAccess may open this account/ }).waitFor();
+    // The restricted rows and the top bar's Customer Production chip (no link) are accessible.
+    await page.getByRole('region', { name: 'Fleet counters' }).getByRole('note', { name: /^Customer Production: / }).waitFor();
+    await expectAccessible(page, 'accounts list of an operator, with restricted rows');
 
     // The footer counts them: as many accounts as the list, the machines of the class in the total.
     expect(info.totalAccounts).toBe(list.totalItems);
