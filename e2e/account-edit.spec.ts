@@ -10,7 +10,7 @@ import type {
   TAccountDetail,
   TAccountListItem,
   TAccountService,
-  TListAccountsResponse,
+  TFullAccountsPage,
   TListMachinesResponse,
   TSite,
 } from '@fleet/contracts';
@@ -18,7 +18,7 @@ import { adminToken, api, browser, newPage, signIn, useBrowserAndAdmin } from '.
 
 useBrowserAndAdmin();
 
-const accounts = async (query: string) => (await api<TListAccountsResponse>(`/accounts?${query}`, adminToken)).items;
+const accounts = async (query: string) => (await api<TFullAccountsPage>(`/accounts?${query}`, adminToken)).items;
 const machineNames = async (accountId: number) =>
   (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items.map((m) => m.name);
 

@@ -17,7 +17,7 @@ import {
   URL_NAME_MESSAGE,
   type TAccountDetail,
   type TCreateAccountRequest,
-  type TListAccountsResponse,
+  type TFullAccountsPage,
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
@@ -270,7 +270,7 @@ describe('add-on accounts', () => {
   it('locks the add-on switches, lists only possible parents, and names the add-on after a new parent', async () => {
     const [first, second] = await Promise.all([newAccount(), newAccount()]);
     const addOn = await newAddOn(first);
-    const templates = (await api<TListAccountsResponse>('/accounts?limit=1000&classIds=1,2,3,4', adminToken)).items.filter((a) => a.isTemplate);
+    const templates = (await api<TFullAccountsPage>('/accounts?limit=1000&classIds=1,2,3,4', adminToken)).items.filter((a) => a.isTemplate);
     expect(templates.length).toBeGreaterThan(0);
     const { context, page } = await newPage(browser);
     await openAccount(page, addOn.id);

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TAccountListItem, TLauncherLogin, TListAccountsResponse, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import type { TAccountListItem, TAccountListRow, TAccountsInfo, TFullAccountsPage, TListAccountsResponse, TLauncherLogin, TUserActivity } from '@fleet/contracts';
+import { adminToken, api, apiToken, browser, expectAccessible, newPage, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
 
-const listApi = (query: string, token = adminToken) => api<TListAccountsResponse>(`/accounts?${query}`, token);
+const listApi = (query: string, token = adminToken) => api<TFullAccountsPage>(`/accounts?${query}`, token);
 
 /** Names in the table's body rows, in order, once the table has loaded (empty when it shows its empty state). */
 async function rowNames(page: Page): Promise<string[]> {
@@ -20,7 +20,7 @@ async function rowNames(page: Page): Promise<string[]> {
   return page.locator('.ant-table-tbody .ant-table-row td:nth-child(2)').allInnerTexts();
 }
 
-async function expectRows(page: Page, expected: TAccountListItem[]) {
+async function expectRows(page: Page, expected: TAccountListRow[]) {
   await expect.poll(() => rowNames(page), { timeout: 10_000 }).toEqual(expected.map((a) => a.name));
   if (expected.length === 0) await page.getByText('No accounts match these filters').waitFor();
 }
@@ -174,24 +174,52 @@ describe('accounts list as operator', () => {
     // A later request of the page (the search's, sent after its 500 ms pause): a delete the cancel sent would be before it.
     const searched = page.waitForResponse((res) => res.request().method() === 'GET' && /\/api\/v1\/accounts\?.*search=/.test(res.url()));
     await page.getByLabel('Search', { exact: true }).fill(account!.name);
-    const found = (await (await searched).json()) as TListAccountsResponse;
+    const found = (await (await searched).json()) as TFullAccountsPage;
     expect(found.items.map((a) => a.id)).toContain(account!.id);
     expect(deletes).toEqual([]);
     await expect.poll(() => row(page, account!.name).count()).toBe(1);
     await context.close();
   });
 
-  it('does not offer or show Customer Production', async () => {
+  it('lists Customer Production as plain names with their class only; the footer counts them; their page is not found', async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'operator');
-    const names = await rowNames(page);
-    const cpNames = (await listApi('classIds=5&limit=1000')).items.map((a) => a.name);
-    expect(names.filter((n) => cpNames.includes(n))).toEqual([]);
+    // What the server answered the page (other spec files change accounts meanwhile).
+    const listed = page.waitForResponse((r) => /\/api\/v1\/accounts\?/.test(r.url()) && r.request().method() === 'GET' && r.ok());
+    const counted = page.waitForResponse((r) => r.url().includes('/api/v1/accounts/info') && r.ok());
+    await signIn(page, 'operator', 'operator', '/account/list?classIds=5');
+    const list = (await (await listed).json()) as TListAccountsResponse;
+    const info = (await (await counted).json()) as TAccountsInfo;
+    expect(list.items.length, 'the demo fleet has Customer Production accounts').toBeGreaterThan(0);
+    expect(list.items.every((a) => a.restricted)).toBe(true);
+    await expectRows(page, list.items);
+
+    const [cp] = list.items;
+    const row = page.locator('.ant-table-tbody .ant-table-row').filter({ has: page.locator('td:nth-child(2)', { hasText: cp!.name }) }).first();
+    // The name as plain text and the class; no link, no action, no other value.
+    expect((await row.locator('td').allInnerTexts()).map((v) => v.trim()).filter((v) => v !== '')).toEqual([cp!.name, 'Customer Production']);
+    expect(await row.getByRole('link').count()).toBe(0);
+    expect(await row.getByRole('button').count()).toBe(0);
+    await row.getByRole('img', { name: /only members of group CustomerProductionAccess may open this account/ }).waitFor();
+    // The restricted rows and the top bar's Customer Production chip (no link) are accessible.
+    await page.getByRole('region', { name: 'Fleet counters' }).getByRole('note', { name: /^Customer Production: / }).waitFor();
+    await expectAccessible(page, 'accounts list of an operator, with restricted rows');
+
+    // The footer counts them: as many accounts as the list, the machines of the class in the total.
+    expect(info.totalAccounts).toBe(list.totalItems);
+    const footer = page.getByRole('region', { name: 'Account statistics' });
+    await expect.poll(() => footer.innerText()).toContain(`Accounts: ${info.totalAccounts}`);
+    expect(info.machineCounts.machines).toBeGreaterThan(0);
+    await footer.getByText(`Machines: ${info.machineCounts.machines}`, { exact: true }).waitFor();
+
+    // Every class is offered in the filter, Customer Production among the defaults.
     await page.getByRole('combobox', { name: 'MMA class' }).click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().waitFor();
-    const options = await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts();
-    expect(options).not.toContain('Customer Production');
-    expect(options).toContain('On Premise');
+    expect(await page.locator('.ant-select-dropdown:visible .ant-select-item-option').allInnerTexts()).toContain('Customer Production');
+
+    // Its page is not found, as every call about it.
+    await page.goto(`/#/account/edit/${cp!.id}`);
+    await page.getByRole('alert').filter({ hasText: 'Account could not be loaded' }).getByText(`Account ${cp!.id} was not found`).waitFor();
+    expect(await page.getByRole('tab', { name: 'Machines' }).count()).toBe(0);
     await context.close();
   });
 });

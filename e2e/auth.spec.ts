@@ -116,17 +116,27 @@ describe('login and guards', () => {
 });
 
 describe('Account Settings', () => {
-  it('shows the user with permissions and groups', async () => {
+  it('shows the user with roles, permissions and groups', async () => {
     const { context, page } = await newPage(browser);
     await signInWithForm(page, 'admin');
     await page.getByRole('button', { name: /Ada Admin/ }).click();
     await page.getByText('Account Settings').click();
     await page.waitForURL(/#\/account-settings/);
     const main = page.locator('.ant-layout-content');
+    const row = (label: string) => main.locator('tr').filter({ has: page.locator('th', { hasText: label }) });
     await main.getByText('admin@fleet.example').waitFor();
-    await main.getByText('write', { exact: true }).waitFor();
-    await main.getByText('CustomerProductionAccess').waitFor();
+    await row('Roles').getByText('admin', { exact: true }).waitFor();
+    await row('Permissions').getByText('write', { exact: true }).waitFor();
+    await row('Groups').getByText('CustomerProductionAccess').waitFor();
     await context.close();
+
+    // An operator's role, named from the permission write without the group.
+    const operator = await newPage(browser);
+    await signInWithForm(operator.page, 'operator', 'operator', '/account-settings');
+    const roles = operator.page.locator('.ant-layout-content tr').filter({ has: operator.page.locator('th', { hasText: 'Roles' }) });
+    await roles.getByText('operator', { exact: true }).waitFor();
+    expect(await roles.locator('.ant-tag').allInnerTexts()).toEqual(['operator']);
+    await operator.context.close();
   });
 
   it('changes the password: the old one stops working, the new one works', async () => {

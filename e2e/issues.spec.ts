@@ -10,7 +10,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TIssue, TIssueLogsPage, TIssuesPage, TIssueTagSuggestions, TListAccountsResponse, TListMachinesResponse } from '@fleet/contracts';
+import type { TIssue, TIssueLogsPage, TIssuesPage, TIssueTagSuggestions, TFullAccountsPage, TListMachinesResponse } from '@fleet/contracts';
 import { adminToken, api, apiToken, browser, createAccount, lookupMachines, NO_SOFTWARE, openDropdown, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { PROBE_FAILING_ACCOUNT } from './global-setup.js';
 
@@ -266,7 +266,7 @@ describe('Issue viewer', () => {
   it('a failing probe counts its issue up in the viewer: one issue, its count and last occurrence growing', async () => {
     // The e2e server fails every probe of this account's machine (SIM_PROBE_FAIL_MACHINES, e2e/global-setup.ts), every 10 s.
     // Made once: a retry of the test finds it.
-    const existing = (await api<TListAccountsResponse>(`/accounts?classIds=1,2,3,4,5&search=${PROBE_FAILING_ACCOUNT}`, adminToken)).items;
+    const existing = (await api<TFullAccountsPage>(`/accounts?classIds=1,2,3,4,5&search=${PROBE_FAILING_ACCOUNT}`, adminToken)).items;
     const accountId =
       existing.find((a) => a.urlFriendlyName === PROBE_FAILING_ACCOUNT)?.id ??
       (await createAccount(adminToken, 'Issues Probe', { urlFriendlyName: PROBE_FAILING_ACCOUNT, machineConfig: NO_SOFTWARE }));

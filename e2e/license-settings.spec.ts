@@ -23,7 +23,7 @@ import type {
   TCreateAccountRequest,
   TLauncherLogin,
   TLicenseFile,
-  TListAccountsResponse,
+  TFullAccountsPage,
 } from '@fleet/contracts';
 import { adminToken, api, browser, newPage, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
@@ -324,7 +324,7 @@ describe('license settings as admin', () => {
 
   it('shows the launcher logins', async () => {
     // A seeded account with launcher logins; reading them changes nothing.
-    const { items } = await api<TListAccountsResponse>('/accounts?classIds=1,2&limit=50', adminToken);
+    const { items } = await api<TFullAccountsPage>('/accounts?classIds=1,2&limit=50', adminToken);
     let found: { id: number; name: string; logins: TLauncherLogin[] } | undefined;
     for (const a of items.filter((x) => !x.isTemplate)) {
       const logins = await api<TLauncherLogin[]>(`/accounts/${a.id}/launcher-logins`, adminToken);

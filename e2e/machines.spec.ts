@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import type {
   TAccountListItem,
   TCreatableMachine,
-  TListAccountsResponse,
+  TFullAccountsPage,
   TListMachinesResponse,
   TMachine,
   TPendingMessagesResponse,
@@ -38,7 +38,7 @@ async function pick(
   accept: (m: TMachine) => boolean,
   { classIds = '1,3', policy }: { classIds?: string; policy?: TAccountListItem['instancePolicy'] } = {},
 ): Promise<{ account: TAccountListItem; machine: TMachine }> {
-  const accounts = await api<TListAccountsResponse>(`/accounts?classIds=${classIds}&limit=200`, adminToken);
+  const accounts = await api<TFullAccountsPage>(`/accounts?classIds=${classIds}&limit=200`, adminToken);
   for (const account of accounts.items) {
     if (usedAccounts.has(account.id) || (policy && account.instancePolicy !== policy)) continue;
     const machine = (await machinesOf(account.id)).find((m) => idle(m) && accept(m));

@@ -20,7 +20,7 @@ describe('Content-Security-Policy', () => {
       const token = await apiToken(user);
       // An account with machines that this user may see.
       const { items } = await api<TListAccountsResponse>('/accounts?limit=50', token);
-      const account = items.find((a) => a.machineStats.machines > 0);
+      const account = items.find((a) => !a.restricted && a.machineStats.machines > 0);
       if (!account) throw new Error(`no account with machines is visible to ${user}`);
 
       const { page } = await openPage();

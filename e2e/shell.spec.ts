@@ -3,7 +3,7 @@
  * breadcrumb, footer, fleet counters, standby banner, mobile layout.
  */
 import { describe, expect, it } from 'vitest';
-import { api, apiToken, browser, newPage, signIn, useBrowser } from './browser.js';
+import { browser, newPage, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
 
 useBrowser();
@@ -72,20 +72,27 @@ describe('shell', () => {
     await context.close();
   });
 
-  it('shows the fleet counters per class, without Customer Production for users without the group', async () => {
-    const stats = await api<TMachineStats>('/machines/stats', await apiToken('operator'));
+  it('shows the fleet counters per class; Customer Production, counted for everyone, is no link without the group', async () => {
     const { context, page } = await newPage(browser);
+    const answered = page.waitForResponse((r) => r.url().includes('/api/v1/machines/stats') && r.ok());
     await signIn(page, 'operator');
+    const stats = (await (await answered).json()) as TMachineStats;
     const counters = page.getByRole('region', { name: 'Fleet counters' });
     await counters.getByText('Experimental:').waitFor();
-    const experimental = stats.classStats.find((c) => c.class.id === 1)!.total;
-    expect(await counters.textContent()).toContain(`Experimental: ${experimental}`);
-    expect(await counters.textContent()).not.toContain('Customer Production');
+    const total = (id: number) => stats.classStats.find((c) => c.class.id === id)!.total;
+    expect(stats.restricted.classIds).toEqual([5]);
+    // The chips refresh every 30 s: compare with what the server answered, while it still shows.
+    expect(await counters.textContent()).toContain(`Experimental: ${total(1)}`);
+    const cp = counters.getByRole('note', { name: /^Customer Production: \d+ — .*not in group CustomerProductionAccess/ });
+    await cp.waitFor();
+    expect(await cp.textContent()).toBe(`Customer Production: ${total(5)}`);
+    expect(await counters.getByRole('link', { name: /^Customer Production/ }).count()).toBe(0);
+    await counters.getByRole('link', { name: /^Experimental: / }).waitFor();
     await context.close();
 
     const admin = await newPage(browser);
     await signIn(admin.page, 'admin');
-    await admin.page.getByRole('region', { name: 'Fleet counters' }).getByText('Customer Production:').waitFor();
+    await admin.page.getByRole('region', { name: 'Fleet counters' }).getByRole('link', { name: /^Customer Production: \d+/ }).waitFor();
     await admin.context.close();
   });
 

@@ -80,7 +80,10 @@ export const ZMachineStatusCounts = z.object({
 });
 export type TMachineStatusCounts = z.infer<typeof ZMachineStatusCounts>;
 
+/** A row of the accounts list that the user may open: every column (spec 1 §2 Accounts list). */
 export const ZAccountListItem = z.object({
+  /** False: the user may open the account (see {@link ZRestrictedAccountListItem}). */
+  restricted: z.literal(false),
   id: z.number().int(),
   name: z.string(),
   urlFriendlyName: z.string(),
@@ -101,8 +104,34 @@ export const ZAccountListItem = z.object({
 });
 export type TAccountListItem = z.infer<typeof ZAccountListItem>;
 
-export const ZListAccountsResponse = zPaged(ZAccountListItem);
+/**
+ * A row of the accounts list that the user may not open: an account of class
+ * Customer Production for a user outside group CustomerProductionAccess (spec 1
+ * §2: "show the name as plain text with no actions"; §6). It carries the name and
+ * the class, and the id as the row's key, nothing else: no other column, no
+ * machine counts. Every call about the account or its machines stays 404.
+ */
+export const ZRestrictedAccountListItem = z.object({
+  restricted: z.literal(true),
+  id: z.number().int(),
+  name: z.string(),
+  classId: z.number().int(),
+  class: ZClassRef,
+});
+export type TRestrictedAccountListItem = z.infer<typeof ZRestrictedAccountListItem>;
+
+/** A row of `GET /accounts`: full ({@link ZAccountListItem}) or restricted ({@link ZRestrictedAccountListItem}), told apart by `restricted`. */
+export const ZAccountListRow = z.discriminatedUnion('restricted', [ZAccountListItem, ZRestrictedAccountListItem]);
+export type TAccountListRow = z.infer<typeof ZAccountListRow>;
+
+export const ZListAccountsResponse = zPaged(ZAccountListRow);
 export type TListAccountsResponse = z.infer<typeof ZListAccountsResponse>;
+/**
+ * A page of `GET /accounts` whose rows are all full: what a user of group
+ * CustomerProductionAccess (who opens every account) is answered, and what
+ * any user is answered for classes other than Customer Production.
+ */
+export type TFullAccountsPage = { items: TAccountListItem[]; totalItems: number };
 
 /** `GET /accounts/info`: footer statistics of the accounts matching the filter. */
 export const ZAccountsInfo = z.object({

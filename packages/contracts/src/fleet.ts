@@ -8,12 +8,27 @@ import { ZClassRef } from './classes.js';
 /** Top bar counters refresh interval, milliseconds (spec 3 §9). */
 export const STATS_REFRESH_MS = 30_000;
 
-/** `GET /machines/stats`. Costs are cloud credits per hour. */
+/**
+ * `GET /machines/stats`: live machines of live accounts of every class, for
+ * every user (spec 3 §2.9; spec 1 §2 counts the fleet), per top bar class
+ * and needing an admin, in turbo, unmanaged. `restricted` says how many of
+ * them are of a class the user cannot open (Customer Production without group
+ * CustomerProductionAccess: the machine's or its account's class): counted
+ * here, not listed by the Machines viewer for that user. Costs are cloud
+ * credits per hour of the machines the user can open.
+ */
 export const ZMachineStats = z.object({
   needsAdmin: z.number().int(),
   turbo: z.number().int(),
   unmanaged: z.number().int(),
   classStats: z.array(z.object({ class: ZClassRef, total: z.number().int() })),
+  restricted: z.object({
+    /** Classes whose machines the user cannot open; empty for a user of the group. */
+    classIds: z.array(z.number().int()),
+    needsAdmin: z.number().int(),
+    turbo: z.number().int(),
+    unmanaged: z.number().int(),
+  }),
   runningCost: z.number(),
   totalCost: z.number(),
 });

@@ -156,15 +156,39 @@ export type TMachine = z.infer<typeof ZMachine>;
 
 /** Backup files per software in a machine's detail (`GET /machines/{id}`), newest first. */
 export const MACHINE_DETAIL_BACKUPS = 20;
+/** Cloud instances in a machine's detail (`GET /machines/{id}`), newest first. */
+export const MACHINE_DETAIL_CLOUD_INSTANCES = 10;
+
+/** One of a machine's cloud instances (spec 2 §3 cloudInstances "with timestamp": when it was launched, ISO 8601 UTC; `status` is its state now). */
+export const ZMachineCloudInstance = z.object({
+  id: z.number().int(),
+  cloudId: z.string(),
+  hostName: z.string(),
+  ipAddress: z.string(),
+  privateIpAddress: z.string(),
+  region: z.string(),
+  /** Disk size, GB. */
+  storageSize: z.number().int(),
+  timestamp: z.string(),
+  status: ZInstanceState,
+  active: z.boolean(),
+  dnsReady: z.boolean(),
+});
+export type TMachineCloudInstance = z.infer<typeof ZMachineCloudInstance>;
 
 /**
  * `GET /machines/{id}`: the machine with its own backup files (spec 2 §3
  * cloudBackupsLauncher, cloudBackupsSiteMaster, cloudBackupsAuditChangeLog;
- * DESIGN §13), each newest first, at most {@link MACHINE_DETAIL_BACKUPS}. Lists
- * of machines answer {@link ZMachine}, without them, so that a page of machines
- * reads no backup rows.
+ * DESIGN §13), each newest first, at most {@link MACHINE_DETAIL_BACKUPS}; its
+ * cloud instances, newest first, at most {@link MACHINE_DETAIL_CLOUD_INSTANCES};
+ * and `grafanaUrl`, its dashboard in the provider's Grafana (`GRAFANA_URL`), null
+ * unless its account's machineConfig.showInGrafana. Lists of machines answer
+ * {@link ZMachine}, without them, so that a page of machines reads no backup,
+ * instance history or settings rows.
  */
 export const ZMachineDetail = ZMachine.extend({
+  grafanaUrl: z.string().nullable(),
+  cloudInstances: z.array(ZMachineCloudInstance),
   cloudBackupsLauncher: z.array(ZBackupFile),
   cloudBackupsSiteMaster: z.array(ZBackupFile),
   cloudBackupsAuditChangeLog: z.array(ZBackupFile),

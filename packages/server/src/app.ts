@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEVOPS_EMAIL } from '@fleet/contracts';
-import type { Config } from './config.js';
+import { DEFAULT_GRAFANA_URL, type Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
@@ -68,7 +68,8 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Db;
-  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> & Partial<Pick<Config, 'production'>>;
+  /** `grafanaUrl` absent: {@link DEFAULT_GRAFANA_URL}. */
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> & Partial<Pick<Config, 'production' | 'grafanaUrl'>>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -127,6 +128,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       mailer: opts.mailer ?? mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`),
       cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }),
       store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }),
+      grafanaUrl: config.grafanaUrl === undefined ? DEFAULT_GRAFANA_URL : config.grafanaUrl,
     }),
   );
 

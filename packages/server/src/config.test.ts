@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_GRAFANA_URL, loadConfig } from './config.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'fleet-config-'));
 
@@ -81,5 +81,15 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(loadConfig({ DATA_DIR: dir, PROBE_INTERVAL_S: '0', SIM_PROBE_FAIL_MACHINES: ' a-launcher, ,b ' }).probes).toEqual({ intervalS: 0, failMachines: ['a-launcher', 'b'] });
     expect(() => loadConfig({ DATA_DIR: dir, PROBE_INTERVAL_S: '-1' })).toThrow(/PROBE_INTERVAL_S must be a whole number of seconds/);
     expect(() => loadConfig({ DATA_DIR: dir, PROBE_INTERVAL_S: 'often' })).toThrow(/PROBE_INTERVAL_S must be a whole number of seconds/);
+  });
+
+  it("reads the Grafana of the machines' dashboards: the provider's by default, none, or an http(s) URL (spec 2 §3 grafanaUrl)", () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).grafanaUrl).toBe(DEFAULT_GRAFANA_URL);
+    expect(loadConfig({ DATA_DIR: dir, GRAFANA_URL: 'none' }).grafanaUrl).toBeNull();
+    expect(loadConfig({ DATA_DIR: dir, GRAFANA_URL: 'https://grafana.example.org/sub/' }).grafanaUrl).toBe('https://grafana.example.org/sub');
+    for (const bad of ['grafana.example.org', 'ftp://grafana.example.org', 'https://g.example.org/?orgId=1']) {
+      expect(() => loadConfig({ DATA_DIR: dir, GRAFANA_URL: bad }), bad).toThrow(/GRAFANA_URL must be the http\(s\) URL of Grafana, or none/);
+    }
   });
 });

@@ -74,6 +74,12 @@ export interface Config {
    * S3-compatible servers).
    */
   objectStore: ObjectStoreConfig;
+  /**
+   * `GRAFANA_URL`: the provider's Grafana, whose machine dashboard a machine's
+   * `grafanaUrl` opens (spec 2 §3; `modules/machines/grafana.ts`). Default
+   * {@link DEFAULT_GRAFANA_URL}; `none`: no machine has a Grafana link.
+   */
+  grafanaUrl: string | null;
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
@@ -103,6 +109,25 @@ export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
 export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10 } as const;
+
+/** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
+export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';
+
+/** `GRAFANA_URL` (see {@link Config.grafanaUrl}): an http(s) URL without its trailing slash, or null for `none`. */
+export function grafanaUrlConfig(value: string | undefined): string | null {
+  if (value === undefined || value === '') return DEFAULT_GRAFANA_URL;
+  if (value === 'none') return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError(`GRAFANA_URL must be the http(s) URL of Grafana, or none (got '${value}')`);
+  }
+  return value.replace(/\/+$/, '');
+}
 
 /** Default `PROBE_INTERVAL_S`, seconds (DESIGN §14). */
 export const DEFAULT_PROBE_INTERVAL_S = 60;
@@ -235,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSchedules: oneOf('DEMO_SCHEDULES', env.DEMO_SCHEDULES, ['true', 'false'], 'true') === 'true',
     rateLimit,
     objectStore: objectStoreConfig(env, dataDir),
+    grafanaUrl: grafanaUrlConfig(env.GRAFANA_URL),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',

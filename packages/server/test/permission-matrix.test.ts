@@ -18,7 +18,9 @@
  *
  * Refused cells run first and must change no row (a checksum of every table);
  * no cell answers 5xx; no success answered to viewer or operator carries a
- * Customer Production account or machine. A new route is covered without editing
+ * Customer Production account or machine, but a restricted row of the accounts
+ * list (id, name and class only) and the fleet's counts per class (spec 1 §2,
+ * spec 3 §2.9; issue 24 point 9, `accounts-restricted.test.ts`). A new route is covered without editing
  * this file: requests are generated from the document (`openapi-walk.ts`), and
  * `permission-fixtures.ts` holds the few that need realistic input.
  */
@@ -39,6 +41,14 @@ const SELF_SERVICE = new Set(['logout', 'changePassword']);
 const SECRET_READS = new Set(['listLauncherLogins', 'getMachineCredential', 'downloadAccountKeys', 'downloadCaaKey', 'downloadLicenseKeys']);
 /** Reads of a write-only screen, the Updater (spec 3 §2): they need `write` too (`requireWrite`), and audit nothing. */
 const WRITE_ONLY_READS = new Set(['listUpdaterMachines', 'listUpdaterMachineIds', 'listUpdaterAccounts', 'listUpdaterAccountIds', 'listUpdaterSelections', 'listRollouts', 'getRollout', 'listRolloutTargets']);
+/**
+ * Reads that count or list Customer Production for every user (spec 1 §2: the
+ * accounts list shows those accounts as restricted rows and its footer counts
+ * them; spec 3 §2.9: the top bar counts every class): their answers to the
+ * operator change when hidden rows are added. `accounts-restricted.test.ts`
+ * proves they reveal nothing but names, classes and counts.
+ */
+const COUNTED_FOR_EVERYONE = new Set(['listAccounts', 'getAccountsInfo', 'getMachineStats']);
 /** Changes the caller's password: runs after every other cell. */
 const LAST = new Set(['changePassword']);
 /** Kinds of id that can name a hidden row (a draft is its author's only: the admin's is hidden from the operator). */
@@ -133,14 +143,19 @@ function safeJson(text: string): unknown {
  * A Customer Production account or machine in a success answered to a user without
  * the group, or null: an object of class 5 (a template not made from an account is
  * a preset of values, so its `classId` is no leak), or an `accountId` or `machineId` naming
- * a hidden row.
+ * a hidden row. A restricted row of the accounts list (exactly `restricted: true`,
+ * id, name and class) and a class's count of the top bar (exactly `class` and
+ * `total`) are no leak (spec 1 §2, spec 3 §2.9).
  */
 function leak(json: unknown): string | null {
   const { accounts, machines } = hiddenRows;
+  const keys = (o: Record<string, unknown>) => Object.keys(o).sort().join(',');
   const walk = (v: unknown, path: string): string | null => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${i}]`)).find(Boolean) ?? null;
     if (!v || typeof v !== 'object') return null;
     const o = v as Record<string, unknown>;
+    if (o.restricted === true && keys(o) === 'class,classId,id,name,restricted') return null;
+    if (keys(o) === 'class,total') return null;
     const isTemplate = 'type' in o && 'isPublic' in o && o.account === null;
     const classIds = [o.classId, o.accountClassId, (o.class as { id?: unknown } | undefined)?.id];
     if (!isTemplate && classIds.includes(CLASS_CUSTOMER_PRODUCTION)) return `${path} has class ${CLASS_CUSTOMER_PRODUCTION}`;
@@ -329,7 +344,9 @@ describe('the permission matrix over every operation of the OpenAPI document', (
 
   it('answers every read of the operator as before when hidden rows are added (no count or row of them shows)', async () => {
     // Reads that audit themselves would differ between the two passes by their own audit rows.
-    const reads = operations.filter((op) => op.method === 'GET' && !PUBLIC.has(op.operationId) && !SECRET_READS.has(op.operationId));
+    const reads = operations.filter(
+      (op) => op.method === 'GET' && !PUBLIC.has(op.operationId) && !SECRET_READS.has(op.operationId) && !COUNTED_FOR_EVERYONE.has(op.operationId),
+    );
     const pass = async () => {
       const out = new Map<string, string>();
       const value = (r: Ref) => worldValue(worlds.visible, r);

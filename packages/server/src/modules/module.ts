@@ -51,6 +51,8 @@ export interface ModuleContext {
   mailer: Mailer;
   cloud: CloudProvider;
   store: ObjectStore;
+  /** The provider's Grafana (`GRAFANA_URL`), or null: no machine has a Grafana link. */
+  grafanaUrl: string | null;
 }
 
 /** What the registry reads of any module, whatever its service's type. */

@@ -48,7 +48,8 @@ export async function walkthrough(baseUrl: string, username: string, password: s
   if (!list.data) throw new Error(`listAccounts failed: ${list.response.status}`);
   const totalItems: number = list.data.totalItems;
   const names: string[] = list.data.items.map((a) => a.name);
-  const withMachines = list.data.items.find((a) => a.machineStats.machines > 0);
+  // A restricted row (Customer Production without the group) shows no machine counts and cannot be opened.
+  const withMachines = list.data.items.find((a) => !a.restricted && a.machineStats.machines > 0);
   if (!withMachines) throw new Error('no account with machines on the first page');
 
   const machines = await client.GET('/api/v1/accounts/{id}/machines', { params: { path: { id: withMachines.id }, query: { limit: 10 } } });

@@ -1,6 +1,7 @@
 /**
  * Account Settings (user menu, spec 1 §2 Shell): the signed-in user's name,
- * email, permissions and groups, and a change-password form calling
+ * email, roles (spec 1 §3 Session state; named by the server from the
+ * permissions and groups), permissions and groups, and a change-password form calling
  * `PUT /user/password`. Success toast 'Password changed'; the server's field
  * errors (e.g. a wrong current password) are shown on their fields, other
  * errors as an error toast with the server's detail.
@@ -68,6 +69,7 @@ export default function AccountSettingsPage() {
           items={[
             { key: 'name', label: 'Name', children: user?.name },
             { key: 'email', label: 'Email', children: user?.email },
+            { key: 'roles', label: 'Roles', children: <Tags values={user?.roles ?? []} /> },
             { key: 'permissions', label: 'Permissions', children: <Tags values={user?.permissions ?? []} /> },
             { key: 'groups', label: 'Groups', children: <Tags values={user?.groups ?? []} /> },
           ]}

@@ -20,8 +20,18 @@
  * Each filter's values are bound parameters, or the placeholders of a
  * statement compiled once per {@link FilterShape}: text typed by a user never
  * becomes SQL (or tsquery syntax).
+ *
+ * Restricted rows (spec 1 §2: Customer Production accounts for a user outside
+ * group CustomerProductionAccess, listed with their name and class only) match
+ * only the filters on what they show: the class filter, and a search by the
+ * words of their name (not URL name, customer or creator; ranked by the name
+ * alone). A SaaS image or machine status filter tests what they do not show,
+ * so with one of those they are left out ({@link resolveRestricted}); the list
+ * sorts them after the others by a column they do not show
+ * (`accounts.repository.ts`). So no answer depends on a hidden value of theirs.
  */
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { className, FOOTER_CLASS_IDS, type TAccountsInfo, type TMachineStatus, type TMachineStatusCounts, type ZAccountFilter } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
@@ -36,8 +46,25 @@ import {
 } from '../../db/schema.js';
 import { countScopedMachines, sumCounts } from '../machines/fleet-counts.js';
 
-/** The list's filter as the contract parses it (`ZAccountFilter`), and the classes hidden from the user. */
-export type AccountFilter = z.output<typeof ZAccountFilter> & { hiddenClassIds: number[] };
+/**
+ * The list's filter as the contract parses it (`ZAccountFilter`), the classes
+ * hidden from the user (left out), and the classes whose accounts the list
+ * shows as restricted rows (name and class only, see the module's docstring;
+ * none when absent: the updater's target lists leave hidden classes out).
+ */
+export type AccountFilter = z.output<typeof ZAccountFilter> & { hiddenClassIds: number[]; restrictedClassIds?: number[] };
+
+/**
+ * The filter with its restricted classes resolved: left out (hidden) when a
+ * filter tests what a restricted row does not show (SaaS image, machine
+ * statuses), else kept restricted.
+ */
+export function resolveRestricted(f: AccountFilter): AccountFilter & { restrictedClassIds: number[] } {
+  const restricted = f.restrictedClassIds ?? [];
+  const testsHidden = Boolean(f.saasImage) || (f.machineStatusInclude?.length ?? 0) > 0 || (f.machineStatusExclude?.length ?? 0) > 0;
+  if (restricted.length === 0 || !testsHidden) return { ...f, restrictedClassIds: restricted };
+  return { ...f, hiddenClassIds: [...new Set([...f.hiddenClassIds, ...restricted])], restrictedClassIds: [] };
+}
 
 /** The per-account count of live machines of each status (DESIGN §6), shown as alert icons. */
 export const STATUS_COUNT = {
@@ -93,16 +120,19 @@ export interface FilterValues {
   tsq: SQL;
   prefix: SQL;
   hiddenClassIds: SQL;
+  restrictedClassIds: SQL;
   classIds: SQL;
   saasImage: SQL;
 }
 
 /** The values of a filter by the names of its {@link PLACEHOLDERS} (what a compiled statement is executed with). */
-export function placeholderValues(f: AccountFilter) {
+export function placeholderValues(filter: AccountFilter) {
+  const f = resolveRestricted(filter);
   return {
     tsq: toPrefixTsQuery(f.search) ?? '',
     prefix: searchPrefixOf(f.search) ?? '',
     hiddenClassIds: f.hiddenClassIds,
+    restrictedClassIds: f.restrictedClassIds,
     classIds: f.classIds ?? [],
     saasImage: f.saasImage ?? '',
   };
@@ -114,6 +144,7 @@ const boundValues = (f: AccountFilter): FilterValues => {
     tsq: sql`${v.tsq}`,
     prefix: sql`${v.prefix}`,
     hiddenClassIds: sql`${sql.param(v.hiddenClassIds)}`,
+    restrictedClassIds: sql`${sql.param(v.restrictedClassIds)}`,
     classIds: sql`${sql.param(v.classIds)}`,
     saasImage: sql`${v.saasImage}`,
   };
@@ -123,6 +154,7 @@ export const PLACEHOLDERS: FilterValues = {
   tsq: sql`${sql.placeholder('tsq')}`,
   prefix: sql`${sql.placeholder('prefix')}`,
   hiddenClassIds: sql`${sql.placeholder('hiddenClassIds')}`,
+  restrictedClassIds: sql`${sql.placeholder('restrictedClassIds')}`,
   classIds: sql`${sql.placeholder('classIds')}`,
   saasImage: sql`${sql.placeholder('saasImage')}`,
 };
@@ -133,6 +165,8 @@ export interface FilterShape {
   /** The search is one word that `account_search_prefixes` serves ({@link searchPrefixOf}). */
   byPrefix: boolean;
   hidesClasses: boolean;
+  /** Some classes are listed as restricted rows (after {@link resolveRestricted}). */
+  restrictsClasses: boolean;
   byClass: boolean;
   bySaasImage: boolean;
   /** Sorted, so that the same sets make the same text. */
@@ -140,11 +174,13 @@ export interface FilterShape {
   machineStatusExclude: TMachineStatus[];
 }
 
-export function shapeOf(f: AccountFilter): FilterShape {
+export function shapeOf(filter: AccountFilter): FilterShape {
+  const f = resolveRestricted(filter);
   return {
     search: toPrefixTsQuery(f.search) !== undefined,
     byPrefix: searchPrefixOf(f.search) !== undefined,
     hidesClasses: f.hiddenClassIds.length > 0,
+    restrictsClasses: f.restrictedClassIds.length > 0,
     byClass: (f.classIds?.length ?? 0) > 0,
     bySaasImage: Boolean(f.saasImage),
     machineStatusInclude: [...new Set(f.machineStatusInclude ?? [])].sort(),
@@ -154,6 +190,29 @@ export function shapeOf(f: AccountFilter): FilterShape {
 
 /** The live accounts whose search vector matches the prefix tsquery. */
 const matches = (tsq: SQL) => sql`${accountSearch.search} @@ to_tsquery('simple', ${tsq})`;
+
+/** The class is listed restricted (one array parameter). */
+export const isRestricted = (classId: SQL | AnyPgColumn, v: FilterValues) => sql`${classId} = any(${v.restrictedClassIds}::int[])`;
+
+/** The name's words alone, weighted as in the search vector (A): what a search of a restricted row matches and ranks. */
+const nameVector = (name: SQL | AnyPgColumn) => sql`setweight(to_tsvector('simple', ${name}), 'A')`;
+
+/**
+ * A search's match of a row of class `classId` named `name`, on top of the
+ * match of its search vector: a restricted row must match by its name alone.
+ */
+const restrictedByName = (classId: SQL | AnyPgColumn, name: SQL | AnyPgColumn, v: FilterValues) =>
+  sql`(not ${isRestricted(classId, v)} or ${nameVector(name)} @@ to_tsquery('simple', ${v.tsq}))`;
+
+/**
+ * The rank of a search's match, `rank` for a row the user may open and the
+ * rank of the name alone for a restricted row (as `ts_rank` over the search
+ * vector ranks: name and URL name weigh twice customer and creator).
+ */
+export const searchRank = (f: FilterShape, v: FilterValues, o: { classId: SQL | AnyPgColumn; name: SQL | AnyPgColumn; rank: SQL }) =>
+  f.restrictsClasses
+    ? sql`case when ${isRestricted(o.classId, v)} then ts_rank('{0.1, 0.2, 0.5, 1.0}', ${nameVector(o.name)}, to_tsquery('simple', ${v.tsq})) else ${o.rank} end`
+    : o.rank;
 
 /** The status filters, on the joined `account_machine_status` row. */
 function statusConditions(f: FilterShape): SQL[] {
@@ -173,9 +232,12 @@ export function whereOf(f: FilterShape, v: FilterValues): SQL | undefined {
   if (f.bySaasImage) where.push(sql`${accounts.vmImageName} = ${v.saasImage}`);
   if (f.byPrefix) {
     const p = accountSearchPrefixes;
-    where.push(inArray(accounts.id, sql`(select ${p.accountId} from ${p} where ${p.prefix} = ${v.prefix})`));
+    const byName = f.restrictsClasses ? sql` and ${restrictedByName(p.classId, p.name, v)}` : sql``;
+    where.push(inArray(accounts.id, sql`(select ${p.accountId} from ${p} where ${p.prefix} = ${v.prefix}${byName})`));
   } else if (f.search) {
-    where.push(inArray(accounts.id, sql`(select ${accountSearch.accountId} from ${accountSearch} where ${matches(v.tsq)})`));
+    const s = accountSearch;
+    const byName = f.restrictsClasses ? sql` and ${restrictedByName(s.classId, s.name, v)}` : sql``;
+    where.push(inArray(accounts.id, sql`(select ${s.accountId} from ${s} where ${matches(v.tsq)}${byName})`));
   }
   where.push(...statusConditions(f));
   return and(...where);
@@ -193,12 +255,13 @@ export function searchWhere(f: FilterShape, v: FilterValues, source: 'prefixes' 
   const p = accountSearchPrefixes;
   const s =
     source === 'prefixes'
-      ? { accountId: p.accountId, classId: p.classId, match: sql`${p.prefix} = ${v.prefix}` }
-      : { accountId: accountSearch.accountId, classId: accountSearch.classId, match: matches(v.tsq) };
+      ? { accountId: p.accountId, classId: p.classId, name: p.name, match: sql`${p.prefix} = ${v.prefix}` }
+      : { accountId: accountSearch.accountId, classId: accountSearch.classId, name: accountSearch.name, match: matches(v.tsq) };
   const statusOf = (statuses: TMachineStatus[]) =>
     sql`exists (select 1 from ${ams} where ${ams.accountId} = ${s.accountId} and ${anyMachineWith(statuses)})`;
   return and(
     s.match,
+    f.restrictsClasses ? restrictedByName(s.classId, s.name, v) : undefined,
     f.hidesClasses ? sql`${s.classId} <> all(${v.hiddenClassIds}::int[])` : undefined,
     f.byClass ? sql`${s.classId} = any(${v.classIds}::int[])` : undefined,
     f.bySaasImage ? sql`exists (select 1 from ${accounts} where ${accounts.id} = ${s.accountId} and ${accounts.vmImageName} = ${v.saasImage})` : undefined,
@@ -257,10 +320,13 @@ export function countAccounts(db: DbOrTx, f: FilterShape, v: FilterValues) {
  * list; TAccountsInfo): their number (as the list counts its total); their
  * machines per footer class and of each machine status, counted in the one
  * scope of the top bar (`machines/fleet-counts.ts`: live machines of live
- * accounts the user can see; with every class listed the footer equals the top
- * bar); and the accounts having machines of each status, from `account_machine_status`.
+ * accounts; with every class listed the footer equals the top bar); and the
+ * accounts having machines of each status, from `account_machine_status`.
+ * The listed restricted rows count like the others (spec 1 §2: the footer's
+ * counts are the fleet's); where a filter leaves them out, so does the footer.
  */
-export async function selectAccountsInfo(db: DbOrTx, f: AccountFilter): Promise<TAccountsInfo> {
+export async function selectAccountsInfo(db: DbOrTx, filter: AccountFilter): Promise<TAccountsInfo> {
+  const f = resolveRestricted(filter);
   const shape = shapeOf(f);
   const values = boundValues(f);
   const matching = db.select({ id: accounts.id }).from(accounts).leftJoin(ams, eq(ams.accountId, accounts.id)).where(whereOf(shape, values));

@@ -11,8 +11,15 @@
  * ASCII word over `account_search_prefixes` (its ranked prefix rows, ranked
  * when the account changed).
  */
-import { and, asc, desc, eq, isNull, ne, notInArray, sql } from 'drizzle-orm';
-import { CLASS_ADD_ON, className, type TAccountListItem, type TAccountSortField, type TMachineStatusCounts } from '@fleet/contracts';
+import { and, asc, desc, eq, isNull, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import {
+  CLASS_ADD_ON,
+  className,
+  type TAccountListItem,
+  type TAccountListRow,
+  type TAccountSortField,
+  type TMachineStatusCounts,
+} from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { statementName } from '../../db/prepared.js';
 import { accountMachineStatus as ams, accounts, accountSearch, accountSearchPrefixes, launcherLogins, machines, machineTasks } from '../../db/schema.js';
@@ -21,7 +28,9 @@ import {
   EMPTY_COUNTS,
   filtersByStatus,
   PLACEHOLDERS,
+  isRestricted,
   placeholderValues,
+  searchRank,
   searchWhere,
   shapeOf,
   STATUS_COUNT,
@@ -42,6 +51,9 @@ const SORT_COLUMN = {
   class: accounts.classId,
 } as const;
 
+/** The sort columns a restricted row shows (spec 1 §2): by any other, restricted rows come after the others. */
+const SHOWN_BY_RESTRICTED: readonly TAccountSortField[] = ['name', 'class'];
+
 type AccountPageQuery = AccountFilter & { sortBy?: TAccountSortField; sortDirection: 'Ascending' | 'Descending'; startIndex: number; limit: number };
 type AccountPageShape = FilterShape & { sortBy?: TAccountSortField; sortDirection: 'Ascending' | 'Descending' };
 
@@ -59,9 +71,16 @@ type AccountPageShape = FilterShape & { sortBy?: TAccountSortField; sortDirectio
 function accountPageQuery(db: DbOrTx, shape: AccountPageShape) {
   const v = PLACEHOLDERS;
   const dir = shape.sortDirection === 'Descending' ? desc : asc;
-  const column = SORT_COLUMN[shape.sortBy ?? 'name'];
-  const byColumn =
-    shape.sortBy === 'expirationTime' ? sql`${column} ${sql.raw(shape.sortDirection === 'Descending' ? 'desc' : 'asc')} nulls last` : dir(column);
+  const sortBy = shape.sortBy ?? 'name';
+  const column = SORT_COLUMN[sortBy];
+  const direction = sql.raw(shape.sortDirection === 'Descending' ? 'desc' : 'asc');
+  const restricted = isRestricted(accounts.classId, v);
+  // By a column restricted rows do not show: they come after the others (in
+  // either direction), by name among themselves, so that their order tells nothing.
+  const byColumn: SQL[] =
+    shape.restrictsClasses && !SHOWN_BY_RESTRICTED.includes(sortBy)
+      ? [sql`case when ${restricted} then null else ${column} end ${direction} nulls last`, sql`case when ${restricted} then ${accounts.name} end asc nulls first`]
+      : [sortBy === 'expirationTime' ? sql`${column} ${direction} nulls last` : dir(column)];
   const startIndex = sql.placeholder('startIndex');
   const limit = sql.placeholder('limit');
   let pageIds;
@@ -73,7 +92,7 @@ function accountPageQuery(db: DbOrTx, shape: AccountPageShape) {
       .select({ id: p.accountId })
       .from(p)
       .where(searchWhere(shape, v, 'prefixes'))
-      .orderBy(sql`${p.rank} desc nulls last`, asc(p.name), asc(p.accountId))
+      .orderBy(sql`${searchRank(shape, v, { classId: p.classId, name: p.name, rank: sql`${p.rank}` })} desc nulls last`, asc(p.name), asc(p.accountId))
       .offset(startIndex)
       .limit(limit);
   } else if (!shape.sortBy && shape.search) {
@@ -85,14 +104,18 @@ function accountPageQuery(db: DbOrTx, shape: AccountPageShape) {
       .select({ id: s.accountId })
       .from(s)
       .where(searchWhere(shape, v, 'vectors'))
-      .orderBy(desc(sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${s.search}, to_tsquery('simple', ${v.tsq}))`), dir(s.name), dir(s.accountId))
+      .orderBy(
+        desc(searchRank(shape, v, { classId: s.classId, name: s.name, rank: sql`ts_rank('{0.1, 0.2, 0.5, 1.0}', ${s.search}, to_tsquery('simple', ${v.tsq}))` })),
+        dir(s.name),
+        dir(s.accountId),
+      )
       .offset(startIndex)
       .limit(limit);
   } else {
     const idQuery = db.select({ id: accounts.id }).from(accounts);
     pageIds = (filtersByStatus(shape) ? idQuery.leftJoin(ams, eq(ams.accountId, accounts.id)) : idQuery)
       .where(whereOf(shape, v))
-      .orderBy(byColumn, dir(accounts.id))
+      .orderBy(...byColumn, dir(accounts.id))
       .offset(startIndex)
       .limit(limit);
   }
@@ -156,8 +179,13 @@ function preparedAccountPage(db: DbOrTx, shape: AccountPageShape) {
   return prepared;
 }
 
-/** A page of visible accounts matching the filter, with the total (spec 1 §2 Accounts list, §7). */
-export async function selectAccountPage(db: DbOrTx, q: AccountPageQuery): Promise<{ items: TAccountListItem[]; totalItems: number }> {
+/**
+ * A page of the accounts matching the filter, with the total (spec 1 §2
+ * Accounts list, §7): full rows, and the accounts of `restrictedClassIds` as
+ * restricted rows (id, name, class; see `accounts-filter.repository.ts` for
+ * the filters they match).
+ */
+export async function selectAccountPage(db: DbOrTx, q: AccountPageQuery): Promise<{ items: TAccountListRow[]; totalItems: number }> {
   const shape: AccountPageShape = { ...shapeOf(q), sortBy: q.sortBy, sortDirection: q.sortDirection };
   const prepared = preparedAccountPage(db, shape);
   const values = { ...placeholderValues(q), startIndex: q.startIndex, limit: q.limit };
@@ -165,18 +193,26 @@ export async function selectAccountPage(db: DbOrTx, q: AccountPageQuery): Promis
   // An empty page (no match, or past the end) carries no total: count on its own.
   const totalItems = rows.length > 0 ? rows[0]!.totalItems : ((await prepared.count.execute(values))[0]?.n ?? 0);
 
+  const restricted = new Set(q.restrictedClassIds ?? []);
   return {
     totalItems,
-    items: rows.map(({ machineStats, totalItems: _total, ...r }) => ({
-      ...r,
-      creationTime: r.creationTime.toISOString(),
-      expirationTime: r.expirationTime?.toISOString() ?? null,
-      instancePolicy: r.instancePolicy as TAccountListItem['instancePolicy'],
-      billingPeriod: r.billingPeriod as TAccountListItem['billingPeriod'],
-      class: { id: r.classId, name: className(r.classId) },
-      // Drizzle gives a left-joined object of nulls when the account has no status row.
-      machineStats: machineStats?.machines == null ? EMPTY_COUNTS : (machineStats as TMachineStatusCounts),
-    })),
+    items: rows.map(({ machineStats, totalItems: _total, ...r }): TAccountListRow => {
+      // Only what the row shows leaves the server.
+      if (restricted.has(r.classId)) {
+        return { restricted: true, id: r.id, name: r.name, classId: r.classId, class: { id: r.classId, name: className(r.classId) } };
+      }
+      return {
+        restricted: false,
+        ...r,
+        creationTime: r.creationTime.toISOString(),
+        expirationTime: r.expirationTime?.toISOString() ?? null,
+        instancePolicy: r.instancePolicy as TAccountListItem['instancePolicy'],
+        billingPeriod: r.billingPeriod as TAccountListItem['billingPeriod'],
+        class: { id: r.classId, name: className(r.classId) },
+        // Drizzle gives a left-joined object of nulls when the account has no status row.
+        machineStats: machineStats?.machines == null ? EMPTY_COUNTS : (machineStats as TMachineStatusCounts),
+      };
+    }),
   };
 }
 

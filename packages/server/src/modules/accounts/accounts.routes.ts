@@ -25,7 +25,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listAccounts',
         description:
-          'The accounts list (spec 1 §2 Accounts list, §7): a full-text `search` on name, URL name, customer and creator (ranked when no `sortBy`), comma-list filters `classIds`, `saasImage`, `machineStatusInclude` and `machineStatusExclude`, sorting and paging. Customer Production accounts are left out without group CustomerProductionAccess.',
+          'The accounts list (spec 1 §2 Accounts list, §7): a full-text `search` on name, URL name, customer and creator (ranked when no `sortBy`), comma-list filters `classIds`, `saasImage`, `machineStatusInclude` and `machineStatusExclude`, sorting and paging. Without group CustomerProductionAccess, Customer Production accounts are restricted rows (`restricted: true`: id, name and class only, spec 1 §2): they match the class filter and a search by their name only, are left out by a SaaS image or machine status filter, and come after the others when sorted by a column they do not show.',
         tags,
         summary: 'Accounts, filtered, searched, sorted and paged',
         querystring: ZListAccountsQuery,
@@ -41,7 +41,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'getAccountsInfo',
         description:
-          'Footer statistics of the accounts matching the same filter as the list (spec 1 §2 Accounts list): the number of accounts, machines per class, and machines and accounts per machine status.',
+          'Footer statistics of the accounts matching the same filter as the list (spec 1 §2 Accounts list): the number of accounts, machines per class, and machines and accounts per machine status. The restricted rows of the list (Customer Production without the group) are counted as they are listed.',
         tags,
         summary: 'Footer statistics of the accounts matching the filter',
         querystring: ZAccountFilter,

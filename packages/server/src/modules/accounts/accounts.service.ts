@@ -2,8 +2,11 @@
  * Accounts list, footer statistics, lookup, launcher logins and deletion
  * (spec 1 §2 Accounts list, §7 Accounts; DESIGN §5).
  *
- * Accounts of class Customer Production are invisible to users without group
- * CustomerProductionAccess: absent from lists, counts and lookups, 404 by id.
+ * Accounts of class Customer Production, for users without group
+ * CustomerProductionAccess (spec 1 §2 Accounts list, §6): the list shows them
+ * as restricted rows (name and class only: `TRestrictedAccountListItem`;
+ * which filters they match: `accounts-filter.repository.ts`) and the footer
+ * counts them; they are absent from lookups, and every call by id is 404.
  *
  * Known limitations: account details and settings sections belong to the account
  * lifecycle issue; the queued TerminateMachine tasks are run by the machines issue.
@@ -37,9 +40,10 @@ export interface AccountService {
 export function createAccountService({ db, audit, secrets }: { db: Db; audit: AuditService; secrets: SecretBox }): AccountService {
   return {
     // Written once by JSON.stringify and sent as it is (lib/json-text.ts): the items are typed by the contract.
-    list: async (principal, q) => jsonText(JSON.stringify(await repo.selectAccountPage(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }))),
+    list: async (principal, q) =>
+      jsonText(JSON.stringify(await repo.selectAccountPage(db, { ...q, hiddenClassIds: [], restrictedClassIds: hiddenClassIds(principal) }))),
 
-    info: (principal, q) => selectAccountsInfo(db, { ...q, hiddenClassIds: hiddenClassIds(principal) }),
+    info: (principal, q) => selectAccountsInfo(db, { ...q, hiddenClassIds: [], restrictedClassIds: hiddenClassIds(principal) }),
 
     lookup: (principal, opts = {}) => repo.selectAccountLookup(db, hiddenClassIds(principal), opts.parentCandidates ?? false),
 

@@ -44,7 +44,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'getCurrentUser',
         description:
-          'The signed-in user: name, email, permissions and groups, read from the database at each request (spec 1 §6, §7 Auth and user).',
+          'The signed-in user: name, email, roles, permissions and groups, read from the database at each request (spec 1 §3 Session state, §6, §7 Auth and user). `roles` is not stored: it names what the permissions and groups allow, one of `admin` (permission `admin`, or `write` with group CustomerProductionAccess), `operator` (`write`) and `viewer` (neither).',
         tags: ['Auth'],
         summary: 'The signed-in user',
         response: { 200: ZUserMe },

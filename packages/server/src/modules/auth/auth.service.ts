@@ -7,9 +7,11 @@
  *   for a minute. Every attempt is recorded and audited (Login, LoginFailed).
  * - `authenticate` verifies the token, then reads the user and the token's row so
  *   that logout, a disabled user or a changed permission apply on the next request.
+ * - `me` answers the session's user with its roles, derived from its permissions
+ *   and groups (`sessionRoles`, spec 1 §3 Session state).
  */
 import { hash, verify } from '@node-rs/argon2';
-import { LOGIN_MAX_FAILURES, LOGIN_THROTTLE_WINDOW_SECONDS, type TLoginResponse, type TUserMe } from '@fleet/contracts';
+import { LOGIN_MAX_FAILURES, LOGIN_THROTTLE_WINDOW_SECONDS, sessionRoles, type TLoginResponse, type TUserMe } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { HttpProblem, unauthorized } from '../../lib/problem.js';
 import type { Principal } from '../../auth/principal.js';
@@ -108,6 +110,7 @@ export function createAuthService({ db, tokens, audit }: { db: Db; tokens: Token
         name: principal.name,
         email: principal.email,
         avatar: null,
+        roles: sessionRoles(principal.permissions, principal.groups),
         permissions: principal.permissions,
         groups: principal.groups,
       };

@@ -97,9 +97,30 @@ describe('the server authorises by the current user, not the token', () => {
 });
 
 describe('GET /user/me and PUT /user/password', () => {
-  it('returns the user with permissions and groups as lists', async () => {
+  it('returns the user with roles, permissions and groups as lists', async () => {
     const res = await t.call({ method: 'GET', url: '/user/me', as: 'viewer' });
-    expect(res.json()).toEqual({ name: 'Vera Viewer', email: 'viewer@fleet.example', avatar: null, permissions: [], groups: [] });
+    expect(res.json()).toEqual({ name: 'Vera Viewer', email: 'viewer@fleet.example', avatar: null, roles: ['viewer'], permissions: [], groups: [] });
+    const operator = (await t.call({ method: 'GET', url: '/user/me', as: 'operator' })).json();
+    expect(operator).toMatchObject({ roles: ['operator'], permissions: ['write'], groups: [] });
+    const admin = (await t.call({ method: 'GET', url: '/user/me', as: 'admin' })).json();
+    expect(admin).toMatchObject({ roles: ['admin'], permissions: ['write'], groups: ['CustomerProductionAccess'] });
+  });
+
+  it('derives the roles from the permissions and groups at each request', async () => {
+    const db = t.database.db;
+    const token = await t.login('viewer');
+    const roles = async () => (await t.call({ method: 'GET', url: '/user/me', token })).json().roles;
+    try {
+      await db.update(users).set({ permissions: ['write'] }).where(eq(users.username, 'viewer'));
+      expect(await roles()).toEqual(['operator']);
+      await db.update(users).set({ permissions: ['admin'] }).where(eq(users.username, 'viewer'));
+      expect(await roles()).toEqual(['admin']);
+      // The group alone writes nothing: still a viewer.
+      await db.update(users).set({ permissions: [], groups: ['CustomerProductionAccess'] }).where(eq(users.username, 'viewer'));
+      expect(await roles()).toEqual(['viewer']);
+    } finally {
+      await db.update(users).set({ permissions: [], groups: [] }).where(eq(users.username, 'viewer'));
+    }
   });
 
   it('changes the password only with the right current one', async () => {

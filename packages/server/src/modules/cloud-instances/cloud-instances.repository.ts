@@ -8,7 +8,7 @@
  * today) are not listed.
  */
 import { and, sql, type SQL } from 'drizzle-orm';
-import type { TCloudInstance, TInstanceState, TSortOrder } from '@fleet/contracts';
+import type { TCloudInstance, TInstanceState, TMachineCloudInstance, TSortOrder } from '@fleet/contracts';
 import { cappedCount, cappedTotalFields } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
@@ -99,4 +99,23 @@ export function cloudInstancePageStatement(q: CloudInstancePageQuery): SQL {
 export async function selectCloudInstancePageText(db: DbOrTx, q: CloudInstancePageQuery): Promise<string> {
   const [row] = await queryPrepared<{ page: string }>(db, cloudInstancePageStatement(q));
   return row!.page;
+}
+
+/**
+ * The cloud instances of machine `machineId`, newest (highest id) first, at
+ * most `limit`, as a machine's record carries them (TMachineCloudInstance,
+ * spec 2 §3 Machine cloudInstances): `timestamp` is the launch time, `status`
+ * the state now. The caller has checked that the user may see the machine.
+ * One walk of `cloud_instances_machine_id_idx` backwards.
+ */
+export async function selectMachineCloudInstances(db: DbOrTx, machineId: number, limit: number): Promise<TMachineCloudInstance[]> {
+  const { rows } = await db.execute<{ instance: TMachineCloudInstance }>(sql`
+    select json_build_object('id', c.id, 'cloudId', c.cloud_id, 'hostName', c.host_name, 'ipAddress', c.ip_address,
+      'privateIpAddress', c.private_ip_address, 'region', c.region, 'storageSize', c.storage_size,
+      'timestamp', ${isoTime(sql`c.created_at`)}, 'status', ${statusNow}, 'active', c.active, 'dnsReady', c.dns_ready) as instance
+    from cloud_instances c
+    where c.machine_id = ${machineId}::int
+    order by c.id desc
+    limit ${limit}::int`);
+  return rows.map((r) => r.instance);
 }

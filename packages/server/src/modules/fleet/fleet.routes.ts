@@ -8,7 +8,7 @@ export const fleetRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'getMachineStats',
-        description: 'Fleet counters of the top bar (spec 3 §2.9): machines needing an admin, in turbo and unmanaged, machines per class, running and total cost. Scope: live machines of live accounts the user can see (Customer Production only for group CustomerProductionAccess), as `GET /machines` lists them with its filters and `GET /accounts/info` counts them for the listed accounts.',
+        description: 'Fleet counters of the top bar (spec 3 §2.9): machines needing an admin, in turbo and unmanaged, machines per class, running and total cost. Scope: live machines of live accounts of every class, for every user (spec 1 §2, spec 3 §2.9), as `GET /accounts/info` counts them for the listed accounts; `restricted` gives the classes the user cannot open (Customer Production without group CustomerProductionAccess) and how many of each count are theirs: `GET /machines` with the same filter lists the count less those. Costs are of the machines the user can open.',
         tags: ['Fleet'],
         summary: 'Fleet counters',
         response: { 200: ZMachineStats },

@@ -2,7 +2,8 @@
  * Fleet counters of the top bar and the catalogue reads the accounts list needs
  * (spec 3 §2.9, §7 Fleet counters; GET /mma/classes).
  * The machine counts are those of `machines/fleet-counts.ts`: live machines of
- * live accounts the user can see (Customer Production hidden without the group, DESIGN §5).
+ * live accounts of every class, for every user (spec 3 §2.9), with the part of
+ * each a user without group CustomerProductionAccess cannot open (`restricted`).
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import {
@@ -54,9 +55,10 @@ export function createFleetService({ db }: { db: Db }): FleetService {
   return {
     async machineStats(principal) {
       const hidden = hiddenClassIds(principal);
-      // The counts of the one scope the accounts footer and the Machines viewer share (machines/fleet-counts.ts).
+      // The counts of the one scope the accounts footer and the Machines viewer share (machines/fleet-counts.ts):
+      // every class, the classes the user cannot open told apart.
       const [perClass, costs] = await Promise.all([
-        countScopedMachines(db, { hiddenClassIds: hidden }),
+        countScopedMachines(db, { hiddenClassIds: [], restrictedClassIds: hidden }),
         db.execute<{ runningCost: number; totalCost: number }>(sql`
           select coalesce(sum(it.cloud_credit_cost) filter (where ci.status = 'running'), 0)::float8 as "runningCost",
             coalesce(sum(it.cloud_credit_cost), 0)::float8 as "totalCost"
@@ -68,6 +70,7 @@ export function createFleetService({ db }: { db: Db }): FleetService {
           where ${visible(hidden)}`),
       ]);
       const total = sumCounts(perClass);
+      const restricted = sumCounts(perClass.filter((r) => r.restricted));
       const cost = costs.rows[0] ?? { runningCost: 0, totalCost: 0 };
       return {
         needsAdmin: total.needsAdmin,
@@ -75,10 +78,11 @@ export function createFleetService({ db }: { db: Db }): FleetService {
         unmanaged: total.unmanaged,
         runningCost: Math.round(cost.runningCost * 100) / 100,
         totalCost: Math.round(cost.totalCost * 100) / 100,
-        classStats: TOP_BAR_CLASS_IDS.filter((id) => !hidden.includes(id)).map((id) => ({
+        classStats: TOP_BAR_CLASS_IDS.map((id) => ({
           class: { id, name: className(id) },
-          total: perClass.find((r) => r.classId === id)?.machines ?? 0,
+          total: sumCounts(perClass.filter((r) => r.classId === id)).machines,
         })),
+        restricted: { classIds: hidden, needsAdmin: restricted.needsAdmin, turbo: restricted.turbo, unmanaged: restricted.unmanaged },
       };
     },
 

@@ -14,20 +14,25 @@ afterAll(() => t.close());
 const stats = async (as: string) => (await t.call({ method: 'GET', url: '/machines/stats', as })).json() as TMachineStats;
 
 describe('GET /machines/stats', () => {
-  it('counts per class and does not count Customer Production for users without the group', async () => {
+  it('counts every class for every user, and tells a user without the group what it cannot open', async () => {
     const admin = await stats('admin');
     const operator = await stats('operator');
-    expect(admin.classStats.map((c) => c.class.name)).toEqual([
-      'Experimental',
-      'Internal Testing',
-      'Internal Production',
-      'Customer Staging',
-      'Customer Production',
-      'On Premise',
-    ]);
-    expect(operator.classStats.map((c) => c.class.id)).not.toContain(5);
+    for (const s of [admin, operator]) {
+      expect(s.classStats.map((c) => c.class.name)).toEqual([
+        'Experimental',
+        'Internal Testing',
+        'Internal Production',
+        'Customer Staging',
+        'Customer Production',
+        'On Premise',
+      ]);
+    }
     expect(admin.classStats.find((c) => c.class.id === 5)!.total).toBeGreaterThanOrEqual(1);
-    expect(admin.needsAdmin).toBeGreaterThan(operator.needsAdmin);
+    expect(operator.classStats).toEqual(admin.classStats);
+    expect([operator.needsAdmin, operator.turbo, operator.unmanaged]).toEqual([admin.needsAdmin, admin.turbo, admin.unmanaged]);
+    expect(admin.restricted).toEqual({ classIds: [], needsAdmin: 0, turbo: 0, unmanaged: 0 });
+    expect(operator.restricted.classIds).toEqual([5]);
+    expect(operator.restricted.needsAdmin).toBeGreaterThanOrEqual(1);
     expect(admin.totalCost).toBeGreaterThanOrEqual(admin.runningCost);
   });
 

@@ -11,7 +11,8 @@ import { machineRoutes } from './machines.routes.js';
 export const machinesModule = defineModule({
   name: 'machines',
   needs: [auditModule],
-  service: ({ db, tasks, events, secrets, operations }, { audit }) => createMachineService({ db, audit, tasks, events, secrets, operations }),
+  service: ({ db, tasks, events, secrets, operations, grafanaUrl }, { audit }) =>
+    createMachineService({ db, audit, tasks, events, secrets, operations, grafanaUrl }),
   routes: machineRoutes,
   tags: [{ name: 'Machines', description: 'Machines, their lifecycle actions, tasks and credentials, and the machines of an account (spec 2 §2.2, §2.3, §7 Machines).' }],
 });

@@ -164,3 +164,23 @@ export async function selectVisibleTargets(db: DbOrTx, q: { machineIds: number[]
     .innerJoin(accounts, eq(accounts.id, machines.accountId))
     .where(and(visible(q.hiddenClassIds), sql`(${sql.join(which, sql` or `)})`));
 }
+
+/**
+ * What a machine's Grafana link is made of (spec 2 §3 grafanaUrl): its name,
+ * its account's URL name and whether the account's machineConfig.showInGrafana
+ * is true (false when unset or not a boolean). Undefined for an unknown machine; the caller has checked that
+ * the user may see it.
+ */
+export async function selectGrafanaFacts(db: DbOrTx, machineId: number) {
+  const [row] = await db
+    .select({
+      machineName: machines.name,
+      accountUrlName: accounts.urlFriendlyName,
+      showInGrafana: sql<boolean>`coalesce(${accountSettings.machineConfig} -> 'showInGrafana' = 'true'::jsonb, false)`,
+    })
+    .from(machines)
+    .innerJoin(accounts, eq(accounts.id, machines.accountId))
+    .leftJoin(accountSettings, eq(accountSettings.accountId, accounts.id))
+    .where(eq(machines.id, machineId));
+  return row;
+}

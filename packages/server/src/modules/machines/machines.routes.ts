@@ -90,9 +90,9 @@ export const machineRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'getMachine',
         description:
-          'One machine with its account, class, switches, failure state, cloud instance, URLs, recent tasks and operations, and its own backup files per software (cloudBackupsLauncher, cloudBackupsSiteMaster, cloudBackupsAuditChangeLog: newest first, at most 20 each) (spec 2 §3; DESIGN §13).',
+          'One machine with its account, class, switches, failure state, cloud instance, URLs, recent tasks and operations; its cloud instances (`cloudInstances`: newest first, at most 10, each with its launch `timestamp` and state now); `grafanaUrl`, its dashboard in the provider\'s Grafana (`GRAFANA_URL`), null unless its account\'s machineConfig.showInGrafana; and its own backup files per software (cloudBackupsLauncher, cloudBackupsSiteMaster, cloudBackupsAuditChangeLog: newest first, at most 20 each) (spec 2 §3; DESIGN §13). Lists of machines carry none of these (modules/machines/machine-record.ts).',
         tags,
-        summary: 'One machine, with its backup files',
+        summary: 'One machine, with its cloud instances, Grafana link and backup files',
         params: ZIdParams,
         response: { 200: ZMachineDetail },
       },

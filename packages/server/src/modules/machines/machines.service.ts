@@ -45,6 +45,7 @@ import type { TaskEvents } from '../../engine/push/events.js';
 import * as repo from './machines.repository.js';
 import { selectMachine, selectMachinePageText } from './machines-page.repository.js';
 import { selectMachineBackups } from '../backups/backups.repository.js';
+import { selectMachineRecordFields } from './machine-record.js';
 import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
@@ -75,7 +76,7 @@ export interface MachineService {
     query: Page & { accountId?: number; machineId?: number; classIds?: number[]; search?: string } & MachineFilter;
   }): Promise<TMachinesPage>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
-  /** The machine with its own backup files (ZMachineDetail). */
+  /** The machine with its own backup files, cloud instances and Grafana link (ZMachineDetail). */
   get(o: ByMachine): Promise<TMachineDetail>;
   /** Queues the action's task after setting its flags; audited with the action's name. */
   act(o: ByMachine & { action: MachineAction }): Promise<TTask>;
@@ -99,6 +100,7 @@ export function createMachineService({
   events,
   secrets,
   operations,
+  grafanaUrl = null,
 }: {
   db: Db;
   audit: AuditService;
@@ -107,6 +109,8 @@ export function createMachineService({
   secrets: SecretBox;
   /** Queues ReinstallSampleData when the sample data changes. */
   operations: OperationQueue;
+  /** The provider's Grafana (`GRAFANA_URL`) of the machines' `grafanaUrl`; null (default): no link. */
+  grafanaUrl?: string | null;
 }): MachineService {
   async function mustFind(tx: DbOrTx, principal: Principal, id: number, opts: { accountId?: number; forUpdate?: boolean } = {}) {
     const found = await repo.findVisibleMachine(tx, { id, hiddenClassIds: hiddenClassIds(principal), ...opts });
@@ -174,7 +178,8 @@ export function createMachineService({
 
     async get({ principal, machineId }) {
       const machine = await answer(principal, machineId);
-      return { ...machine, ...(await selectMachineBackups(db, machineId)) };
+      const [backups, record] = await Promise.all([selectMachineBackups(db, machineId), selectMachineRecordFields(db, { machineId, grafanaUrl })]);
+      return { ...machine, ...record, ...backups };
     },
 
     async act({ principal, machineId, action }) {

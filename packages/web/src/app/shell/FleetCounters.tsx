@@ -1,14 +1,17 @@
 /**
  * The mini dashboard of the top bar (spec 3 §2.9): machine counts per class
  * (Experimental, Internal Testing, Internal Production, Customer Staging,
- * Customer Production, On Premise; the server leaves out Customer Production for
- * users without the group) and the needs-admin, turbo and unmanaged counts, from
- * `GET /machines/stats` every 30 s. Shows nothing until the first answer;
- * failures are silent.
+ * Customer Production, On Premise) and the needs-admin, turbo and unmanaged
+ * counts, from `GET /machines/stats` every 30 s. Shows nothing until the first
+ * answer; failures are silent.
  *
  * Every count is of one scope (features/fleet/count-scope.ts, named in its
- * tooltip), and each chip is a link to the Machines viewer filtered to exactly
- * what it counts, whose total equals the chip (issue 24 point 4).
+ * tooltip), the same for every user, and each chip is a link to the Machines
+ * viewer filtered to exactly what it counts, whose total equals the chip
+ * (issue 24 point 4), less the machines the user cannot open
+ * (`stats.restricted`: Customer Production without group
+ * CustomerProductionAccess, which the tooltip names). The chip of a class the
+ * user cannot open is no link: its tooltip says why.
  */
 import { Link } from 'react-router';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
@@ -29,13 +32,43 @@ function classOrder(stats: TMachineStats['classStats']) {
 /** The scope every chip counts, as the start of its tooltip. */
 const SCOPE = `${FLEET_COUNT_SCOPE[0]!.toUpperCase()}${FLEET_COUNT_SCOPE.slice(1)}`;
 
-function Counter({ label, value, color, what, filters }: { label: string; value: number; color?: string; what: string; filters: MachinesViewerFilters }) {
+interface CounterProps {
+  label: string;
+  value: number;
+  color?: string;
+  what: string;
+  filters: MachinesViewerFilters;
+  /** How many of `value` the user cannot open. */
+  restricted?: number;
+  /** The user can open none of them (a class the user cannot open): no link. */
+  closed?: boolean;
+}
+
+function Counter({ label, value, color, what, filters, restricted = 0, closed = false }: CounterProps) {
+  const tag = (
+    <Tag color={value > 0 ? color : undefined} style={{ marginInlineEnd: 0, fontSize: 12, paddingInline: 6, cursor: closed ? 'default' : 'pointer' }}>
+      {label}: <strong>{value}</strong>
+    </Tag>
+  );
+  const counted = `${SCOPE} ${what} (${HIDDEN_CLASS_RULE}).`;
+  if (closed) {
+    const why = `${counted} Not opened: you are not in group CustomerProductionAccess.`;
+    return (
+      <Tooltip title={why}>
+        <span tabIndex={0} role="note" aria-label={`${label}: ${value} — ${why}`}>
+          {tag}
+        </span>
+      </Tooltip>
+    );
+  }
+  const opens =
+    restricted > 0
+      ? `Opens in the Machines viewer the ${value - restricted} you can open; ${restricted} are of Customer Production (group CustomerProductionAccess only).`
+      : 'Opens them in the Machines viewer.';
   return (
-    <Tooltip title={`${SCOPE} ${what} (${HIDDEN_CLASS_RULE}). Opens them in the Machines viewer.`}>
+    <Tooltip title={`${counted} ${opens}`}>
       <Link to={machinesViewerLink(filters)} aria-label={`${label}: ${value} — open in the Machines viewer`}>
-        <Tag color={value > 0 ? color : undefined} style={{ marginInlineEnd: 0, fontSize: 12, paddingInline: 6, cursor: 'pointer' }}>
-          {label}: <strong>{value}</strong>
-        </Tag>
+        {tag}
       </Link>
     </Tooltip>
   );
@@ -52,11 +85,26 @@ export function FleetCounters() {
         Machines
       </Typography.Text>
       {classOrder(data.classStats).map(({ class: cls, total }) => (
-        <Counter key={cls.id} label={cls.name} value={total} color="blue" what={`of class ${cls.name}`} filters={{ classId: cls.id }} />
+        <Counter
+          key={cls.id}
+          label={cls.name}
+          value={total}
+          color="blue"
+          what={`of class ${cls.name}`}
+          filters={{ classId: cls.id }}
+          closed={data.restricted.classIds.includes(cls.id)}
+        />
       ))}
-      <Counter label="Needs admin" value={data.needsAdmin} color="red" what="that need an administrator (panic)" filters={{ needsAdmin: true }} />
-      <Counter label="Turbo" value={data.turbo} color="orange" what="in turbo mode" filters={{ turbo: true }} />
-      <Counter label="Unmanaged" value={data.unmanaged} color="gold" what="not managed by the MMA" filters={{ unmanaged: true }} />
+      <Counter
+        label="Needs admin"
+        value={data.needsAdmin}
+        color="red"
+        what="that need an administrator (panic)"
+        filters={{ needsAdmin: true }}
+        restricted={data.restricted.needsAdmin}
+      />
+      <Counter label="Turbo" value={data.turbo} color="orange" what="in turbo mode" filters={{ turbo: true }} restricted={data.restricted.turbo} />
+      <Counter label="Unmanaged" value={data.unmanaged} color="gold" what="not managed by the MMA" filters={{ unmanaged: true }} restricted={data.restricted.unmanaged} />
     </Flex>
   );
 }

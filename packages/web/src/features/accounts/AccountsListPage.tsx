@@ -25,9 +25,9 @@ import { updaterLinkForAccounts } from '../updater/use-updater-params';
 /** The delete confirmation (spec 1 §2, §5). */
 
 export default function AccountsListPage() {
-  const { canWrite, hasCustomerProductionAccess } = useAuth();
+  const { canWrite } = useAuth();
   const [modal, modalHolder] = Modal.useModal();
-  const list = useAccountListParams(hasCustomerProductionAccess);
+  const list = useAccountListParams();
   const accounts = useAccounts(list.query);
   const info = useAccountsInfo(list.filter);
   const deleteAccount = useDeleteAccount();
@@ -62,11 +62,7 @@ export default function AccountsListPage() {
         )
       }
     >
-      <AccountFilters
-        filters={list.filters}
-        showCustomerProduction={hasCustomerProductionAccess}
-        onChange={list.setFilters}
-      />
+      <AccountFilters filters={list.filters} onChange={list.setFilters} />
       <AccountsTable
         items={accounts.isError ? [] : (accounts.data?.items ?? [])}
         total={accounts.isError ? 0 : (accounts.data?.totalItems ?? 0)}
@@ -75,7 +71,6 @@ export default function AccountsListPage() {
         pageSize={ACCOUNTS_PAGE_SIZE}
         sort={list.sort}
         canWrite={canWrite}
-        hasCustomerProductionAccess={hasCustomerProductionAccess}
         onPageChange={list.setPage}
         onSortChange={list.setSort}
         onDelete={confirmDelete}

@@ -5,8 +5,9 @@
  * machineStatusExclude, sortBy, sortDirection, page.
  *
  * - `classIds` absent means the default classes (all but On Premise and Add-on
- *   Account, and without Customer Production for users outside the group);
- *   present and empty means no class filter.
+ *   Account; Customer Production too for users outside the group, whose list
+ *   shows those accounts as restricted rows, spec 1 §2); present and empty
+ *   means no class filter.
  * - Sort: an explicit `sortBy` wins; otherwise a search is ranked by relevance
  *   (no sortBy sent) and the plain list is sorted by name ascending.
  * - Changing a filter or the sort returns to page 1.
@@ -48,18 +49,22 @@ export function selectableClasses(showCustomerProduction: boolean) {
   return ACCOUNT_CLASSES.filter((c) => showCustomerProduction || c.id !== CLASS_CUSTOMER_PRODUCTION);
 }
 
+/**
+ * The class filter's choices: every class, for every user (the list shows
+ * Customer Production accounts to users outside the group as restricted rows).
+ */
+export const LIST_CLASS_OPTIONS = ACCOUNT_CLASSES.map((c) => ({ value: c.id as number, label: c.name }));
+const LIST_CLASS_IDS = LIST_CLASS_OPTIONS.map((c) => c.value);
+
 const asStatus = oneOf(MACHINE_STATUSES);
 const asSortField = oneOf(ACCOUNT_SORT_FIELDS);
 const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((v) => b.includes(v));
 
-export function useAccountListParams(showCustomerProduction: boolean) {
-  const [params, setParams] = useSearchParams();
+/** The default classes of the list (spec 1 §2: all but On Premise and Add-on Account). */
+const defaultClassIds: number[] = [...DEFAULT_LIST_CLASS_IDS];
 
-  const allowedIds = useMemo(() => selectableClasses(showCustomerProduction).map((c) => c.id as number), [showCustomerProduction]);
-  const defaultClassIds = useMemo(
-    () => DEFAULT_LIST_CLASS_IDS.filter((id) => allowedIds.includes(id)),
-    [allowedIds],
-  );
+export function useAccountListParams() {
+  const [params, setParams] = useSearchParams();
 
   const state = useMemo(() => {
     const filters: AccountListFilters = {
@@ -67,7 +72,7 @@ export function useAccountListParams(showCustomerProduction: boolean) {
       classIds: params.has('classIds')
         ? readList(params, 'classIds', (raw) => {
             const id = Number(raw);
-            return allowedIds.includes(id) ? id : undefined;
+            return LIST_CLASS_IDS.includes(id) ? id : undefined;
           })
         : defaultClassIds,
       saasImage: params.get('saasImage') || undefined,
@@ -98,7 +103,7 @@ export function useAccountListParams(showCustomerProduction: boolean) {
       limit: ACCOUNTS_PAGE_SIZE,
     };
     return { filters, sort, page, filter, query };
-  }, [params, allowedIds, defaultClassIds]);
+  }, [params]);
 
   const setFilters = (patch: Partial<AccountListFilters>) =>
     setParams(

@@ -1,6 +1,7 @@
 /**
  * Filters of the accounts list (spec 1 §2 Accounts list): MMA class
- * (multi-select; Customer Production only for group CustomerProductionAccess),
+ * (multi-select, every class: without group CustomerProductionAccess the
+ * Customer Production accounts are listed as restricted rows, name and class only),
  * SaaS image (from `GET /cloud/images`, unique names), machine status include
  * and exclude, and a free-text search applied 500 ms after the last keystroke
  * (spec 1 §9) or at once on Enter.
@@ -10,25 +11,20 @@ import { Form, Input, Select } from 'antd';
 import { MACHINE_STATUSES, MACHINE_STATUS_LABELS } from '@fleet/contracts';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-debounced-value';
 import { useSaasImages } from '../../catalogues/api/queries';
-import { selectableClasses, type AccountListFilters } from '../use-account-list-params';
+import { LIST_CLASS_OPTIONS, type AccountListFilters } from '../use-account-list-params';
 
 const STATUS_OPTIONS = MACHINE_STATUSES.map((s) => ({ value: s, label: MACHINE_STATUS_LABELS[s] }));
 
 interface Props {
   filters: AccountListFilters;
-  showCustomerProduction: boolean;
   onChange(patch: Partial<AccountListFilters>): void;
 }
 
-export function AccountFilters({ filters, showCustomerProduction, onChange }: Props) {
+export function AccountFilters({ filters, onChange }: Props) {
   const images = useSaasImages();
   const imageOptions = useMemo(
     () => [...new Set((images.data ?? []).map((i) => i.name))].sort().map((name) => ({ value: name, label: name })),
     [images.data],
-  );
-  const classOptions = useMemo(
-    () => selectableClasses(showCustomerProduction).map((c) => ({ value: c.id as number, label: c.name })),
-    [showCustomerProduction],
   );
 
   // The box shows what the user types; the URL follows after the debounce. When
@@ -74,7 +70,7 @@ export function AccountFilters({ filters, showCustomerProduction, onChange }: Pr
           mode="multiple"
           allowClear
           placeholder="All classes"
-          options={classOptions}
+          options={LIST_CLASS_OPTIONS}
           value={filters.classIds}
           onChange={(classIds: number[]) => onChange({ classIds })}
           maxTagCount="responsive"

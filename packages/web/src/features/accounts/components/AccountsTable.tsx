@@ -5,13 +5,16 @@
  * created, expires, creator, MMA class, SaaS image, billing period, actions.
  *
  * Row actions (Edit, Delete, View Logins) need permission write. Accounts of
- * class Customer Production show the name as plain text and no actions unless
- * the user is in group CustomerProductionAccess.
+ * class Customer Production, for a user outside group CustomerProductionAccess,
+ * come as restricted rows (`restricted: true`, spec 1 §2): the name as plain
+ * text, the MMA class, a lock explaining why, and nothing else: no link, no
+ * other column, no actions.
  */
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button, Flex, Table, Tooltip, Typography, type TableProps } from 'antd';
-import { WarningOutlined } from '@ant-design/icons';
-import { CLASS_CUSTOMER_PRODUCTION, type TAccountListItem, type TAccountSortField } from '@fleet/contracts';
+import { LockOutlined, WarningOutlined } from '@ant-design/icons';
+import type { TAccountListItem, TAccountListRow, TAccountSortField } from '@fleet/contracts';
 import { formatDateTime } from '../../../lib/format';
 import type { AccountSort } from '../use-account-list-params';
 import { AlertIcons } from './AlertIcons';
@@ -19,17 +22,25 @@ import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
 
 export const EMPTY_ACCOUNTS_TEXT = 'No accounts match these filters';
 
-type Column = NonNullable<TableProps<TAccountListItem>['columns']>[number];
+/** Why a restricted row shows only its name and class (spec 1 §2, §6). */
+export const RESTRICTED_ACCOUNT_TEXT = 'Customer Production: only members of group CustomerProductionAccess may open this account';
+
+type Column = NonNullable<TableProps<TAccountListRow>['columns']>[number];
+
+/** A cell of a column restricted rows do not show: empty for them. */
+const shown =
+  (render: (account: TAccountListItem) => ReactNode) =>
+  (_: unknown, row: TAccountListRow): ReactNode =>
+    row.restricted ? null : render(row);
 
 interface Props {
-  items: TAccountListItem[];
+  items: TAccountListRow[];
   total: number;
   loading: boolean;
   page: number;
   pageSize: number;
   sort: AccountSort | undefined;
   canWrite: boolean;
-  hasCustomerProductionAccess: boolean;
   onPageChange(page: number): void;
   onSortChange(sort: AccountSort | undefined): void;
   onDelete(account: TAccountListItem): void;
@@ -55,9 +66,8 @@ const SORT_FIELDS: Record<string, TAccountSortField> = {
 };
 
 export function AccountsTable(props: Props) {
-  const { sort, canWrite, hasCustomerProductionAccess } = props;
+  const { sort, canWrite } = props;
   const actionsFixed = useActionsColumnFixed();
-  const mayOpen = (account: TAccountListItem) => account.classId !== CLASS_CUSTOMER_PRODUCTION || hasCustomerProductionAccess;
 
   const sortable = (key: TAccountSortField): Partial<Column> => ({
     key,
@@ -75,44 +85,38 @@ export function AccountsTable(props: Props) {
         </Tooltip>
       ),
       width: 90,
-      render: (_, account) => <AlertIcons stats={account.machineStats} />,
+      render: (_, row) =>
+        row.restricted ? (
+          <Tooltip title={RESTRICTED_ACCOUNT_TEXT}>
+            <LockOutlined aria-label={RESTRICTED_ACCOUNT_TEXT} />
+          </Tooltip>
+        ) : (
+          <AlertIcons stats={row.machineStats} />
+        ),
     },
     {
       ...sortable('name'),
       title: 'Name',
-      dataIndex: 'name',
-      render: (name: string, account) =>
-        mayOpen(account) ? <Link to={`/account/edit/${account.id}`}>{name}</Link> : <span>{name}</span>,
+      render: (_, row) => (row.restricted ? <span>{row.name}</span> : <Link to={`/account/edit/${row.id}`}>{row.name}</Link>),
     },
-    { key: 'urlFriendlyName', title: 'URL name', dataIndex: 'urlFriendlyName' },
+    { key: 'urlFriendlyName', title: 'URL name', render: shown((a) => a.urlFriendlyName) },
     {
       ...sortable('description'),
       title: 'Description',
-      dataIndex: 'description',
-      render: (description: string) => (
-        <Tooltip placement="topLeft" title={description}>
-          <span style={DESCRIPTION_STYLE}>{description}</span>
+      render: shown((a) => (
+        <Tooltip placement="topLeft" title={a.description}>
+          <span style={DESCRIPTION_STYLE}>{a.description}</span>
         </Tooltip>
-      ),
+      )),
     },
-    { key: 'bundleVersion', title: 'Version', dataIndex: 'bundleVersion' },
-    { key: 'instancePolicy', title: 'Server policy', dataIndex: 'instancePolicy' },
-    {
-      ...sortable('creationTime'),
-      title: 'Created',
-      dataIndex: 'creationTime',
-      render: (iso: string) => formatDateTime(iso),
-    },
-    {
-      ...sortable('expirationTime'),
-      title: 'Expires',
-      dataIndex: 'expirationTime',
-      render: (iso: string | null) => formatDateTime(iso),
-    },
-    { ...sortable('creator'), title: 'Creator', dataIndex: 'creator' },
-    { ...sortable('class'), title: 'MMA class', dataIndex: ['class', 'name'] },
-    { key: 'vmImageName', title: 'SaaS image', dataIndex: 'vmImageName' },
-    { key: 'billingPeriod', title: 'Billing period', dataIndex: 'billingPeriod' },
+    { key: 'bundleVersion', title: 'Version', render: shown((a) => a.bundleVersion) },
+    { key: 'instancePolicy', title: 'Server policy', render: shown((a) => a.instancePolicy) },
+    { ...sortable('creationTime'), title: 'Created', render: shown((a) => formatDateTime(a.creationTime)) },
+    { ...sortable('expirationTime'), title: 'Expires', render: shown((a) => formatDateTime(a.expirationTime)) },
+    { ...sortable('creator'), title: 'Creator', render: shown((a) => a.creator) },
+    { ...sortable('class'), title: 'MMA class', render: (_, row) => row.class.name },
+    { key: 'vmImageName', title: 'SaaS image', render: shown((a) => a.vmImageName) },
+    { key: 'billingPeriod', title: 'Billing period', render: shown((a) => a.billingPeriod) },
   ];
 
   if (canWrite) {
@@ -120,22 +124,21 @@ export function AccountsTable(props: Props) {
       key: 'actions',
       title: 'Actions',
       fixed: actionsFixed,
-      render: (_, account) =>
-        mayOpen(account) ? (
-          <Flex gap={4} wrap={false}>
-            <Link to={`/account/edit/${account.id}`}>Edit</Link>
-            <Button type="link" size="small" danger onClick={() => props.onDelete(account)}>
-              Delete
-            </Button>
-            <Button type="link" size="small" onClick={() => props.onViewLogins(account)}>
-              View Logins
-            </Button>
-          </Flex>
-        ) : null,
+      render: shown((account) => (
+        <Flex gap={4} wrap={false}>
+          <Link to={`/account/edit/${account.id}`}>Edit</Link>
+          <Button type="link" size="small" danger onClick={() => props.onDelete(account)}>
+            Delete
+          </Button>
+          <Button type="link" size="small" onClick={() => props.onViewLogins(account)}>
+            View Logins
+          </Button>
+        </Flex>
+      )),
     });
   }
 
-  const onChange: TableProps<TAccountListItem>['onChange'] = (pagination, _filters, sorter, extra) => {
+  const onChange: TableProps<TAccountListRow>['onChange'] = (pagination, _filters, sorter, extra) => {
     if (extra.action === 'paginate') {
       props.onPageChange(pagination.current ?? 1);
       return;
@@ -149,7 +152,7 @@ export function AccountsTable(props: Props) {
   };
 
   return (
-    <Table<TAccountListItem>
+    <Table<TAccountListRow>
       rowKey="id"
       size="small"
       columns={columns}
