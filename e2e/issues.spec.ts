@@ -6,7 +6,8 @@
  * URL, the machine link and tag click filters kept in the URL, the tag filter
  * rules and its suggestions, resolving an issue, the switch put back when the
  * update fails, resolved issues shown only when asked (status in the URL), a
- * failing probe counting its issue up, and the logs drawer.
+ * failing probe counting its issue up, and the logs drawer. The class and
+ * last-seen filters and the sorts: `issues-filters.spec.ts`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -45,23 +46,23 @@ function watchIssueRequests(page: Page): URL[] {
 }
 
 describe('Issue viewer', () => {
-  it('pages on the server for admin, 10 a page, the page in the URL; the operator sees no Customer Production machine', async () => {
+  it('pages on the server for admin, 20 a page, the page in the URL; the operator sees no Customer Production machine', async () => {
     const { page } = await openPage();
     const requests = watchIssueRequests(page);
     await signIn(page, 'admin', 'admin', '/viewer/issues');
-    await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBe(10);
+    await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBe(20);
     const adminTotal = (await issuesPage(adminToken, 'limit=1')).totalItems;
-    expect(adminTotal).toBeGreaterThan(10);
-    await page.getByText(new RegExp(`^1-10 of ${adminTotal} issues$`)).waitFor();
-    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ startIndex: '0', limit: '10' });
+    expect(adminTotal).toBeGreaterThan(20);
+    await page.getByText(new RegExp(`^1-20 of ${adminTotal} issues$`)).waitFor();
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ startIndex: '0', limit: '20' });
 
     await page.locator('.ant-pagination-item-2').click();
     await page.waitForURL((url) => url.hash.includes('page=2'));
-    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ startIndex: '10', limit: '10' });
-    await expect.poll(() => rows(page).count()).toBe(Math.min(10, adminTotal - 10));
+    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ startIndex: '20', limit: '20' });
+    await expect.poll(() => rows(page).count()).toBe(Math.min(20, adminTotal - 20));
     // Reloading keeps the page.
     await page.reload();
-    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), { timeout: 30_000 }).toMatchObject({ startIndex: '10' });
+    await expect.poll(() => Object.fromEntries(requests.at(-1)!.searchParams), { timeout: 30_000 }).toMatchObject({ startIndex: '20' });
 
     // The operator: Customer Production machines' issues are not listed (the demo seed has one).
     const adminOperationIssues = (await issuesPage(adminToken, 'tags=operation&limit=100')).items;
@@ -75,7 +76,7 @@ describe('Issue viewer', () => {
     const { page: operator } = await openPage();
     await signIn(operator, 'operator', 'operator', '/viewer/issues?tags=operation');
     await expect.poll(() => rows(operator).count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    const visible = (await issuesPage(operatorToken, 'tags=operation&limit=10')).items;
+    const visible = (await issuesPage(operatorToken, 'tags=operation&limit=20')).items;
     await expect.poll(() => shownMachines(operator)).toEqual(visible.map((i) => i.machineName));
     expect(await shownMachines(operator)).not.toContain(hiddenIssue!.machineName);
     // Even asked for by URL, the hidden machine's issues do not show.
@@ -132,7 +133,7 @@ describe('Issue viewer', () => {
     await page.locator('.ant-popover-title').click();
     await tagButton(page).getByText('Tags (2)').waitFor();
     await page.waitForURL((url) => url.hash.includes('tags=operation%2CBackup') || url.hash.includes('tags=operation,Backup'));
-    const both = (await issuesPage(operatorToken, 'tags=operation,Backup&limit=10')).items;
+    const both = (await issuesPage(operatorToken, 'tags=operation,Backup&limit=20')).items;
     await expect.poll(() => shownMachines(page), { timeout: 30_000 }).toEqual(both.map((i) => i.machineName));
 
     await page.getByLabel('Remove tag operation').click();
@@ -216,7 +217,7 @@ describe('Issue viewer', () => {
       await statusChoice(page, 'All').click();
       await page.waitForURL((url) => url.hash.includes('status=all'));
       const all = await issuesPage(adminToken, `machineId=${probe.machineId}&status=all`);
-      await expect.poll(() => rows(page).count()).toBe(Math.min(10, all.totalItems));
+      await expect.poll(() => rows(page).count()).toBe(Math.min(20, all.totalItems));
     } finally {
       // Open again: back in the default list.
       await api(`/issues/${probe.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ isResolved: false }) });
@@ -343,7 +344,7 @@ describe('Issue viewer', () => {
     await page.getByRole('alert').filter({ hasText: 'Issues are resting' }).waitFor({ timeout: 30_000 });
     await page.unroute('**/api/v1/issues?**');
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBe(10);
+    await expect.poll(() => rows(page).count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.getByRole('alert').filter({ hasText: 'Issues are resting' }).count()).toBe(0);
   });
 });

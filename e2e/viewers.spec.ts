@@ -5,7 +5,8 @@
  * next and a new selection stays in the URL; the Machines, States and Cloud
  * Instances viewers page on the server with the page and filters in the URL,
  * as admin and as operator (who sees no Customer Production machine); the
- * States radio; a cloud instance's raw JSON expanded.
+ * States radio, its filters (class, component, branch, time range) and time
+ * order; a cloud instance's raw JSON expanded.
  *
  * Read-only: the tests change nothing, so they rely on the demo seed only.
  */
@@ -18,7 +19,8 @@ import {
   type TMachinesPage,
   type TVersionStatesViewerPage,
 } from '@fleet/contracts';
-import { api, apiToken, browser, chooseOption, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
+import { api, apiToken, browser, chooseOption, localDateTime, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
+import { fillTimeRange, hashParams, recordAnswers, wholeMinute } from './viewer-fixtures.js';
 
 const LONG = 120_000;
 /** Polls wait this long: the runner has two busy cores. */
@@ -46,7 +48,6 @@ beforeAll(async () => {
 const openPage = pagesPerTest(() => browser);
 
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
-const hashParams = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
 const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');
 
 /** Chooses a machine in the viewer's selector by typing its name (the list is virtual: not every option is rendered). */
@@ -173,6 +174,86 @@ describe('States viewer', () => {
   }, LONG);
 });
 
+describe('States viewer: filters and order', () => {
+  it('filters by class, component, branch and time, sorts oldest first on the server, all kept in the URL across a reload', async () => {
+    const { page } = await openPage();
+    // Other spec files change machines on the same server, so the rows are checked against
+    // the page the server answered the console, and that page against the filters and the order.
+    const answers = recordAnswers<TVersionStatesViewerPage>(page, '/version-states');
+    await signIn(page, 'operator', 'operator', '/viewer/states');
+    await rowCount(page, 20);
+    const card = page.locator('.ant-card');
+    await page.getByRole('radiogroup', { name: 'Version states' }).getByText('Historical', { exact: true }).click();
+    await page.waitForURL(() => hashParams(page).get('state') === 'historical');
+    await chooseOption(page, card.getByLabel('Class', { exact: true }), 'Internal Testing', { exact: true });
+    await page.waitForURL(() => hashParams(page).get('class') === '2');
+    await chooseOption(page, card.getByLabel('Component', { exact: true }), 'siteMaster', { exact: true });
+    await page.waitForURL(() => hashParams(page).get('component') === 'siteMaster');
+    await chooseOption(page, card.getByLabel('Branch', { exact: true }), 'release/8.1', { exact: true });
+    await page.waitForURL(() => hashParams(page).get('branch') === 'release/8.1');
+    await expect.poll(() => answers.at(-1)?.url.searchParams.get('branch'), POLL).toBe('release/8.1');
+    // From the minute of the fifth newest of those states, to an hour from now.
+    const newest = (await answers.at(-1)!.body()).items;
+    expect(newest.length).toBeGreaterThan(5);
+    const from = wholeMinute(Date.parse(newest[4]!.timestamp));
+    const to = wholeMinute(Date.now() + 3_600_000);
+    await fillTimeRange(card, ['Time from', 'Time to'], [from, to]);
+    await page.waitForURL(() => hashParams(page).get('from') === from && hashParams(page).get('to') === to);
+    const timestamp = page.locator('.ant-table-thead th', { hasText: 'Timestamp' });
+    await timestamp.click();
+    await page.waitForURL(() => hashParams(page).get('sort') === 'timestamp' && hashParams(page).get('order') === 'desc');
+    await page.locator('.ant-table-thead th[aria-sort="descending"]', { hasText: 'Timestamp' }).waitFor();
+    await timestamp.click();
+    await page.waitForURL(() => hashParams(page).get('order') === 'asc');
+
+    const shownIds = () => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key')));
+    const expectRowsOfLastAnswer = async () => {
+      await expect.poll(() => answers.at(-1)?.url.searchParams.get('order'), POLL).toBe('asc');
+      const last = answers.at(-1)!;
+      expect(Object.fromEntries(last.url.searchParams)).toMatchObject({
+        state: 'Historical',
+        classId: '2',
+        component: 'siteMaster',
+        branch: 'release/8.1',
+        from,
+        to,
+        sort: 'timestamp',
+        order: 'asc',
+      });
+      const shown = await last.body();
+      expect(shown.items.length).toBeGreaterThanOrEqual(5);
+      for (const s of shown.items) {
+        expect(s).toMatchObject({ machineClassName: 'Internal Testing', current: false, components: { siteMaster: { branchName: 'release/8.1' } } });
+        expect(s.timestamp >= from && s.timestamp <= to).toBe(true);
+      }
+      const times = shown.items.map((s) => s.timestamp);
+      expect(times).toEqual([...times].sort());
+      await expect.poll(shownIds, POLL).toEqual(shown.items.map((s) => String(s.id)));
+      // The filtered component's column comes next to the timestamp.
+      const headers = await page.locator('.ant-table-thead th').allInnerTexts();
+      expect(headers[3]).toContain('Timestamp');
+      expect(headers[4]!.trim()).toBe('siteMaster');
+    };
+    await expectRowsOfLastAnswer();
+
+    const before = answers.length;
+    await page.reload();
+    await expect.poll(() => answers.length, POLL).toBeGreaterThan(before);
+    await expectRowsOfLastAnswer();
+    expect(await page.locator('.ant-table-thead th[aria-sort="ascending"]').innerText()).toContain('Timestamp');
+    expect(await selectText(card, 'Class')).toContain('Internal Testing');
+    expect(await selectText(card, 'Branch')).toContain('release/8.1');
+    expect(await card.getByPlaceholder('Time from', { exact: true }).inputValue()).toBe(localDateTime(from));
+
+    // Desired states have no stored time: the radio drops the time range and the order.
+    await page.getByRole('radiogroup', { name: 'Version states' }).getByText('Desired', { exact: true }).click();
+    await page.waitForURL(() => hashParams(page).get('state') === 'desired' && !hashParams(page).has('from') && !hashParams(page).has('sort'));
+    await expect.poll(() => answers.at(-1)?.url.searchParams.get('state'), POLL).toBe('Desired');
+    expect(answers.at(-1)!.url.searchParams.has('from')).toBe(false);
+    expect(await card.getByPlaceholder('Time from', { exact: true }).isDisabled()).toBe(true);
+  }, LONG);
+});
+
 describe('Cloud Instances viewer', () => {
   it('pages 20 at a time, links compute host names, expands a row to its raw JSON; the operator sees no Customer Production instance', async () => {
     for (const user of ['admin', 'operator'] as const) {
@@ -206,11 +287,7 @@ describe('Cloud Instances viewer', () => {
     // Other spec files start and stop machines on the same server, so the rows
     // are checked against the page the server answered the console, and that
     // page against the filters and the order.
-    const answers: { url: URL; body: () => Promise<TCloudInstancesPage> }[] = [];
-    page.on('response', (res) => {
-      const url = new URL(res.url());
-      if (url.pathname === '/api/v1/cloud-instance' && res.ok()) answers.push({ url, body: () => res.json() as Promise<TCloudInstancesPage> });
-    });
+    const answers = recordAnswers<TCloudInstancesPage>(page, '/cloud-instance');
     await signIn(page, 'operator', 'operator', '/viewer/cloud-instances');
     await rowCount(page, 20);
     const card = page.locator('.ant-card');

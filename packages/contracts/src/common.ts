@@ -28,6 +28,19 @@ export const zQueryTime = (field: string) =>
     .datetime({ offset: true, error: `${field} must be an ISO 8601 date and time with a time zone, e.g. 2026-11-28T09:00:00Z` })
     .max(40, `${field} must be an ISO 8601 date and time with a time zone`);
 
+/** A list's time range in a query string (`from`, `to`: inclusive, either open); check it with {@link refineTimeRange}. */
+export const TIME_RANGE_FIELDS = {
+  from: zQueryTime('From').optional(),
+  to: zQueryTime('To').optional(),
+};
+
+/** The check of a query's {@link TIME_RANGE_FIELDS} (a `superRefine`): `to` not before `from`, else an error on `to`. */
+export function refineTimeRange(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+  if (q.from && q.to && Date.parse(q.to) < Date.parse(q.from)) {
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'To must not be before From', input: q.to });
+  }
+}
+
 /** A `true`/`false` query flag (a plain coerce would read 'false' as true). */
 export const ZQueryFlag = z
   .enum(['true', 'false'], { error: 'Must be true or false' })

@@ -4,15 +4,17 @@
  * machines, grouped by fingerprint, with their logs; an operator resolves them.
  */
 import { z } from 'zod';
-import { ZId, PAGE_QUERY_FIELDS, zPaged } from './common.js';
+import { ZId, PAGE_QUERY_FIELDS, refineTimeRange, TIME_RANGE_FIELDS, VIEWER_PAGE_SIZE, zPaged, ZSortOrder } from './common.js';
 
 /** Where an issue came from (DESIGN §14). */
 export const ISSUE_SOURCES = ['operation', 'panic', 'standby', 'probe', 'server-status', 'task'] as const;
 export const ZIssueSource = z.enum(ISSUE_SOURCES);
 export type TIssueSource = z.infer<typeof ZIssueSource>;
 
-/** Issue viewer page size (spec 2 §9). */
-export const ISSUES_PAGE_SIZE = 10;
+/** Issue viewer page size: the viewers' one, 20 (issue 24 point 7; spec 2 §9 gave 10). */
+export const ISSUES_PAGE_SIZE = VIEWER_PAGE_SIZE;
+/** Logs a page of the logs drawer shows (spec 2 §2.5 gives none; the viewer's former 10). */
+export const ISSUE_LOGS_PAGE_SIZE = 10;
 /** The spec's console fetches issues with limit 100 (spec 2 §7); ours asks one page at a time. */
 export const ISSUES_FETCH_LIMIT = 100;
 /** Longest tag (issue, log, filter). */
@@ -73,8 +75,9 @@ export type TIssue = z.infer<typeof ZIssue>;
 export const ISSUES_COUNT_AHEAD = 300;
 
 /**
- * `GET /issues` and `GET /machines/{id}/issues`: newest last occurrence first.
- * `totalItems` is exact unless `totalCapped` (see {@link ISSUES_COUNT_AHEAD}).
+ * `GET /issues` and `GET /machines/{id}/issues`: newest last occurrence first
+ * unless sorted otherwise ({@link ISSUE_SORTS}). `totalItems` is exact unless
+ * `totalCapped` (see {@link ISSUES_COUNT_AHEAD}).
  */
 export const ZIssuesPage = zPaged(ZIssue).extend({ totalCapped: z.boolean() });
 export type TIssuesPage = z.infer<typeof ZIssuesPage>;
@@ -91,21 +94,42 @@ export type TIssueStatus = z.infer<typeof ZIssueStatus>;
 /** The list's default: open issues only. */
 export const DEFAULT_ISSUE_STATUS: TIssueStatus = 'unresolved';
 
-/** The filter fields every issue list and the tag suggestions take: tags (every one) and status. */
+/**
+ * The filter fields every issue list and the tag suggestions take: tags (every
+ * one), status, `classId` (the machine's class) and `from`/`to` (the last
+ * occurrence, inclusive, ISO 8601 with a zone; issue 24 point 7).
+ */
 const ISSUE_FILTER_FIELDS = {
   tags: ZIssueTagsFilter.optional(),
   status: ZIssueStatus.default(DEFAULT_ISSUE_STATUS).describe('unresolved (default), resolved or all'),
+  classId: ZId.optional(),
+  ...TIME_RANGE_FIELDS,
 };
 
-/** `GET /machines/{id}/issues` (spec 2 §7 Machines): tags, status, startIndex, limit. */
-export const ZMachineIssuesQuery = z.object({
+/**
+ * The orders of the issue lists (`sort`, issue 24 point 7), each walked on an
+ * index: `last` (the last occurrence, "last seen": the default), `first` (the
+ * first occurrence, "first seen"), `count` (occurrences); then by id, in
+ * `order` (default `desc`: newest or most first).
+ */
+export const ISSUE_SORTS = ['last', 'first', 'count'] as const;
+export const ZIssueSort = z.enum(ISSUE_SORTS);
+export type TIssueSort = z.infer<typeof ZIssueSort>;
+
+/** The fields of the issue lists: paging, the filter and the order. */
+const ISSUE_LIST_FIELDS = {
   ...PAGE_QUERY_FIELDS,
   ...ISSUE_FILTER_FIELDS,
-});
+  sort: ZIssueSort.default('last'),
+  order: ZSortOrder.default('desc'),
+};
+
+/** `GET /machines/{id}/issues` (spec 2 §7 Machines): tags, status, classId, from, to, sort, order, startIndex, limit. */
+export const ZMachineIssuesQuery = z.object(ISSUE_LIST_FIELDS).superRefine(refineTimeRange);
 export type TMachineIssuesQuery = z.input<typeof ZMachineIssuesQuery>;
 
-/** `GET /issues` (spec 2 §7 Issues): machineId, tags comma-joined, status, startIndex, limit. */
-export const ZIssuesQuery = ZMachineIssuesQuery.extend({ machineId: ZId.optional() });
+/** `GET /issues` (spec 2 §7 Issues): machineId, tags comma-joined, status, classId, from, to, sort, order, startIndex, limit. */
+export const ZIssuesQuery = z.object({ ...ISSUE_LIST_FIELDS, machineId: ZId.optional() }).superRefine(refineTimeRange);
 export type TIssuesQuery = z.input<typeof ZIssuesQuery>;
 
 /** Most tag suggestions one call answers (`GET /issues/tags` `limit`). */
@@ -117,16 +141,18 @@ export const ISSUE_TAG_SUGGESTIONS_SCAN = 10_000;
 
 /**
  * `GET /issues/tags`: the tags in use on the issues the viewer's filter
- * matches (machineId, tags, status as `GET /issues` takes them), to suggest in
- * the tag filter. `search`: only tags containing it (case-insensitive).
- * `limit`: at most this many, 1..`ISSUE_TAG_SUGGESTIONS_MAX`.
+ * matches (machineId, tags, status, classId, from, to as `GET /issues` takes
+ * them), to suggest in the tag filter. `search`: only tags containing it
+ * (case-insensitive). `limit`: at most this many, 1..`ISSUE_TAG_SUGGESTIONS_MAX`.
  */
-export const ZIssueTagsQuery = z.object({
-  machineId: ZId.optional(),
-  ...ISSUE_FILTER_FIELDS,
-  search: z.string().trim().max(ISSUE_TAG_MAX_LENGTH).optional(),
-  limit: z.coerce.number().int().min(1).max(ISSUE_TAG_SUGGESTIONS_MAX).default(ISSUE_TAG_SUGGESTIONS_DEFAULT),
-});
+export const ZIssueTagsQuery = z
+  .object({
+    machineId: ZId.optional(),
+    ...ISSUE_FILTER_FIELDS,
+    search: z.string().trim().max(ISSUE_TAG_MAX_LENGTH).optional(),
+    limit: z.coerce.number().int().min(1).max(ISSUE_TAG_SUGGESTIONS_MAX).default(ISSUE_TAG_SUGGESTIONS_DEFAULT),
+  })
+  .superRefine(refineTimeRange);
 export type TIssueTagsQuery = z.input<typeof ZIssueTagsQuery>;
 
 /** One suggested tag and how many matching issues carry it. */

@@ -5,7 +5,7 @@
  * Operation, §4, §5, §7 Machines and Operations, §8, §9; DESIGN §12).
  */
 import { z } from 'zod';
-import { ZId, ZPageQuery, PAGE_QUERY_FIELDS, zPaged, zCommaList, ZQueryFlag, ZSortOrder, VIEWER_PAGE_SIZE, zQueryTime } from './common.js';
+import { ZId, ZPageQuery, PAGE_QUERY_FIELDS, zPaged, zCommaList, ZQueryFlag, ZSortOrder, VIEWER_PAGE_SIZE, TIME_RANGE_FIELDS, refineTimeRange } from './common.js';
 import { ZImageName } from './images.js';
 
 // ---------------------------------------------------------------- types and statuses
@@ -212,16 +212,11 @@ export const ZOperationsQuery = z
     status: zCommaList(ZOperationFilterStatus).pipe(z.array(ZOperationFilterStatus).max(OPERATION_FILTER_STATUSES.length)).optional(),
     type: ZOperationTypeName.optional(),
     pending: ZQueryFlag.optional(),
-    from: zQueryTime('From').optional(),
-    to: zQueryTime('To').optional(),
+    ...TIME_RANGE_FIELDS,
     sort: ZOperationSort.default('queued'),
     order: ZSortOrder.default('desc'),
   })
-  .superRefine((q, ctx) => {
-    if (q.from && q.to && Date.parse(q.to) < Date.parse(q.from)) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'To must not be before From', input: q.to });
-    }
-  });
+  .superRefine(refineTimeRange);
 export type TOperationsQuery = z.input<typeof ZOperationsQuery>;
 
 /** `GET /operations/{id}/output` and `/deployer-log`: the log so far ('' when empty; the console shows None). */

@@ -4,13 +4,13 @@
  * machine's launcher and site master URLs measured.
  */
 import { z } from 'zod';
-import { PAGE_QUERY_FIELDS, ZId, ZPageQuery, zPaged } from './common.js';
+import { PAGE_QUERY_FIELDS, refineTimeRange, TIME_RANGE_FIELDS, VIEWER_PAGE_SIZE, ZId, ZPageQuery, zPaged, ZSortOrder } from './common.js';
 
 /** Which URL of the machine a statistic is about: its launcherUrl or its siteMasterUrl. */
 export const ZProbeKind = z.enum(['launcher', 'siteMaster']);
 export type TProbeKind = z.infer<typeof ZProbeKind>;
 
-/** Largest page `GET /request-statistics` answers (the viewer shows 10 a page). */
+/** Largest page `GET /request-statistics` answers (the viewer shows 20, 50 or 100 a page). */
 export const MAX_REQUEST_STATISTICS_PAGE = 300;
 
 /**
@@ -23,8 +23,8 @@ export const MAX_REQUEST_STATISTICS_PAGE = 300;
  */
 export const REQUEST_STATISTICS_COUNT_AHEAD = 100;
 
-/** Page size of the Request Statistics viewer (spec 2 §9). */
-export const REQUEST_STATISTICS_PAGE_SIZE = 10;
+/** Page size of the Request Statistics viewer: the viewers' one, 20 (issue 24 point 7; spec 2 §9 gave 10). */
+export const REQUEST_STATISTICS_PAGE_SIZE = VIEWER_PAGE_SIZE;
 
 /**
  * One probed URL of a machine (spec 2 §3 Request statistic). Latencies are
@@ -54,16 +54,40 @@ export const ZRequestStatistic = z.object({
 });
 export type TRequestStatistic = z.infer<typeof ZRequestStatistic>;
 
+/** The last probe's outcome as a filter (`status`): it succeeded, or it failed. */
+export const REQUEST_STATISTIC_STATUSES = ['success', 'failure'] as const;
+export const ZRequestStatisticStatus = z.enum(REQUEST_STATISTIC_STATUSES, { error: 'Must be success or failure' });
+export type TRequestStatisticStatus = z.infer<typeof ZRequestStatisticStatus>;
+
 /**
- * `GET /request-statistics` (Request Statistics viewer): by machine id, then
- * launcher before site master, paged on the server; `machineId` is the viewer's
- * machine selector.
+ * The orders of `GET /request-statistics` (`sort`): `machine` (the machine's
+ * name, then id, launcher before site master; ascending unless `order=desc`)
+ * and `lastUpdate` (the last probe's time; newest first unless `order=asc`).
+ * Without `sort`: by machine id, launcher before site master.
  */
-export const ZRequestStatisticsQuery = z.object({
-  ...PAGE_QUERY_FIELDS,
-  limit: PAGE_QUERY_FIELDS.limit.pipe(z.number().max(MAX_REQUEST_STATISTICS_PAGE)),
-  machineId: ZId.optional(),
-});
+export const REQUEST_STATISTICS_SORTS = ['machine', 'lastUpdate'] as const;
+export const ZRequestStatisticsSort = z.enum(REQUEST_STATISTICS_SORTS);
+export type TRequestStatisticsSort = z.infer<typeof ZRequestStatisticsSort>;
+
+/**
+ * `GET /request-statistics` (Request Statistics viewer, spec 2 §2.10; issue 24
+ * point 7): by machine id, then launcher before site master, or by `sort` in
+ * `order`, paged on the server. `machineId` is the viewer's machine selector;
+ * `classId` the machine's class; `status` the last probe's outcome; `from` and
+ * `to` bound the last probe's time (inclusive, ISO 8601 with a zone).
+ */
+export const ZRequestStatisticsQuery = z
+  .object({
+    ...PAGE_QUERY_FIELDS,
+    limit: PAGE_QUERY_FIELDS.limit.pipe(z.number().max(MAX_REQUEST_STATISTICS_PAGE)),
+    machineId: ZId.optional(),
+    classId: ZId.optional(),
+    status: ZRequestStatisticStatus.optional(),
+    ...TIME_RANGE_FIELDS,
+    sort: ZRequestStatisticsSort.optional(),
+    order: ZSortOrder.optional(),
+  })
+  .superRefine(refineTimeRange);
 export type TRequestStatisticsQuery = z.input<typeof ZRequestStatisticsQuery>;
 
 /** `GET /request-statistics`: `totalItems` is exact unless `totalCapped` (see {@link REQUEST_STATISTICS_COUNT_AHEAD}). */

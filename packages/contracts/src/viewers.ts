@@ -9,8 +9,8 @@
  * (`totalCapped` true: "at least"), as `GET /operations` does.
  */
 import { z } from 'zod';
-import { PAGE_QUERY_FIELDS, VIEWER_PAGE_SIZE, ZId, zPaged, ZQueryFlag, ZSortOrder } from './common.js';
-import { ZVersionState } from './backups.js';
+import { PAGE_QUERY_FIELDS, refineTimeRange, TIME_RANGE_FIELDS, VIEWER_PAGE_SIZE, ZId, zPaged, ZQueryFlag, ZSortOrder } from './common.js';
+import { VERSION_STATE_COMPONENTS, ZVersionState } from './backups.js';
 import { ZInstanceState, ZMachine } from './machines.js';
 
 /**
@@ -74,17 +74,48 @@ export const ZViewerVersionState = ZVersionState.extend({
 });
 export type TViewerVersionState = z.infer<typeof ZViewerVersionState>;
 
+/** The orders of `GET /version-states` (`sort`): `timestamp`, the state's time (then the id), the default. */
+export const VERSION_STATE_SORTS = ['timestamp'] as const;
+
+/** Longest branch name a filter takes. */
+export const MAX_BRANCH_FILTER_LENGTH = 200;
+
 /**
- * `GET /version-states`: version states of every visible machine, or of one
- * (`machineId`). Current and Historical: the stored states, newest first
- * (timestamp, then id, descending). Desired: one computed state per machine, by
- * machine id.
+ * `GET /version-states` (spec 2 §2.8; issue 24 point 7): version states of
+ * every visible machine, or of one (`machineId`). Current and Historical: the
+ * stored states by timestamp, then id, newest first (`order=asc`: oldest
+ * first; `sort=timestamp` names that order); `from` and `to` bound the
+ * timestamp (inclusive, ISO 8601 with a zone). Desired: one computed state per
+ * machine, by machine id, without time range or sort (400 naming them).
+ * Filters of every kind: `classId` (the machine's class), `component` (states
+ * in which it is installed) and `branch` (with `component`: its version is of
+ * that branch).
  */
-export const ZVersionStatesViewerQuery = z.object({
-  ...VIEWER_PAGE_FIELDS,
-  state: ZVersionStateKind.default('Current'),
-  machineId: ZId.optional(),
-});
+export const ZVersionStatesViewerQuery = z
+  .object({
+    ...VIEWER_PAGE_FIELDS,
+    state: ZVersionStateKind.default('Current'),
+    machineId: ZId.optional(),
+    classId: ZId.optional(),
+    component: z.enum(VERSION_STATE_COMPONENTS, { error: 'Must be a component name, e.g. siteMaster' }).optional(),
+    branch: z.string().trim().min(1).max(MAX_BRANCH_FILTER_LENGTH).optional(),
+    ...TIME_RANGE_FIELDS,
+    sort: z.enum(VERSION_STATE_SORTS).optional(),
+    order: ZSortOrder.default('desc'),
+  })
+  .superRefine((q, ctx) => {
+    refineTimeRange(q, ctx);
+    if (q.branch !== undefined && q.component === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['branch'], message: 'A branch filter needs a component', input: q.branch });
+    }
+    if (q.state === 'Desired') {
+      for (const field of ['from', 'to', 'sort'] as const) {
+        if (q[field] !== undefined) {
+          ctx.addIssue({ code: 'custom', path: [field], message: 'Desired states have no stored time: time range and sort apply to Current and Historical', input: q[field] });
+        }
+      }
+    }
+  });
 export type TVersionStatesViewerQuery = z.input<typeof ZVersionStatesViewerQuery>;
 export const ZVersionStatesViewerPage = zCappedPage(ZViewerVersionState);
 export type TVersionStatesViewerPage = z.infer<typeof ZVersionStatesViewerPage>;

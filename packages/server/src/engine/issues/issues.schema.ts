@@ -44,6 +44,10 @@ export const issues = pgTable(
     // The viewer's pages: newest last occurrence first, over all machines or one.
     index('issues_last_idx').on(t.lastOccurrenceTime.desc(), t.id.desc()),
     index('issues_machine_last_idx').on(t.machineId, t.lastOccurrenceTime.desc(), t.id.desc()),
+    // The viewer's other orders (issue 24 point 7): first occurrence and count, either way. An
+    // occurrence already changes an indexed column (the last occurrence), so these cost no HOT update.
+    index('issues_first_idx').on(t.firstOccurrenceTime.desc(), t.id.desc()),
+    index('issues_count_idx').on(t.count.desc(), t.id.desc()),
     index('issues_tags_idx').using('gin', t.tags),
   ],
 );

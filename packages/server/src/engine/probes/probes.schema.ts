@@ -9,6 +9,7 @@
  * Invariants: a rollup replaces its hour, so running it twice counts once; a
  * slot of the probe schedule is probed once, however many workers run.
  */
+import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/schema-types.js';
 import { machines } from '../../modules/machines/machines.schema.js';
@@ -42,7 +43,12 @@ export const requestStatistics = pgTable(
     prevOk: integer('prev_ok').notNull().default(0),
     prevLatSum: doublePrecision('prev_lat_sum').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.machineId, t.kind] })],
+  (t) => [
+    primaryKey({ columns: [t.machineId, t.kind] }),
+    // The viewer's failure filter (issue 24 point 7): the few failing URLs, in the list's order. Its
+    // columns change only when a URL starts or stops failing, so the tick's updates stay HOT.
+    index('request_statistics_failing_idx').on(t.machineId, t.kind).where(sql`not last_ok`),
+  ],
 );
 
 /**

@@ -32,10 +32,10 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listIssues',
         description:
-          'Issues of visible machines, newest last occurrence first, paged and filtered on the server (spec 2 §2.5, §7 Issues): `machineId`, `tags` (comma list; an issue matches when it has every tag), `status` (`unresolved`, the default: open issues only, as Sentry lists them; `resolved`; `all`). Issues of Customer Production machines are left out without group CustomerProductionAccess. ' +
+          'Issues of visible machines, newest last occurrence first, paged, filtered and sorted on the server (spec 2 §2.5, §7 Issues; issue 24 point 7): `machineId`, `tags` (comma list; an issue matches when it has every tag), `status` (`unresolved`, the default: open issues only, as Sentry lists them; `resolved`; `all`), `classId` (the machine\'s class), `from` and `to` (the last occurrence, inclusive); `sort` `last` (the default), `first` (first occurrence) or `count`, `order` `desc` (the default) or `asc`. Issues of Customer Production machines are left out without group CustomerProductionAccess. ' +
           COUNTED,
         tags,
-        summary: 'Issues of visible machines, filtered by machine and tags, paged',
+        summary: 'Issues of visible machines, filtered, sorted and paged',
         querystring: ZIssuesQuery,
         response: { 200: ZIssuesPage },
       },
@@ -48,7 +48,7 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'listMachineIssues',
-        description: `The machine's issues, newest last occurrence first, filtered by \`tags\` (every tag) and \`status\` (\`unresolved\` by default, \`resolved\`, \`all\`) and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine. ${COUNTED}`,
+        description: `The machine's issues, newest last occurrence first, filtered by \`tags\` (every tag), \`status\` (\`unresolved\` by default, \`resolved\`, \`all\`), \`classId\`, \`from\` and \`to\` and sorted by \`sort\` and \`order\` as \`GET /issues\` takes them, and paged (spec 2 §7 Machines). 404 for an unknown, deleted or hidden machine. ${COUNTED}`,
         tags,
         summary: 'Issues of one machine, filtered by tags, paged',
         params: ZIdParams,
@@ -65,7 +65,7 @@ export const issueRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listIssueTags',
         description:
-          "The tags in use on the visible issues matching the Issue viewer's filter (`machineId`, `tags`, `status` as `GET /issues` takes them), for the tag filter's suggestions: each tag with the number of matching issues carrying it, most used first, without the tags already in the filter; `search` keeps the tags containing it (case-insensitive); at most `limit` (default 50, at most 100). Counted over the newest 10,000 matching issues.",
+          "The tags in use on the visible issues matching the Issue viewer's filter (`machineId`, `tags`, `status`, `classId`, `from`, `to` as `GET /issues` takes them), for the tag filter's suggestions: each tag with the number of matching issues carrying it, most used first, without the tags already in the filter; `search` keeps the tags containing it (case-insensitive); at most `limit` (default 50, at most 100). Counted over the newest 10,000 matching issues.",
         tags,
         summary: 'Tags in use on the matching issues, most used first',
         querystring: ZIssueTagsQuery,

@@ -14,7 +14,7 @@
  *   Sentry's stream does; the engine reopens a resolved issue that occurs
  *   again (`engine/issues/raise.ts`), so it comes back into them.
  */
-import type { TIssue, TIssueLogsPage, TIssuesPage, TIssueStatus, TIssueTagSuggestions } from '@fleet/contracts';
+import type { TIssue, TIssueLogsPage, TIssueSort, TIssuesPage, TIssueStatus, TIssueTagSuggestions, TSortOrder } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
@@ -24,14 +24,20 @@ import { findVisibleMachine } from '../machines/machines.repository.js';
 import * as repo from './issues.repository.js';
 
 type Page = { startIndex: number; limit: number };
-/** The filter of the lists: tags (every one) and status (open, resolved or all). */
-type Filter = { tags?: string[]; status: TIssueStatus };
+/** The filter of the lists: tags (every one), status (open, resolved or all), the machine's class, the last occurrence's range. */
+type Filter = { tags?: string[]; status: TIssueStatus; classId?: number; from?: string; to?: string };
+/** The lists' order: by last occurrence (default), first occurrence or count; `desc` (default) or `asc`. */
+type Order = { sort?: TIssueSort; order?: TSortOrder };
 
 export interface IssueService {
-  /** `GET /issues`: visible issues, newest last occurrence first, filtered by machine, tags (every tag) and status (open only by default). */
-  list(o: { principal: Principal; query: Page & Filter & { machineId?: number } }): Promise<TIssuesPage>;
+  /**
+   * `GET /issues`: visible issues, newest last occurrence first (or by first
+   * occurrence or count, either way), filtered by machine, tags (every tag),
+   * status (open only by default), class and last occurrence time.
+   */
+  list(o: { principal: Principal; query: Page & Filter & Order & { machineId?: number } }): Promise<TIssuesPage>;
   /** `GET /machines/{id}/issues`; 404 when the machine is unknown, deleted or hidden. */
-  machineIssues(o: { principal: Principal; machineId: number; query: Page & Filter }): Promise<TIssuesPage>;
+  machineIssues(o: { principal: Principal; machineId: number; query: Page & Filter & Order }): Promise<TIssuesPage>;
   /**
    * `GET /issues/tags`: the tags in use on the visible issues the filter
    * matches, with their issue counts, most used first, at most `limit`. A

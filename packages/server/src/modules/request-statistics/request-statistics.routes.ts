@@ -27,8 +27,10 @@ export const requestStatisticsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'listRequestStatistics',
         summary: 'Probe statistics of the launcher and site master URLs of visible machines, paged',
         description:
-          'Request Statistics viewer (spec 2 §2.10; DESIGN §14): one item per probed URL of a visible machine, by machine id then launcher before site master, ' +
-          'filtered by `machineId`, paged on the server. `totalItems` is exact unless `totalCapped` is true: then at least that many match (counting stops 100 rows past the page). ' +
+          'Request Statistics viewer (spec 2 §2.10; DESIGN §14; issue 24 point 7): one item per probed URL of a visible machine, by machine id then launcher before site master, ' +
+          'or by `sort`: `machine` (name, ascending unless `order=desc`) or `lastUpdate` (the last probe, newest first unless `order=asc`); ' +
+          'filtered by `machineId`, `classId` (the machine\'s class), `status` (`success` or `failure` of the last probe), `from` and `to` (the last probe\'s time, inclusive); paged on the server. ' +
+          '`totalItems` is exact unless `totalCapped` is true: then at least that many match (counting stops at the end of the block of 100 rows the page starts in, plus a page). ' +
           FIGURES,
         tags,
         querystring: ZRequestStatisticsQuery,

@@ -15,13 +15,21 @@ import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
 import { windowFigures } from '../../engine/probes/windows.js';
-import { selectStatisticsPage, type StatisticRow } from './request-statistics.repository.js';
+import { selectStatisticsPage, type StatisticRow, type StatisticsFilter, type StatisticsOrder } from './request-statistics.repository.js';
 
 type Page = { startIndex: number; limit: number };
+/** The viewer's filter as the route validated it (visibility is the principal's). */
+type StatisticsFilterQuery = Omit<StatisticsFilter, 'hiddenClassIds'>;
 
 export interface RequestStatisticsService {
-  /** The viewer's page: every visible URL, or one machine's (`machineId`); `totalItems` counted at most 100 past the page. */
-  list(o: { principal: Principal; query: Page & { machineId?: number } }): Promise<TRequestStatisticsPage>;
+  /**
+   * The viewer's page: every visible URL, or one machine's (`machineId`),
+   * filtered by the machine's class, the last probe's outcome and time, in
+   * machine id order or sorted by machine name or last probe (issue 24 point
+   * 7); `totalItems` counted to the end of the block of 100 rows the page
+   * starts in, plus a page (db/capped-count.ts).
+   */
+  list(o: { principal: Principal; query: Page & StatisticsFilterQuery & StatisticsOrder }): Promise<TRequestStatisticsPage>;
   /** One machine's URLs; 404 when the machine is unknown or hidden. */
   machine(o: { principal: Principal; machineId: number; query: Page }): Promise<TMachineRequestStatisticsResponse>;
 }

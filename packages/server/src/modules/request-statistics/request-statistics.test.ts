@@ -1,8 +1,10 @@
 /**
  * Request statistics calls (spec 2 §2.10, §7; DESIGN §14) on the demo fleet after
  * one round of probes: the page and its total, paging, the machine filter, the
- * machine's own call, bad input 400, Customer Production hidden from users
- * without the group (left out of the list, 404 by id), any signed-in user reads.
+ * class, outcome and time filters and the sorts by machine name and last
+ * probe (issue 24 point 7), the machine's own call, bad input 400 (every bad
+ * field named), Customer Production hidden from users without the group (left
+ * out of the list, 404 by id), any signed-in user reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -93,6 +95,96 @@ describe('GET /request-statistics', () => {
       expect(res.json().errors[0].propertyName).toBe(Object.keys(query)[0]);
     }
     expect((await t.call({ method: 'GET', url: '/request-statistics' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /request-statistics: filters and sorts (issue 24 point 7)', () => {
+  const list = async (query: Record<string, string>, as = 'operator') => {
+    const res = await get('/request-statistics', as, { limit: '300', ...query });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as TRequestStatisticsPage;
+  };
+  const keys = (p: TRequestStatisticsPage) => p.items.map((i) => `${i.machineId}:${i.kind}`);
+
+  it("keeps the machine's class and the last probe's outcome, in the list's order", async () => {
+    const all = await list({});
+    const { rows } = await t.database.pool.query<{ id: number; class_id: number }>('select id, class_id from machines');
+    const classOf = new Map(rows.map((r) => [r.id, r.class_id]));
+    // The first 300 URLs filtered here: the start of the filtered list.
+    const startOf = (p: TRequestStatisticsPage, expected: string[]) => keys(p).slice(0, expected.length);
+    const testing = await list({ classId: '2' });
+    const ofTesting = keys(all).filter((_, n) => classOf.get(all.items[n]!.machineId) === 2);
+    expect(ofTesting.length).toBeGreaterThan(0);
+    expect(startOf(testing, ofTesting)).toEqual(ofTesting);
+    expect(testing.items.every((i) => classOf.get(i.machineId) === 2)).toBe(true);
+    expect(await list({ classId: String(CLASS_CUSTOMER_PRODUCTION) })).toEqual({ items: [], totalItems: 0, totalCapped: false });
+    expect((await list({ classId: String(CLASS_CUSTOMER_PRODUCTION) }, 'admin')).items.length).toBe(hiddenRows > 0 ? Math.min(hiddenRows, 300) : 0);
+
+    const failures = await list({ status: 'failure' });
+    const failed = keys(all).filter((_, n) => !all.items[n]!.lastSuccess);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(startOf(failures, failed)).toEqual(failed);
+    expect(failures.items.every((i) => !i.lastSuccess)).toBe(true);
+    const successes = await list({ status: 'success', classId: '2' });
+    const succeeded = keys(testing).filter((_, n) => testing.items[n]!.lastSuccess);
+    expect(startOf(successes, succeeded)).toEqual(succeeded);
+    expect(successes.items.every((i) => i.lastSuccess && classOf.get(i.machineId) === 2)).toBe(true);
+  });
+
+  it("keeps the last probe's time range, and sorts by it either way", async () => {
+    // Two URLs probed a day and two days ago (the others in the last minute).
+    const old = (await list({ limit: '2' })).items;
+    await t.database.pool.query(
+      `update request_statistics set last_at = now() - make_interval(days => (case when machine_id = $1 then 1 else 2 end))
+       where (machine_id, kind) in ((${old[0]!.machineId}, ${old[0]!.kind === 'launcher' ? 0 : 1}), (${old[1]!.machineId}, ${old[1]!.kind === 'launcher' ? 0 : 1}))`,
+      [old[0]!.machineId],
+    );
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const stale = await list({ to: anHourAgo });
+    expect(stale.items.map((i) => i.machineId).sort()).toEqual(old.map((i) => i.machineId).sort());
+    const fresh = await list({ from: anHourAgo, startIndex: '300' });
+    expect(fresh.totalItems).toBe(total - hiddenRows - 2);
+    expect(await list({ from: anHourAgo, to: new Date(Date.now() - 1_800_000).toISOString() })).toEqual({ items: [], totalItems: 0, totalCapped: false });
+
+    const oldestFirst = await list({ sort: 'lastUpdate', order: 'asc' });
+    const times = oldestFirst.items.map((i) => i.lastUpdate);
+    expect(times).toEqual([...times].sort());
+    expect(oldestFirst.items.slice(0, 2).map((i) => i.machineId)).toEqual([old[1]!.machineId, old[0]!.machineId]);
+    const newestFirst = await list({ sort: 'lastUpdate' });
+    expect(newestFirst.items.map((i) => i.lastUpdate)).toEqual([...newestFirst.items.map((i) => i.lastUpdate)].sort().reverse());
+    const visibleRows = total - hiddenRows;
+    const last = await list({ sort: 'lastUpdate', startIndex: String(visibleRows - 2) });
+    expect(last.items.map((i) => i.machineId)).toEqual([old[0]!.machineId, old[1]!.machineId]);
+    const next = await list({ sort: 'lastUpdate', order: 'asc', startIndex: '1', limit: '1' });
+    expect(next.items[0]!.machineId).toBe(old[0]!.machineId);
+    expect(next.totalItems).toBe((await list({ sort: 'lastUpdate', order: 'asc', limit: '1' })).totalItems);
+  });
+
+  it("sorts by the machine's name either way, then launcher before site master", async () => {
+    const byName = await list({ sort: 'machine' });
+    const names = byName.items.map((i) => i.machineName);
+    expect(names).toEqual([...names].sort());
+    const pairs = byName.items.filter((i) => i.machineId === bothMachine).map((i) => i.kind);
+    expect(pairs).toEqual(['launcher', 'siteMaster']);
+    const desc = await list({ sort: 'machine', order: 'desc', limit: '20' });
+    expect(desc.items.map((i) => i.machineName)).toEqual([...desc.items.map((i) => i.machineName)].sort().reverse());
+    const second = await list({ sort: 'machine', order: 'desc', limit: '20', startIndex: '20' });
+    expect(second.items[0]!.machineName <= desc.items[19]!.machineName).toBe(true);
+    expect(second.totalItems).toBe(desc.totalItems);
+  });
+
+  it.each([
+    [{ status: 'ok' }, ['status']],
+    [{ sort: 'url' }, ['sort']],
+    [{ order: 'down' }, ['order']],
+    [{ classId: '0' }, ['classId']],
+    [{ from: '2026-11-28' }, ['from']],
+    [{ from: '2026-11-28T10:00:00Z', to: '2026-11-28T09:59:59Z' }, ['to']],
+    [{ status: 'x', sort: 'y', order: 'z', to: 'w', limit: '301' }, ['status', 'sort', 'order', 'to', 'limit']],
+  ])('answers 400 for %o naming every bad field', async (query, fields) => {
+    const res = await get('/request-statistics', 'viewer', query);
+    expect(res.statusCode).toBe(400);
+    expect((res.json().errors as { propertyName: string }[]).map((e) => e.propertyName).sort()).toEqual([...fields].sort());
   });
 });
 

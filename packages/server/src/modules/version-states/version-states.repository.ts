@@ -5,7 +5,7 @@
  * versions across the visible fleet.
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { VERSION_STATE_COMPONENTS, type TVersionStateKind } from '@fleet/contracts';
+import { VERSION_STATE_COMPONENTS, type TSortOrder, type TVersionStateKind } from '@fleet/contracts';
 import { cappedCount, cappedTotalFields } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
@@ -54,26 +54,59 @@ const newestBackup = (machineId: SQL, software: string, until: SQL) => sql`(sele
 export interface ViewerPageQuery {
   hiddenClassIds: number[];
   machineId?: number;
+  /** The machine's class. */
+  classId?: number;
+  /** States in which this component is installed (with `branch`: a version of that branch). */
+  component?: string;
+  branch?: string;
+  /** The stored states' time range (inclusive, ISO 8601); not for desired states. */
+  from?: string;
+  to?: string;
+  /** The stored states' order by time: `desc` newest first (the default), `asc` oldest first. */
+  order?: TSortOrder;
   startIndex: number;
   limit: number;
 }
 
-/** The stored states' order, written as `version_states_current_idx` and `version_states_historical_idx` are. */
-const STATE_ORDER = sql`v.timestamp desc nulls last, v.id desc nulls last`;
+/**
+ * The stored states' order, written as `version_states_current_idx` and
+ * `version_states_historical_idx` are (`desc nulls last`), or exactly
+ * backwards (`asc nulls first`), so that either direction walks the index.
+ */
+const stateOrder = (order: TSortOrder | undefined) =>
+  order === 'asc' ? sql`v.timestamp asc nulls first, v.id asc nulls first` : sql`v.timestamp desc nulls last, v.id desc nulls last`;
+
+/** The conditions of the stored state `v` on the filter: machine, component (and branch), time range (each `and …`, or nothing). */
+function stateFilters(q: ViewerPageQuery): SQL {
+  const component = q.component === undefined ? undefined : sql`${q.component}::text`;
+  return sql`${q.machineId !== undefined ? sql`and v.machine_id = ${q.machineId}::int` : sql``}
+    ${component && q.branch === undefined ? sql`and jsonb_typeof(v.components -> ${component}) = 'object'` : sql``}
+    ${component && q.branch !== undefined ? sql`and v.components -> ${component} ->> 'branchName' = ${q.branch}::text` : sql``}
+    ${q.from !== undefined ? sql`and v.timestamp >= ${q.from}::timestamptz` : sql``}
+    ${q.to !== undefined ? sql`and v.timestamp <= ${q.to}::timestamptz` : sql``}`;
+}
+
+/** `and <the machine's class is classId>` for a row whose machine id is `machineId` (a scalar subquery, per row), or nothing. */
+const classOf = (machineId: SQL, classId: number | undefined) =>
+  classId === undefined ? sql`` : sql`and (select m.class_id from machines m where m.id = ${machineId}) = ${classId}::int`;
 
 /**
  * The statement of a page of stored states (`current` true: current ones,
- * false: historical ones) of visible machines, newest first (timestamp, then
- * id): one row, `page`, the TVersionStatesViewerPage as JSON text
- * (`{ items, totalItems, totalCapped }`), the total counted at most `cap`
- * rows.
+ * false: historical ones) of visible machines matching the filter (machine,
+ * class, component and branch, time range), newest first (timestamp, then
+ * id; `order` asc: oldest first): one row, `page`, the
+ * TVersionStatesViewerPage as JSON text (`{ items, totalItems, totalCapped }`),
+ * the total counted at most `cap` rows.
  *
  * The page walks `version_states_current_idx` or
- * `version_states_historical_idx` (or the machine's `version_states_machine_idx`)
- * and stops after the page; the count walks the same index, index-only (it
- * carries `machine_id`, migration 0021), with each state's machine and account
- * (`nulls last` only so that the order is the indexes' own: timestamps are
- * never null). The current flag is a literal, not a parameter: a generic plan
+ * `version_states_historical_idx` (or the machine's `version_states_machine_idx`),
+ * either way, from the time range's end, and stops after the page; the count
+ * walks the same index newest first (a capped count is the same either way),
+ * index-only without a component filter (it carries `machine_id`, migration
+ * 0021), with each state's machine and account (`nulls last` only so that the
+ * order is the indexes' own: timestamps are never null). The class and the
+ * component are tested per row along the walk (a rare class or branch walks
+ * further). The current flag is a literal, not a parameter: a generic plan
  * could not use the partial indexes otherwise. Each of the page's rows is
  * built in a lateral subquery (`limit 1`): the generic plan estimates a
  * parameter `limit` at a tenth of the table and would join back with a hash
@@ -82,13 +115,14 @@ const STATE_ORDER = sql`v.timestamp desc nulls last, v.id desc nulls last`;
  * next state replaced it.
  */
 export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean; cap: number }): SQL {
-  const only = sql`${q.current ? sql`v.current` : sql`not v.current`} ${q.machineId !== undefined ? sql`and v.machine_id = ${q.machineId}::int` : sql``}`;
-  // The page tests visibility per row (db/visible-machine.ts: the generic plan would join every state and sort).
-  const ids = sql`select v.id, v.timestamp from version_states v
-    where ${only} and ${machineVisible(sql`v.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}
-    order by ${STATE_ORDER}`;
+  const only = sql`${q.current ? sql`v.current` : sql`not v.current`} ${stateFilters(q)}`;
+  // The page tests visibility (and the class) per row (db/visible-machine.ts: the generic plan would join every state and sort).
+  const ids = sql`select v.id from version_states v
+    where ${only} and ${machineVisible(sql`v.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })} ${classOf(sql`v.machine_id`, q.classId)}
+    order by ${stateOrder(q.order)}`;
   const counted = sql`select 1 from version_states v join machines m on m.id = v.machine_id join accounts a on a.id = m.account_id
-    where ${only} and ${visibleMachine(q.hiddenClassIds)} order by ${STATE_ORDER}`;
+    where ${only} and ${visibleMachine(q.hiddenClassIds)} ${q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``}
+    order by ${stateOrder('desc')}`;
   const replacedAt = sql`(select min(n.timestamp) from version_states n where n.machine_id = v.machine_id and (n.timestamp, n.id) > (v.timestamp, v.id))`;
   const item = sql`json_build_object('id', v.id, 'machine', json_build_object('id', v.machine_id, 'name', m.name),
     'desired', false, 'current', v.current, 'timestamp', ${isoTime(sql`v.timestamp`)}, 'components', v.components,
@@ -96,8 +130,8 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
     'launcherBackup', ${newestBackup(sql`v.machine_id`, 'launcher', q.current ? sql`null::timestamptz` : replacedAt)},
     'siteMasterBackup', ${newestBackup(sql`v.machine_id`, 'siteMaster', q.current ? sql`null::timestamptz` : replacedAt)})`;
   return sql`select json_build_object(
-      'items', coalesce((select json_agg(x.item order by p.timestamp desc, p.id desc)
-        from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+      'items', coalesce((select json_agg(x.item order by p.n)
+        from (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) i) p
         cross join lateral (select ${item} as item from version_states v join machines m on m.id = v.machine_id where v.id = p.id limit 1) x),
         '[]'::json),
       ${cappedTotalFields(sql`t.n`, q.cap)})::text as page
@@ -106,7 +140,9 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
 
 /**
  * The statement of a page of visible machines by id with their desired
- * versions (the Desired radio: one computed state per machine): one row,
+ * versions (the Desired radio: one computed state per machine), filtered by
+ * machine, class and component (a desired version of it; with `branch`, of
+ * that branch; no time range): one row,
  * `page`, the TVersionStatesViewerPage as JSON text, the total counted at most
  * `cap` rows. A state's time is that of the activity that last changed the
  * machine's desired versions, else now; its components are the commits its
@@ -114,8 +150,13 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
  * read once for the page's distinct versions; its backups the newest.
  */
 export function viewerDesiredPageStatement(q: ViewerPageQuery & { cap: number }): SQL {
+  // A desired version is `{branch}|{shortHash}` (absent: not installed).
+  const desired = q.component === undefined ? undefined : sql`m.desired_versions ->> ${q.component}::text`;
   const ids = sql`select m.id from machines m join accounts a on a.id = m.account_id
     where ${visibleMachine(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and m.id = ${q.machineId}::int` : sql``}
+    ${q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``}
+    ${desired && q.branch === undefined ? sql`and ${desired} is not null` : sql``}
+    ${desired && q.branch !== undefined ? sql`and starts_with(${desired}, ${q.branch}::text || '|')` : sql``}
     order by m.id`;
   // The commits the page's versions name, once, as one object keyed `software|shortHash`
   // (the lowest id wins when two branches have the same short hash).

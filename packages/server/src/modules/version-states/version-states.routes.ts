@@ -73,8 +73,9 @@ export const versionStateRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'listVersionStates',
         summary: 'Version states of every visible machine, or of one, paged (States viewer)',
         description:
-          'The States viewer (spec 2 §2.8, §4): `state=Current` the current states, `Historical` the former ones, both newest first (timestamp, then id); ' +
-          '`Desired` one computed desired state per machine, by machine id. `machineId` keeps one machine (an unknown or hidden id answers an empty page). ' +
+          'The States viewer (spec 2 §2.8, §4; issue 24 point 7): `state=Current` the current states, `Historical` the former ones, both newest first (timestamp, then id; `order=asc` oldest first), ' +
+          '`from` and `to` bounding the timestamp; `Desired` one computed desired state per machine, by machine id (no time range or sort: 400). ' +
+          '`machineId` keeps one machine (an unknown or hidden id answers an empty page); `classId` the machine\'s class; `component` the states in which it is installed, with `branch` those whose version of it is of that branch. ' +
           'Each row carries its machine class name and the names of the newest launcher and site master backups made before the state was replaced. ' +
           'Customer Production machines are left out without group CustomerProductionAccess. The total is counted at most ' +
           `${VIEWER_COUNT_AHEAD} rows past the page (\`totalCapped\`).`,

@@ -10,8 +10,10 @@
  * - `stateInfo`: the current state (Version Info); a machine with no stored state
  *   yet (a new machine, the scale seed) answers its current versions, `id` null.
  * - `viewer`: the States viewer's page (spec 2 §2.8) across every visible machine
- *   or of one: Current and Historical are the stored states, newest first;
- *   Desired is one computed state per machine, by machine id. Each row carries
+ *   or of one: Current and Historical are the stored states, newest first (or
+ *   oldest, `order` asc), within the time range; Desired is one computed state
+ *   per machine, by machine id; each filtered by class and by component and
+ *   branch (issue 24 point 7). Each row carries
  *   its machine's class and backups; the total is capped (`VIEWER_COUNT_AHEAD`).
  *   A machine id that is unknown or hidden answers an empty page (a filter,
  *   not a path).
@@ -103,6 +105,12 @@ export function createVersionStateService({ db }: { db: Db }): VersionStateServi
         await repo.selectViewerPageText(db, {
           hiddenClassIds: hiddenClassIds(principal),
           machineId: query.machineId,
+          classId: query.classId,
+          component: query.component,
+          branch: query.branch,
+          from: query.from,
+          to: query.to,
+          order: query.order,
           startIndex: query.startIndex,
           limit: query.limit,
           state: query.state,

@@ -18,11 +18,11 @@
  */
 import { useMemo } from 'react';
 import { Card, Table } from 'antd';
-import { OPERATION_SORTS, type TOperation, type TOperationSort } from '@fleet/contracts';
+import { OPERATION_SORTS, type TOperation } from '@fleet/contracts';
 import { useTaskHub } from '../machines/api/task-hub';
 import { ScrollRegion } from '../viewer/components/ScrollRegion';
 import { viewerPagination, ViewerToolbar } from '../viewer/components/ViewerToolbar';
-import { sorterToSort } from '../viewer/use-viewer-params';
+import { onSortChange } from '../viewer/use-viewer-params';
 import { useOperationsPage } from './api/queries';
 import { OperationFilters } from './components/OperationFilters';
 import { useOperationColumns } from './components/operation-columns';
@@ -54,11 +54,7 @@ export default function OperationsViewerPage() {
           dataSource={operations.isError ? [] : (operations.data?.items ?? [])}
           loading={operations.isLoading}
           locale={{ emptyText: operations.isLoading ? ' ' : 'No operations' }}
-          onChange={(_pagination, _filters, sorter, extra) => {
-            if (extra.action !== 'sort') return;
-            const next = sorterToSort(sorter);
-            setSort(next && (OPERATION_SORTS as readonly string[]).includes(next.sort) ? { sort: next.sort as TOperationSort, order: next.order } : undefined);
-          }}
+          onChange={onSortChange(OPERATION_SORTS, setSort)}
           pagination={viewerPagination({ page, pageSize, list: operations, noun: 'operations', onChange: setPage })}
         />
       </ScrollRegion>

@@ -10,7 +10,6 @@
  */
 import { useMemo } from 'react';
 import {
-  CLASS_IDS,
   OPERATION_FILTER_STATUSES,
   OPERATION_SORTS,
   OPERATION_TYPE_NAMES,
@@ -20,7 +19,7 @@ import {
   type TSortOrder,
 } from '@fleet/contracts';
 import { oneOf, readList } from '../../lib/url-params';
-import { readSort, useViewerParams } from '../viewer/use-viewer-params';
+import { readClassParam, readSort, readTimeParam, useViewerParams } from '../viewer/use-viewer-params';
 import type { OperationsPageQuery } from './api/keys';
 
 export { readMachineParam } from '../viewer/use-viewer-params';
@@ -37,17 +36,15 @@ export interface OperationsFilter {
 
 const asStatus = oneOf(OPERATION_FILTER_STATUSES);
 const asType = oneOf(OPERATION_TYPE_NAMES);
-const asTime = (raw: string | null) => (raw && raw.length <= 40 && !Number.isNaN(Date.parse(raw)) ? raw : undefined);
-const asClassId = (raw: string | null) => CLASS_IDS.find((id) => String(id) === raw);
 
 /** The filters and order of a query string (unknown values left out). */
 export function readOperationsFilter(params: URLSearchParams): OperationsFilter {
   return {
     status: readList(params, 'status', asStatus),
     type: asType(params.get('type')),
-    classId: asClassId(params.get('class')),
-    from: asTime(params.get('from')),
-    to: asTime(params.get('to')),
+    classId: readClassParam(params),
+    from: readTimeParam(params, 'from'),
+    to: readTimeParam(params, 'to'),
     sort: readSort(params, OPERATION_SORTS),
   };
 }

@@ -14,9 +14,8 @@
  * machine, and long names, host names and cloud ids end in an ellipsis with
  * the whole text as a tooltip, so that every column fits at 1440 pixels.
  */
-import { Card, Flex, Select, Table, Typography, type TableProps } from 'antd';
+import { Card, Flex, Table, Typography, type TableProps } from 'antd';
 import {
-  CLASS_IDS,
   CLOUD_INSTANCE_SORTS,
   INSTANCE_STATES,
   isComputeHostName,
@@ -24,14 +23,14 @@ import {
   type TInstanceState,
   type TSortOrder,
 } from '@fleet/contracts';
-import { useAuth } from '../../app/auth/auth-context';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { oneOf } from '../../lib/url-params';
-import { selectableClasses } from '../accounts/use-account-list-params';
 import { useCloudInstancesPage } from './api/queries';
+import { ClassFilter } from './components/ClassFilter';
+import { FilterSelect } from './components/FilterSelect';
 import { ScrollRegion } from './components/ScrollRegion';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
-import { columnSortOrder, readSort, sorterToSort, useViewerParams } from './use-viewer-params';
+import { columnSortOrder, onSortChange, readClassParam, readSort, useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
 
 function HostName({ hostName }: { hostName: string }) {
@@ -81,7 +80,6 @@ function columns(sort: { sort: string; order: TSortOrder } | undefined): TablePr
 
 const asStatus = oneOf(INSTANCE_STATES);
 const asActive = oneOf(['true', 'false'] as const);
-const asClassId = (raw: string | null) => CLASS_IDS.find((id) => String(id) === raw);
 const STATUS_OPTIONS = INSTANCE_STATES.map((s) => ({ value: s, label: s }));
 const ACTIVE_OPTIONS = [
   { value: 'true', label: 'Active' },
@@ -90,8 +88,7 @@ const ACTIVE_OPTIONS = [
 
 export default function CloudInstancesViewerPage() {
   const { machineId, page, pageSize, params, setMachine, setPage, setParam, setSort } = useViewerParams();
-  const { hasCustomerProductionAccess } = useAuth();
-  const classId = asClassId(params.get('class'));
+  const classId = readClassParam(params);
   const status = asStatus(params.get('status'));
   const active = asActive(params.get('active'));
   const sort = readSort(params, CLOUD_INSTANCE_SORTS);
@@ -104,7 +101,6 @@ export default function CloudInstancesViewerPage() {
     ...(active ? { active: active === 'true' } : {}),
     ...(sort ? { sort: sort.sort, order: sort.order } : {}),
   });
-  const classOptions = selectableClasses(hasCustomerProductionAccess).map((c) => ({ value: c.id as number, label: c.name }));
   return (
     <Card title="Cloud Instances">
       <ViewerToolbar
@@ -114,33 +110,9 @@ export default function CloudInstancesViewerPage() {
         list={list}
         errorFallback="Cloud instances could not be loaded"
       >
-        <Select<number>
-          aria-label="Class"
-          placeholder="All classes"
-          allowClear
-          options={classOptions}
-          value={classId}
-          onChange={(id) => setParam('class', id === undefined ? undefined : String(id))}
-          style={{ width: 170 }}
-        />
-        <Select<TInstanceState>
-          aria-label="Status"
-          placeholder="All states"
-          allowClear
-          options={STATUS_OPTIONS}
-          value={status}
-          onChange={(value) => setParam('status', value)}
-          style={{ width: 150 }}
-        />
-        <Select<string>
-          aria-label="Active"
-          placeholder="Active or not"
-          allowClear
-          options={ACTIVE_OPTIONS}
-          value={active}
-          onChange={(value) => setParam('active', value)}
-          style={{ width: 140 }}
-        />
+        <ClassFilter value={classId} onChange={(id) => setParam('class', id === undefined ? undefined : String(id))} />
+        <FilterSelect<TInstanceState> label="Status" placeholder="All states" options={STATUS_OPTIONS} value={status} onChange={(value) => setParam('status', value)} width={150} />
+        <FilterSelect<string> label="Active" placeholder="Active or not" options={ACTIVE_OPTIONS} value={active} onChange={(value) => setParam('active', value)} width={140} />
       </ViewerToolbar>
       <ScrollRegion label="Cloud instances table">
         <Table<TCloudInstance>
@@ -157,11 +129,7 @@ export default function CloudInstancesViewerPage() {
               </pre>
             ),
           }}
-          onChange={(_pagination, _filters, sorter, extra) => {
-            if (extra.action !== 'sort') return;
-            const next = sorterToSort(sorter);
-            setSort(next && next.sort === 'timestamp' ? { sort: 'timestamp', order: next.order } : undefined);
-          }}
+          onChange={onSortChange(CLOUD_INSTANCE_SORTS, setSort)}
           pagination={viewerPagination({ page, pageSize, list, noun: 'cloud instances', onChange: setPage })}
         />
       </ScrollRegion>

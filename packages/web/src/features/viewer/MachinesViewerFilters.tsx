@@ -3,8 +3,9 @@
  * needs admin, turbo and unmanaged (Any, Yes, No), kept in the URL by
  * `use-machines-viewer-filters.ts`; the top bar's chips open the viewer with one set.
  */
-import { Button, Select } from 'antd';
+import { Button } from 'antd';
 import { ACCOUNT_CLASSES, CLASS_ADD_ON } from '@fleet/contracts';
+import { FilterSelect } from './components/FilterSelect';
 import { MACHINE_FLAG_FILTERS, type MachineFlagFilter, type useMachinesViewerFilters } from './use-machines-viewer-filters';
 
 const FLAG_LABELS: Record<MachineFlagFilter, string> = { needsAdmin: 'Needs admin', turbo: 'Turbo', unmanaged: 'Unmanaged' };
@@ -18,22 +19,13 @@ export function MachinesViewerFilters({ filters, setClass, setFlag, clear }: Ret
   const any = filters.classId !== undefined || MACHINE_FLAG_FILTERS.some((f) => filters[f] !== undefined);
   return (
     <>
-      <Select<number>
-        aria-label="Class"
-        placeholder="Any class"
-        allowClear
-        style={{ width: 180 }}
-        value={filters.classId}
-        options={CLASS_OPTIONS}
-        onChange={(v) => setClass(v ?? undefined)}
-      />
+      <FilterSelect<number> label="Class" placeholder="Any class" width={180} value={filters.classId} options={CLASS_OPTIONS} onChange={setClass} />
       {MACHINE_FLAG_FILTERS.map((name) => (
-        <Select<string>
+        <FilterSelect<string>
           key={name}
-          aria-label={FLAG_LABELS[name]}
+          label={FLAG_LABELS[name]}
           placeholder={`${FLAG_LABELS[name]}: any`}
-          allowClear
-          style={{ width: 175 }}
+          width={175}
           value={filters[name] === undefined ? undefined : String(filters[name])}
           options={YES_NO.map((o) => ({ value: o.value, label: `${FLAG_LABELS[name]}: ${o.label}` }))}
           onChange={(v) => setFlag(name, v === undefined ? undefined : v === 'true')}

@@ -1,27 +1,27 @@
 /**
- * The States viewer (`/viewer/states`, spec 2 §2.8, §4): a radio Current,
- * Historical or Desired, and the version states of every machine or of the
- * selected one, 20 a page (20, 50 or 100; issue 24 point 7 made the spec's 15
- * the viewers' one): machine, class, desired, timestamp, a version column
- * per component (deployer, siteMaster, launcher, …, auditChangeLog) and the
- * siteMasterBackup and launcherBackup of the state's time.
+ * The States viewer (`/viewer/states`, spec 2 §2.8, §4; issue 24 point 7): a
+ * radio Current, Historical or Desired, the filters class, component, branch
+ * and time range, and the version states of every machine or of the selected
+ * one, 20 a page (20, 50 or 100; the spec's 15 made the viewers' one):
+ * machine, class, desired, timestamp (sortable either way for stored states),
+ * a version column per component (deployer, siteMaster, launcher, …,
+ * auditChangeLog; the filtered one first) and the siteMasterBackup and
+ * launcherBackup of the state's time.
  *
- * Paged on the server (`GET /version-states?state&machineId&startIndex&limit`)
- * with `machine`, `state`, `page` and `size` in the URL.
+ * Paged, filtered and sorted on the server (`GET /version-states?state&
+ * machineId&classId&component&branch&from&to&sort&order&startIndex&limit`)
+ * with everything in the URL (`states-filter.ts`).
  */
-import { Card, Radio, Table, Tooltip, type TableProps } from 'antd';
-import {
-  VERSION_STATE_KINDS,
-  type TComponentVersion,
-  type TVersionStateKind,
-  type TViewerVersionState,
-} from '@fleet/contracts';
+import { useMemo } from 'react';
+import { Card, Table, Tooltip, type TableProps } from 'antd';
+import { VERSION_STATE_SORTS, type TComponentVersion, type TViewerVersionState } from '@fleet/contracts';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
-import { oneOf } from '../../lib/url-params';
 import { useVersionStatesPage } from './api/queries';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
 import { ScrollRegion } from './components/ScrollRegion';
-import { useViewerParams } from './use-viewer-params';
+import { readStatesFilter, statesPageQuery, type StatesFilter } from './states-filter';
+import { StatesViewerFilters } from './StatesViewerFilters';
+import { columnSortOrder, onSortChange, useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
 
 /** The component columns in the spec's order (spec 2 §2.8). */
@@ -47,11 +47,6 @@ export const STATE_COMPONENT_COLUMNS = [
   'auditChangeLog',
 ] as const;
 
-/** The URL's `state` parameter: lower-case kind names (`current`, `historical`, `desired`), Current by default. */
-const STATE_PARAM = 'state';
-const readKind = (raw: string | null): TVersionStateKind =>
-  VERSION_STATE_KINDS.find((k) => k.toLowerCase() === raw) ?? oneOf(VERSION_STATE_KINDS)(raw) ?? 'Current';
-
 /** A component's commit as `branch@hash`, its time as a tooltip; empty when not installed. */
 function Version({ commit }: { commit: TComponentVersion | null | undefined }) {
   if (!commit) return null;
@@ -62,43 +57,56 @@ function Version({ commit }: { commit: TComponentVersion | null | undefined }) {
   );
 }
 
-const COLUMNS: TableProps<TViewerVersionState>['columns'] = [
-  { key: 'machine', title: 'Machine', render: (_, s) => s.machine.name },
-  { key: 'class', title: 'Class', dataIndex: 'machineClassName' },
-  { key: 'desired', title: 'Desired', render: (_, s) => yesNo(s.desired) },
-  { key: 'timestamp', title: 'Timestamp', render: (_, s) => formatDateTime(s.timestamp, DATE_TIME_SECONDS_FORMAT) },
-  ...STATE_COMPONENT_COLUMNS.map((component) => ({
-    key: component,
-    title: component,
-    render: (_: unknown, s: TViewerVersionState) => <Version commit={s.components[component]} />,
-  })),
-  { key: 'siteMasterBackup', title: 'siteMasterBackup', dataIndex: 'siteMasterBackup' },
-  { key: 'launcherBackup', title: 'launcherBackup', dataIndex: 'launcherBackup' },
-];
+type Column = NonNullable<TableProps<TViewerVersionState>['columns']>[number];
+
+const componentColumn = (component: (typeof STATE_COMPONENT_COLUMNS)[number]): Column => ({
+  key: component,
+  title: component,
+  render: (_: unknown, s: TViewerVersionState) => <Version commit={s.components[component]} />,
+});
+
+/**
+ * The columns: machine, class, desired, timestamp (sortable either way for
+ * stored states), the component filtered by (if any) next to the timestamp so
+ * that it stays in view, the other components, the backups.
+ */
+function columns(filter: StatesFilter): Column[] {
+  const stored = filter.state !== 'Desired';
+  const components = filter.component ? [filter.component, ...STATE_COMPONENT_COLUMNS.filter((c) => c !== filter.component)] : STATE_COMPONENT_COLUMNS;
+  return [
+    { key: 'machine', title: 'Machine', render: (_, s) => s.machine.name },
+    { key: 'class', title: 'Class', dataIndex: 'machineClassName' },
+    { key: 'desired', title: 'Desired', render: (_, s) => yesNo(s.desired) },
+    {
+      key: 'timestamp',
+      title: 'Timestamp',
+      ...(stored ? { sorter: true, sortDirections: ['descend', 'ascend'] as const, sortOrder: columnSortOrder(filter.sort, 'timestamp') } : {}),
+      render: (_, s) => formatDateTime(s.timestamp, DATE_TIME_SECONDS_FORMAT),
+    },
+    ...components.map(componentColumn),
+    { key: 'siteMasterBackup', title: 'siteMasterBackup', dataIndex: 'siteMasterBackup' },
+    { key: 'launcherBackup', title: 'launcherBackup', dataIndex: 'launcherBackup' },
+  ];
+}
 
 export default function StatesViewerPage() {
-  const { machineId, page, pageSize, params, setMachine, setParam, setPage } = useViewerParams();
-  const state = readKind(params.get(STATE_PARAM));
-  const list = useVersionStatesPage({ state, machineId, startIndex: (page - 1) * pageSize, limit: pageSize });
+  const { machineId, page, pageSize, params, setMachine, setParams, setPage, setSort } = useViewerParams();
+  const filter = useMemo(() => readStatesFilter(params), [params]);
+  const list = useVersionStatesPage(statesPageQuery({ machineId, page, pageSize, filter }));
   return (
     <Card title="States">
       <ViewerToolbar selectorId="states-viewer-machine" machineId={machineId} onMachine={setMachine} list={list} errorFallback="States could not be loaded">
-        <Radio.Group
-          aria-label="Version states"
-          optionType="button"
-          value={state}
-          onChange={(e) => setParam(STATE_PARAM, e.target.value === 'Current' ? undefined : String(e.target.value).toLowerCase())}
-          options={VERSION_STATE_KINDS.map((k) => ({ value: k, label: k }))}
-        />
+        <StatesViewerFilters filter={filter} onChange={setParams} />
       </ViewerToolbar>
       <ScrollRegion label="Version states table">
         <Table<TViewerVersionState>
           rowKey={(s) => (s.id === null ? `desired-${s.machine.id}` : String(s.id))}
           size="small"
-          columns={COLUMNS}
+          columns={columns(filter)}
           dataSource={list.isError ? [] : (list.data?.items ?? [])}
           loading={list.isLoading}
           locale={{ emptyText: list.isLoading ? ' ' : 'No version states' }}
+          onChange={onSortChange(VERSION_STATE_SORTS, setSort)}
           pagination={viewerPagination({ page, pageSize, list, noun: 'states', onChange: setPage })}
         />
       </ScrollRegion>

@@ -13,7 +13,7 @@ import { operationKeys } from '../operations/api/keys';
 import { issueKeys } from '../issues/api/keys';
 import { requestStatisticsKeys } from '../request-statistics/api/keys';
 import { viewerKeys } from './api/keys';
-import { columnSortOrder, readPageSize, readSort, sorterToSort, useViewerParams } from './use-viewer-params';
+import { columnSortOrder, onSortChange, readPageSize, readSort, sorterToSort, useViewerParams } from './use-viewer-params';
 import { operationsPageQuery, readOperationsFilter } from '../operations/use-operations-params';
 
 const page = { machineId: 3, startIndex: 20, limit: 20 };
@@ -97,6 +97,16 @@ describe('the shared page size and order in the URL (issue 24 point 7)', () => {
     expect(sorterToSort({ columnKey: 'finished', order: undefined })).toBeUndefined();
     expect(columnSortOrder({ sort: 'finished', order: 'asc' }, 'finished')).toBe('ascend');
     expect(columnSortOrder({ sort: 'finished', order: 'desc' }, 'started')).toBeNull();
+  });
+
+  it('writes a sort click on a known column into the URL, anything else back to the default, and ignores paging', () => {
+    const set = vi.fn();
+    const onChange = onSortChange(['count', 'first'] as const, set);
+    onChange({}, {}, { columnKey: 'count', order: 'ascend' }, { action: 'sort' });
+    onChange({}, {}, { columnKey: 'machine', order: 'ascend' }, { action: 'sort' });
+    onChange({}, {}, { columnKey: 'count', order: undefined }, { action: 'sort' });
+    onChange({ current: 2 }, {}, { columnKey: 'count', order: 'descend' }, { action: 'paginate' });
+    expect(set.mock.calls).toEqual([[{ sort: 'count', order: 'asc' }], [undefined], [undefined]]);
   });
 
   it("reads the Operations viewer's filters, leaving out unknown values, into the list's query", () => {

@@ -13,7 +13,7 @@
 import { useMemo } from 'react';
 import { useSearchParams } from '../../lib/use-search-params';
 import { useQueryClient } from '@tanstack/react-query';
-import { VIEWER_PAGE_SIZE, VIEWER_PAGE_SIZES, type TSortOrder } from '@fleet/contracts';
+import { CLASS_IDS, VIEWER_PAGE_SIZE, VIEWER_PAGE_SIZES, type TSortOrder } from '@fleet/contracts';
 import { oneOf, readPage, writeParam } from '../../lib/url-params';
 import { clearViewerLists } from './api/keys';
 
@@ -32,6 +32,18 @@ export function readMachineParam(params: URLSearchParams): number | undefined {
 export function readPageSize(params: URLSearchParams): number {
   const size = Number(params.get('size'));
   return (VIEWER_PAGE_SIZES as readonly number[]).includes(size) ? size : VIEWER_PAGE_SIZE;
+}
+
+/** The `class` parameter: a machine class id (one of CLASS_IDS), else none. */
+export function readClassParam(params: URLSearchParams): number | undefined {
+  const raw = params.get('class');
+  return CLASS_IDS.find((id) => String(id) === raw);
+}
+
+/** A time parameter (`from`, `to`): a date and time of at most 40 characters that parses, else none. */
+export function readTimeParam(params: URLSearchParams, key: string): string | undefined {
+  const raw = params.get(key);
+  return raw && raw.length <= 40 && !Number.isNaN(Date.parse(raw)) ? raw : undefined;
 }
 
 /** A viewer's order from `sort` (one of `sorts`) and `order`; none (the viewer's default) when `sort` is absent or unknown. */
@@ -55,6 +67,20 @@ export function sorterToSort(sorter: unknown): { sort: string; order: TSortOrder
   const one = (Array.isArray(sorter) ? sorter[0] : sorter) as { columnKey?: unknown; order?: unknown } | undefined;
   if (!one || typeof one.columnKey !== 'string' || (one.order !== 'ascend' && one.order !== 'descend')) return undefined;
   return { sort: one.columnKey, order: one.order === 'ascend' ? 'asc' : 'desc' };
+}
+
+/**
+ * An antd Table `onChange` that writes a sort click into the URL (`setSort`):
+ * the column's key and order when it is one of `sorts`, else (the sort
+ * cleared, or a column of no server order) the viewer's default order.
+ * Paging and filtering through the table are not its business.
+ */
+export function onSortChange<S extends string>(sorts: readonly S[], setSort: (sort: { sort: S; order: TSortOrder } | undefined) => void) {
+  return (_pagination: unknown, _filters: unknown, sorter: unknown, extra: { action: string }) => {
+    if (extra.action !== 'sort') return;
+    const next = sorterToSort(sorter);
+    setSort(next && (sorts as readonly string[]).includes(next.sort) ? { sort: next.sort as S, order: next.order } : undefined);
+  };
 }
 
 /** The part of a query string the viewers share: `?machine=…`, or '' without a selection. */

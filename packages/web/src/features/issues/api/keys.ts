@@ -1,22 +1,30 @@
 /** Query keys of issues (spec 2 §2.5 Issue viewer, §7 Issues). */
-import type { TIssueStatus } from '@fleet/contracts';
+import type { TIssueSort, TIssueStatus, TSortOrder } from '@fleet/contracts';
 
-/** One page of the Issue viewer (`GET /issues`). */
-export interface IssuesPageQuery {
+/** The Issue viewer's filter (`GET /issues`, `GET /issues/tags`). */
+export interface IssuesFilterQuery {
   machineId?: number;
   /** Comma-joined tags, or undefined. */
   tags?: string;
   /** Open issues only (`unresolved`), resolved only, or all. */
   status: TIssueStatus;
+  /** The machine's class. */
+  classId?: number;
+  /** The last occurrence's range (ISO 8601). */
+  from?: string;
+  to?: string;
+}
+
+/** One page of the Issue viewer (`GET /issues`): the filter, the order and the page. */
+export interface IssuesPageQuery extends IssuesFilterQuery {
+  sort?: TIssueSort;
+  order?: TSortOrder;
   startIndex: number;
   limit: number;
 }
 
 /** The tag filter's suggestions (`GET /issues/tags`): the viewer's filter and the text typed. */
-export interface IssueTagsQuery {
-  machineId?: number;
-  tags?: string;
-  status: TIssueStatus;
+export interface IssueTagsQuery extends IssuesFilterQuery {
   search: string;
 }
 

@@ -1,21 +1,18 @@
 /**
  * Reads of issues (spec 2 §2.5, §7 Issues), one hook per call:
  *
- * - `GET /issues?machineId&tags&status&startIndex&limit` → `{items, totalItems, totalCapped}` (the viewer, paged on the server; a capped total is a lower bound)
- * - `GET /issues/tags?machineId&tags&status&search` → `{items: [{tag, issueCount}]}` (the tag filter's suggestions)
+ * - `GET /issues?machineId&tags&status&classId&from&to&sort&order&startIndex&limit` → `{items, totalItems, totalCapped}` (the viewer, paged, filtered and sorted on the server; a capped total is a lower bound)
+ * - `GET /issues/tags?machineId&tags&status&classId&from&to&search` → `{items: [{tag, issueCount}]}` (the tag filter's suggestions)
  * - `GET /issues/{id}/logs?startIndex&limit` → `{items, totalItems}` (the logs drawer)
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TIssueLogsPage, TIssuesPage, TIssueTagSuggestions } from '@fleet/contracts';
-import { api } from '../../../app/api-client';
-import { issueKeys, type IssuesPageQuery, type IssueTagsQuery } from './keys';
+import { api, type QueryParams } from '../../../app/api-client';
+import { issueKeys, type IssuesFilterQuery, type IssuesPageQuery, type IssueTagsQuery } from './keys';
 
-/** The filter's query parameters: machineId and tags when set, status always. */
-function filterParams(query: { machineId?: number; tags?: string; status: string }): Record<string, string | number> {
-  const params: Record<string, string | number> = { status: query.status };
-  if (query.machineId !== undefined) params.machineId = query.machineId;
-  if (query.tags !== undefined) params.tags = query.tags;
-  return params;
+/** The filter's query parameters: status always, the others when set (the client leaves out undefined ones). */
+function filterParams(query: IssuesFilterQuery): QueryParams {
+  return { status: query.status, machineId: query.machineId, tags: query.tags, classId: query.classId, from: query.from, to: query.to };
 }
 
 /** One page of the viewer; the previous page stays shown while the next loads. */
@@ -23,7 +20,7 @@ export function useIssuesPage(query: IssuesPageQuery) {
   return useQuery({
     queryKey: issueKeys.page(query),
     queryFn: ({ signal }) => {
-      const searchParams = { ...filterParams(query), startIndex: query.startIndex, limit: query.limit };
+      const searchParams = { ...filterParams(query), sort: query.sort, order: query.order, startIndex: query.startIndex, limit: query.limit };
       return api.get<TIssuesPage>('issues', { searchParams, signal });
     },
     placeholderData: keepPreviousData,

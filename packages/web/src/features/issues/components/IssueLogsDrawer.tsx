@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Alert, Descriptions, Drawer, Table, Tag, Typography, type TableProps } from 'antd';
-import { ISSUES_PAGE_SIZE, type TIssue, type TIssueLog } from '@fleet/contracts';
+import { ISSUE_LOGS_PAGE_SIZE, type TIssue, type TIssueLog } from '@fleet/contracts';
 import { errorText } from '../../../app/api-client';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useIssueLogs } from '../api/queries';
@@ -32,7 +32,7 @@ export function IssueLogsDrawer({ issue, onClose }: { issue: TIssue | undefined;
 
 function IssueLogs({ issue }: { issue: TIssue }) {
   const [page, setPage] = useState(1);
-  const logs = useIssueLogs(issue.id, (page - 1) * ISSUES_PAGE_SIZE, ISSUES_PAGE_SIZE);
+  const logs = useIssueLogs(issue.id, (page - 1) * ISSUE_LOGS_PAGE_SIZE, ISSUE_LOGS_PAGE_SIZE);
   return (
     <>
       <Descriptions
@@ -54,7 +54,7 @@ function IssueLogs({ issue }: { issue: TIssue }) {
         dataSource={logs.data?.items ?? []}
         loading={logs.isLoading}
         locale={{ emptyText: logs.isLoading ? ' ' : 'No logs' }}
-        pagination={{ current: page, pageSize: ISSUES_PAGE_SIZE, total: logs.data?.totalItems ?? 0, showSizeChanger: false, onChange: setPage }}
+        pagination={{ current: page, pageSize: ISSUE_LOGS_PAGE_SIZE, total: logs.data?.totalItems ?? 0, showSizeChanger: false, onChange: setPage }}
       />
     </>
   );

@@ -5,7 +5,7 @@
  * ignored), the tags with a close icon each, and Clear all.
  *
  * The input suggests the tags in use on the issues the viewer's filter matches
- * (`GET /issues/tags`: machine, status and the tags already chosen, most used
+ * (`GET /issues/tags`: machine, status, class, time range and the tags already chosen, most used
  * first, with their issue counts), read while the popover is open and narrowed
  * by the text typed; picking one (click, or arrows and Enter) adds it. Enter
  * without a highlighted suggestion adds the text typed.
@@ -15,6 +15,7 @@ import { AutoComplete, Button, Flex, Popover, Tag, Typography } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
 import { ISSUE_TAG_MAX_LENGTH, type TIssueStatus } from '@fleet/contracts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import type { IssuesFilterQuery } from '../api/keys';
 import { useIssueTags } from '../api/queries';
 import { addTag, joinTags, removeTag, tagButtonText } from '../issue-rules';
 
@@ -28,14 +29,16 @@ export interface TagFilterProps {
   /** The rest of the viewer's filter, which the suggestions follow. */
   machineId: number | undefined;
   status: TIssueStatus;
+  /** The machine's class and the last occurrence's range. */
+  filter: Pick<IssuesFilterQuery, 'classId' | 'from' | 'to'>;
   onChange: (tags: string[]) => void;
 }
 
-export function TagFilter({ tags, machineId, status, onChange }: TagFilterProps) {
+export function TagFilter({ tags, machineId, status, filter, onChange }: TagFilterProps) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState('');
   const search = useDebouncedValue(draft.trim(), SUGGEST_DEBOUNCE_MS);
-  const suggestions = useIssueTags({ machineId, tags: joinTags(tags), status, search }, open);
+  const suggestions = useIssueTags({ machineId, tags: joinTags(tags), status, classId: filter.classId, from: filter.from, to: filter.to, search }, open);
   const options = (suggestions.data?.items ?? [])
     .filter((s) => !tags.includes(s.tag))
     .map((s) => ({

@@ -6,18 +6,15 @@
  * of the queue time (date and time in the browser's zone; either end open).
  * Each change goes into the URL (`use-operations-params.ts`).
  */
-import { DatePicker, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Select } from 'antd';
 import { OPERATION_FILTER_STATUSES, OPERATION_TYPE_NAMES, type TOperationFilterStatus, type TOperationTypeName } from '@fleet/contracts';
-import { useAuth } from '../../../app/auth/auth-context';
-import { DATE_TIME_FORMAT } from '../../../lib/format';
-import { selectableClasses } from '../../accounts/use-account-list-params';
+import { ClassFilter } from '../../viewer/components/ClassFilter';
+import { FilterSelect } from '../../viewer/components/FilterSelect';
+import { TimeRangeFilter } from '../../viewer/components/TimeRangeFilter';
 import type { OperationsFilter } from '../use-operations-params';
 
 const STATUS_OPTIONS = OPERATION_FILTER_STATUSES.map((s) => ({ value: s, label: s }));
 const TYPE_OPTIONS = OPERATION_TYPE_NAMES.map((t) => ({ value: t, label: t }));
-
-type Range = [Dayjs | null, Dayjs | null] | null;
 
 interface Props {
   filter: OperationsFilter;
@@ -26,9 +23,6 @@ interface Props {
 }
 
 export function OperationFilters({ filter, onChange }: Props) {
-  const { hasCustomerProductionAccess } = useAuth();
-  const classOptions = selectableClasses(hasCustomerProductionAccess).map((c) => ({ value: c.id as number, label: c.name }));
-  const range: Range = filter.from || filter.to ? [filter.from ? dayjs(filter.from) : null, filter.to ? dayjs(filter.to) : null] : null;
   return (
     <>
       <Select<TOperationFilterStatus[]>
@@ -42,38 +36,22 @@ export function OperationFilters({ filter, onChange }: Props) {
         onChange={(status) => onChange({ status: status.length > 0 ? status.join(',') : undefined })}
         style={{ width: 200 }}
       />
-      <Select<TOperationTypeName>
-        aria-label="Operation type"
+      <FilterSelect<TOperationTypeName>
+        label="Operation type"
         placeholder="All operations"
-        allowClear
         showSearch
         options={TYPE_OPTIONS}
         value={filter.type}
         onChange={(type) => onChange({ type })}
-        style={{ width: 190 }}
+        width={190}
       />
-      <Select<number>
-        aria-label="Class"
-        placeholder="All classes"
-        allowClear
-        options={classOptions}
-        value={filter.classId}
-        onChange={(classId) => onChange({ class: classId === undefined ? undefined : String(classId) })}
-        style={{ width: 170 }}
-      />
-      <DatePicker.RangePicker
-        aria-label="Queued between"
-        id={{ start: 'operations-from', end: 'operations-to' }}
-        showTime={{ format: 'HH:mm' }}
-        format={DATE_TIME_FORMAT}
-        allowEmpty={[true, true]}
+      <ClassFilter value={filter.classId} onChange={(classId) => onChange({ class: classId === undefined ? undefined : String(classId) })} />
+      <TimeRangeFilter
+        label="Queued between"
+        id="operations"
         placeholder={['Queued from', 'Queued to']}
-        value={range}
-        onChange={(value) => {
-          const [from, to] = (value as Range) ?? [null, null];
-          onChange({ from: from?.toISOString(), to: to?.toISOString() });
-        }}
-        style={{ width: 330 }}
+        value={filter}
+        onChange={({ from, to }) => onChange({ from, to })}
       />
     </>
   );

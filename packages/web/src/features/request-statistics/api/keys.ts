@@ -1,7 +1,15 @@
 /** Query keys of request statistics (spec 2 §2.10, §7 Operations and statistics). */
-/** One page of the Request Statistics viewer (`GET /request-statistics`). */
+import type { TRequestStatisticsSort, TRequestStatisticStatus, TSortOrder } from '@fleet/contracts';
+
+/** One page of the Request Statistics viewer (`GET /request-statistics`): its filters and order (issue 24 point 7). */
 export interface RequestStatisticsPageQuery {
   machineId?: number;
+  classId?: number;
+  status?: TRequestStatisticStatus;
+  from?: string;
+  to?: string;
+  sort?: TRequestStatisticsSort;
+  order?: TSortOrder;
   startIndex: number;
   limit: number;
 }

@@ -1,7 +1,7 @@
 /**
  * Reads of request statistics (spec 2 §2.10, §7), one hook per call:
  *
- * - `GET /request-statistics?machineId&startIndex&limit` → `{items, totalItems, totalCapped}` (viewer, paged on the server)
+ * - `GET /request-statistics?machineId&classId&status&from&to&sort&order&startIndex&limit` → `{items, totalItems, totalCapped}` (viewer, paged, filtered and sorted on the server)
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TRequestStatisticsPage } from '@fleet/contracts';

@@ -26,8 +26,16 @@ export interface CloudInstancesPageQuery extends ViewerPageQuery {
   order?: 'asc' | 'desc';
 }
 
+/** A page of the States viewer: the kind, its filters and the time order's direction (issue 24 point 7). */
 export interface StatesPageQuery extends ViewerPageQuery {
   state: TVersionStateKind;
+  classId?: number;
+  component?: string;
+  branch?: string;
+  from?: string;
+  to?: string;
+  sort?: 'timestamp';
+  order?: 'asc' | 'desc';
 }
 
 export const viewerKeys = {

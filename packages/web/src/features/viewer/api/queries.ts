@@ -5,7 +5,7 @@
  * - `GET /lookup/machines?search&limit` → `{id, name, className}[]` (the machine selector's options; failures leave it empty)
  * - `GET /lookup/machines?ids` → the selected machine's entry (its label; none: `Machine {id}`)
  * - `GET /machines?machineId&startIndex&limit` → `{items, totalItems, totalCapped}` (Machines viewer)
- * - `GET /version-states?state&machineId&startIndex&limit` → the same shape (States viewer)
+ * - `GET /version-states?state&machineId&classId&component&branch&from&to&sort&order&startIndex&limit` → the same shape (States viewer)
  * - `GET /cloud-instance?machineId&classId&status&active&order&startIndex&limit` → the same shape (Cloud Instances viewer)
  *
  * The previous page stays shown while the next one of the same machine loads;
