@@ -10,32 +10,45 @@
  *    extrapolated to an hour, plus an hour of rollup rows (one per URL, measured
  *    on a copy of the current hour's rollup) and the statistics rows.
  * 3. Each viewer's first page (Issues, Operations, Machines, States, Cloud
- *    Instances, Request Statistics, as the console asks for it) at 1 and 20
- *    clients while the probes run (budget: p95 under 50 ms at 20), as admin; the
- *    request statistics also as operator (Customer Production hidden).
+ *    Instances, Request Statistics, as the console asks for it, and with the
+ *    filters and sorts of issue 24 point 7) at 1 and 20 clients while the
+ *    probes run (budget: p95 under 50 ms at 20), as admin; the request
+ *    statistics also as operator (Customer Production hidden).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { root, startServer, token } from './lib/server.js';
-import {
-  CLOUD_INSTANCES_VIEWER_PAGE_SIZE,
-  ISSUES_PAGE_SIZE,
-  MACHINES_VIEWER_PAGE_SIZE,
-  REQUEST_STATISTICS_PAGE_SIZE,
-  STATES_VIEWER_PAGE_SIZE,
-} from '@fleet/contracts';
+import { MACHINES_VIEWER_PAGE_SIZE, VIEWER_PAGE_SIZE } from '@fleet/contracts';
 import { printClientsTable } from './lib/load.js';
 
-/** The first page each viewer asks for (spec 2 §2.5–2.10), path under /api/v1. */
+/**
+ * The first page each viewer asks for (spec 2 §2.5–2.10), path under /api/v1:
+ * as it opens, and with the filters and sorts of issue 24 point 7 the operator
+ * picks most (a class, a status, a time range, the other order).
+ */
+const P = `startIndex=0&limit=${VIEWER_PAGE_SIZE}`;
+/** The last day, the viewers' time range filter (ISO 8601 with a zone). */
+const DAY = () => `from=${encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString())}`;
 export const VIEWER_FIRST_PAGES: [string, string][] = [
-  ['Issues', `/issues?startIndex=0&limit=${ISSUES_PAGE_SIZE}`],
-  ['Operations', '/operations?startIndex=0&limit=10'],
+  ['Issues', `/issues?${P}`],
+  ['Issues: all, Internal Testing, by count', `/issues?${P}&status=all&classId=2&sort=count`],
+  ['Issues: last day, oldest first', `/issues?${P}&${DAY()}&sort=first&order=asc`],
+  ['Operations', `/operations?${P}`],
+  ['Operations: FAILURE, Internal Testing, by start', `/operations?${P}&status=FAILURE&classId=2&sort=started`],
+  ['Operations: SmokeTest, last day, oldest first', `/operations?${P}&type=SmokeTest&${DAY()}&order=asc`],
   ['Machines', `/machines?startIndex=0&limit=${MACHINES_VIEWER_PAGE_SIZE}`],
-  ['States (Current)', `/version-states?state=Current&startIndex=0&limit=${STATES_VIEWER_PAGE_SIZE}`],
-  ['States (Desired)', `/version-states?state=Desired&startIndex=0&limit=${STATES_VIEWER_PAGE_SIZE}`],
-  ['Cloud Instances', `/cloud-instance?startIndex=0&limit=${CLOUD_INSTANCES_VIEWER_PAGE_SIZE}`],
-  ['Request Statistics', `/request-statistics?startIndex=0&limit=${REQUEST_STATISTICS_PAGE_SIZE}`],
+  ['Machines: needs admin', `/machines?startIndex=0&limit=${MACHINES_VIEWER_PAGE_SIZE}&needsAdmin=true`],
+  ['Machines: Internal Testing, unmanaged', `/machines?startIndex=0&limit=${MACHINES_VIEWER_PAGE_SIZE}&classId=2&unmanaged=true`],
+  ['States (Current)', `/version-states?state=Current&${P}`],
+  ['States (Current): Internal Testing, siteMaster, oldest first', `/version-states?state=Current&${P}&classId=2&component=siteMaster&sort=timestamp&order=asc`],
+  ['States (Historical): last day', `/version-states?state=Historical&${P}&${DAY()}&sort=timestamp`],
+  ['States (Desired)', `/version-states?state=Desired&${P}`],
+  ['Cloud Instances', `/cloud-instance?${P}`],
+  ['Cloud Instances: Internal Testing, running, active, oldest first', `/cloud-instance?${P}&classId=2&status=running&active=true&sort=timestamp&order=asc`],
+  ['Request Statistics', `/request-statistics?${P}`],
+  ['Request Statistics: failing, Internal Testing, by machine', `/request-statistics?${P}&status=failure&classId=2&sort=machine`],
+  ['Request Statistics: by last update', `/request-statistics?${P}&sort=lastUpdate&order=desc`],
 ];
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -143,7 +156,7 @@ export async function benchFleet(): Promise<void> {
     }
     const operator = await token(server.baseUrl, 'operator');
     console.log('\nthe same as operator (Customer Production hidden):\n');
-    await printClientsTable({ url: `${server.baseUrl}/api/v1/request-statistics?limit=10`, headers: { authorization: `Bearer ${operator}` }, seconds: SECONDS });
+    await printClientsTable({ url: `${server.baseUrl}/api/v1/request-statistics?limit=${VIEWER_PAGE_SIZE}`, headers: { authorization: `Bearer ${operator}` }, seconds: SECONDS });
   } finally {
     await db.end();
     await server.stop();
