@@ -3,14 +3,15 @@
  * machine selector in the viewers' toolbar: status (several; QUEUED and
  * PENDING included), operation type, class (Customer Production only for the
  * group CustomerProductionAccess, as the server shows it) and the time range
- * of the queue time (date and time in the browser's zone; either end open).
+ * of the queue time (date and time in the browser's zone, shown with its
+ * offset from UTC; either end open).
  * Each change goes into the URL (`use-operations-params.ts`).
  */
 import { DatePicker, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { OPERATION_FILTER_STATUSES, OPERATION_TYPE_NAMES, type TOperationFilterStatus, type TOperationTypeName } from '@fleet/contracts';
 import { useAuth } from '../../../app/auth/auth-context';
-import { DATE_TIME_FORMAT } from '../../../lib/format';
+import { zonedPickerFormat } from '../../../lib/format';
 import { selectableClasses } from '../../accounts/use-account-list-params';
 import type { OperationsFilter } from '../use-operations-params';
 
@@ -65,7 +66,7 @@ export function OperationFilters({ filter, onChange }: Props) {
         aria-label="Queued between"
         id={{ start: 'operations-from', end: 'operations-to' }}
         showTime={{ format: 'HH:mm' }}
-        format={DATE_TIME_FORMAT}
+        format={zonedPickerFormat()}
         allowEmpty={[true, true]}
         placeholder={['Queued from', 'Queued to']}
         value={range}
@@ -73,7 +74,7 @@ export function OperationFilters({ filter, onChange }: Props) {
           const [from, to] = (value as Range) ?? [null, null];
           onChange({ from: from?.toISOString(), to: to?.toISOString() });
         }}
-        style={{ width: 330 }}
+        style={{ width: 480 }}
       />
     </>
   );
