@@ -3,7 +3,8 @@
  * Historical or Desired, and the version states of every machine or of the
  * selected one, 20 a page (20, 50 or 100; issue 24 point 7 made the spec's 15
  * the viewers' one): machine, class, desired, timestamp, a version column
- * per component (deployer, siteMaster, launcher, …, auditChangeLog) and the
+ * per component (deployer, siteMaster, launcher, …, auditChangeLog, titled
+ * with the components' labels, each commit as `branch / hash`) and the
  * siteMasterBackup and launcherBackup of the state's time.
  *
  * Paged on the server (`GET /version-states?state&machineId&startIndex&limit`)
@@ -16,7 +17,9 @@ import {
   type TVersionStateKind,
   type TViewerVersionState,
 } from '@fleet/contracts';
+import { componentLabel } from '../../lib/field-labels';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
+import { commitVersion, versionLabel } from '../software-versions/version-format';
 import { oneOf } from '../../lib/url-params';
 import { useVersionStatesPage } from './api/queries';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
@@ -52,12 +55,12 @@ const STATE_PARAM = 'state';
 const readKind = (raw: string | null): TVersionStateKind =>
   VERSION_STATE_KINDS.find((k) => k.toLowerCase() === raw) ?? oneOf(VERSION_STATE_KINDS)(raw) ?? 'Current';
 
-/** A component's commit as `branch@hash`, its time as a tooltip; empty when not installed. */
+/** A component's commit as `branch / hash` (spec 3 §2.8), its time as a tooltip; empty when not installed. */
 function Version({ commit }: { commit: TComponentVersion | null | undefined }) {
   if (!commit) return null;
   return (
     <Tooltip title={formatDateTime(commit.timestamp, DATE_TIME_SECONDS_FORMAT)}>
-      <span>{`${commit.branchName}@${commit.shortHash}`}</span>
+      <span style={{ whiteSpace: 'nowrap' }}>{versionLabel(commitVersion({ branch: commit.branchName, shortHash: commit.shortHash }))}</span>
     </Tooltip>
   );
 }
@@ -69,11 +72,11 @@ const COLUMNS: TableProps<TViewerVersionState>['columns'] = [
   { key: 'timestamp', title: 'Timestamp', render: (_, s) => formatDateTime(s.timestamp, DATE_TIME_SECONDS_FORMAT) },
   ...STATE_COMPONENT_COLUMNS.map((component) => ({
     key: component,
-    title: component,
+    title: componentLabel(component),
     render: (_: unknown, s: TViewerVersionState) => <Version commit={s.components[component]} />,
   })),
-  { key: 'siteMasterBackup', title: 'siteMasterBackup', dataIndex: 'siteMasterBackup' },
-  { key: 'launcherBackup', title: 'launcherBackup', dataIndex: 'launcherBackup' },
+  { key: 'siteMasterBackup', title: `${componentLabel('siteMaster')} backup`, dataIndex: 'siteMasterBackup' },
+  { key: 'launcherBackup', title: `${componentLabel('launcher')} backup`, dataIndex: 'launcherBackup' },
 ];
 
 export default function StatesViewerPage() {
