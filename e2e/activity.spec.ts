@@ -3,12 +3,29 @@
  * refresh, infinite scroll of 10 then 10 more until an empty page, the detail
  * panel, its toasts, and the Customer Production rule of the account filter;
  * a deep link opening its activity at once, the user and time filters kept
- * across a reload, sign-ins hidden until asked for, and a machine's link.
+ * across a reload, sign-ins hidden until asked for, and a machine's link;
+ * names for people (issue 24 point 8): fields by their labels, versions as
+ * `branch / hash`, times with their zone.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TAccountLookup, TListAccountsResponse, TMachinesPage, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, chooseOption, localDateTime, newPage, selectText, setSwitch, signIn, useBrowserAndAdmin } from './browser.js';
+import type { TAccountLookup, TInstanceSettings, TListAccountsResponse, TListCommitsResponse, TMachinesPage, TUserActivity } from '@fleet/contracts';
+import {
+  adminToken,
+  api,
+  apiToken,
+  browser,
+  chooseOption,
+  createAccount,
+  localDateTime,
+  newPage,
+  NO_SOFTWARE,
+  selectText,
+  setSwitch,
+  shownZone,
+  signIn,
+  useBrowserAndAdmin,
+} from './browser.js';
 
 let deleted: { id: number; name: string };
 
@@ -166,8 +183,9 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
       const texts = await items(page).allInnerTexts();
       expect(texts.every((text) => text.includes(`by ${user}`))).toBe(true);
       expect(await selectText(page.locator('body'), 'User')).toContain(user);
-      expect(await page.getByPlaceholder('From', { exact: true }).inputValue()).toBe(localDateTime(from));
-      expect(await page.getByPlaceholder('To', { exact: true }).inputValue()).toBe(localDateTime(to));
+      // The picker shows what was typed with its zone (issue 24 point 8).
+      expect(await page.getByPlaceholder('From', { exact: true }).inputValue()).toBe(`${localDateTime(from)} ${shownZone(from)}`);
+      expect(await page.getByPlaceholder('To', { exact: true }).inputValue()).toBe(`${localDateTime(to)} ${shownZone(to)}`);
     };
     await check();
     const url = page.url();
@@ -207,6 +225,45 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     await page.waitForURL((url) => url.hash === `#/viewer/machines?machine=${machine!.id}`);
     await page.getByRole('region', { name: 'Machines table' }).getByRole('cell', { name: machine!.name, exact: true }).waitFor();
     expect(await details(page).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('activity log: names for people (issue 24 point 8)', () => {
+  it("names a change's field by its label, shows a version as branch / hash and a time with its zone", async () => {
+    // A push that changes the launcher's version: the activity's change is `launcherVersion`, `release/8.1|hash`.
+    const accountId = await createAccount(adminToken, 'Names For People', { machineConfig: NO_SOFTWARE });
+    const commit = (await api<TListCommitsResponse>('/software/launcher/commits?branch=release%2F8.1&limit=1', adminToken)).items[0]!;
+    const { version, ...values } = await api<TInstanceSettings>(`/accounts/${accountId}/instance-settings`, adminToken);
+    const launcherVersion = `release/8.1|${commit.shortHash}`;
+    await api(`/accounts/${accountId}/instance-settings`, adminToken, {
+      method: 'PUT',
+      body: JSON.stringify({ ...values, version, launcherVersionMode: 'Select', launcherVersion }),
+    });
+    const [activity] = await api<TUserActivity[]>(`/user-activities?accountId=${accountId}&action=PushInstanceSettings&limit=1`, adminToken);
+    expect(activity!.metadata.changes).toContainEqual(expect.objectContaining({ propertyName: 'launcherVersion', newValue: launcherVersion }));
+
+    // In Paris: the times say UTC+1 (or UTC+2 in summer), whatever this machine's zone.
+    const { context, page } = await newPage(browser, { timezoneId: 'Europe/Paris' });
+    await signIn(page, 'admin', 'admin', `/activity?activityId=${activity!.id}`);
+    const detail = details(page);
+    const row = detail.locator('.ant-table-row', { hasText: 'Launcher version' }).filter({ hasNotText: 'mode' });
+    await row.waitFor();
+    expect((await row.locator('td').allInnerTexts()).map((t) => t.trim()).slice(1, 4)).toEqual([
+      'Launcher version',
+      expect.stringMatching(/^(|\S+ \/ \S+|latest)$/),
+      `release/8.1 / ${commit.shortHash}`,
+    ]);
+    expect(await detail.innerText()).not.toContain('launcherVersion');
+    // The raw field name is the label's tooltip.
+    await row.getByText('Launcher version', { exact: true }).hover();
+    await page.getByRole('tooltip').filter({ hasText: /^launcherVersion$/ }).waitFor();
+
+    const zone = shownZone(activity!.time, 'Europe/Paris');
+    expect(zone).toMatch(/^UTC\+[12]$/);
+    const time = detail.locator('.ant-descriptions-item', { hasText: 'Time' }).first().locator('.ant-descriptions-item-content');
+    expect(await time.innerText()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone.replace('+', '\\+')}$`));
+    expect(await items(page).first().innerText()).toContain(zone);
     await context.close();
   });
 });

@@ -175,7 +175,8 @@ describe('Idle Schedule card', () => {
     const account = await newAccount();
     const { context, page } = await newPage(browser);
     await openAccount(page, account.id);
-    const resumeAt = (e: TIdleScheduleEntry) => utcDateTime(new Date(Date.parse(e.stopAt) + e.resumeAfter * 3_600_000).toISOString());
+    // Resume at is shown in UTC and says so (issue 24 point 8); Stop at is a picker under 'Stop at (UTC)'.
+    const resumeAt = (e: TIdleScheduleEntry) => `${utcDateTime(new Date(Date.parse(e.stopAt) + e.resumeAfter * 3_600_000).toISOString())} UTC`;
     await expect.poll(() => idleTable(page)).toEqual(IDLE.map((e) => [utcDateTime(e.stopAt), String(e.resumeAfter), resumeAt(e)]));
 
     // New Idle Time: a day after the latest stop, resuming after 1 hour.
@@ -266,7 +267,7 @@ describe('Idle Schedule card', () => {
 
     await conflict.getByRole('button', { name: 'Reload' }).click();
     await conflict.waitFor({ state: 'detached' });
-    await expect.poll(() => idleTable(page)).toEqual([[utcDateTime(pushed[0]!.stopAt), '5', utcDateTime('2027-06-01T13:00:00.000Z')]]);
+    await expect.poll(() => idleTable(page)).toEqual([[utcDateTime(pushed[0]!.stopAt), '5', '2027-06-01 13:00 UTC']]);
     await context.close();
   });
 });

@@ -75,10 +75,18 @@ export function useBrowserAndAdmin(): void {
   });
 }
 
-export async function newPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A fresh context and page of `browser` at 1440×900 (or `width` × `height`), in
+ * this process's time zone or `timezoneId` (an IANA name such as `Europe/Paris`).
+ */
+export async function newPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; timezoneId?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport: { width: opts.width ?? 1440, height: opts.height ?? 900 },
+    timezoneId: opts.timezoneId,
     acceptDownloads: true,
     // The console honours reduced motion (no antd animations): no step races a fade.
     reducedMotion: 'reduce',
@@ -96,7 +104,7 @@ export async function newPage(browser: Browser, opts: { width?: number; height?:
  * are closed after it whatever its outcome, so a failed test leaves no page
  * behind to slow down the next one.
  */
-export function pagesPerTest(getBrowser: () => Browser): (opts?: { width?: number; height?: number }) => Promise<{ context: BrowserContext; page: Page }> {
+export function pagesPerTest(getBrowser: () => Browser): (opts?: Parameters<typeof newPage>[1]) => Promise<{ context: BrowserContext; page: Page }> {
   const contexts: BrowserContext[] = [];
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
@@ -233,6 +241,18 @@ export function localDateTime(iso: string): string {
   const d = new Date(iso);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/**
+ * The zone the console writes after a local time (issue 24 point 8): `UTC` at
+ * offset 0, else the offset of `iso` in `timeZone` (default this process's, the
+ * browser's unless a page sets its own) as `UTC+1`, `UTC-3`, `UTC+5:30`.
+ */
+export function shownZone(iso: string, timeZone?: string): string {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const offset = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
+  if (!offset || (offset[2] === '00' && offset[3] === '00')) return 'UTC';
+  return `UTC${offset[1]}${Number(offset[2])}${offset[3] === '00' ? '' : `:${offset[3]}`}`;
 }
 
 /** An ISO time as the console shows the scheduler's times (`YYYY-MM-DD HH:mm` in UTC): idle Stop at / Resume at, auto-stop time. */

@@ -291,7 +291,8 @@ describe('instance settings as admin', () => {
     expect(await c.getByLabel('Image', { exact: true }).inputValue()).toBe(jumpStart.name);
     expect(await isChecked(c.getByLabel('Show in Grafana'))).toBe(true);
     expect(await selectText(card(page), 'Deployer version mode')).toBe('Select');
-    expect(await c.getByLabel('Deployer version', { exact: true }).inputValue()).toBe(config.deployer);
+    // The picker shows `branch / hash` (spec 3 §2.8); the stored `branch|hash` is what is pushed.
+    expect(await c.getByLabel('Deployer version', { exact: true }).inputValue()).toBe(config.deployer!.replace('|', ' / '));
 
     // What is pushed carries every version and library file of the image, modes Select.
     await pushButton(page).click();

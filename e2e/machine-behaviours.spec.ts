@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { TASK_HUB_PATH, type TBranch, type TListMachinesResponse, type TMachine, type TOperationListResponse, type TSiteServerStatus, type TVersionState } from '@fleet/contracts';
+import { COMPONENT_LABELS, TASK_HUB_PATH, type TBranch, type TConfigComponent, type TListMachinesResponse, type TMachine, type TOperationListResponse, type TSiteServerStatus, type TVersionState } from '@fleet/contracts';
 import { adminToken, api, browser, dropdownsClosed, openDropdown, pagesPerTest, selectText, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
@@ -157,7 +157,7 @@ describe('Version Info and Server Status', () => {
     expect(await info.locator('.ant-table-tbody tr[data-row-key]').count()).toBe(versions.length);
     for (const [component, version] of versions) {
       const cells = await info.locator(`.ant-table-tbody tr[data-row-key="${component}"] td`).allInnerTexts();
-      expect(cells[0]).toBe(component);
+      expect(cells[0]).toBe(COMPONENT_LABELS[component as TConfigComponent] ?? component);
       if (version) expect(cells.slice(1, 3)).toEqual([version.branchName, version.shortHash]);
       else expect(cells.slice(1, 3)).toEqual(['None', 'None']);
     }

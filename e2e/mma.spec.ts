@@ -92,7 +92,8 @@ describe('MMA as admin', () => {
 
     await expect.poll(async () => testing.getAttribute('class')).not.toContain('mma-standby-row');
     expect(await testing.innerText()).toContain(image.name);
-    expect(await testing.innerText()).toContain(image.jumpStartConfig!.deployer!);
+    // The deployer commit as `branch / hash` (issue 24 point 8); the class stores `branch|hash`.
+    expect(await testing.innerText()).toContain(image.jumpStartConfig!.deployer!.replace('|', ' / '));
     expect(await testing.innerText()).toMatch(/updated .*ago/);
     await page.getByRole('link', { name: /on standby/ }).waitFor({ state: 'detached' });
     const updated = (await classes()).find((c) => c.id === CLASS_INTERNAL_TESTING)!;

@@ -130,7 +130,8 @@ async function selectLauncher(page: Page, commit: { shortHash: string; fullHash:
   const rows = modal.locator('.ant-table-tbody tr[data-row-key]');
   await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key')))).toEqual([commit.fullHash]);
   await rows.first().click();
-  await modal.getByText(`Chosen: ${commit.ref}`).waitFor();
+  // The modal names the chosen commit as people read it: `branch / hash` (spec 3 §2.8).
+  await modal.getByText(`Chosen: ${commit.ref.replace('|', ' / ')}`).waitFor();
   await modal.getByRole('button', { name: 'Select' }).click();
   await modal.waitFor({ state: 'hidden' });
 }

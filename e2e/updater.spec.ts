@@ -89,7 +89,9 @@ describe('account mode', () => {
     await dialog.getByRole('table').first().waitFor();
     const text = await dialog.innerText();
     expect(new Set(text.match(new RegExp(`${PREFIX} \\d+ \\d+`, 'g'))).size).toBe(3);
-    expect(text).toContain('launcher');
+    // The field by its label, not its name (issue 24 point 8).
+    expect(text).toContain('Launcher version');
+    expect(text).not.toContain('launcherVersion');
     await shot(page, 'updater-diff');
     await dialog.getByRole('button', { name: 'Update', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Update 3 accounts?' });

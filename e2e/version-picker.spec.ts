@@ -192,10 +192,11 @@ describe('Select Version modal', () => {
     await poll(() => rowKeys(modal).then((keys) => onBranch.has(keys[0] ?? ''))).toBe(true);
     const commit = onBranch.get((await rowKeys(modal))[0]!);
     await rows(modal).first().click();
-    await modal.getByText(`Chosen: release/8.1|${commit!.shortHash}`).waitFor();
+    // Shown as `branch / hash` (spec 3 §2.8); the stored `release/8.1|hash` is what the push sends.
+    await modal.getByText(`Chosen: release/8.1 / ${commit!.shortHash}`).waitFor();
     await modal.getByRole('button', { name: 'Select' }).click();
     await modal.waitFor({ state: 'hidden' });
-    expect(await card(page).getByLabel('Launcher version', { exact: true }).inputValue()).toBe(`release/8.1|${commit!.shortHash}`);
+    expect(await card(page).getByLabel('Launcher version', { exact: true }).inputValue()).toBe(`release/8.1 / ${commit!.shortHash}`);
 
     // Latest starts at master; clearing the branch means any branch.
     await chooseOption(page, card(page).getByLabel('Web Client version mode', { exact: true }), 'None', { exact: true });

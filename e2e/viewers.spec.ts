@@ -145,9 +145,17 @@ describe('States viewer', () => {
     expect(await page.getByRole('radio', { name: 'Current' }).isChecked()).toBe(true);
     expect(Object.fromEntries(requests.at(-1)!.searchParams)).toMatchObject({ state: 'Current', startIndex: '0', limit: '20' });
     const headers = await page.locator('.ant-table-thead th').allInnerTexts();
-    for (const column of ['Machine', 'Class', 'Desired', 'Timestamp', 'deployer', 'siteMaster', 'auditChangeLog', 'siteMasterBackup', 'launcherBackup']) {
+    // Components by their labels (issue 24 point 8), not their keys.
+    for (const column of ['Machine', 'Class', 'Desired', 'Timestamp', 'Deployer', 'Site Master', 'Site Master Validator', 'Audit ChangeLog', 'Site Master backup', 'Launcher backup']) {
       expect(headers).toContain(column);
     }
+    expect(headers).not.toContain('smchk');
+    // Versions as `branch / hash`, times with their zone (the browser's: `UTC` or its offset).
+    const siteMaster = headers.indexOf('Site Master') + 1;
+    const versions = (await rows(page).locator(`td:nth-child(${siteMaster})`).allInnerTexts()).filter((t) => t.trim() !== '');
+    expect(versions.length).toBeGreaterThan(0);
+    for (const version of versions) expect(version.trim()).toMatch(/^\S+ \/ [0-9a-f]+$/);
+    expect((await rows(page).first().locator('td:nth-child(4)').innerText()).trim()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC([+-]\d{1,2}(:\d{2})?)?$/);
     // The operator's rows: no Customer Production machine.
     expect(await rows(page).locator('td:nth-child(2)').allInnerTexts()).not.toContain('Customer Production');
 
@@ -187,7 +195,7 @@ describe('States viewer: filters and order', () => {
     await page.waitForURL(() => hashParams(page).get('state') === 'historical');
     await chooseOption(page, card.getByLabel('Class', { exact: true }), 'Internal Testing', { exact: true });
     await page.waitForURL(() => hashParams(page).get('class') === '2');
-    await chooseOption(page, card.getByLabel('Component', { exact: true }), 'siteMaster', { exact: true });
+    await chooseOption(page, card.getByLabel('Component', { exact: true }), 'Site Master', { exact: true });
     await page.waitForURL(() => hashParams(page).get('component') === 'siteMaster');
     await chooseOption(page, card.getByLabel('Branch', { exact: true }), 'release/8.1', { exact: true });
     await page.waitForURL(() => hashParams(page).get('branch') === 'release/8.1');
@@ -232,7 +240,7 @@ describe('States viewer: filters and order', () => {
       // The filtered component's column comes next to the timestamp.
       const headers = await page.locator('.ant-table-thead th').allInnerTexts();
       expect(headers[3]).toContain('Timestamp');
-      expect(headers[4]!.trim()).toBe('siteMaster');
+      expect(headers[4]!.trim()).toBe('Site Master');
     };
     await expectRowsOfLastAnswer();
 

@@ -1,10 +1,9 @@
 /**
  * The activity log's URL filters (issue 24 point 6): what `readActivityFilter`
  * keeps of a query string (malformed values left out rather than sent for a
- * 400), and the labels of params shown as fields.
+ * 400).
  */
 import { describe, expect, it } from 'vitest';
-import { labelOf } from './components/ActivityParams';
 import { readActivityFilter } from './use-activity-params';
 
 const read = (query: string) => readActivityFilter(new URLSearchParams(query));
@@ -34,15 +33,5 @@ describe('readActivityFilter', () => {
 
   it('drops a range whose end is before its start', () => {
     expect(read('from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z')).toMatchObject({ from: undefined, to: undefined });
-  });
-});
-
-describe('labelOf', () => {
-  it('writes a property name in words', () => {
-    expect(labelOf('machineIds')).toBe('Machine ids');
-    expect(labelOf('launcherVersionMode')).toBe('Launcher version mode');
-    expect(labelOf('rolloutId')).toBe('Rollout id');
-    expect(labelOf('wave')).toBe('Wave');
-    expect(labelOf('maxFailedPercent')).toBe('Max failed percent');
   });
 });

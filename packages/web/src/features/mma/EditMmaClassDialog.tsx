@@ -9,6 +9,7 @@ import { useMemo } from 'react';
 import { Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
 import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN, MMA_CLASS_DIALOG_WIDTH, type TMmaClass, type TSaasImage, type TUpdateMmaClassRequest } from '@fleet/contracts';
 import { useSaasImages } from '../catalogues/api/queries';
+import { versionLabel } from '../software-versions/version-format';
 import { useUpdateMmaClass } from './api/mutations';
 
 interface Values {
@@ -92,7 +93,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
                 <div>
                   <div>{image.name}</div>
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {image.description || 'No description'} · deployer {image.jumpStartConfig?.deployer ?? 'default'}
+                    {image.description || 'No description'} · deployer {versionLabel(image.jumpStartConfig?.deployer) || 'default'}
                   </Typography.Text>
                 </div>
               ),

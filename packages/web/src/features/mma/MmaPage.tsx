@@ -1,7 +1,8 @@
 /**
  * MMA (spec 3 §2.7): the MMA classes with their instance: name (PROD tag when
- * isProduction), commit hash with time-ago text and the full hash and time in a
- * tooltip, image or 'None', deployer commit with 'updated …', standby, priority
+ * isProduction), commit hash with time-ago text and the full hash and time (with
+ * its zone) in a tooltip, image or 'None', deployer commit (`branch / hash` when
+ * it names its branch) with 'updated …' and its time as a tooltip, standby, priority
  * group and CAA target machine. Rows on standby are highlighted as errors. The
  * edit button opens the Edit MMA Class dialog; it is hidden without `write`, and
  * for Customer Production without group CustomerProductionAccess (the server
@@ -13,7 +14,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { EditOutlined } from '@ant-design/icons';
 import { CLASS_CUSTOMER_PRODUCTION, type TMmaClass } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
-import { formatDateTime } from '../../lib/format';
+import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
+import { versionLabel } from '../software-versions/version-format';
 import { useActionsColumnFixed } from '../../lib/use-mobile-layout';
 import { useMmaClasses } from './api/queries';
 import { EditMmaClassDialog } from './EditMmaClassDialog';
@@ -43,9 +45,11 @@ export default function MmaPage() {
       width: 180,
       render: (_, c) =>
         c.mmaInstance && (
-          <Tooltip title={`${c.mmaInstance.commitHash} — ${formatDateTime(c.mmaInstance.commitTimestamp)}`}>
+          <Tooltip title={`${c.mmaInstance.commitHash} — ${formatDateTime(c.mmaInstance.commitTimestamp, DATE_TIME_SECONDS_FORMAT)}`}>
             <Typography.Text code>{c.mmaInstance.commitHash.slice(0, 7)}</Typography.Text>{' '}
-            <Typography.Text type="secondary">{timeAgo(c.mmaInstance.commitTimestamp)}</Typography.Text>
+            <Typography.Text type="secondary">
+              <time dateTime={c.mmaInstance.commitTimestamp}>{timeAgo(c.mmaInstance.commitTimestamp)}</time>
+            </Typography.Text>
           </Tooltip>
         ),
     },
@@ -57,11 +61,13 @@ export default function MmaPage() {
       render: (_, c) =>
         c.mmaInstance && (
           <>
-            <Typography.Text code>{c.mmaInstance.deployerVer}</Typography.Text>
+            <Typography.Text code>{versionLabel(c.mmaInstance.deployerVer)}</Typography.Text>
             {c.mmaInstance.deployerVerUpdatedAt && (
-              <Tooltip title={formatDateTime(c.mmaInstance.deployerVerUpdatedAt)}>
+              <Tooltip title={formatDateTime(c.mmaInstance.deployerVerUpdatedAt, DATE_TIME_SECONDS_FORMAT)}>
                 <div>
-                  <Typography.Text type="secondary">updated {timeAgo(c.mmaInstance.deployerVerUpdatedAt)}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    updated <time dateTime={c.mmaInstance.deployerVerUpdatedAt}>{timeAgo(c.mmaInstance.deployerVerUpdatedAt)}</time>
+                  </Typography.Text>
                 </div>
               </Tooltip>
             )}

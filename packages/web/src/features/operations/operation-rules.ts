@@ -22,13 +22,6 @@ export function cleanAltString(raw: string): string {
   return raw.replace(/[^A-Za-z0-9]/g, '').slice(0, ALT_STRING_MAX);
 }
 
-/** The software names of Restore Backup, in the dialog's order, with their labels (spec 2 §2.3). */
-export const BACKUP_SOFTWARE_LABELS: Record<TBackupSoftware, string> = {
-  launcher: 'Launcher',
-  siteMaster: 'Site Master',
-  auditChangeLog: 'Audit Changelog',
-};
-
 /** The latest backup of each software, by `createdAt` (then id); a software without one is absent. */
 export type LatestBackups = Partial<Record<TBackupSoftware, TBackupFile>>;
 

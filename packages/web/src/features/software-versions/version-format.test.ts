@@ -32,7 +32,18 @@ describe('version strings', () => {
     expect(commitVersion({ branch: 'develop', shortHash: 'abc1234' })).toBe('develop|abc1234');
     expect(commitVersion({ branch: null, shortHash: 'abc1234' })).toBe('abc1234');
     expect(versionLabel('https://builds.example.net/launcher/release/launcher-8.1.3.1402.zip')).toBe('launcher-8.1.3.1402.zip');
-    expect(versionLabel('develop|abc1234')).toBe('develop|abc1234');
+  });
+
+  it('shows a version as branch / hash, the hash alone without a branch, a build as its file name (spec 3 §2.8, §4)', () => {
+    expect(versionLabel('release/8.2|56489bc')).toBe('release/8.2 / 56489bc');
+    expect(versionLabel(commitVersion({ branch: 'develop', shortHash: 'abc1234' }))).toBe('develop / abc1234');
+    expect(versionLabel('abc1234')).toBe('abc1234');
+    expect(versionLabel('master|latest')).toBe('master / latest');
+    expect(versionLabel('|latest')).toBe('latest');
+    expect(versionLabel('https://builds.example/daily/app-1.2.zip?sig=1')).toBe('app-1.2.zip');
+    expect(versionLabel('https://builds.example/daily/bad%E0%A4%A.zip')).toBe('bad%E0%A4%A.zip');
+    expect(versionLabel(null)).toBe('');
+    expect(versionLabel('')).toBe('');
   });
 
   it('cuts messages at 45 characters and formats sizes with base 1000 and 2 decimals', () => {

@@ -16,7 +16,9 @@ import { useTaskHub } from '../machines/api/task-hub';
 import { useRolloutAction } from './api/mutations';
 import { isSettled, useRollout, useRolloutTargets } from './api/queries';
 import { CountTags, STATE_COLORS, WaveProgress } from './components/RolloutProgress';
-import { updaterVersionName, waveSizeText } from './updater-payload';
+import { componentLabel, fieldLabel } from '../../lib/field-labels';
+import { modeLabel, versionLabel } from '../software-versions/version-format';
+import { waveSizeText } from './updater-payload';
 
 const TARGETS_PAGE = 20;
 
@@ -28,14 +30,15 @@ const TARGET_COLUMNS: TableProps<TRolloutTarget>['columns'] = [
   { key: 'updated', title: 'Updated', dataIndex: 'updatedAt', width: 170, render: (t: string) => formatDateTime(t, DATE_TIME_SECONDS_FORMAT) },
 ];
 
-/** The rollout's software update: each software or library it changes, with its mode and version. */
+/** The rollout's software update: each software or library it changes (by its label), with its mode and version (`branch / hash`). */
 function configText(config: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(config)) {
     if (!key.endsWith('Mode') || value === 'Skip') continue;
     const name = key.replace(/VersionMode$|Mode$/, '');
     const version = config[`${name}Version`];
-    parts.push(`${name}: ${String(value)}${typeof version === 'string' && version ? ` ${updaterVersionName(version)}` : ''}`);
+    const label = key.endsWith('VersionMode') ? componentLabel(name) : fieldLabel(key).replace(/ mode$/, '');
+    parts.push(`${label}: ${modeLabel(String(value))}${typeof version === 'string' && version ? ` ${versionLabel(version)}` : ''}`);
   }
   return parts.join('; ') || formatValue(config);
 }

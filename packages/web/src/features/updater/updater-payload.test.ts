@@ -5,7 +5,6 @@ import {
   initialVersionsValues,
   templateToVersionsValues,
   toSoftwareUpdateConfig,
-  updaterVersionName,
   versionsToTemplateSettings,
   waveSizes,
 } from './updater-payload';
@@ -47,15 +46,7 @@ describe('software update payload', () => {
   });
 });
 
-describe('version names and waves', () => {
-  it('shows branch / hash, the hash alone, or the build file name', () => {
-    expect(updaterVersionName('master|abc1234')).toBe('master / abc1234');
-    expect(updaterVersionName('abc1234')).toBe('abc1234');
-    expect(updaterVersionName('|latest')).toBe('latest');
-    expect(updaterVersionName('https://builds.example/daily/app-1.2.zip')).toBe('app-1.2.zip');
-    expect(updaterVersionName(null)).toBe('');
-  });
-
+describe('waves', () => {
   it('splits targets into the default waves: 1, 10 %, the rest', () => {
     expect(waveSizes(DEFAULT_WAVES, 50)).toEqual([1, 5, 44]);
     expect(waveSizes(DEFAULT_WAVES, 1)).toEqual([1]);

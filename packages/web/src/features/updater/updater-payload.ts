@@ -21,7 +21,6 @@ import {
   type TUpdaterVersionMode,
   type TWaveSize,
 } from '@fleet/contracts';
-import { isBuildUrl, versionLabel } from '../software-versions/version-format';
 
 /** The values of the software versions block's form. */
 export type VersionsFormValues = Record<string, unknown> & {
@@ -106,21 +105,6 @@ export function versionsToTemplateSettings(values: VersionsFormValues): Record<s
     settings[versionKey(c)] = String(values[versionKey(c)] ?? '');
   }
   return settings;
-}
-
-/**
- * A version as the updater shows it (spec 3 §2.8): `branch / hash` for a commit
- * `{branch}|{hash}`, the hash alone without a branch, `branch / latest` for a
- * Latest version, the zip's file name for a build URL; '' for none.
- */
-export function updaterVersionName(version: string | null | undefined): string {
-  if (!version) return '';
-  if (isBuildUrl(version)) return versionLabel(version);
-  const bar = version.indexOf('|');
-  if (bar < 0) return version;
-  const branch = version.slice(0, bar);
-  const rest = version.slice(bar + 1);
-  return branch ? `${branch} / ${rest}` : rest;
 }
 
 /** The default rollout plan (DESIGN §15): waves of 1 target, 10 %, then the rest; halt above 1 target or 10 % failed; 30 min per wave. */

@@ -8,6 +8,7 @@
  */
 import { Radio } from 'antd';
 import { VERSION_STATE_COMPONENTS, VERSION_STATE_KINDS, type TVersionStateKind } from '@fleet/contracts';
+import { componentLabel } from '../../lib/field-labels';
 import { useBranches } from '../software-versions/api/queries';
 import { ClassFilter } from './components/ClassFilter';
 import { FilterSelect } from './components/FilterSelect';
@@ -15,7 +16,7 @@ import { TimeRangeFilter } from './components/TimeRangeFilter';
 import { STATE_PARAM, type StatesFilter } from './states-filter';
 
 const KIND_OPTIONS = VERSION_STATE_KINDS.map((k) => ({ value: k, label: k }));
-const COMPONENT_OPTIONS = VERSION_STATE_COMPONENTS.map((c) => ({ value: c, label: c }));
+const COMPONENT_OPTIONS = VERSION_STATE_COMPONENTS.map((c) => ({ value: c, label: componentLabel(c) }));
 
 interface Props {
   filter: StatesFilter;

@@ -5,7 +5,8 @@
  * one, 20 a page (20, 50 or 100; the spec's 15 made the viewers' one):
  * machine, class, desired, timestamp (sortable either way for stored states),
  * a version column per component (deployer, siteMaster, launcher, …,
- * auditChangeLog; the filtered one first) and the siteMasterBackup and
+ * auditChangeLog, titled with the components' labels, each commit as
+ * `branch / hash`; the filtered one first) and the siteMasterBackup and
  * launcherBackup of the state's time.
  *
  * Paged, filtered and sorted on the server (`GET /version-states?state&
@@ -15,7 +16,9 @@
 import { useMemo } from 'react';
 import { Card, Table, Tooltip, type TableProps } from 'antd';
 import { VERSION_STATE_SORTS, type TComponentVersion, type TViewerVersionState } from '@fleet/contracts';
+import { componentLabel } from '../../lib/field-labels';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
+import { commitVersion, versionLabel } from '../software-versions/version-format';
 import { useVersionStatesPage } from './api/queries';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
 import { ScrollRegion } from './components/ScrollRegion';
@@ -47,12 +50,12 @@ export const STATE_COMPONENT_COLUMNS = [
   'auditChangeLog',
 ] as const;
 
-/** A component's commit as `branch@hash`, its time as a tooltip; empty when not installed. */
+/** A component's commit as `branch / hash` (spec 3 §2.8), its time as a tooltip; empty when not installed. */
 function Version({ commit }: { commit: TComponentVersion | null | undefined }) {
   if (!commit) return null;
   return (
     <Tooltip title={formatDateTime(commit.timestamp, DATE_TIME_SECONDS_FORMAT)}>
-      <span>{`${commit.branchName}@${commit.shortHash}`}</span>
+      <span style={{ whiteSpace: 'nowrap' }}>{versionLabel(commitVersion({ branch: commit.branchName, shortHash: commit.shortHash }))}</span>
     </Tooltip>
   );
 }
@@ -61,7 +64,7 @@ type Column = NonNullable<TableProps<TViewerVersionState>['columns']>[number];
 
 const componentColumn = (component: (typeof STATE_COMPONENT_COLUMNS)[number]): Column => ({
   key: component,
-  title: component,
+  title: componentLabel(component),
   render: (_: unknown, s: TViewerVersionState) => <Version commit={s.components[component]} />,
 });
 
@@ -84,8 +87,8 @@ function columns(filter: StatesFilter): Column[] {
       render: (_, s) => formatDateTime(s.timestamp, DATE_TIME_SECONDS_FORMAT),
     },
     ...components.map(componentColumn),
-    { key: 'siteMasterBackup', title: 'siteMasterBackup', dataIndex: 'siteMasterBackup' },
-    { key: 'launcherBackup', title: 'launcherBackup', dataIndex: 'launcherBackup' },
+    { key: 'siteMasterBackup', title: `${componentLabel('siteMaster')} backup`, dataIndex: 'siteMasterBackup' },
+    { key: 'launcherBackup', title: `${componentLabel('launcher')} backup`, dataIndex: 'launcherBackup' },
   ];
 }
 

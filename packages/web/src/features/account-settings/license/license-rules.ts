@@ -5,26 +5,29 @@
  * and which confirmations a push asks, in order.
  */
 import { T2_MEDIUM_INSTANCE_TYPE_ID, type TInstancePolicy, type TLicenseConfigInput } from '@fleet/contracts';
+import { LICENSE_COUNT_LABELS } from '../../../lib/field-labels';
 
 /** The values of the license form (`section-forms.ts`). */
 export type LicenseValues = TLicenseConfigInput;
 
-/** Count fields of the license: maxSites at least 1, the others at least 0 (spec 1 §5). */
-export const LICENSE_COUNTS = [
-  { name: 'maxSites', label: 'Maximum sites', min: 1 },
-  { name: 'maxAreas', label: 'Maximum areas', min: 0 },
-  { name: 'maxEquips', label: 'Maximum equipment', min: 0 },
-  { name: 'maxSoftwares', label: 'Maximum softwares', min: 0 },
-  { name: 'maxCircuits', label: 'Maximum circuits', min: 0 },
-  { name: 'maxPathways', label: 'Maximum pathways', min: 0 },
-  { name: 'maxMainholes', label: 'Maximum manholes', min: 0 },
-  { name: 'maxUsers', label: 'Maximum users', min: 0 },
-  { name: 'maxReportUsers', label: 'Maximum report users', min: 0 },
-  { name: 'maxClientUsers', label: 'Maximum client users', min: 0 },
-  { name: 'maxTechnicianUsers', label: 'Maximum technician users', min: 0 },
-  { name: 'maxFaceplates', label: 'Maximum faceplates', min: 0 },
-  { name: 'maxRacks', label: 'Maximum racks', min: 0 },
-] as const satisfies readonly { name: keyof LicenseValues; label: string; min: number }[];
+/** Count fields of the license: maxSites at least 1, the others at least 0 (spec 1 §5); labels from the field labels table. */
+export const LICENSE_COUNTS = (
+  [
+    ['maxSites', 1],
+    ['maxAreas', 0],
+    ['maxEquips', 0],
+    ['maxSoftwares', 0],
+    ['maxCircuits', 0],
+    ['maxPathways', 0],
+    ['maxMainholes', 0],
+    ['maxUsers', 0],
+    ['maxReportUsers', 0],
+    ['maxClientUsers', 0],
+    ['maxTechnicianUsers', 0],
+    ['maxFaceplates', 0],
+    ['maxRacks', 0],
+  ] as const satisfies readonly (readonly [keyof LicenseValues & keyof typeof LICENSE_COUNT_LABELS, number])[]
+).map(([name, min]) => ({ name, label: LICENSE_COUNT_LABELS[name], min }));
 
 export const INSTANCE_POLICY_LABELS: Record<TInstancePolicy, string> = {
   AllInOne: 'All in one',

@@ -1,7 +1,8 @@
 /**
  * Detail panel of one audit activity (spec 2 §2.11, §3 Audit activity; issue 24
  * point 6): who did what, when and to which accounts, then "Params" as fields
- * (`ActivityParams`), "Changes" (entity, property, old value, new value; 20 a
+ * (`ActivityParams`), "Changes" (entity, property by its label with the field
+ * name as a tooltip, old value, new value, versions as `branch / hash`; 20 a
  * page) and the tasks and operations it caused with their outcome
  * (`ActivityTrail`, DESIGN §12). Machines and accounts it names are links with
  * their names (`ActivityLinks`). An activity whose params carry a `rolloutId`
@@ -15,7 +16,8 @@
 import { Alert, Card, Descriptions, Empty, Skeleton, Table, Typography } from 'antd';
 import type { TAuditChange, TUserActivity } from '@fleet/contracts';
 import { ApiError, errorText } from '../../../app/api-client';
-import { DATE_TIME_SECONDS_FORMAT, formatDateTime, formatValue } from '../../../lib/format';
+import { FieldName, FieldValue } from '../../../components/FieldName';
+import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useUserActivity } from '../api/queries';
 import { EntityName, IdLinks, type Named } from './ActivityLinks';
 import { ParamFields } from './ActivityParams';
@@ -29,9 +31,9 @@ const CHANGES_PAGE = 20;
 function changeColumns(params: Record<string, unknown>, named: Named | undefined) {
   return [
     { key: 'entity', title: 'Entity', render: (_: unknown, c: ChangeRow) => <EntityName entityName={c.entityName} params={params} named={named} /> },
-    { key: 'property', title: 'Property', dataIndex: 'propertyName' },
-    { key: 'old', title: 'Old value', dataIndex: 'oldValue', render: (v: unknown) => formatValue(v) },
-    { key: 'new', title: 'New value', dataIndex: 'newValue', render: (v: unknown) => formatValue(v) },
+    { key: 'property', title: 'Property', render: (_: unknown, c: ChangeRow) => <FieldName field={c.propertyName} entity={c.entityName} /> },
+    { key: 'old', title: 'Old value', render: (_: unknown, c: ChangeRow) => <FieldValue field={c.propertyName} value={c.oldValue} /> },
+    { key: 'new', title: 'New value', render: (_: unknown, c: ChangeRow) => <FieldValue field={c.propertyName} value={c.newValue} /> },
   ];
 }
 

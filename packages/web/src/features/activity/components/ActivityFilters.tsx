@@ -3,7 +3,7 @@
  * (searchable; the server's lookup already leaves out Customer Production
  * accounts for users without the group), action (the audit action codes), user
  * (the users of the activities, searchable), time range (date and time, in the
- * browser's time zone; either end may be open), a switch that shows sign-ins and
+ * browser's time zone, shown with its offset from UTC; either end may be open), a switch that shows sign-ins and
  * sign-outs (hidden by default), sort Newest or Oldest, and Refresh.
  */
 import { useMemo } from 'react';
@@ -11,7 +11,7 @@ import { Button, DatePicker, Form, Radio, Select, Switch } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { AUDIT_ACTIONS, type TAuditAction } from '@fleet/contracts';
-import { DATE_TIME_FORMAT } from '../../../lib/format';
+import { zonedPickerFormat } from '../../../lib/format';
 import { useAccountLookup } from '../../accounts/api/queries';
 import { useActivityUsers, type ActivityFilter } from '../api/queries';
 
@@ -85,12 +85,12 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           showSearch={{ optionFilterProp: 'label' }}
         />
       </Form.Item>
-      <Form.Item label="Time" htmlFor="activity-from" style={{ flex: '1 1 320px', marginBottom: 12 }}>
+      <Form.Item label="Time" htmlFor="activity-from" style={{ flex: '1 1 480px', marginBottom: 12 }}>
         <DatePicker.RangePicker
           id={{ start: 'activity-from', end: 'activity-to' }}
           aria-label="Time range"
           showTime={{ format: 'HH:mm' }}
-          format={DATE_TIME_FORMAT}
+          format={zonedPickerFormat()}
           allowEmpty={[true, true]}
           placeholder={['From', 'To']}
           value={range}

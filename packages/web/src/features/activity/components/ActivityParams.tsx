@@ -1,7 +1,8 @@
 /**
  * An activity's params as fields (spec 2 §2.11 "Params (property, value)"; issue
- * 24 point 6): antd Descriptions, a label per property (its name in words:
- * `launcherVersionMode` → 'Launcher version mode') and its value:
+ * 24 point 6): antd Descriptions, a label per property (`fieldLabel`: the
+ * form's label, `smchkVersionMode` → 'Site Master Validator version mode', else
+ * the name in words) and its value:
  *
  * - machine ids (machineId, machineIds, machines) and account ids (accountId,
  *   accountIds, accounts) as links with their names (`ActivityLinks`), the first
@@ -9,11 +10,14 @@
  * - an object as nested fields (two levels; deeper, a small flat one as
  *   'kind: count, value: 2', else JSON text);
  * - a list of plain values joined by commas, the first 20 then how many more;
+ * - a component's version as `branch / hash` (spec 3 §2.8);
  * - true/false as Yes/No, null and empty as '—', other values as they are.
  */
 import type { ReactNode } from 'react';
 import { Descriptions, Typography } from 'antd';
 import { Link } from 'react-router';
+import { fieldLabel, isVersionField } from '../../../lib/field-labels';
+import { versionLabel } from '../../software-versions/version-format';
 import { IdLinks, type Named } from './ActivityLinks';
 
 const MACHINE_PARAMS = new Set(['machineId', 'machineIds', 'machines']);
@@ -22,17 +26,6 @@ const ACCOUNT_PARAMS = new Set(['accountId', 'accountIds', 'accounts']);
 const SHOWN_VALUES = 20;
 /** Nesting shown as fields; deeper objects are JSON text. */
 const MAX_DEPTH = 2;
-
-/** A property name in words: `machineIds` → 'Machine ids', `sqlExportVersion` → 'Sql export version'. */
-export function labelOf(key: string): string {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .trim()
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 const isIds = (v: unknown): v is number | number[] =>
   (typeof v === 'number' && Number.isInteger(v)) || (Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isInteger(x)));
@@ -44,7 +37,7 @@ function plain(value: unknown): ReactNode {
   const entries = typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
   // A small flat object (a wave of a plan) reads as 'kind: count, value: 2'.
   if (entries.length > 0 && entries.length <= 6 && entries.every(([, v]) => v === null || typeof v !== 'object')) {
-    return entries.map(([k, v]) => `${labelOf(k).toLowerCase()}: ${String(v)}`).join(', ');
+    return entries.map(([k, v]) => `${fieldLabel(k).toLowerCase()}: ${String(v)}`).join(', ');
   }
   return <Typography.Text code>{JSON.stringify(value)}</Typography.Text>;
 }
@@ -53,6 +46,7 @@ function valueOf(key: string, value: unknown, named: Named | undefined, depth: n
   if (MACHINE_PARAMS.has(key) && isIds(value)) return <IdLinks kind="machine" ids={[value].flat()} named={named} />;
   if (ACCOUNT_PARAMS.has(key) && isIds(value)) return <IdLinks kind="account" ids={[value].flat()} named={named} />;
   if (key === 'rolloutId' && typeof value === 'number') return <Link to={`/rollouts/${value}`}>Rollout {value}</Link>;
+  if (isVersionField(key) && typeof value === 'string' && value) return versionLabel(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return plain(null);
     if (value.some((v) => typeof v === 'object' && v !== null)) {
@@ -91,7 +85,7 @@ export function ParamFields({ params, named, depth = 0 }: { params: Record<strin
       size="small"
       column={1}
       styles={{ label: { width: depth === 0 ? 200 : 160, verticalAlign: 'top' } }}
-      items={entries.map(([key, value]) => ({ key, label: labelOf(key), children: valueOf(key, value, named, depth) }))}
+      items={entries.map(([key, value]) => ({ key, label: fieldLabel(key), children: valueOf(key, value, named, depth) }))}
     />
   );
 }

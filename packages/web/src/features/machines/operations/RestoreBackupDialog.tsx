@@ -10,10 +10,10 @@
  */
 import { useState } from 'react';
 import { Alert, Checkbox, Flex, Spin, Typography } from 'antd';
-import { BACKUP_SOFTWARE, type TBackupSoftware } from '@fleet/contracts';
+import { BACKUP_SOFTWARE, COMPONENT_LABELS, type TBackupSoftware } from '@fleet/contracts';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useLatestBackups } from '../../operations/api/queries';
-import { BACKUP_SOFTWARE_LABELS, hasNoBackup, restoreRequest } from '../../operations/operation-rules';
+import { hasNoBackup, restoreRequest } from '../../operations/operation-rules';
 import { useRestoreBackup } from '../api/operation-mutations';
 import { OperationDialog, type MachineDialogProps } from './OperationDialog';
 
@@ -60,7 +60,7 @@ export function RestoreBackupDialog({ machine, onClose }: MachineDialogProps) {
             const file = latest[software];
             return (
               <Checkbox key={software} disabled={!file} checked={chosen.has(software)} onChange={(e) => toggle(software, e.target.checked)}>
-                <Typography.Text strong>{BACKUP_SOFTWARE_LABELS[software]}</Typography.Text>
+                <Typography.Text strong>{COMPONENT_LABELS[software]}</Typography.Text>
                 {': '}
                 {file ? (
                   <>

@@ -1,11 +1,12 @@
 /**
  * Version Info (spec 2 §2.3, §3 Version state, §8): the machine's current
- * version state per component (`GET /machines/{id}/state-info`): branch, short
- * hash and commit time, or None for a component not installed. A failure is
+ * version state per component (`GET /machines/{id}/state-info`), named by its
+ * label (Site Master Validator for smchk): branch, short hash and commit time, or None for a component not installed. A failure is
  * silent (spec 2 §8): the dialog says there is no version information.
  */
 import { Spin, Table, Typography } from 'antd';
 import { VERSION_STATE_COMPONENTS, type TComponentVersion } from '@fleet/contracts';
+import { componentLabel } from '../../../lib/field-labels';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useStateInfo } from '../../operations/api/queries';
 import { OperationDialog, type MachineDialogProps } from './OperationDialog';
@@ -18,7 +19,7 @@ interface Row {
 const none = <Typography.Text type="secondary">None</Typography.Text>;
 
 const COLUMNS = [
-  { key: 'component', title: 'Component', dataIndex: 'component' },
+  { key: 'component', title: 'Component', render: (_: unknown, r: Row) => componentLabel(r.component) },
   { key: 'branch', title: 'Branch', render: (_: unknown, r: Row) => r.version?.branchName ?? none },
   { key: 'hash', title: 'Commit', render: (_: unknown, r: Row) => (r.version ? <Typography.Text code>{r.version.shortHash}</Typography.Text> : none) },
   { key: 'time', title: 'Time', render: (_: unknown, r: Row) => (r.version ? formatDateTime(r.version.timestamp, DATE_TIME_SECONDS_FORMAT) : '') },

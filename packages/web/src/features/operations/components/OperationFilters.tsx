@@ -3,7 +3,8 @@
  * machine selector in the viewers' toolbar: status (several; QUEUED and
  * PENDING included), operation type, class (Customer Production only for the
  * group CustomerProductionAccess, as the server shows it) and the time range
- * of the queue time (date and time in the browser's zone; either end open).
+ * of the queue time (date and time in the browser's zone, shown with its
+ * offset from UTC; either end open).
  * Each change goes into the URL (`use-operations-params.ts`).
  */
 import { Select } from 'antd';

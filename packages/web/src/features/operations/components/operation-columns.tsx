@@ -38,8 +38,12 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 const time = (iso: string | null) => formatDateTime(iso, DATE_TIME_SECONDS_FORMAT);
-/** The table's short time (`MM-DD HH:mm:ss`); the whole one is its tooltip. */
-const SHORT_TIME_FORMAT = 'MM-DD HH:mm:ss';
+/**
+ * The table's short time with its zone (`MM-DD HH:mm UTC+1`, narrow enough for
+ * the table to fit at 1440 px with any zone); the whole one, with seconds, is
+ * its tooltip.
+ */
+const SHORT_TIME_FORMAT = 'MM-DD HH:mm';
 
 /** A time in the table: short, the full date and time (and `what`) as a tooltip. */
 function ShortTime({ iso, what }: { iso: string; what: string }) {

@@ -1,13 +1,13 @@
 /**
  * The diff of a dry run (DESIGN §15; issue 13 point 3): per target its changes
- * (field, old value, new value and, for versions, the commit or build it
+ * (field by its label, old value, new value (versions as `branch / hash`) and, for versions, the commit or build it
  * resolves to now; in machine mode what the machine runs now), and the targets a rule refuses, highlighted with the rule.
  * Targets without changes show "No change". Paged by 10 rows.
  */
 import { Alert, Table, Tag, Typography, type TableProps } from 'antd';
 import type { TBatchResult } from '@fleet/contracts';
-import { formatValue } from '../../../lib/format';
-import { updaterVersionName } from '../updater-payload';
+import { FieldName, FieldValue } from '../../../components/FieldName';
+import { versionLabel } from '../../software-versions/version-format';
 
 interface Row {
   key: string;
@@ -30,8 +30,6 @@ export function changeRows(result: TBatchResult): Row[] {
   });
 }
 
-const shown = formatValue;
-
 /** Columns after Field that a refused or unchanged target's row spans. */
 const spanned = (r: Row) => ({ colSpan: r.refused !== null || r.field === '' ? 0 : 1 });
 
@@ -49,22 +47,22 @@ const COLUMNS: TableProps<Row>['columns'] = [
       ) : r.field === '' ? (
         <Typography.Text type="secondary">No change</Typography.Text>
       ) : (
-        r.field
+        <FieldName field={r.field} />
       ),
     onCell: (r) => ({ colSpan: r.refused !== null || r.field === '' ? 5 : 1 }),
   },
-  { key: 'old', title: 'Old value', render: (_, r) => shown(r.oldValue), onCell: spanned },
-  { key: 'new', title: 'New value', render: (_, r) => shown(r.newValue), onCell: spanned },
+  { key: 'old', title: 'Old value', render: (_, r) => <FieldValue field={r.field} value={r.oldValue} />, onCell: spanned },
+  { key: 'new', title: 'New value', render: (_, r) => <FieldValue field={r.field} value={r.newValue} />, onCell: spanned },
   {
     key: 'resolved',
     title: 'Resolves to',
-    render: (_, r) => (r.resolved ? <Typography.Text code>{updaterVersionName(r.resolved)}</Typography.Text> : ''),
+    render: (_, r) => (r.resolved ? <Typography.Text code>{versionLabel(r.resolved)}</Typography.Text> : ''),
     onCell: spanned,
   },
   {
     key: 'running',
     title: 'Runs now',
-    render: (_, r) => (r.running ? <Typography.Text code>{updaterVersionName(r.running)}</Typography.Text> : ''),
+    render: (_, r) => (r.running ? <Typography.Text code>{versionLabel(r.running)}</Typography.Text> : ''),
     onCell: spanned,
   },
 ];

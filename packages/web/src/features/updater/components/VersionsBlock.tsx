@@ -18,7 +18,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Col, Divider, Flex, Form, Input, Modal, Popover, Row, Select, Tooltip, Typography, type FormInstance } from 'antd';
 import { SaveOutlined, WarningOutlined } from '@ant-design/icons';
-import { DEPLOYER_WARNING, UPDATER_VERSION_MODES, type TTemplate } from '@fleet/contracts';
+import { DEPLOYER_WARNING, UPDATER_VERSION_MODES, type TMmaClass, type TTemplate } from '@fleet/contracts';
 import { useToast } from '../../../app/toast';
 import { useMmaClasses } from '../../mma/api/queries';
 import { CORE_COMPONENTS, INTEGRATION_COMPONENTS } from '../../software-versions/card-components';
@@ -26,7 +26,8 @@ import { ComponentVersionItem } from '../../software-versions/ComponentVersionIt
 import { LibraryFilesField } from '../../software-versions/LibraryFilesField';
 import { useCreateTemplate } from '../../templates/api/mutations';
 import { useTemplates } from '../../templates/api/queries';
-import { templateToVersionsValues, updaterVersionName, versionsToTemplateSettings, type VersionsFormValues } from '../updater-payload';
+import { versionLabel } from '../../software-versions/version-format';
+import { templateToVersionsValues, versionsToTemplateSettings, type VersionsFormValues } from '../updater-payload';
 import type { UpdaterMode } from '../use-updater-params';
 
 const pickerCol = { xs: 24, md: 12, xxl: 8 } as const;
@@ -41,6 +42,12 @@ interface Props {
   mode: UpdaterMode;
   /** The class ids of the selected targets (as far as the table has shown them). */
   classIds: number[];
+}
+
+/** A class's deployer as `branch / hash`: its version names its branch, or the instance's branch is put before it. */
+function classDeployer(c: TMmaClass): string {
+  const version = c.mmaInstance?.deployerVer ?? '';
+  return versionLabel(version.includes('|') ? version : `${c.mmaInstance?.deployerBranch ?? ''}|${version}`);
 }
 
 /** The deployer's "Be careful" warning and the class-default tooltip. */
@@ -72,7 +79,7 @@ function DeployerItem({ classIds }: { classIds: number[] }) {
       {differing.length > 0 && (
         <Tooltip
           title={`${DEPLOYER_WARNING}. Class default: ${differing
-            .map((c) => `${c.name} ${updaterVersionName(`${c.mmaInstance?.deployerBranch ?? ''}|${c.mmaInstance?.deployerVer ?? ''}`)}`)
+            .map((c) => `${c.name} ${classDeployer(c)}`)
             .join(', ')}`}
         >
           <WarningOutlined aria-label="Differs from the class default deployer" style={{ color: '#d48806', marginTop: 38 }} tabIndex={0} />

@@ -1,12 +1,12 @@
 /**
  * A viewer's time range filter (issue 24 point 7): two dates with times
- * (minutes, in the browser's zone), either end open. `value` and `onChange`
+ * (minutes, in the browser's zone, shown with its offset from UTC), either end open. `value` and `onChange`
  * carry the ends as ISO 8601 strings (undefined: open), as the URL and the
  * server's `from` and `to` take them.
  */
 import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { DATE_TIME_FORMAT } from '../../../lib/format';
+import { zonedPickerFormat } from '../../../lib/format';
 
 type Range = [Dayjs | null, Dayjs | null] | null;
 
@@ -29,7 +29,7 @@ export function TimeRangeFilter({ label, id, placeholder, value, onChange, disab
       aria-label={label}
       id={{ start: `${id}-from`, end: `${id}-to` }}
       showTime={{ format: 'HH:mm' }}
-      format={DATE_TIME_FORMAT}
+      format={zonedPickerFormat()}
       allowEmpty={[true, true]}
       placeholder={placeholder}
       value={range}
@@ -38,7 +38,7 @@ export function TimeRangeFilter({ label, id, placeholder, value, onChange, disab
         const [from, to] = (next as Range) ?? [null, null];
         onChange({ from: from?.toISOString(), to: to?.toISOString() });
       }}
-      style={{ width: 330 }}
+      style={{ width: 430 }}
     />
   );
 }
