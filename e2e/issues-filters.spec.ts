@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ACCOUNT_CLASSES, type TIssuesPage } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, localDateTime, lookupMachines, pagesPerTest, selectText, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, chooseOption, localDateTime, shownZone, lookupMachines, pagesPerTest, selectText, signIn, useBrowserAndAdmin } from './browser.js';
 import { fillTimeRange, hashParams, recordAnswers, wholeMinute } from './viewer-fixtures.js';
 
 useBrowserAndAdmin();
@@ -86,7 +86,7 @@ describe('Issue viewer: filters and sorts', () => {
     await expectRowsOfLastAnswer();
     expect(await page.locator('.issues-table .ant-table-thead th[aria-sort="ascending"]').innerText()).toContain('Count');
     expect(await selectText(card, 'Class')).toContain(machine!.className);
-    expect(await card.getByPlaceholder('Last seen from', { exact: true }).inputValue()).toBe(localDateTime(from));
+    expect(await card.getByPlaceholder('Last seen from', { exact: true }).inputValue()).toBe(`${localDateTime(from)} ${shownZone(from)}`);
   });
 
 });

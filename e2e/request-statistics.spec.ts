@@ -18,6 +18,7 @@ import {
   browser,
   chooseOption,
   localDateTime,
+  shownZone,
   lookupMachines,
   openDropdown,
   pagesPerTest,
@@ -181,7 +182,7 @@ describe('Request Statistics viewer', () => {
     expect(await page.locator('.ant-table-thead th[aria-sort="descending"]').innerText()).toContain('Last Update');
     expect(await selectText(card, 'Class')).toContain('Customer Staging');
     expect(await selectText(card, 'Last probe')).toContain('Last probe succeeded');
-    expect(await card.getByPlaceholder('Last update from', { exact: true }).inputValue()).toBe(localDateTime(from));
+    expect(await card.getByPlaceholder('Last update from', { exact: true }).inputValue()).toBe(`${localDateTime(from)} ${shownZone(from)}`);
   }, 120_000);
 
   it('shows the operator no Customer Production machine: a smaller total, and an empty list for such a machine in the URL', async () => {

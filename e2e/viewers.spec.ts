@@ -19,7 +19,7 @@ import {
   type TMachinesPage,
   type TVersionStatesViewerPage,
 } from '@fleet/contracts';
-import { api, apiToken, browser, chooseOption, localDateTime, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
+import { api, apiToken, browser, chooseOption, localDateTime, shownZone, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
 import { fillTimeRange, hashParams, recordAnswers, wholeMinute } from './viewer-fixtures.js';
 
 const LONG = 120_000;
@@ -251,7 +251,7 @@ describe('States viewer: filters and order', () => {
     expect(await page.locator('.ant-table-thead th[aria-sort="ascending"]').innerText()).toContain('Timestamp');
     expect(await selectText(card, 'Class')).toContain('Internal Testing');
     expect(await selectText(card, 'Branch')).toContain('release/8.1');
-    expect(await card.getByPlaceholder('Time from', { exact: true }).inputValue()).toBe(localDateTime(from));
+    expect(await card.getByPlaceholder('Time from', { exact: true }).inputValue()).toBe(`${localDateTime(from)} ${shownZone(from)}`);
 
     // Desired states have no stored time: the radio drops the time range and the order.
     await page.getByRole('radiogroup', { name: 'Version states' }).getByText('Desired', { exact: true }).click();

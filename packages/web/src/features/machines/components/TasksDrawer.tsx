@@ -9,6 +9,7 @@
  */
 import { useState } from 'react';
 import { Button, Drawer, Progress, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { ScrollRegion } from '../../viewer/components/ScrollRegion';
 import { DEFAULT_PAGE_SIZE, type TTask, type TTaskStatus } from '@fleet/contracts';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useCancelTask } from '../api/mutations';
@@ -70,7 +71,6 @@ export function TasksDrawer({ machine, canWrite, onClose }: Props) {
     columns.push({
       key: 'cancel',
       title: 'Actions',
-      fixed: 'end',
       render: (_, t) => (
         <Button
           size="small"
@@ -97,23 +97,25 @@ export function TasksDrawer({ machine, canWrite, onClose }: Props) {
       }}
       destroyOnHidden
     >
-      <Table<TTask>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={tasks.data?.items ?? []}
-        loading={tasks.isLoading}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: tasks.isLoading ? ' ' : <Typography.Text type="secondary">{tasks.isError ? 'Tasks could not be loaded' : 'This machine has no tasks'}</Typography.Text> }}
-        pagination={{
-          current: page,
-          pageSize: DEFAULT_PAGE_SIZE,
-          total: tasks.data?.totalItems ?? 0,
-          showSizeChanger: false,
-          hideOnSinglePage: true,
-          onChange: setPage,
-        }}
-      />
+      {/* A focusable region scrolls the table (a drawer of finished tasks has nothing else to focus). */}
+      <ScrollRegion label={`Tasks of ${machine?.name ?? 'the machine'}`}>
+        <Table<TTask>
+          rowKey="id"
+          size="small"
+          columns={columns}
+          dataSource={tasks.data?.items ?? []}
+          loading={tasks.isLoading}
+          locale={{ emptyText: tasks.isLoading ? ' ' : <Typography.Text type="secondary">{tasks.isError ? 'Tasks could not be loaded' : 'This machine has no tasks'}</Typography.Text> }}
+          pagination={{
+            current: page,
+            pageSize: DEFAULT_PAGE_SIZE,
+            total: tasks.data?.totalItems ?? 0,
+            showSizeChanger: false,
+            hideOnSinglePage: true,
+            onChange: setPage,
+          }}
+        />
+      </ScrollRegion>
     </Drawer>
   );
 }
