@@ -130,6 +130,41 @@ describe('Machines viewer', () => {
       }
     }
   }, LONG);
+
+  it('sorts by name either way on the server, 50 a page with the size changer, all kept in the URL across a reload', async () => {
+    const { page } = await openPage();
+    const answers = recordAnswers<TMachinesPage>(page, '/machines');
+    await signIn(page, 'operator', 'operator', '/viewer/machines');
+    await rowCount(page, 20);
+    const name = page.locator('.ant-table-thead th', { hasText: 'Name' });
+    await name.click();
+    await page.waitForURL(() => hashParams(page).get('sort') === 'name' && hashParams(page).get('order') === 'asc');
+    await page.locator('.ant-table-thead th[aria-sort="ascending"]', { hasText: 'Name' }).waitFor();
+    await name.click();
+    await page.waitForURL(() => hashParams(page).get('order') === 'desc');
+    await page.locator('.ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '50 / page' }).click();
+    await page.waitForURL(() => hashParams(page).get('size') === '50' && hashParams(page).get('sort') === 'name');
+
+    const names = () => rows(page).locator('td:nth-child(1)').allInnerTexts();
+    const expectRowsOfLastAnswer = async () => {
+      await expect.poll(() => answers.at(-1)?.url.searchParams.get('limit'), POLL).toBe('50');
+      const last = answers.at(-1)!;
+      expect(Object.fromEntries(last.url.searchParams)).toMatchObject({ sort: 'name', order: 'desc', startIndex: '0', limit: '50' });
+      const shown = (await last.body()).items;
+      expect(shown).toHaveLength(50);
+      expect(shown.some((m) => m.classId === CLASS_CUSTOMER_PRODUCTION)).toBe(false);
+      const sorted = [...shown].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : b.id - a.id));
+      expect(shown.map((m) => m.id)).toEqual(sorted.map((m) => m.id));
+      await expect.poll(names, POLL).toEqual(shown.map((m) => m.name));
+    };
+    await expectRowsOfLastAnswer();
+    const before = answers.length;
+    await page.reload();
+    await expect.poll(() => answers.length, POLL).toBeGreaterThan(before);
+    await expectRowsOfLastAnswer();
+    expect(await page.locator('.ant-table-thead th[aria-sort="descending"]').innerText()).toContain('Name');
+  }, LONG);
 });
 
 describe('States viewer', () => {

@@ -3,7 +3,7 @@
  * §4, §7 Machines and Notifications, §9; DESIGN §6, §7).
  */
 import { z } from 'zod';
-import { MAX_SEARCH_LENGTH, ZId, ZPageQuery, ZQueryFlag, ZRefId, zBoundedMap, zCommaList, zPaged } from './common.js';
+import { MAX_SEARCH_LENGTH, ZId, ZPageQuery, ZQueryFlag, ZRefId, ZSortOrder, zBoundedMap, zCommaList, zPaged } from './common.js';
 import { ZBodyClassId, ZClassId, ZClassRef } from './classes.js';
 import { CLASS_ADD_ON } from './constants.js';
 import { ZOperation } from './operations.js';
@@ -196,15 +196,13 @@ export const ZMachineDetail = ZMachine.extend({
 export type TMachineDetail = z.infer<typeof ZMachineDetail>;
 
 /**
- * `GET /machines`: every visible live machine, optionally of one account or the
- * one machine `machineId` (the viewers' machine selector), by account then name;
- * narrowed, as the top bar's chips count (spec 3 §2.9), to one `classId`, and by
- * `needsAdmin`, `turbo` and `unmanaged` (`true`/`false`); narrowed as the
- * Updater's machine mode chooses its targets (spec 3 §2.8, the machines panel
- * embedded there; the filter of `GET /updater/machines`) to the classes
- * `classIds` (comma list) and the names containing `search` (case-insensitive,
- * taken literally).
+ * `GET /machines`: visible live machines, of one account or the one `machineId`
+ * (the viewers' selector), by account then name, or by name (`sort=name`, `order`;
+ * the Machines viewer, issue 24 point 7); narrowed as the top bar's chips count
+ * (spec 3 §2.9) by `classId`, `needsAdmin`, `turbo`, `unmanaged`, and as the
+ * Updater's machine mode (spec 3 §2.8) by `classIds` and `search` (literally).
  */
+export const MACHINE_SORTS = ['name'] as const;
 export const ZListMachinesQuery = ZPageQuery.extend({
   accountId: ZId.optional(),
   machineId: ZId.optional(),
@@ -214,6 +212,8 @@ export const ZListMachinesQuery = ZPageQuery.extend({
   needsAdmin: ZQueryFlag.optional(),
   turbo: ZQueryFlag.optional(),
   unmanaged: ZQueryFlag.optional(),
+  sort: z.enum(MACHINE_SORTS).optional(),
+  order: ZSortOrder.default('asc'),
 });
 export type TListMachinesQuery = z.input<typeof ZListMachinesQuery>;
 export const ZListMachinesResponse = zPaged(ZMachine);

@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import {
+  CLASS_CUSTOMER_PRODUCTION,
   MACHINE_LOOKUP_DEFAULT_LIMIT,
   MACHINE_LOOKUP_IDS_MAX,
   MACHINE_LOOKUP_MAX_LIMIT,
@@ -233,6 +234,28 @@ describe('GET /machines and /machines/{id}', () => {
     }
     expect((await call('GET', '/machines', 'viewer', undefined, { classIds: '2,x' })).statusCode).toBe(400);
     expect((await call('GET', '/machines', 'viewer', undefined, { search: 'x'.repeat(201) })).statusCode).toBe(400);
+  });
+
+  it('sorts by name either way (the Machines viewer, issue 24 point 7), pages the same order, and refuses an unknown sort or order', async () => {
+    type Page = { items: TMachine[]; totalItems: number; totalCapped: boolean };
+    const list = (query: Record<string, string>) => ok<Page>('GET', '/machines', 'operator', undefined, query);
+    const byName = (a: TMachine, b: TMachine) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
+    const all = (await list({ limit: '500', sort: 'name' })).items;
+    expect(all.length).toBeGreaterThan(3);
+    expect(all).toEqual([...all].sort(byName));
+    expect(all.some((m) => m.classId === CLASS_CUSTOMER_PRODUCTION)).toBe(false);
+    const desc = (await list({ limit: '500', sort: 'name', order: 'desc' })).items;
+    expect(desc.map((m) => m.id)).toEqual(all.map((m) => m.id).reverse());
+    // A second page continues the first; a filter keeps the order.
+    const second = await list({ limit: '2', startIndex: '2', sort: 'name' });
+    expect(second.items.map((m) => m.id)).toEqual(all.slice(2, 4).map((m) => m.id));
+    const ofClass = (await list({ limit: '500', sort: 'name', classId: '2' })).items;
+    expect(ofClass.map((m) => m.id)).toEqual(all.filter((m) => m.classId === 2).map((m) => m.id));
+    for (const query of [{ sort: 'class' }, { sort: 'name', order: 'up' }] as Record<string, string>[]) {
+      const res = await call('GET', '/machines', 'operator', undefined, query);
+      expect(res.statusCode, JSON.stringify(query)).toBe(400);
+      expect(JSON.stringify(res.json())).toContain(Object.keys(query).at(-1));
+    }
   });
 
   it('answers 400 for a malformed machine lookup query', async () => {

@@ -12,7 +12,7 @@
  * filters of the top bar's chips are the conditions it counts with
  * (fleet-counts.ts); the Updater's machine mode (spec 3 §2.8) narrows by
  * classes and name as `GET /updater/machines` does. One named prepared statement per page shape (at most
- * 1024), planned once per connection (db/prepared.ts).
+ * 3072), planned once per connection (db/prepared.ts).
  */
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -248,6 +248,8 @@ export interface MachinePageQuery {
   withCapped?: boolean;
   /** Only the machines of a class and of statuses true or false, as the top bar counts them (fleet-counts.ts). */
   filter?: MachineFilter;
+  /** By name (then id) in this direction (`machines_live_name_idx`); absent: by account, launcher first, then name. */
+  byName?: 'asc' | 'desc';
 }
 
 /** The status filters of a page, in the order of their shape's key. */
@@ -262,6 +264,8 @@ interface MachinePageShape {
   byClass: boolean;
   byClasses: boolean;
   bySearch: boolean;
+  /** The order: the list's (by account), or by name either way. */
+  order: 'list' | 'asc' | 'desc';
   /** The status filters set (their values are placeholders). */
   flags: (typeof FILTER_FLAGS)[number][];
 }
@@ -295,6 +299,8 @@ const LIST_ORDER = sql`${machines.accountId}, ${machines.isLauncher} desc nulls 
  * per row ({@link activeInstance}).
  */
 function machinePageStatement(shape: MachinePageShape): SQL {
+  const dir = sql.raw(shape.order === 'desc' ? 'desc' : 'asc');
+  const order = shape.order === 'list' ? LIST_ORDER : sql`${machines.name} ${dir}, ${machines.id} ${dir}`;
   const where = and(
     visibleWhere(shape.hidesClasses ? sql`${sql.placeholder('hiddenClassIds')}` : undefined),
     shape.byAccount ? sql`${machines.accountId} = ${sql.placeholder('accountId')}` : undefined,
@@ -311,11 +317,11 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     left join ${instanceTypes} on ${instanceTypes.id} = ${machines.instanceTypeId}
     left join mma_classes mc on mc.id = ${machines.classId}
     where ${where}
-    order by ${LIST_ORDER}
+    order by ${order}
     offset ${sql.placeholder('startIndex')} limit ${sql.placeholder('limit')}`;
   const matching = sql`from ${machines} join ${accounts} on ${accounts.id} = ${machines.accountId} where ${where}`;
   const total = shape.capTotal
-    ? cappedCount(sql`select ${machines.id} ${matching} order by ${LIST_ORDER}`, sql.placeholder('cap'))
+    ? cappedCount(sql`select ${machines.id} ${matching} order by ${order}`, sql.placeholder('cap'))
     : sql`select count(*)::int ${matching}`;
   const p = sql.raw('p');
   return sql`with p as materialized (${page}),
@@ -323,14 +329,14 @@ function machinePageStatement(shape: MachinePageShape): SQL {
     select ${pageSelectList}
     from (${total}) t(total) left join p on true
       ${activeInstance} left join tk on tk.machine_id = p.id left join op on op.machine_id = p.id
-    order by p.account_id, p.is_launcher desc, p.name, p.id`;
+    order by ${shape.order === 'list' ? sql`p.account_id, p.is_launcher desc, p.name, p.id` : sql`p.name ${dir}, p.id ${dir}`}`;
 }
 
-/** The compiled statements of the page's shapes (at most 1024), made as first asked for. */
+/** The compiled statements of the page's shapes (at most 3072), made as first asked for. */
 const machinePageStatements = new Map<string, CompiledStatement>();
 
 function compiledMachinePage(shape: MachinePageShape): CompiledStatement {
-  const key = `${+shape.hidesClasses}${+shape.byAccount}${+shape.byIds}${+shape.capTotal}${+shape.byClass}${+shape.byClasses}${+shape.bySearch}${FILTER_FLAGS.map((f) => +shape.flags.includes(f)).join('')}`;
+  const key = `${+shape.hidesClasses}${+shape.byAccount}${+shape.byIds}${+shape.capTotal}${+shape.byClass}${+shape.byClasses}${+shape.bySearch}${shape.order}${FILTER_FLAGS.map((f) => +shape.flags.includes(f)).join('')}`;
   let statement = machinePageStatements.get(key);
   if (!statement) {
     statement = compileStatement(machinePageStatement(shape));
@@ -354,6 +360,7 @@ export async function selectMachinePage(db: Db, q: MachinePageQuery): Promise<{ 
     byClass: filter.classId !== undefined,
     byClasses: q.classIds !== undefined && q.classIds.length > 0,
     bySearch: q.search !== undefined && q.search !== '',
+    order: q.byName ?? 'list',
     flags: FILTER_FLAGS.filter((name) => filter[name] !== undefined),
   };
   const cap = countCap(q, VIEWER_COUNT_AHEAD);

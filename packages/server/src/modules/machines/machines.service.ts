@@ -73,7 +73,7 @@ export interface MachineService {
    */
   list(o: {
     principal: Principal;
-    query: Page & { accountId?: number; machineId?: number; classIds?: number[]; search?: string } & MachineFilter;
+    query: Page & { accountId?: number; machineId?: number; classIds?: number[]; search?: string; sort?: 'name'; order?: 'asc' | 'desc' } & MachineFilter;
   }): Promise<TMachinesPage>;
   listForAccount(o: { principal: Principal; accountId: number; query: Page }): Promise<{ items: TMachine[]; totalItems: number }>;
   /** The machine with its own backup files, cloud instances and Grafana link (ZMachineDetail). */
@@ -146,7 +146,7 @@ export function createMachineService({
 
   return {
     // The page as PostgreSQL writes it, sent as it is (lib/json-text.ts).
-    list: async ({ principal, query: { machineId, accountId, startIndex, limit, classIds, search, ...filter } }) => {
+    list: async ({ principal, query: { machineId, accountId, startIndex, limit, classIds, search, sort, order, ...filter } }) => {
       const classList = classIds?.length ? classIds : undefined;
       const name = search?.trim() || undefined;
       return jsonText(
@@ -155,6 +155,7 @@ export function createMachineService({
           ids: machineId !== undefined ? [machineId] : undefined,
           classIds: classList,
           search: name,
+          byName: sort === 'name' ? (order ?? 'asc') : undefined,
           startIndex,
           limit,
           filter,

@@ -83,7 +83,7 @@ export function useMachinesViewerFilters() {
  * → TMachinesPage. Under the viewers' list keys (a machine selection clears it);
  * the previous page stays shown while the next one of the same selection and filters loads.
  */
-export function useFilteredViewerMachines(query: ViewerPageQuery, filters: MachinesViewerFilters) {
+export function useFilteredViewerMachines(query: ViewerPageQuery & { sort?: 'name'; order?: 'asc' | 'desc' }, filters: MachinesViewerFilters) {
   const key = { ...query, ...filters };
   return useQuery({
     queryKey: viewerKeys.machines(key),
@@ -95,7 +95,9 @@ export function useFilteredViewerMachines(query: ViewerPageQuery, filters: Machi
     placeholderData: (previous, previousQuery) => {
       const before = previousQuery?.queryKey.at(-1) as (ViewerPageQuery & MachinesViewerFilters) | undefined;
       const same =
-        before?.machineId === query.machineId && before?.classId === filters.classId && MACHINE_FLAG_FILTERS.every((f) => before?.[f] === filters[f]);
+        before?.machineId === query.machineId &&
+        before?.classId === filters.classId &&
+        MACHINE_FLAG_FILTERS.every((f) => before?.[f] === filters[f]);
       return same ? keepPreviousData(previous) : undefined;
     },
     staleTime: 0,
