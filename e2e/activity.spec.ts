@@ -73,7 +73,8 @@ describe('activity log', () => {
     await detail.getByText('Changes').waitFor();
     const text = await detail.innerText();
     expect(text).toContain('Account');
-    expect(text).toContain('deleted');
+    // The field by its label (issue 24 point 8), the raw name `deleted` as its tooltip.
+    expect(text).toMatch(/\bDeleted\s+false\s+true/);
 
     const failed = await api<TUserActivity[]>('/user-activities?action=LoginFailed&limit=10', adminToken);
     await page.goto('/#/activity?action=LoginFailed');
