@@ -7,6 +7,7 @@
  * server), and typing a time range into a viewer's range picker.
  */
 import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { localDateTime } from './browser.js';
 
 /** The query string of the page's hash route (`#/viewer/states?class=2` → `class=2`). */
@@ -39,4 +40,25 @@ export async function fillTimeRange(scope: Locator, placeholders: [from: string,
     await input.fill(localDateTime(range[n]!));
     await input.press('Enter');
   }
+}
+
+/**
+ * Clicks the sortable column header `title` twice: the first click sorts by
+ * `sort` newest first (`order=desc` in the URL, the header descending), the
+ * second oldest first (`order=asc`).
+ */
+export async function sortNewestThenOldest(page: Page, title: string, sort: string) {
+  const header = page.locator('.ant-table-thead th', { hasText: title });
+  await header.click();
+  await page.waitForURL(() => hashParams(page).get('sort') === sort && hashParams(page).get('order') === 'desc');
+  await page.locator('.ant-table-thead th[aria-sort="descending"]', { hasText: title }).waitFor();
+  await header.click();
+  await page.waitForURL(() => hashParams(page).get('sort') === sort && hashParams(page).get('order') === 'asc');
+}
+
+/** Reloads the page and waits until it has had a new answer of the list call `answers` records ({@link recordAnswers}). */
+export async function reloadForAnswer(page: Page, answers: Answer<unknown>[], timeout = 30_000) {
+  const before = answers.length;
+  await page.reload();
+  await expect.poll(() => answers.length, { timeout }).toBeGreaterThan(before);
 }

@@ -20,7 +20,7 @@ import {
   type TVersionStatesViewerPage,
 } from '@fleet/contracts';
 import { api, apiToken, browser, chooseOption, localDateTime, shownZone, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
-import { fillTimeRange, hashParams, recordAnswers, wholeMinute } from './viewer-fixtures.js';
+import { fillTimeRange, hashParams, recordAnswers, reloadForAnswer, sortNewestThenOldest, wholeMinute } from './viewer-fixtures.js';
 
 const LONG = 120_000;
 /** Polls wait this long: the runner has two busy cores. */
@@ -159,9 +159,7 @@ describe('Machines viewer', () => {
       await expect.poll(names, POLL).toEqual(shown.map((m) => m.name));
     };
     await expectRowsOfLastAnswer();
-    const before = answers.length;
-    await page.reload();
-    await expect.poll(() => answers.length, POLL).toBeGreaterThan(before);
+    await reloadForAnswer(page, answers);
     await expectRowsOfLastAnswer();
     expect(await page.locator('.ant-table-thead th[aria-sort="descending"]').innerText()).toContain('Name');
   }, LONG);
@@ -242,12 +240,7 @@ describe('States viewer: filters and order', () => {
     const to = wholeMinute(Date.now() + 3_600_000);
     await fillTimeRange(card, ['Time from', 'Time to'], [from, to]);
     await page.waitForURL(() => hashParams(page).get('from') === from && hashParams(page).get('to') === to);
-    const timestamp = page.locator('.ant-table-thead th', { hasText: 'Timestamp' });
-    await timestamp.click();
-    await page.waitForURL(() => hashParams(page).get('sort') === 'timestamp' && hashParams(page).get('order') === 'desc');
-    await page.locator('.ant-table-thead th[aria-sort="descending"]', { hasText: 'Timestamp' }).waitFor();
-    await timestamp.click();
-    await page.waitForURL(() => hashParams(page).get('order') === 'asc');
+    await sortNewestThenOldest(page, 'Timestamp', 'timestamp');
 
     const shownIds = () => rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-key')));
     const expectRowsOfLastAnswer = async () => {
@@ -279,9 +272,7 @@ describe('States viewer: filters and order', () => {
     };
     await expectRowsOfLastAnswer();
 
-    const before = answers.length;
-    await page.reload();
-    await expect.poll(() => answers.length, POLL).toBeGreaterThan(before);
+    await reloadForAnswer(page, answers);
     await expectRowsOfLastAnswer();
     expect(await page.locator('.ant-table-thead th[aria-sort="ascending"]').innerText()).toContain('Timestamp');
     expect(await selectText(card, 'Class')).toContain('Internal Testing');
@@ -341,12 +332,7 @@ describe('Cloud Instances viewer', () => {
     await chooseOption(page, card.getByLabel('Status', { exact: true }), 'running', { exact: true });
     await page.waitForURL(() => hashParams(page).get('status') === 'running');
     // The first click sorts by launch time newest first, the second oldest first.
-    const timestamp = page.locator('.ant-table-thead th', { hasText: 'Timestamp' });
-    await timestamp.click();
-    await page.waitForURL(() => hashParams(page).get('sort') === 'timestamp' && hashParams(page).get('order') === 'desc');
-    await page.locator('.ant-table-thead th[aria-sort="descending"]', { hasText: 'Timestamp' }).waitFor();
-    await timestamp.click();
-    await page.waitForURL(() => hashParams(page).get('sort') === 'timestamp' && hashParams(page).get('order') === 'asc');
+    await sortNewestThenOldest(page, 'Timestamp', 'timestamp');
 
     const cloudIds = () => rows(page).locator('td:nth-child(5)').allInnerTexts();
     const expectRowsOfLastAnswer = async () => {
@@ -362,9 +348,7 @@ describe('Cloud Instances viewer', () => {
     };
     await expectRowsOfLastAnswer();
 
-    const before = answers.length;
-    await page.reload();
-    await expect.poll(() => answers.length, POLL).toBeGreaterThan(before);
+    await reloadForAnswer(page, answers);
     await expectRowsOfLastAnswer();
     expect(await page.locator('.ant-table-thead th[aria-sort="ascending"]').innerText()).toContain('Timestamp');
     expect(await selectText(card, 'Class')).toContain('Internal Testing');
