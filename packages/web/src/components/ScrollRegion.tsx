@@ -1,5 +1,5 @@
 /**
- * A wide viewer table's horizontal scroll box that the keyboard can reach: a
+ * A wide table's horizontal scroll box (the viewers, the tasks drawer) that the keyboard can reach: a
  * focusable, named region (axe `scrollable-region-focusable`, WCAG 2.1.1).
  * antd's own scroll box (`scroll={{ x }}`) cannot take focus, and a table with
  * no link or button in its rows (Machines, States) offers nothing else to

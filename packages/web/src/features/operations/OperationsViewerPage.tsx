@@ -20,7 +20,7 @@ import { useMemo } from 'react';
 import { Card, Table } from 'antd';
 import { OPERATION_SORTS, type TOperation } from '@fleet/contracts';
 import { useTaskHub } from '../machines/api/task-hub';
-import { ScrollRegion } from '../viewer/components/ScrollRegion';
+import { ScrollRegion } from '../../components/ScrollRegion';
 import { viewerPagination, ViewerToolbar } from '../viewer/components/ViewerToolbar';
 import { onSortChange } from '../viewer/use-viewer-params';
 import { useOperationsPage } from './api/queries';

@@ -18,7 +18,7 @@ import { Card, Table } from 'antd';
 import { REQUEST_STATISTICS_SORTS, type TRequestStatistic, type TRequestStatisticStatus } from '@fleet/contracts';
 import { ClassFilter } from '../viewer/components/ClassFilter';
 import { FilterSelect } from '../viewer/components/FilterSelect';
-import { ScrollRegion } from '../viewer/components/ScrollRegion';
+import { ScrollRegion } from '../../components/ScrollRegion';
 import { TimeRangeFilter } from '../viewer/components/TimeRangeFilter';
 import { viewerPagination, ViewerToolbar } from '../viewer/components/ViewerToolbar';
 import { onSortChange, useViewerParams } from '../viewer/use-viewer-params';

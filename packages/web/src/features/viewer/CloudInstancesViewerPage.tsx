@@ -28,7 +28,7 @@ import { oneOf } from '../../lib/url-params';
 import { useCloudInstancesPage } from './api/queries';
 import { ClassFilter } from './components/ClassFilter';
 import { FilterSelect } from './components/FilterSelect';
-import { ScrollRegion } from './components/ScrollRegion';
+import { ScrollRegion } from '../../components/ScrollRegion';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
 import { columnSortOrder, onSortChange, readClassParam, readSort, useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';

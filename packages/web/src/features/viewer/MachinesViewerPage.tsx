@@ -15,7 +15,7 @@
 import { Card, Table, type TableProps } from 'antd';
 import { MACHINE_SORTS, type TMachine, type TSortOrder } from '@fleet/contracts';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
-import { ScrollRegion } from './components/ScrollRegion';
+import { ScrollRegion } from '../../components/ScrollRegion';
 import { columnSortOrder, onSortChange, readSort, useViewerParams } from './use-viewer-params';
 import { yesNo } from './yes-no';
 import { useFilteredViewerMachines, useMachinesViewerFilters } from './use-machines-viewer-filters';

@@ -21,7 +21,7 @@ import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { commitVersion, versionLabel } from '../software-versions/version-format';
 import { useVersionStatesPage } from './api/queries';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
-import { ScrollRegion } from './components/ScrollRegion';
+import { ScrollRegion } from '../../components/ScrollRegion';
 import { readStatesFilter, statesPageQuery, type StatesFilter } from './states-filter';
 import { StatesViewerFilters } from './StatesViewerFilters';
 import { columnSortOrder, onSortChange, useViewerParams } from './use-viewer-params';

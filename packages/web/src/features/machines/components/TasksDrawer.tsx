@@ -9,7 +9,7 @@
  */
 import { useState } from 'react';
 import { Button, Drawer, Progress, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
-import { ScrollRegion } from '../../viewer/components/ScrollRegion';
+import { ScrollRegion } from '../../../components/ScrollRegion';
 import { DEFAULT_PAGE_SIZE, type TTask, type TTaskStatus } from '@fleet/contracts';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useCancelTask } from '../api/mutations';
