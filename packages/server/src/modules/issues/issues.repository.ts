@@ -20,12 +20,12 @@ import {
   type TIssueTagSuggestion,
   type TSortOrder,
 } from '@fleet/contracts';
-import { cappedCount, cappedTotalFields, countCap } from '../../db/capped-count.js';
+import { cappedCount, cappedTotalFields, countCap, pageTotal, pageLimit } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { isoTime } from '../../db/sql-json.js';
-import { machineVisible } from '../../db/visible-machine.js';
+import { classIs, machineVisible } from '../../db/visible-machine.js';
 import { accounts, issueLogs, issues, machines } from '../../db/schema.js';
 
 export interface IssueFilter {
@@ -57,18 +57,27 @@ function statusCondition(status: TIssueStatus | undefined): SQL {
 
 /**
  * The filter's conditions on the issue row `i` after `where` (visibility,
- * machine, tags, status, the machine's class, the last occurrence's range).
- * The class is a scalar subquery per row, as the visibility is
- * (db/visible-machine.ts), so that a page still walks its index.
+ * machine, tags, status, the last occurrence's range). Visibility is a scalar
+ * subquery per row (db/visible-machine.ts), so that a page still walks its
+ * index; the machine's class is a join ({@link walkFrom}).
  */
 function walkConditions(f: IssueFilter): SQL {
   return sql`${machineVisible(sql`i.machine_id`, { hiddenClassIds: f.hiddenClassIds, live: false })}
     ${f.machineId !== undefined ? sql`and i.machine_id = ${f.machineId}::int` : sql``}
     ${f.tags && f.tags.length > 0 ? sql`and i.tags @> ${sql.param(f.tags)}::text[]` : sql``}
     ${statusCondition(f.status)}
-    ${f.classId !== undefined ? sql`and (select m.class_id from machines m where m.id = i.machine_id) = ${f.classId}::int` : sql``}
     ${f.from !== undefined ? sql`and i.last_occurrence_time >= ${f.from}::timestamptz` : sql``}
     ${f.to !== undefined ? sql`and i.last_occurrence_time <= ${f.to}::timestamptz` : sql``}`;
+}
+
+/**
+ * The issues a walk reads: `issues i`, joined with the machine when the filter
+ * names its class. As a join the generic plan estimates the class from the
+ * column's statistics (a sixth of the rows) and walks the order's index; as a
+ * subquery per row (0.5 % assumed) it read and sorted every issue (24 → 5 ms).
+ */
+function walkFrom(f: IssueFilter): SQL {
+  return f.classId === undefined ? sql`issues i` : sql`issues i join machines m on m.id = i.machine_id and ${classIs(sql`m.class_id`, f.classId, f.hiddenClassIds)}`;
 }
 
 function where(f: IssueFilter): SQL | undefined {
@@ -176,12 +185,11 @@ const ISSUE_ORDER = issueOrder({});
  */
 export function issuePageStatement(f: IssueFilter & IssueOrder & { startIndex: number; limit: number }): SQL {
   const cap = countCap(f, ISSUES_COUNT_AHEAD);
-  const walk = sql`from issues i where ${walkConditions(f)}
+  const walk = sql`from ${walkFrom(f)} where ${walkConditions(f)}
     order by ${issueOrder(f)}`;
-  return sql`with p as materialized (select w.id, row_number() over () as n from (select i.id ${walk} offset ${f.startIndex}::int limit ${f.limit}::int) w),
+  return sql`with p as materialized (select w.id, row_number() over () as n from (select i.id ${walk} offset ${f.startIndex}::int limit ${pageLimit(f.limit)}) w),
       n as (select count(*)::int as rows from p),
-      t as (select case when n.rows = ${f.limit}::int or (n.rows = 0 and ${f.startIndex}::int > 0)
-        then (${cappedCount(sql`select 1 ${walk}`, cap)}) else ${f.startIndex}::int + n.rows end as total from n)
+      t as materialized (select ${pageTotal(sql`n.rows`, f, cappedCount(sql`select 1 ${walk}`, cap))} as total from n)
     select json_build_object(
       'items', coalesce((select json_agg(x.issue order by p.n)
         from p cross join lateral (select ${issueJson} as issue from issues i join machines m on m.id = i.machine_id where i.id = p.id limit 1) x),
@@ -222,7 +230,7 @@ export async function selectIssueTags(
   const search = f.search ? sql`and t.tag ilike ${likePattern(f.search)}` : sql``;
   const chosen = f.tags && f.tags.length > 0 ? sql`and t.tag <> all(${sql.param(f.tags)}::text[])` : sql``;
   const { rows } = await db.execute<{ tag: string; issueCount: number }>(sql`
-    with matching as (select i.tags from issues i where ${walkConditions(f)} order by ${ISSUE_ORDER} limit ${ISSUE_TAG_SUGGESTIONS_SCAN}::int)
+    with matching as (select i.tags from ${walkFrom(f)} where ${walkConditions(f)} order by ${ISSUE_ORDER} limit ${ISSUE_TAG_SUGGESTIONS_SCAN}::int)
     select t.tag, count(*)::int as "issueCount"
     from matching cross join lateral unnest(matching.tags) as t(tag)
     where true ${search} ${chosen}

@@ -80,6 +80,18 @@ describe('the top bar, the Machines viewer and the accounts footer', () => {
     expect(await footer('operator')).toEqual(await footer('admin'));
   });
 
+  it('count a status that must be false (most of the fleet, no chip) only to the cap, as the whole fleet', async () => {
+    const s = await stats('admin');
+    const all = s.classStats.reduce((sum, c) => sum + c.total, 0);
+    // The demo fleet's machines not needing an admin are more than a first page's cap (300 past a 1-row page).
+    expect(all - s.needsAdmin).toBeGreaterThan(301);
+    const res = await t.call({ method: 'GET', url: '/machines', as: 'admin', query: { limit: '1', needsAdmin: 'false' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ totalItems: 301, totalCapped: true });
+    const chip = await t.call({ method: 'GET', url: '/machines', as: 'admin', query: { limit: '1', needsAdmin: 'true' } });
+    expect(chip.json()).toMatchObject({ totalItems: s.needsAdmin - s.restricted.needsAdmin, totalCapped: false });
+  });
+
   it('answer 400 with every field error for bad filter values', async () => {
     const res = await t.call({
       method: 'GET',

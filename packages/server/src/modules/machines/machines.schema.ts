@@ -77,6 +77,11 @@ export const machines = pgTable(
     index('machines_overrides_idx').on(t.accountId).where(sql`version_overrides <> '{}'::jsonb and deleted_at is null`),
     // The order of GET /machines (account, launcher first, name): the Machines viewer walks it to a page of the whole fleet.
     index('machines_list_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null`),
+    // The same order for the machines of each status chip (issue 24 point 4: the chips open the Machines viewer
+    // filtered to what they count): a page and its capped total walk only the machines of that status.
+    index('machines_needs_admin_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null and needs_admin`),
+    index('machines_turbo_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null and turbo`),
+    index('machines_unmanaged_order_idx').on(t.accountId, t.isLauncher.desc(), t.name, t.id).where(sql`deleted_at is null and not managed`),
     // Live machines' ids with what visibility needs, for lists that join many rows to their machine
     // (the request statistics count): an index-only walk instead of the wide machine rows.
     index('machines_live_idx').on(t.id, t.accountId, t.classId).where(sql`deleted_at is null`),

@@ -159,13 +159,15 @@ export function createMachineService({
           startIndex,
           limit,
           filter,
-          // A filtered list counts exactly: its total is the top bar's chip (fleet-counts.ts), or the Updater's 'select all' count.
+          // A list a chip opens counts exactly: its total is the top bar's chip (fleet-counts.ts: a class, statuses
+          // true), as is the Updater's 'select all' count. The whole fleet, or a status that must be false (most
+          // of the fleet: 110 ms to count exactly on the scale fleet), is counted to the cap.
           capTotal:
             accountId === undefined &&
             machineId === undefined &&
             classList === undefined &&
             name === undefined &&
-            Object.values(filter).every((v) => v === undefined),
+            (Object.values(filter).every((v) => v === undefined) || Object.values(filter).includes(false)),
           withCapped: true,
           hiddenClassIds: hiddenClassIds(principal),
         }),

@@ -21,7 +21,7 @@ import {
   type TOperationType,
   type TOperationTypeName,
 } from '@fleet/contracts';
-import { cappedCount, cappedTotalFields, countCap } from '../../db/capped-count.js';
+import { cappedCount, cappedTotalFields, countCap, pageTotal, pageLimit } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import {
@@ -106,7 +106,8 @@ const joins = (f: OperationFilter, withMachine: boolean) =>
  *
  * The page walks an index backwards by id (the primary key, or
  * `(machine_id, id)`, `(account_id, id)`, `(type_name, id)`, the partial
- * `pending` index) and stops after `startIndex + limit` rows. The total is counted
+ * `pending` index) and stops after `startIndex + limit` rows. A short page ends
+ * the list (db/capped-count.ts pageTotal); else the total is counted
  * on the same plan but stops `OPERATIONS_COUNT_AHEAD` rows past the page: a
  * filter matching more answers that many with `totalCapped` (a count of a
  * million rows per page would cost more than the page). One named prepared
@@ -174,13 +175,14 @@ export function operationPageStatement(q: OperationPageQuery): SQL {
   // order, a filter it expects to match often is counted by a scan of the table, which is slow
   // when the filter (two columns together) matches little.
   const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by ${order}`;
-  return sql`select json_build_object(
+  return sql`with p as materialized (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${pageLimit(q.limit)}) i),
+      t as materialized (select ${pageTotal(sql`(select count(*)::int from p)`, q, cappedCount(counted, cap))} as n)
+    select json_build_object(
       'items', coalesce((select json_agg(x.op order by p.n)
-        from (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) i) p
-        cross join lateral (select ${json} as op from operations o join machines m on m.id = o.machine_id where o.id = p.id limit 1) x),
+        from p cross join lateral (select ${json} as op from operations o join machines m on m.id = o.machine_id where o.id = p.id limit 1) x),
         '[]'::json),
       ${cappedTotalFields(sql`t.n`, cap)})::text as page
-    from (${cappedCount(counted, cap)}) t(n)`;
+    from t`;
 }
 
 /** A machine's operations, newest first, with the exact total (a machine has few). */

@@ -113,18 +113,21 @@ const shape = (f: StatisticsFilter, o: StatisticsOrder) =>
  * rollup hour), `weekFrom` (the week's), `until` (the last), `cap` (where the
  * count stops), then the filter's. The total is an uncorrelated scalar
  * subquery (evaluated once) beside the page's rows, so a page is one round trip.
+ * Each page row is looked up by its key in a lateral subquery (`limit 1`): a
+ * generic plan takes the page for a tenth of the table and joined it back with a
+ * sequential scan of every row (8 of the first page's 19 ms on the scale fleet).
  */
 function pageStatement(ids: SQL, counted: SQL): SQL {
   const dayFrom = sql`${sql.placeholder('dayFrom')}::timestamptz`;
   return sql`
-    select rs.machine_id, m.name, rs.kind, rs.url, rs.last_at, rs.last_latency_ms, rs.last_ok,
+    select rs.machine_id, rs.name, rs.kind, rs.url, rs.last_at, rs.last_latency_ms, rs.last_ok,
       rs.acc_hour, rs.acc_n, rs.acc_ok, rs.acc_lat_sum, rs.prev_hour, rs.prev_n, rs.prev_ok, rs.prev_lat_sum,
       h.day_n, h.day_ok, h.day_lat, h.week_n, h.week_ok, h.week_lat,
       (${cappedCount(counted, sql.placeholder('cap'))}) as total
     from (select i.machine_id, i.kind, row_number() over () as n
       from (${ids} offset ${sql.placeholder('startIndex')} limit ${sql.placeholder('limit')}) i) p
-    join request_statistics rs on rs.machine_id = p.machine_id and rs.kind = p.kind
-    join machines m on m.id = rs.machine_id
+    cross join lateral (select rs.*, m.name from request_statistics rs join machines m on m.id = rs.machine_id
+      where rs.machine_id = p.machine_id and rs.kind = p.kind limit 1) rs
     cross join lateral (
       select coalesce(sum(n) filter (where hour >= ${dayFrom}), 0)::int as day_n,
         coalesce(sum(ok) filter (where hour >= ${dayFrom}), 0)::int as day_ok,

@@ -6,11 +6,11 @@
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { VERSION_STATE_COMPONENTS, type TSortOrder, type TVersionStateKind } from '@fleet/contracts';
-import { cappedCount, cappedTotalFields } from '../../db/capped-count.js';
+import { cappedCount, cappedTotalFields, pageTotal, pageLimit } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime, textArrayOf } from '../../db/sql-json.js';
-import { machineVisible } from '../../db/visible-machine.js';
+import { classIs, joinedMachineVisible, machineVisible } from '../../db/visible-machine.js';
 import { auditActivities, versionStates } from '../../db/schema.js';
 
 export type VersionStateRow = typeof versionStates.$inferSelect;
@@ -86,10 +86,6 @@ function stateFilters(q: ViewerPageQuery): SQL {
     ${q.to !== undefined ? sql`and v.timestamp <= ${q.to}::timestamptz` : sql``}`;
 }
 
-/** `and <the machine's class is classId>` for a row whose machine id is `machineId` (a scalar subquery, per row), or nothing. */
-const classOf = (machineId: SQL, classId: number | undefined) =>
-  classId === undefined ? sql`` : sql`and (select m.class_id from machines m where m.id = ${machineId}) = ${classId}::int`;
-
 /**
  * The statement of a page of stored states (`current` true: current ones,
  * false: historical ones) of visible machines matching the filter (machine,
@@ -100,7 +96,8 @@ const classOf = (machineId: SQL, classId: number | undefined) =>
  *
  * The page walks `version_states_current_idx` or
  * `version_states_historical_idx` (or the machine's `version_states_machine_idx`),
- * either way, from the time range's end, and stops after the page; the count
+ * either way, from the time range's end, and stops after the page; a short
+ * page ends the list (db/capped-count.ts pageTotal), else the count
  * walks the same index newest first (a capped count is the same either way),
  * index-only without a component filter (it carries `machine_id`, migration
  * 0021), with each state's machine and account (`nulls last` only so that the
@@ -116,9 +113,15 @@ const classOf = (machineId: SQL, classId: number | undefined) =>
  */
 export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean; cap: number }): SQL {
   const only = sql`${q.current ? sql`v.current` : sql`not v.current`} ${stateFilters(q)}`;
-  // The page tests visibility (and the class) per row (db/visible-machine.ts: the generic plan would join every state and sort).
-  const ids = sql`select v.id from version_states v
-    where ${only} and ${machineVisible(sql`v.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })} ${classOf(sql`v.machine_id`, q.classId)}
+  // The page tests visibility per row (db/visible-machine.ts: the generic plan would join every state and sort).
+  // A class filter joins the machine (db/visible-machine.ts joinedMachineVisible: 39 → 4 ms for a class and a component).
+  const ids =
+    q.classId === undefined
+      ? sql`select v.id from version_states v
+    where ${only} and ${machineVisible(sql`v.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}
+    order by ${stateOrder(q.order)}`
+      : sql`select v.id from version_states v join machines m on m.id = v.machine_id and ${classIs(sql`m.class_id`, q.classId, q.hiddenClassIds)}
+    where ${only} and ${joinedMachineVisible(q.hiddenClassIds)}
     order by ${stateOrder(q.order)}`;
   const counted = sql`select 1 from version_states v join machines m on m.id = v.machine_id join accounts a on a.id = m.account_id
     where ${only} and ${visibleMachine(q.hiddenClassIds)} ${q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``}
@@ -129,13 +132,14 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
     'operationId', v.operation_id, 'machineClassName', ${classNameOf(sql`m.class_id`)},
     'launcherBackup', ${newestBackup(sql`v.machine_id`, 'launcher', q.current ? sql`null::timestamptz` : replacedAt)},
     'siteMasterBackup', ${newestBackup(sql`v.machine_id`, 'siteMaster', q.current ? sql`null::timestamptz` : replacedAt)})`;
-  return sql`select json_build_object(
+  return sql`with p as materialized (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${pageLimit(q.limit)}) i),
+      t as materialized (select ${pageTotal(sql`(select count(*)::int from p)`, q, cappedCount(counted, q.cap))} as n)
+    select json_build_object(
       'items', coalesce((select json_agg(x.item order by p.n)
-        from (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) i) p
-        cross join lateral (select ${item} as item from version_states v join machines m on m.id = v.machine_id where v.id = p.id limit 1) x),
+        from p cross join lateral (select ${item} as item from version_states v join machines m on m.id = v.machine_id where v.id = p.id limit 1) x),
         '[]'::json),
       ${cappedTotalFields(sql`t.n`, q.cap)})::text as page
-    from (${cappedCount(counted, q.cap)}) t(n)`;
+    from t`;
 }
 
 /**
@@ -174,7 +178,7 @@ export function viewerDesiredPageStatement(q: ViewerPageQuery & { cap: number })
     'launcherBackup', ${newestBackup(sql`r.id`, 'launcher', sql`null::timestamptz`)},
     'siteMasterBackup', ${newestBackup(sql`r.id`, 'siteMaster', sql`null::timestamptz`)})`;
   return sql`with r as materialized (
-      select x.* from (${ids} offset ${q.startIndex}::int limit ${q.limit}::int) p
+      select x.* from (${ids} offset ${q.startIndex}::int limit ${pageLimit(q.limit)}) p
       cross join lateral (select m.id, m.name, m.class_id, m.desired_versions, m.desired_activity_id from machines m where m.id = p.id limit 1) x),
     cm as materialized (select ${commits} as commits)
     select json_build_object(

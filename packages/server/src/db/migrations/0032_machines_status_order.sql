@@ -1,0 +1,3 @@
+CREATE INDEX "machines_needs_admin_order_idx" ON "machines" USING btree ("account_id","is_launcher" DESC NULLS LAST,"name","id") WHERE deleted_at is null and needs_admin;--> statement-breakpoint
+CREATE INDEX "machines_turbo_order_idx" ON "machines" USING btree ("account_id","is_launcher" DESC NULLS LAST,"name","id") WHERE deleted_at is null and turbo;--> statement-breakpoint
+CREATE INDEX "machines_unmanaged_order_idx" ON "machines" USING btree ("account_id","is_launcher" DESC NULLS LAST,"name","id") WHERE deleted_at is null and not managed;
