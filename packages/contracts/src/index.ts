@@ -25,3 +25,4 @@ export * from './images.js';
 export * from './library.js';
 export * from './mma.js';
 export * from './updater.js';
+export * from './version-label.js';

@@ -26,7 +26,7 @@
  * meanwhile) writes nothing.
  */
 import { eq, sql } from 'drizzle-orm';
-import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, type TComponentVersion, type TConfigComponent } from '@fleet/contracts';
+import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, type TComponentVersion, type TConfigComponent, versionLabel } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { machines, versionStates } from '../../db/schema.js';
 import { OperationFailure, type OperationEffect, type OperationEffectContext, type OperationEffects } from '../operations/effects.js';
@@ -102,7 +102,7 @@ async function deploy(ctx: OperationEffectContext, target: Record<string, string
     await ctx.work(STEP_MS.install);
     await ctx.deployerLog(`${key}: installed ${to}${from ? ` (was ${from})` : ' (new)'}`);
     await ctx.deployerLog(`${key}: service ${serviceName(key)} started; health check 200 OK`);
-    await ctx.output(`${label(key)} ${from ? 'updated' : 'installed'}: ${to}`);
+    await ctx.output(`${label(key)} ${from ? `updated: ${versionLabel(from)} → ${versionLabel(to)}` : `installed: ${versionLabel(to)}`}`);
   }
   if (changed.length > 0) await ctx.work(STEP_MS.restart);
 

@@ -243,6 +243,9 @@ describe('the UpdateSoftware effect', () => {
     expect(current.components.reporting).toMatchObject({ branchName: 'master', shortHash: older });
     expect(Object.keys(current.components)).toHaveLength(19);
     expect(lines.deployer).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^reporting: installed master\\|${older} \\(was `))]));
+    // The output is for people: the component's label and versions as 'branch / hash' (issue 24 point 8).
+    expect(lines.output).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^Reporting updated: .+ / \\w+ → master / ${older}$`))]));
+    expect(lines.output.join('\n')).not.toContain('|');
     expect(lines.output.at(-1)).toMatch(/^Version state recorded: 1 changed, \d+ unchanged$/);
 
     // A retry of the same operation (a worker died after the write) does nothing twice.

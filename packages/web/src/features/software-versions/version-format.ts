@@ -6,6 +6,7 @@
  * - Select: a commit as `{branch}|{shortHash}` (or a bare short hash), or a build URL.
  * - None and LatestBuild: empty.
  */
+export { isBuildUrl, versionLabel } from '@fleet/contracts';
 import { DEFAULT_LATEST_BRANCH, type ACCOUNT_LIBRARY_MODES, type MAIN_LIBRARY_MODES, type TAccountVersionMode } from '@fleet/contracts';
 
 /** Commit messages are cut at this many characters in the modal (spec 3 §9). */
@@ -50,40 +51,10 @@ export function effectiveLatestBranch(version: string | null | undefined): strin
   return latestBranch(version) ?? (version || DEFAULT_LATEST_BRANCH);
 }
 
-export const isBuildUrl = (version: string): boolean => /^https?:\/\//i.test(version);
 
 /** A selected commit as the picker stores it: `{branch}|{shortHash}`, or the hash alone without a branch. */
 export function commitVersion(commit: { branch: string | null; shortHash: string }): string {
   return commit.branch ? `${commit.branch}|${commit.shortHash}` : commit.shortHash;
-}
-
-/**
- * A version as people read it, the one formatter of every screen that shows a
- * software version (spec 3 §2.8: "branch / hash, or just the hash when there is
- * no branch"; spec 3 §4: a build URL shows as the zip's file name):
- * - `{branch}|{shortHash}` → `branch / shortHash`; a bare hash as it is;
- * - `{branch}|latest` → `branch / latest`; `|latest` (any branch) → `latest`;
- * - a build URL → its file name (`launcher-8.1.3.1402.zip`);
- * - null, undefined and '' → ''.
- * The stored value (what the server gets) is not changed; screens may show it
- * as a tooltip.
- */
-export function versionLabel(version: string | null | undefined): string {
-  if (!version) return '';
-  if (isBuildUrl(version)) {
-    const path = version.split(/[?#]/)[0] ?? version;
-    const file = path.slice(path.lastIndexOf('/') + 1);
-    try {
-      return decodeURIComponent(file) || version;
-    } catch {
-      return file || version;
-    }
-  }
-  const bar = version.indexOf('|');
-  if (bar < 0) return version;
-  const branch = version.slice(0, bar);
-  const rest = version.slice(bar + 1);
-  return branch ? `${branch} / ${rest}` : rest;
 }
 
 /** `text` cut at `max` characters with an ellipsis (spec 3 §9: 45 for commit messages). */
