@@ -21,7 +21,8 @@ export const ZMachineStats = z.object({
   needsAdmin: z.number().int(),
   turbo: z.number().int(),
   unmanaged: z.number().int(),
-  classStats: z.array(z.object({ class: ZClassRef, total: z.number().int() })),
+  /** Per top bar class: its machines, and how many of them the user cannot open (in a Customer Production account, or of that class). */
+  classStats: z.array(z.object({ class: ZClassRef, total: z.number().int(), restricted: z.number().int() })),
   restricted: z.object({
     /** Classes whose machines the user cannot open; empty for a user of the group. */
     classIds: z.array(z.number().int()),

@@ -81,6 +81,7 @@ export function createFleetService({ db }: { db: Db }): FleetService {
         classStats: TOP_BAR_CLASS_IDS.map((id) => ({
           class: { id, name: className(id) },
           total: sumCounts(perClass.filter((r) => r.classId === id)).machines,
+          restricted: sumCounts(perClass.filter((r) => r.classId === id && r.restricted)).machines,
         })),
         restricted: { classIds: hidden, needsAdmin: restricted.needsAdmin, turbo: restricted.turbo, unmanaged: restricted.unmanaged },
       };

@@ -21,6 +21,8 @@ beforeAll(async () => {
   // may make the top bar differ from the lists.
   const cp = await insertAccount(db, { name: 'Counts CP', classId: 5 });
   await insertMachine(db, { accountId: cp.id, classId: 5, needsAdmin: true, turbo: true });
+  // A machine of an open class in that Customer Production account: its class chip counts it, the operator cannot open it.
+  await insertMachine(db, { accountId: cp.id, classId: 2 });
   const gone = await insertAccount(db, { name: 'Counts deleted', classId: 2 });
   await insertMachine(db, { accountId: gone.id, classId: 2, needsAdmin: true, managed: false });
   await db.update(accounts).set({ deletedAt: sql`now()` }).where(eq(accounts.id, gone.id));
@@ -50,7 +52,7 @@ describe('the top bar, the Machines viewer and the accounts footer', () => {
     expect(await listTotal(as, { turbo: 'true' })).toBe(s.turbo - r.turbo);
     expect(await listTotal(as, { unmanaged: 'true' })).toBe(s.unmanaged - r.unmanaged);
     for (const c of s.classStats) {
-      expect(await listTotal(as, { classId: String(c.class.id) }), c.class.name).toBe(r.classIds.includes(c.class.id) ? 0 : c.total);
+      expect(await listTotal(as, { classId: String(c.class.id) }), c.class.name).toBe(r.classIds.includes(c.class.id) ? 0 : c.total - c.restricted);
     }
     // Filters combine: the needs-admin machines of one class.
     const [first] = s.classStats;
@@ -76,6 +78,8 @@ describe('the top bar, the Machines viewer and the accounts footer', () => {
     expect(operator.needsAdmin).toBe(admin.needsAdmin);
     expect(operator.restricted.needsAdmin).toBeGreaterThan(0);
     expect(await listTotal('operator', { classId: '5' })).toBe(0);
+    expect(operator.classStats.find((c) => c.class.id === 2)!.restricted).toBeGreaterThanOrEqual(1);
+    expect(admin.classStats.every((c) => c.restricted === 0)).toBe(true);
     expect(await listTotal('admin', { classId: '5' })).toBe(cp);
     expect(await footer('operator')).toEqual(await footer('admin'));
   });

@@ -63,7 +63,7 @@ function Counter({ label, value, color, what, filters, restricted = 0, closed = 
   }
   const opens =
     restricted > 0
-      ? `Opens in the Machines viewer the ${value - restricted} you can open; ${restricted} are of Customer Production (group CustomerProductionAccess only).`
+      ? `Opens in the Machines viewer the ${value - restricted} you can open; ${restricted} are of Customer Production or in its accounts (group CustomerProductionAccess only).`
       : 'Opens them in the Machines viewer.';
   return (
     <Tooltip title={`${counted} ${opens}`}>
@@ -84,7 +84,7 @@ export function FleetCounters() {
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         Machines
       </Typography.Text>
-      {classOrder(data.classStats).map(({ class: cls, total }) => (
+      {classOrder(data.classStats).map(({ class: cls, total, restricted }) => (
         <Counter
           key={cls.id}
           label={cls.name}
@@ -92,6 +92,7 @@ export function FleetCounters() {
           color="blue"
           what={`of class ${cls.name}`}
           filters={{ classId: cls.id }}
+          restricted={restricted}
           closed={data.restricted.classIds.includes(cls.id)}
         />
       ))}
