@@ -23,15 +23,28 @@ export const ACCOUNTS_LIST_SCENARIOS: [string, string][] = [
   ['deep page', 'limit=20&startIndex=9000'],
 ];
 
+/**
+ * The same list as a user without group CustomerProductionAccess (issue 24
+ * point 9: Customer Production accounts listed as plain-text names and counted,
+ * their configuration not read): the list as it opens, every class, a search.
+ */
+export const OPERATOR_SCENARIOS: [string, string][] = [
+  ['operator: no filter', 'limit=20'],
+  ['operator: every class', 'limit=20&classIds=1,2,3,4,5,6'],
+  ['operator: search term, every class', 'limit=20&classIds=1,2,3,4,5,6&search=north'],
+];
+
 export async function benchAccountsList(): Promise<void> {
   const server = await startServer({ name: 'scale', seed: 'scale' });
   try {
-    const headers = { authorization: `Bearer ${await token(server.baseUrl)}` };
-    const total = (await (await fetch(`${server.baseUrl}/api/v1/accounts?limit=1`, { headers })).json()) as { totalItems: number };
+    const admin = { authorization: `Bearer ${await token(server.baseUrl)}` };
+    const operator = { authorization: `Bearer ${await token(server.baseUrl, 'operator')}` };
+    const total = (await (await fetch(`${server.baseUrl}/api/v1/accounts?limit=1`, { headers: admin })).json()) as { totalItems: number };
     console.log(`bench/accounts-list: ${total.totalItems} accounts visible to admin; ${SECONDS} s per run`);
     console.log('| scenario | clients | req/s | p50 ms | p95 ms | p99 ms | errors |');
     console.log('|---|---|---|---|---|---|---|');
-    for (const [name, query] of ACCOUNTS_LIST_SCENARIOS) {
+    const runs = [...ACCOUNTS_LIST_SCENARIOS.map((s) => [...s, admin] as const), ...OPERATOR_SCENARIOS.map((s) => [...s, operator] as const)];
+    for (const [name, query, headers] of runs) {
       for (const clients of [1, 20]) {
         const url = `${server.baseUrl}/api/v1/accounts?${query}`;
         await runLoad({ url, headers, clients, seconds: 1 }); // warm-up

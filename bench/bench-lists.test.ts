@@ -14,7 +14,7 @@ import { root } from './lib/server.js';
 import { consolePages, consoleRoutes } from './web-bundle.js';
 import { CATALOGUE_LISTS } from './catalogues.js';
 import { VIEWER_FIRST_PAGES } from './fleet.js';
-import { ACCOUNTS_LIST_SCENARIOS } from './accounts-list.js';
+import { ACCOUNTS_LIST_SCENARIOS, OPERATOR_SCENARIOS } from './accounts-list.js';
 import { ACCOUNT_SECTIONS, type Call, type Section } from './account-lifecycle.js';
 
 describe('bench/web-bundle', () => {
@@ -48,6 +48,10 @@ describe('the request benchmarks', () => {
     const answers = [];
     for (const url of urls) answers.push(await get(url));
     expect(answers).toEqual(urls.map((url) => `${url}: 200`));
+    const operator = OPERATOR_SCENARIOS.map(([, query]) => `/accounts?${query}`);
+    const operatorAnswers = [];
+    for (const url of operator) operatorAnswers.push(`${url}: ${(await t.call({ method: 'GET', url, as: 'operator' })).statusCode}`);
+    expect(operatorAnswers).toEqual(operator.map((url) => `${url}: 200`));
   });
 
   it('push each account section as bench/account-lifecycle builds it, accepted twice in a row', async () => {

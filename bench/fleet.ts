@@ -1,6 +1,8 @@
 /**
  * bench/fleet: the fleet running itself on the scale fleet (issue 11), probes on
- * at `PROBE_INTERVAL_S` 60 (simulated cloud and agent delays zero).
+ * at `PROBE_INTERVAL_S` 60 (simulated cloud and agent delays zero), in one
+ * process as `npm start` runs (`BENCH_FLEET_WORKER=1`: the API and a worker
+ * process, `ROLE` api and worker, on one database and the same 2 cores).
  *
  * 1. Probes: the URLs due per second (targets / interval) against the probes the
  *    worker stores per second over `BENCH_PROBE_SECONDS` (default 180, three
@@ -78,7 +80,13 @@ export async function benchFleet(): Promise<void> {
     name: 'scale',
     seed: 'scale',
     env: { SIM_CLOUD_DELAY_MS: '0', SIM_AGENT_DELAY_MS: '0', PROBE_INTERVAL_S: String(INTERVAL_S) },
+    // BENCH_FLEET_WORKER=1: the engine and the probes in a worker process of their own (ROLE worker), the API in
+    // another (ROLE api), as a large deployment may run. The probes' work is mostly PostgreSQL's (the worker
+    // process used 3-5 % of a core at 1,446 probes a second), and with two processes the push channel's events
+    // go through PostgreSQL too: on this 2-core machine the pages measured no faster that way (2026-11-28).
+    worker: process.env.BENCH_FLEET_WORKER === '1',
   });
+  const probeWorker = server.worker ?? server.process;
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
   await db.connect();
   const bearer = await token(server.baseUrl);
@@ -105,9 +113,9 @@ export async function benchFleet(): Promise<void> {
     const lag = async () =>
       Number((await db.query<{ ms: string }>(`select (extract(epoch from clock_timestamp() - through) * 1000)::bigint as ms from probe_cursor where id = 1`)).rows[0]!.ms);
     const raw = async () => Number((await db.query<{ bytes: string }>(RAW_BYTES)).rows[0]!.bytes);
-    // CPU of the server process (the probe worker with an idle API) over the window, from /proc.
+    // CPU of the process that runs the probes over the window, from /proc.
     const cpuMs = () => {
-      const fields = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const fields = readFileSync(`/proc/${probeWorker.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
     };
     const cpu0 = cpuMs();
@@ -133,7 +141,7 @@ export async function benchFleet(): Promise<void> {
     console.log(`| probes stored per second (${seconds.toFixed(0)} s) | ${rate.toFixed(0)} (due: ${due.toFixed(0)}) |`);
     console.log(`| cursor lag, first third / last third / max | ${early.toFixed(0)} / ${late.toFixed(0)} / ${Math.max(...lags)} ms |`);
     console.log(`| lag grows | ${late > early + 2000 ? 'YES' : 'no'} |`);
-    console.log(`| server process CPU (probes, API idle) | ${(cpuShare * 100).toFixed(0)} % of a core |`);
+    console.log(`| ${server.worker ? 'worker' : 'server'} process CPU (probes; their SQL is PostgreSQL's) | ${(cpuShare * 100).toFixed(0)} % of a core |`);
 
     // Growth: raw samples measured; one rollup row per URL an hour, measured on a copy of this hour's rollup.
     const rawPerHour = ((b1 - b0) / seconds) * 3600;

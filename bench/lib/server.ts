@@ -37,6 +37,8 @@ export const root = new URL('../..', import.meta.url).pathname;
 export interface BenchServer {
   baseUrl: string;
   process: ChildProcess;
+  /** With `worker`: the worker process (`ROLE=worker`) that runs the engine beside the API-only server. */
+  worker?: ChildProcess;
   /** Resident set size of the server process, MiB. */
   rssMiB(): number;
   stop(): Promise<void>;
@@ -70,7 +72,15 @@ function dataFolder(name: string): { dataDir: string; seeded(): void } {
   return { dataDir, seeded: () => writeFileSync(marker, fingerprint) };
 }
 
-export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; env?: Record<string, string> }): Promise<BenchServer> {
+/**
+ * Starts the server of benchmark `name` (module docstring). With `worker`, as a
+ * deployment of the scale fleet runs (DESIGN §11, `ROLE`): the server serves
+ * the API only (`ROLE=api`, it owns the embedded PostgreSQL) and a second
+ * process, started once the API is up, runs the engine and the probes
+ * (`ROLE=worker`, on the server's database through `DATABASE_URL`), so that a
+ * probe tick's batch does not hold the API's event loop. `env` is given to both.
+ */
+export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; env?: Record<string, string>; worker?: boolean }): Promise<BenchServer> {
   const port = await getPort();
   const { dataDir, seeded } = dataFolder(opts.name);
   const started = Date.now();
@@ -94,6 +104,7 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
       SIM_AGENT_DELAY_MS: '0',
       SIM_CLOUD_DELAY_MS: '0',
       ...opts.env,
+      ...(opts.worker ? { ROLE: 'api' } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -110,20 +121,49 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
     await new Promise((r) => setTimeout(r, 500));
   }
   seeded();
+  // The worker signs nothing in but shares the data key and the token secret (with DATABASE_URL they are required).
+  const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as { jwtSecret: string; dataKey: string };
+  const worker = opts.worker
+    ? spawn(process.execPath, [...profile, '--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          DATABASE_URL: readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim(),
+          JWT_SECRET: secrets.jwtSecret,
+          DATA_KEY: secrets.dataKey,
+          ROLE: 'worker',
+          SEED: opts.seed,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'warn',
+          PROBE_INTERVAL_S: '0',
+          SIM_AGENT_DELAY_MS: '0',
+          SIM_CLOUD_DELAY_MS: '0',
+          ...opts.env,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      })
+    : undefined;
   await settle(dataDir);
+  if (worker && worker.exitCode !== null) throw new Error(`the worker process exited (${worker.exitCode}): see its output above`);
   if (/Seeded/.test(out)) console.log(`  (seeded ${opts.seed} fleet; start-up took ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return {
     baseUrl,
     process: child,
+    worker,
     rssMiB() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return Math.round(kb / 1024);
     },
     async stop() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      // The worker first: its engine stops while the database (the server's) is still up.
+      for (const proc of [worker, child]) {
+        if (!proc || proc.exitCode !== null) continue;
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await exited;
+      }
     },
   };
 }
