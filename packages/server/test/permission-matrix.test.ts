@@ -144,8 +144,9 @@ function safeJson(text: string): unknown {
  * the group, or null: an object of class 5 (a template not made from an account is
  * a preset of values, so its `classId` is no leak), or an `accountId` or `machineId` naming
  * a hidden row. A restricted row of the accounts list (exactly `restricted: true`,
- * id, name and class) and a class's count of the top bar (exactly `class` and
- * `total`) are no leak (spec 1 §2, spec 3 §2.9).
+ * id, name and class) and a class's count of the top bar (exactly `class`,
+ * `total` and `restricted`, how many of them the user cannot open) are no leak
+ * (spec 1 §2, spec 3 §2.9).
  */
 function leak(json: unknown): string | null {
   const { accounts, machines } = hiddenRows;
@@ -155,7 +156,7 @@ function leak(json: unknown): string | null {
     if (!v || typeof v !== 'object') return null;
     const o = v as Record<string, unknown>;
     if (o.restricted === true && keys(o) === 'class,classId,id,name,restricted') return null;
-    if (keys(o) === 'class,total') return null;
+    if (keys(o) === 'class,restricted,total') return null;
     const isTemplate = 'type' in o && 'isPublic' in o && o.account === null;
     const classIds = [o.classId, o.accountClassId, (o.class as { id?: unknown } | undefined)?.id];
     if (!isTemplate && classIds.includes(CLASS_CUSTOMER_PRODUCTION)) return `${path} has class ${CLASS_CUSTOMER_PRODUCTION}`;
