@@ -20,6 +20,7 @@ import { queryClient } from './app/query-client';
 import { router } from './app/router';
 import { ToastProvider } from './app/ToastProvider';
 import { consoleTheme } from './app/theme';
+import 'antd/dist/antd.css';
 import './app/accessibility.css';
 
 // zod (the contracts' defaults, parsed in a few forms) would probe for eval with
