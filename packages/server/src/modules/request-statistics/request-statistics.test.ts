@@ -160,6 +160,27 @@ describe('GET /request-statistics: filters and sorts (issue 24 point 7)', () => 
     expect(next.totalItems).toBe((await list({ sort: 'lastUpdate', order: 'asc', limit: '1' })).totalItems);
   });
 
+  it('answers a last-update page from candidates only when they fill it, else from every row', async () => {
+    const { selectStatisticsPage } = await import('./request-statistics.repository.js');
+    const db = t.database.db;
+    const ids = (page: { rows: { machineId: number; kind: string }[] }) => page.rows.map((r) => `${r.machineId}/${r.kind}`);
+    for (const q of [
+      { hiddenClassIds: [CLASS_CUSTOMER_PRODUCTION], sort: 'lastUpdate' as const, startIndex: 0, limit: 20 },
+      { hiddenClassIds: [CLASS_CUSTOMER_PRODUCTION], sort: 'lastUpdate' as const, order: 'asc' as const, startIndex: 40, limit: 20 },
+      { hiddenClassIds: [], classId: 2, sort: 'lastUpdate' as const, startIndex: 0, limit: 20 },
+    ]) {
+      // Every row a candidate: the reference page.
+      const all = await selectStatisticsPage(db, { ...q, now: new Date(), candidates: 100_000 });
+      expect(all.rows).toHaveLength(20);
+      // Too few candidates (the hidden rows and other classes among them): the same page, asked again of every row.
+      for (const candidates of [1, 25, 60, 400]) {
+        const page = await selectStatisticsPage(db, { ...q, now: new Date(), candidates });
+        expect(ids(page), `${candidates} candidates`).toEqual(ids(all));
+        expect(page.total).toBe(all.total);
+      }
+    }
+  });
+
   it("sorts by the machine's name either way, then launcher before site master", async () => {
     const byName = await list({ sort: 'machine' });
     const names = byName.items.map((i) => i.machineName);
