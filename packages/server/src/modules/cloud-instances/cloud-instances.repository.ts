@@ -34,7 +34,8 @@ const statusNow = sql`case when c.next_status is not null and c.settles_at <= no
  * for the `case` expression, and sorted every match where it should have walked the index to the page).
  */
 function statusIs(status: TInstanceState): SQL {
-  return sql`((c.status = ${status} and (c.next_status is null or c.settles_at > now())) or (c.next_status = ${status} and c.settles_at <= now()))`;
+  return sql`((c.status = ${status} and (c.next_status is null or c.settles_at is null or c.settles_at > now()))
+    or (c.next_status = ${status} and c.settles_at <= now()))`;
 }
 
 /** The JSON of the instance row `c` with its machine `m` (TCloudInstance, spec 2 §3 Cloud instance). */
