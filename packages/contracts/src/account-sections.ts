@@ -54,6 +54,29 @@ export const CONFIG_COMPONENTS = [
 export const ZConfigComponent = z.enum(CONFIG_COMPONENTS);
 export type TConfigComponent = z.infer<typeof ZConfigComponent>;
 
+/** The components in the States viewer's order (spec 2 §2.8): its columns, and the order the demo seed generates them in. */
+export const STATES_VIEWER_COMPONENTS = [
+  'deployer',
+  'siteMaster',
+  'launcher',
+  'client',
+  'pdfExport',
+  'reporting',
+  'populate',
+  'sqlExport',
+  'discovery',
+  'linkware',
+  'smchk',
+  'fiberSenSys',
+  'fiberMountain',
+  'serviceNow',
+  'commScope',
+  'apSensing',
+  'voltServer',
+  'cadImport',
+  'auditChangeLog',
+] as const satisfies readonly TConfigComponent[];
+
 /** Display names of the components (spec 1 §2 Component Versions card). */
 export const COMPONENT_LABELS: Record<TConfigComponent, string> = {
   launcher: 'Launcher',

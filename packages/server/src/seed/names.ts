@@ -4,7 +4,7 @@
  * Microsoft and .NET sample data and made-up ones); every domain is under
  * `example.com`/`fleet.example`.
  */
-import type { TConfigComponent } from '@fleet/contracts';
+import { STATES_VIEWER_COMPONENTS } from '@fleet/contracts';
 
 /** Customer companies (GET /customers, account customer field). */
 export const CUSTOMERS = [
@@ -119,28 +119,8 @@ export const INTERNAL_NAMES: Record<1 | 2 | 3, readonly string[]> = {
  * Software keys of the machine version config (spec 3 §3), in the order of the
  * states viewer. Each has a version per machine, commits and builds.
  */
-export const SOFTWARE_KEYS = [
-  'deployer',
-  'siteMaster',
-  'launcher',
-  'client',
-  'pdfExport',
-  'reporting',
-  'populate',
-  'sqlExport',
-  'discovery',
-  'linkware',
-  'smchk',
-  'fiberSenSys',
-  'fiberMountain',
-  'serviceNow',
-  'commScope',
-  'apSensing',
-  'voltServer',
-  'cadImport',
-  'auditChangeLog',
-  // The components of the contracts, in the order the seed generates them (the order keeps the demo data stable).
-] as const satisfies readonly TConfigComponent[];
+// The components of the contracts, in the order the seed generates them (the order keeps the demo data stable).
+export const SOFTWARE_KEYS = STATES_VIEWER_COMPONENTS;
 export type SoftwareKey = (typeof SOFTWARE_KEYS)[number];
 
 /** Components every machine runs (the others are integrations, used by some accounts only). */

@@ -15,7 +15,7 @@
  */
 import { useMemo } from 'react';
 import { Card, Table, Tooltip, type TableProps } from 'antd';
-import { VERSION_STATE_SORTS, type TComponentVersion, type TViewerVersionState } from '@fleet/contracts';
+import { STATES_VIEWER_COMPONENTS, VERSION_STATE_SORTS, type TComponentVersion, type TViewerVersionState } from '@fleet/contracts';
 import { componentLabel } from '../../lib/field-labels';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { commitVersion, versionLabel } from '../software-versions/version-format';
@@ -28,27 +28,7 @@ import { columnSortOrder, onSortChange, useViewerParams } from './use-viewer-par
 import { yesNo } from './yes-no';
 
 /** The component columns in the spec's order (spec 2 §2.8). */
-export const STATE_COMPONENT_COLUMNS = [
-  'deployer',
-  'siteMaster',
-  'launcher',
-  'client',
-  'pdfExport',
-  'reporting',
-  'populate',
-  'sqlExport',
-  'discovery',
-  'linkware',
-  'smchk',
-  'fiberSenSys',
-  'fiberMountain',
-  'serviceNow',
-  'commScope',
-  'apSensing',
-  'voltServer',
-  'cadImport',
-  'auditChangeLog',
-] as const;
+export const STATE_COMPONENT_COLUMNS = STATES_VIEWER_COMPONENTS;
 
 /** A component's commit as `branch / hash` (spec 3 §2.8), its time as a tooltip; empty when not installed. */
 function Version({ commit }: { commit: TComponentVersion | null | undefined }) {
