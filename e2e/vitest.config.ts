@@ -20,6 +20,8 @@ export default defineConfig({
     root: new URL('.', import.meta.url).pathname,
     include: ['**/*.spec.ts'],
     globalSetup: ['./global-setup.ts'],
+    // Every failed attempt is printed, the first of a test that passes on its retry too.
+    setupFiles: ['./log-failed-attempts.ts'],
     maxWorkers: E2E_WORKERS,
     isolate: false,
     sequence: { sequencer: slowFirst(['accessibility.spec.ts', 'rollouts.spec.ts', 'accessibility-machine-menu.spec.ts']) },
