@@ -80,9 +80,11 @@ describe('login and guards', () => {
     // A JWT: header, claims and signature.
     expect(token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     await api('/auth/logout', token!, { method: 'POST' });
+    // The error is a toast of 5 s: wait for it from before the reload, so that a slow runner cannot miss it.
+    const shown = page.getByText(/revoked|Verification failed, please login again/).first().waitFor();
     await page.reload();
     await page.waitForURL(/#\/login/);
-    await expect.poll(() => page.locator('body').textContent()).toMatch(/revoked|Verification failed, please login again/);
+    await shown;
     await context.close();
   });
 
