@@ -26,6 +26,10 @@ afterAll(async () => {
 /** Long enough for several passes (every 200 ms) and a notification to have been acted on. */
 const QUIET_MS = 700;
 
+/** Waits for operation `id`'s OperationFinished event: events are announced after the row is written, so a settled row may come first. */
+const announcedFinished = (id: number) =>
+  f.until(`the OperationFinished event of operation ${id}`, async () => f.seen.some((e) => e.operation.id === id && e.name === 'OperationFinished'));
+
 describe('running an operation', () => {
   it('runs a queued operation RUNNING then SUCCESS, with timestamped output and deployer log, events, failCounter reset', async () => {
     const machine = await f.machine({ failCounter: 2 });
@@ -41,6 +45,7 @@ describe('running an operation', () => {
     expect(linesOf(done.deployerLog).some((l) => l.startsWith('systemctl start'))).toBe(true);
     expect((await f.machineRow(machine.id)).failCounter).toBe(0);
 
+    await announcedFinished(id);
     const names = f.seen.filter((e) => e.operation.id === id).map((e) => e.name);
     expect(names).toEqual(['OperationQueued', 'OperationStarted', 'OperationFinished']);
     const started = f.seen.find((e) => e.operation.id === id && e.name === 'OperationStarted')!;
@@ -94,6 +99,7 @@ describe('running an operation', () => {
     // Claimed in batches: operations started by one statement share its timestamp.
     expect(new Set(done.map((d) => d.startedAt!.getTime())).size).toBeLessThan(ids.length / 2);
     for (const id of ids) {
+      await announcedFinished(id);
       expect(f.seen.filter((e) => e.operation.id === id && e.name !== 'OperationQueued').map((e) => e.name)).toEqual(['OperationStarted', 'OperationFinished']);
     }
   });
@@ -197,6 +203,7 @@ describe('cancel, timeout, failures', () => {
     expect(done).toMatchObject({ status: 'FAILURE', startedAt: null, worker: null, failCounter: 1, decision: 'CANCEL' });
     expect(linesOf(done.output)).toEqual(['Cancelled by alice']);
     expect((await f.machineRow(machine.id)).failCounter).toBe(1);
+    await announcedFinished(id);
     expect(f.seen.filter((e) => e.operation.id === id).map((e) => e.name)).toEqual(['OperationQueued', 'OperationFinished']);
   });
 
