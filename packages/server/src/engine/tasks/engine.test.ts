@@ -67,6 +67,15 @@ async function task(id: number) {
   return row!;
 }
 
+/** Waits for task `id`'s event `name`: the engine announces it after the row is written, so a settled row may come first. */
+async function announced(id: number, name: string, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!seen.some((e) => e.task.id === id && e.name === name)) {
+    if (Date.now() > deadline) throw new Error(`no ${name} of task ${id} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function settled(id: number, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -89,6 +98,7 @@ describe('task types', () => {
     expect(done).toMatchObject({ status: 'Completed', progress: 100, error: null, attempts: 1 });
     expect(done.startedAt!.getTime()).toBeLessThanOrEqual(done.completedAt!.getTime());
     expect((await instanceOf(cloudId!)).status).toBe('running');
+    await announced(queued.id, 'TaskFinished');
     const names = seen.filter((e) => e.task.id === queued.id).map((e) => e.name);
     expect(names[0]).toBe('TaskQueued');
     expect(names[1]).toBe('TaskStarted');
@@ -311,6 +321,7 @@ describe('crashed workers', () => {
     const next = await enqueue(machine, 'StopMachine');
     expect(await settled(row.id)).toMatchObject({ status: 'Failed', error: 'The worker running this task stopped responding (3 attempts)' });
     expect((await settled(next.id)).status).toBe('Completed');
+    await announced(row.id, 'TaskFinished');
     expect(seen.some((e) => e.task.id === row.id && e.name === 'TaskFinished' && e.task.status === 'Failed')).toBe(true);
   });
 
