@@ -72,3 +72,14 @@ export function pageLimit(limit: number): SQL {
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new RangeError(`page limit ${limit} is not an integer from 1 to 10,000`);
   return sql.raw(String(limit));
 }
+
+/**
+ * The two CTEs of a viewer page (`with ${pageCtes(...)} select …`): `p`, the
+ * page's ids (`ids`, a select of one `id` column in page order) with their
+ * position `n`, and `t`, its total `n` ({@link pageTotal} with `count`), both
+ * materialised so that each runs once.
+ */
+export function pageCtes(ids: SQL, page: { startIndex: number; limit: number }, count: SQL): SQL {
+  return sql`p as materialized (select i.id, row_number() over () as n from (${ids} offset ${page.startIndex}::int limit ${pageLimit(page.limit)}) i),
+      t as materialized (select ${pageTotal(sql`(select count(*)::int from p)`, page, count)} as n)`;
+}

@@ -9,7 +9,7 @@
  */
 import { and, sql, type SQL } from 'drizzle-orm';
 import type { TCloudInstance, TInstanceState, TMachineCloudInstance, TSortOrder } from '@fleet/contracts';
-import { cappedCount, cappedTotalFields, pageTotal, pageLimit } from '../../db/capped-count.js';
+import { cappedCount, cappedTotalFields, pageCtes } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime } from '../../db/sql-json.js';
@@ -93,8 +93,7 @@ export function cloudInstancePageStatement(q: CloudInstancePageQuery): SQL {
     ${q.classId !== undefined ? sql`join machines m on m.id = c.machine_id and ${classIs(sql`m.class_id`, q.classId, q.hiddenClassIds)} where ${joinedMachineVisible(q.hiddenClassIds)}` : sql`where ${machineVisible(sql`c.machine_id`, { hiddenClassIds: q.hiddenClassIds, live: true })}`}
     ${filters}
     order by ${q.sort === 'timestamp' ? sql`c.created_at ${dir}, ` : sql``}c.id ${dir}`;
-  return sql`with p as materialized (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${pageLimit(q.limit)}) i),
-      t as materialized (select ${pageTotal(sql`(select count(*)::int from p)`, q, cappedCount(sql`select 1 ${matching} order by m.id, c.machine_id`, q.cap))} as n)
+  return sql`with ${pageCtes(ids, q, cappedCount(sql`select 1 ${matching} order by m.id, c.machine_id`, q.cap))}
     select json_build_object(
       'items', coalesce((select json_agg(x.item order by p.n)
         from p cross join lateral (select ${instanceJson} as item from cloud_instances c join machines m on m.id = c.machine_id where c.id = p.id limit 1) x),

@@ -21,7 +21,7 @@ import {
   type TOperationType,
   type TOperationTypeName,
 } from '@fleet/contracts';
-import { cappedCount, cappedTotalFields, countCap, pageTotal, pageLimit } from '../../db/capped-count.js';
+import { cappedCount, cappedTotalFields, countCap, pageCtes } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import {
@@ -175,8 +175,7 @@ export function operationPageStatement(q: OperationPageQuery): SQL {
   // order, a filter it expects to match often is counted by a scan of the table, which is slow
   // when the filter (two columns together) matches little.
   const counted = sql`select o.id from operations o ${joins(q, false)} where ${where(q)} order by ${order}`;
-  return sql`with p as materialized (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${pageLimit(q.limit)}) i),
-      t as materialized (select ${pageTotal(sql`(select count(*)::int from p)`, q, cappedCount(counted, cap))} as n)
+  return sql`with ${pageCtes(ids, q, cappedCount(counted, cap))}
     select json_build_object(
       'items', coalesce((select json_agg(x.op order by p.n)
         from p cross join lateral (select ${json} as op from operations o join machines m on m.id = o.machine_id where o.id = p.id limit 1) x),

@@ -6,7 +6,7 @@
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { VERSION_STATE_COMPONENTS, type TSortOrder, type TVersionStateKind } from '@fleet/contracts';
-import { cappedCount, cappedTotalFields, pageTotal, pageLimit } from '../../db/capped-count.js';
+import { cappedCount, cappedTotalFields, pageCtes, pageLimit } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime, textArrayOf } from '../../db/sql-json.js';
@@ -132,8 +132,7 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
     'operationId', v.operation_id, 'machineClassName', ${classNameOf(sql`m.class_id`)},
     'launcherBackup', ${newestBackup(sql`v.machine_id`, 'launcher', q.current ? sql`null::timestamptz` : replacedAt)},
     'siteMasterBackup', ${newestBackup(sql`v.machine_id`, 'siteMaster', q.current ? sql`null::timestamptz` : replacedAt)})`;
-  return sql`with p as materialized (select i.id, row_number() over () as n from (${ids} offset ${q.startIndex}::int limit ${pageLimit(q.limit)}) i),
-      t as materialized (select ${pageTotal(sql`(select count(*)::int from p)`, q, cappedCount(counted, q.cap))} as n)
+  return sql`with ${pageCtes(ids, q, cappedCount(counted, q.cap))}
     select json_build_object(
       'items', coalesce((select json_agg(x.item order by p.n)
         from p cross join lateral (select ${item} as item from version_states v join machines m on m.id = v.machine_id where v.id = p.id limit 1) x),
