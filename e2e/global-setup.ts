@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
 import getPort from 'get-port';
 import type { TestProject } from 'vitest/node';
 
@@ -120,6 +121,9 @@ async function startServer(): Promise<Started> {
 
 export default async function setup(project: TestProject) {
   if (!existsSync(join(root, 'packages/web/dist/index.html'))) throw new Error('Build the console first: npm run build');
+  // Chromium is unpacked (to /tmp/chromium) once, here, before the workers launch it: on a fresh machine the
+  // workers would unpack it at once, and one spawning the file another still writes fails with ETXTBSY.
+  await chromium.executablePath();
   const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
