@@ -210,22 +210,35 @@ async function pickMachines(observer: pg.Pool, taskCount: number, backupCount: n
   return { forTasks, forBackups };
 }
 
-/** Queues a StartMachine or StopMachine (the opposite of its instance's state) on `taskCount` machines and a manual Backup on `backupCount` others. */
-export async function queueWork(port: number, token: string, observer: pg.Pool, taskCount: number, backupCount: number): Promise<Work> {
-  const { forTasks, forBackups } = await pickMachines(observer, taskCount, backupCount);
-  const work: Work = { tasks: new Map(), backups: new Map() };
+/**
+ * Queues a StartMachine or StopMachine (the opposite of its instance's state) on
+ * each of `forTasks` into `work`.
+ */
+async function queueTasks(port: number, token: string, forTasks: { id: number; status: string }[], work: Work): Promise<void> {
   for (const m of forTasks) {
     const action = m.status === 'running' ? 'stop' : 'start';
     const res = await call(port, 'POST', `/machines/${m.id}/${action}`, { token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     work.tasks.set(res.body.id as number, { machineId: m.id, transition: action === 'start' ? 'pending' : 'stopping' });
   }
+}
+
+/** Queues a manual Backup on each of `forBackups` into `work`. */
+async function queueBackups(port: number, token: string, forBackups: { id: number; is_launcher: boolean; is_site_master: boolean }[], work: Work): Promise<void> {
   for (const m of forBackups) {
     const res = await call(port, 'POST', `/machines/${m.id}/force-backup`, { token, body: { timeToBackup: 0 } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [op] = res.body.operations as TOperation[];
     work.backups.set(op!.id, { machineId: m.id, files: (m.is_launcher ? 1 : 0) + (m.is_site_master ? 2 : 0) });
   }
+}
+
+/** Queues a StartMachine or StopMachine (the opposite of its instance's state) on `taskCount` machines and a manual Backup on `backupCount` others. */
+export async function queueWork(port: number, token: string, observer: pg.Pool, taskCount: number, backupCount: number): Promise<Work> {
+  const { forTasks, forBackups } = await pickMachines(observer, taskCount, backupCount);
+  const work: Work = { tasks: new Map(), backups: new Map() };
+  await queueTasks(port, token, forTasks, work);
+  await queueBackups(port, token, forBackups, work);
   return work;
 }
 
@@ -240,12 +253,27 @@ async function untilRunning(server: ServerProcess, observer: pg.Pool, work: Work
 
 /**
  * The work of a test: records cloud calls, listens to the push channel, queues
- * four tasks and three Backups, and waits until a task and a Backup run.
+ * three Backups and, once one runs (about 9 s), four tasks (a few seconds
+ * each), and waits until a task and a Backup run. The machines are picked once
+ * the deploy controller's first pass has queued its UpdateSoftware (27 on the
+ * demo fleet): one queued after the pick on a Backup's machine would run first,
+ * or wait for approval, and the tasks would end before any Backup ran.
  */
 export async function startWork(server: ServerProcess, token: string, observer: pg.Pool): Promise<{ work: Work; finishes: Finishes }> {
   await recordCloudCalls(observer);
   const finishes = await listenForFinishes(server.port, token);
-  const work = await queueWork(server.port, token, observer, 4, 3);
+  await until(server, "the deploy controller's first UpdateSoftware", 30_000, async () => {
+    const { rowCount } = await observer.query(`select 1 from operations where type_name = 'UpdateSoftware' and user_name = 'MMA' limit 1`);
+    return rowCount! > 0 ? true : undefined;
+  });
+  const { forTasks, forBackups } = await pickMachines(observer, 4, 3);
+  const work: Work = { tasks: new Map(), backups: new Map() };
+  await queueBackups(server.port, token, forBackups, work);
+  await until(server, 'a Backup RUNNING', 30_000, async () => {
+    const { rowCount } = await observer.query(`select 1 from operations where id = any($1) and status = 'RUNNING'`, [[...work.backups.keys()]]);
+    return rowCount! > 0 ? true : undefined;
+  });
+  await queueTasks(server.port, token, forTasks, work);
   await untilRunning(server, observer, work);
   return { work, finishes };
 }
