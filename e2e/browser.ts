@@ -304,6 +304,12 @@ export async function createAccount(token: string, prefix: string, extra: Partia
 /** Impacts of an axe violation that fail a screen (issue 9 §7); minor and moderate ones are left to review. */
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
+/** The elements axe names beside a failing one (target size: the neighbours too close to it), for the failure message. */
+function relatedTo(node: Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number]['nodes'][number]): string {
+  const related = [...node.any, ...node.all, ...node.none].flatMap((check) => check.relatedNodes ?? []);
+  return related.length === 0 ? '' : `\n    near: ${related.map((r) => `${r.target.join(' ')} ${r.html.slice(0, 160)}`).join('\n    near: ')}`;
+}
+
 /**
  * Runs axe on what `page` shows now (its default rules: WCAG 2.0 to 2.2 A and
  * AA and best practices, with target size switched on) and fails, naming
@@ -318,7 +324,7 @@ export async function expectAccessible(page: Page, screen: string, opts: { withi
   const results = await builder.analyze();
   const failing = results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ''));
   const report = failing
-    .map((v) => [`${v.id} (${v.impact}): ${v.help}`, ...v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}`)].join('\n'))
+    .map((v) => [`${v.id} (${v.impact}): ${v.help}`, ...v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ')}${relatedTo(n)}`)].join('\n'))
     .join('\n');
   expect(failing.map((v) => v.id), `${screen}:\n${report}`).toEqual([]);
 }
