@@ -11,6 +11,9 @@
  * 3. `GET /machines?accountId=…&limit=100` of an account with 100 machines at 1 and
  *    20 clients (budget: p95 under 50 ms). The account is added once to the scale
  *    fleet (the seed has none that large).
+ *
+ * One process by default, as `npm start` runs; `BENCH_TASKS_WORKER=1` runs the
+ * engine in a worker process beside the API (`ROLE`, DESIGN §9).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +33,11 @@ interface Task {
 }
 
 export async function benchTasks(): Promise<void> {
-  const server = await startServer({ name: 'scale', seed: 'scale', env: { SIM_CLOUD_DELAY_MS: '0' } });
+  // BENCH_TASKS_WORKER=1: the engine in a worker process of its own (ROLE worker) beside the API (ROLE api), as a
+  // large deployment runs (DESIGN §9); its events reach this client through the Socket.IO PostgreSQL adapter.
+  const split = process.env.BENCH_TASKS_WORKER === '1';
+  const server = await startServer({ name: 'scale', seed: 'scale', env: { SIM_CLOUD_DELAY_MS: '0' }, worker: split });
+  console.log(`bench/tasks: ${split ? 'the API and a worker process (BENCH_TASKS_WORKER=1)' : 'one process (ROLE all, as npm start runs)'}`);
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
   await db.connect();
   const bearer = await token(server.baseUrl);

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TCloudImage, TIrmnVersion, TSaasImage } from '@fleet/contracts';
+import { LONG } from './accessibility-fixtures.js';
 import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 let viewerToken: string;
@@ -260,7 +261,8 @@ describe('Instance Types', () => {
 });
 
 describe('accessibility', () => {
-  it('each screen and its dialogs have no serious or critical axe violation', async () => {
+  // Six axe runs, seconds of CPU each on a loaded runner: as long as the accessibility specs' tests (60 s timed out once).
+  it('each screen and its dialogs have no serious or critical axe violation', { timeout: LONG }, async () => {
     const { page } = await open();
     await signIn(page, 'admin', 'admin', '/lists/irmn-versions');
     const settle = () => page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
