@@ -54,7 +54,9 @@ const running = (m: TMachine) => m.instance?.status === 'running' && !m.needsAdm
 const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);
 
 async function openAccount(page: Page, user: string, accountId: number) {
-  const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/taskHub'), timeout: 15_000 });
+  // From before the sign-in to the push channel's connection: the whole sign-in and the page's load on a loaded
+  // runner (15 s was missed once, on the test's first attempt).
+  const hub = page.waitForEvent('websocket', { predicate: (ws) => ws.url().includes('/taskHub'), timeout: 60_000 });
   await signIn(page, user, user, `/account/edit/${accountId}`);
   await page.locator('.ant-table-tbody tr[data-row-key]').first().waitFor();
   return hub;
