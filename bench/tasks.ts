@@ -33,8 +33,6 @@ interface Task {
 }
 
 export async function benchTasks(): Promise<void> {
-  // BENCH_TASKS_WORKER=1: the engine in a worker process of its own (ROLE worker) beside the API (ROLE api), as a
-  // large deployment runs (DESIGN §9); its events reach this client through the Socket.IO PostgreSQL adapter.
   const split = process.env.BENCH_TASKS_WORKER === '1';
   const server = await startServer({ name: 'scale', seed: 'scale', env: { SIM_CLOUD_DELAY_MS: '0' }, worker: split });
   console.log(`bench/tasks: ${split ? 'the API and a worker process (BENCH_TASKS_WORKER=1)' : 'one process (ROLE all, as npm start runs)'}`);

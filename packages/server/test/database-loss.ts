@@ -29,8 +29,8 @@ export const BACK_WITHIN_MS = 30_000;
  * database, then runs again: a Backup about 9 s at SIM_AGENT_DELAY_MS 150 on a
  * quiet machine, beside the demo fleet's 27 UpdateSoftware resumed with it and
  * two or three times that while the rest of `npm test` shares the 2 cores (30 s
- * was missed once there). The prompt hand-over itself is proven by the engines'
- * tests (`handed-over-leases`), not by this bound.
+ * was missed once there). The prompt hand-over itself is proven by
+ * `engine/operations/database-loss.test.ts`, not by this bound.
  */
 export const ENDED_WITHIN_MS = 60_000;
 
@@ -245,13 +245,18 @@ export async function queueWork(port: number, token: string, observer: pg.Pool, 
   return work;
 }
 
+/** `true` once `query` (on `observer`) finds a row, else undefined: a check for {@link until}. */
+const anyRow = (observer: pg.Pool, query: string, params: unknown[] = []) => async () =>
+  ((await observer.query(query, params)).rowCount! > 0 ? true : undefined);
+
+/** A check for {@link until}: a Backup of `work` is RUNNING. */
+const backupRunning = (observer: pg.Pool, work: Work) => anyRow(observer, `select 1 from operations where id = any($1) and status = 'RUNNING'`, [[...work.backups.keys()]]);
+
 /** Waits until at least one task and one operation of `work` run (so that the database goes away under them). */
 async function untilRunning(server: ServerProcess, observer: pg.Pool, work: Work): Promise<void> {
-  await until(server, 'a task Running and an operation RUNNING', 30_000, async () => {
-    const tasks = await observer.query(`select 1 from machine_tasks where id = any($1) and status = 'Running'`, [[...work.tasks.keys()]]);
-    const ops = await observer.query(`select 1 from operations where id = any($1) and status = 'RUNNING'`, [[...work.backups.keys()]]);
-    return tasks.rowCount! > 0 && ops.rowCount! > 0 ? true : undefined;
-  });
+  const taskRunning = anyRow(observer, `select 1 from machine_tasks where id = any($1) and status = 'Running'`, [[...work.tasks.keys()]]);
+  const backupNow = backupRunning(observer, work);
+  await until(server, 'a task Running and an operation RUNNING', 30_000, async () => ((await taskRunning()) && (await backupNow()) ? true : undefined));
 }
 
 /**
@@ -265,17 +270,11 @@ async function untilRunning(server: ServerProcess, observer: pg.Pool, work: Work
 export async function startWork(server: ServerProcess, token: string, observer: pg.Pool): Promise<{ work: Work; finishes: Finishes }> {
   await recordCloudCalls(observer);
   const finishes = await listenForFinishes(server.port, token);
-  await until(server, "the deploy controller's first UpdateSoftware", 30_000, async () => {
-    const { rowCount } = await observer.query(`select 1 from operations where type_name = 'UpdateSoftware' and user_name = 'MMA' limit 1`);
-    return rowCount! > 0 ? true : undefined;
-  });
+  await until(server, "the deploy controller's first UpdateSoftware", 30_000, anyRow(observer, `select 1 from operations where type_name = 'UpdateSoftware' and user_name = 'MMA'`));
   const { forTasks, forBackups } = await pickMachines(observer, 4, 3);
   const work: Work = { tasks: new Map(), backups: new Map() };
   await queueBackups(server.port, token, forBackups, work);
-  await until(server, 'a Backup RUNNING', 30_000, async () => {
-    const { rowCount } = await observer.query(`select 1 from operations where id = any($1) and status = 'RUNNING'`, [[...work.backups.keys()]]);
-    return rowCount! > 0 ? true : undefined;
-  });
+  await until(server, 'a Backup RUNNING', 30_000, backupRunning(observer, work));
   await queueTasks(server.port, token, forTasks, work);
   await untilRunning(server, observer, work);
   return { work, finishes };
@@ -295,14 +294,10 @@ export async function untilEnded(server: ServerProcess, observer: pg.Pool, work:
     );
     return [...tasks.rows.map((t) => `task ${t.id} ${t.status} (attempt ${t.attempts})`), ...ops.rows.map((o) => `operation ${o.id} ${o.status ?? 'QUEUED'} (attempt ${o.attempts})`)];
   };
-  let left: string[] = [];
   try {
-    await until(server, 'every task and operation ended', timeoutMs, async () => {
-      left = await unfinished();
-      return left.length === 0 ? true : undefined;
-    });
+    await until(server, 'every task and operation ended', timeoutMs, async () => ((await unfinished()).length === 0 ? true : undefined));
   } catch (error) {
-    throw new Error(`still unfinished: ${left.join(', ')}\n${(error as Error).message}`, { cause: error });
+    throw new Error(`still unfinished: ${(await unfinished().catch(() => [])).join(', ')}\n${(error as Error).message}`, { cause: error });
   }
   return Date.now() - began;
 }
