@@ -18,7 +18,8 @@
  *
  * The simulated agent and cloud take no time (`SIM_AGENT_DELAY_MS=0`,
  * `SIM_CLOUD_DELAY_MS=0`) unless a benchmark's `env` says otherwise, and the
- * server is ready once the fleet has settled: no operation queued or running.
+ * server is ready once the fleet has settled: every account planned by the
+ * scheduler, no operation queued or running.
  * A fresh scale seed leaves some machines behind their desired versions (as a
  * real fleet is); with realistic delays their deployments ran for a quarter of
  * an hour after every reseed and took a quarter of the machine's CPU from the
@@ -31,6 +32,9 @@ import { join } from 'node:path';
 import getPort from 'get-port';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import { sql } from 'drizzle-orm';
+import { connectDatabase } from '../../packages/server/src/db/client.js';
+import { selectAccountsToPlan } from '../../packages/server/src/engine/schedules/schedules.repository.js';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
@@ -169,32 +173,36 @@ export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; 
 }
 
 /**
- * Waits (at most 10 minutes) until the fleet has settled: no operation running
- * and the number of unfinished ones (those waiting for approval stay) unchanged
- * for 5 seconds.
+ * Waits (at most 10 minutes) until the fleet has settled: the scheduler has
+ * planned every account (a fresh scale seed's first start plans 10,000, about
+ * two minutes of transactions beside whatever is measured), no operation
+ * running, and the number of unfinished ones (those waiting for approval stay)
+ * unchanged for 5 seconds.
  */
 async function settle(dataDir: string): Promise<void> {
-  const db = new pg.Client({ connectionString: readFileSync(join(dataDir, 'postgres.url'), 'utf8') });
-  await db.connect();
+  const { db, close } = connectDatabase(readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim(), { max: 1 });
   const started = Date.now();
   try {
     let last = -1;
     let still = 0;
     while (still < 5) {
-      const { rows } = await db.query<{ unfinished: number; running: number }>(
-        `select count(*)::int as unfinished, count(*) filter (where status = 'RUNNING')::int as running from operations where finished_at is null`,
+      const { rows } = await db.execute<{ unfinished: number; running: number }>(
+        sql`select count(*)::int as unfinished, count(*) filter (where status = 'RUNNING')::int as running from operations where finished_at is null`,
       );
       const { unfinished, running } = rows[0]!;
-      still = running === 0 && unfinished === last ? still + 1 : 0;
+      const toPlan = (await selectAccountsToPlan(db, 1)).length;
+      still = toPlan === 0 && running === 0 && unfinished === last ? still + 1 : 0;
       last = unfinished;
-      if (Date.now() - started > 600_000) throw new Error(`the fleet did not settle in 10 minutes (${unfinished} operations unfinished, ${running} running)`);
+      if (Date.now() - started > 600_000) {
+        throw new Error(`the fleet did not settle in 10 minutes (${unfinished} operations unfinished, ${running} running, accounts ${toPlan ? 'still' : 'all'} planned)`);
+      }
       await new Promise((r) => setTimeout(r, 1000));
     }
   } finally {
-    await db.end();
+    await close();
   }
   const waited = (Date.now() - started) / 1000;
-  if (waited > 7) console.log(`  (waited ${waited.toFixed(0)} s for the fleet's operations to settle)`);
+  if (waited > 7) console.log(`  (waited ${waited.toFixed(0)} s for the scheduler's planning and the fleet's operations to settle)`);
 }
 
 export async function token(baseUrl: string, username = 'admin', password = username): Promise<string> {

@@ -162,6 +162,11 @@ export async function updateDesiredVersions(
         version_overrides = coalesce(next.overrides, m.version_overrides)
     from next
     where next.id = m.id
+      -- Implied by the join, but it lets the planner read the batch's machines by
+      -- index: estimating jsonb_array_elements at 10,000 rows, it otherwise hashed
+      -- every machine of the fleet (a full resolution of the scale fleet: 20
+      -- batches of 380 ms, 70 ms with this line).
+      and (m.account_id = any(array(select account_id from v)) or m.id = any(array(select machine_id from per_machine)))
       and (m.desired_versions is distinct from next.desired or (next.overrides is not null and m.version_overrides is distinct from next.overrides))
     returning m.id, m.account_id, next.was is distinct from next.desired as changed`);
   const changed = written.filter((r) => r.changed);

@@ -22,15 +22,11 @@
  * account's current files until the user changes them.
  */
 import { useState, type JSX } from 'react';
-import { Alert, Col, Divider, Flex, Form, Row, Tooltip, Typography } from 'antd';
+import { Alert, Flex, Form, Tooltip, Typography } from 'antd';
 import type { TMachineConfigInput } from '@fleet/contracts';
 import { useLibraryFilesByIds } from './api/queries';
-import { CORE_COMPONENTS, INTEGRATION_COMPONENTS } from './card-components';
 import { CompareVersionsDialog } from './CompareVersionsDialog';
-import { ComponentVersionItem } from './ComponentVersionItem';
-import { LibraryFilesField } from './LibraryFilesField';
-
-const pickerCol = { xs: 24, md: 12, xxl: 8 } as const;
+import { ComponentPickers, LibraryFilesSection } from './PickerSections';
 
 export function ComponentVersionsFields(props: {
   disabled?: boolean;
@@ -67,34 +63,8 @@ export function ComponentVersionsFields(props: {
           description="The components run the latest code of that branch, so their versions and library files cannot be chosen here."
         />
       )}
-      <Row gutter={16}>
-        {CORE_COMPONENTS.map((c) => (
-          <Col key={c} {...pickerCol}>
-            <ComponentVersionItem component={c} disabled={disabled} />
-          </Col>
-        ))}
-      </Row>
-      <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
-        Integrations
-      </Divider>
-      <Row gutter={16}>
-        {INTEGRATION_COMPONENTS.map((c) => (
-          <Col key={c} {...pickerCol}>
-            <ComponentVersionItem component={c} disabled={disabled} />
-          </Col>
-        ))}
-      </Row>
-      <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
-        Library files
-      </Divider>
-      <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <LibraryFilesField kind="main" disabled={disabled} installedFiles={installed} />
-        </Col>
-        <Col xs={24} md={12}>
-          <LibraryFilesField kind="account" disabled={disabled} installedFiles={installed} />
-        </Col>
-      </Row>
+      <ComponentPickers picker={{ disabled }} />
+      <LibraryFilesSection disabled={disabled} installedFiles={installed} />
       <CompareVersionsDialog
         open={compareOpen}
         current={(compareOpen ? form.getFieldsValue(true) : {}) as Partial<TMachineConfigInput> & Record<string, unknown>}

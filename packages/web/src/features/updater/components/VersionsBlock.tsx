@@ -16,21 +16,18 @@
  * The form (`form`) belongs to the page; its values are `VersionsFormValues`.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Button, Col, Divider, Flex, Form, Input, Modal, Popover, Row, Select, Tooltip, Typography, type FormInstance } from 'antd';
+import { Button, Col, Flex, Form, Input, Modal, Popover, Select, Tooltip, Typography, type FormInstance } from 'antd';
 import { SaveOutlined, WarningOutlined } from '@ant-design/icons';
 import { DEPLOYER_WARNING, UPDATER_VERSION_MODES, type TMmaClass, type TTemplate } from '@fleet/contracts';
 import { useToast } from '../../../app/toast';
 import { useMmaClasses } from '../../mma/api/queries';
-import { CORE_COMPONENTS, INTEGRATION_COMPONENTS } from '../../software-versions/card-components';
 import { ComponentVersionItem } from '../../software-versions/ComponentVersionItem';
-import { LibraryFilesField } from '../../software-versions/LibraryFilesField';
+import { ComponentPickers, LibraryFilesSection, PICKER_COL } from '../../software-versions/PickerSections';
 import { useCreateTemplate } from '../../templates/api/mutations';
 import { useTemplates } from '../../templates/api/queries';
 import { versionLabel } from '../../software-versions/version-format';
 import { templateToVersionsValues, versionsToTemplateSettings, type VersionsFormValues } from '../updater-payload';
 import type { UpdaterMode } from '../use-updater-params';
-
-const pickerCol = { xs: 24, md: 12, xxl: 8 } as const;
 
 /** The deployer modes after which the "Be careful" warning opens (spec 3 §5). */
 const QUIET_DEPLOYER_MODES = ['Skip', 'None'];
@@ -160,41 +157,15 @@ export function VersionsBlock({ form, initialValues, mode, classIds }: Props) {
         <Typography.Text type="secondary">Skip leaves a software as it is.</Typography.Text>
         <TemplateControls form={form} />
       </Flex>
-      <Row gutter={16}>
-        {CORE_COMPONENTS.map((c) => (
-          <Col key={c} {...pickerCol}>
-            <ComponentVersionItem component={c} modes={UPDATER_VERSION_MODES} />
+      <ComponentPickers
+        picker={{ modes: UPDATER_VERSION_MODES }}
+        extra={
+          <Col {...PICKER_COL}>
+            <DeployerItem classIds={classIds} />
           </Col>
-        ))}
-        <Col {...pickerCol}>
-          <DeployerItem classIds={classIds} />
-        </Col>
-      </Row>
-      <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
-        Integrations
-      </Divider>
-      <Row gutter={16}>
-        {INTEGRATION_COMPONENTS.map((c) => (
-          <Col key={c} {...pickerCol}>
-            <ComponentVersionItem component={c} modes={UPDATER_VERSION_MODES} />
-          </Col>
-        ))}
-      </Row>
-      {mode === 'account' && (
-        <>
-          <Divider titlePlacement="start" plain style={{ marginTop: 4 }}>
-            Library files
-          </Divider>
-          <Row gutter={16}>
-            <Col xs={24} md={12}>
-              <LibraryFilesField kind="main" installedFiles={[]} />
-            </Col>
-            <Col xs={24} md={12}>
-              <LibraryFilesField kind="account" installedFiles={[]} />
-            </Col>
-          </Row>
-        </>
-      )}
+        }
+      />
+      {mode === 'account' && <LibraryFilesSection installedFiles={[]} />}
     </Form>
   );
 }
