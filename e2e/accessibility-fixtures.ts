@@ -1,24 +1,19 @@
 /**
  * Shared steps of the accessibility specs (`accessibility.spec.ts`,
- * `accessibility-machine-menu.spec.ts`; issue 9 §7): waiting until a screen has
- * settled, checking one dialog, and a running machine of an account made for the
+ * `accessibility-machine-menu.spec.ts`; issue 9 §7): checking one dialog, and a running machine of an account made for the
  * spec file through the API (`machine-panel.ts`; the spec calls `useBrowserAndAdmin`
  * of `browser.ts`).
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TMachine } from '@fleet/contracts';
-import { expectAccessible, NO_SOFTWARE } from './browser.js';
+import { expectAccessible, NO_SOFTWARE, settled } from './browser.js';
 import { accountMachine, waitLaunched } from './machine-panel.js';
 
 /** Longest wait for the simulated cloud to launch the new account's machine. */
 export const LIVE_TIMEOUT = 60_000;
 /** A test that signs in and checks many screens or dialogs, on a busy 2-core runner. */
 export const LONG = 180_000;
-
-/** Waits until nothing on the page is loading (spinners, skeletons). */
-export const settled = (page: Page) =>
-  page.waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton, [aria-busy="true"]'), undefined, { timeout: 20_000 });
 
 /**
  * Checks the one dialog (or drawer) open now, then closes it with Escape. The

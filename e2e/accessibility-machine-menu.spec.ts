@@ -8,8 +8,8 @@
  * is saved (each dialog is closed with Escape).
  */
 import { describe, it } from 'vitest';
-import { browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
-import { checkDialog, LONG, makeRunningMachine, settled } from './accessibility-fixtures.js';
+import { browser, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { checkDialog, LONG, makeRunningMachine } from './accessibility-fixtures.js';
 
 useBrowserAndAdmin();
 

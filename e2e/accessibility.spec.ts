@@ -11,8 +11,8 @@
  */
 import { describe, it } from 'vitest';
 import type { TMachine } from '@fleet/contracts';
-import { browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
-import { checkDialog, LIVE_TIMEOUT, LONG, makeRunningMachine, settled } from './accessibility-fixtures.js';
+import { browser, expectAccessible, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { checkDialog, LIVE_TIMEOUT, LONG, makeRunningMachine } from './accessibility-fixtures.js';
 
 useBrowserAndAdmin();
 

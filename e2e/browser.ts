@@ -192,6 +192,10 @@ export async function lookupMachines(ids: Iterable<number>, token: string): Prom
   return found;
 }
 
+/** Waits until nothing on the page is loading (spinners, skeletons), at most 20 s. */
+export const settled = (page: Page) =>
+  page.waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton, [aria-busy="true"]'), undefined, { timeout: 20_000 });
+
 /** The visible dropdowns of antd Selects and AutoCompletes (normally the one just opened). */
 export const openDropdown = (page: Page) => page.locator('.ant-select-dropdown:visible');
 

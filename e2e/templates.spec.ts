@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TListAccountsResponse, TTemplate } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, browser, newPage, settled, signIn, useBrowserAndAdmin } from './browser.js';
 
 let operatorToken: string;
 /** An account with every section (class Internal Testing, not a template account). */
@@ -31,10 +31,22 @@ const createTemplate = (kind: string, body: Record<string, unknown>, token = adm
   api<TTemplate>(`/template/${kind}`, token, { method: 'POST', body: JSON.stringify(body) });
 const byName = async (kind: string, name: string, token = adminToken) => (await templates(kind, token)).find((t) => t.name === name);
 
+/**
+ * Clicks Manage Templates once the Edit page's cards have loaded: the button
+ * sits under them, and while they arrive each one moves it down (on a loaded
+ * runner a click kept waiting for it to stand still until it timed out, on
+ * both attempts).
+ */
+async function clickManageTemplates(page: Page) {
+  await page.getByRole('region', { name: 'License Settings' }).waitFor();
+  await settled(page);
+  await page.getByRole('button', { name: 'Manage Templates' }).click();
+}
+
 /** Signs in on the account's Edit page and opens Manage Templates. */
 async function openDialog(page: Page, user = 'admin', accountId = account.id): Promise<Locator> {
   await signIn(page, user, user, `/account/edit/${accountId}`);
-  await page.getByRole('button', { name: 'Manage Templates' }).click();
+  await clickManageTemplates(page);
   const dialog = page.getByRole('dialog', { name: 'Manage Templates' });
   await dialog.waitFor();
   return dialog;
@@ -224,7 +236,7 @@ describe('replacing and deleting templates', () => {
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     const card = page.getByRole('region', { name: 'Backup Settings' });
     await card.getByLabel('Monthly backup day').fill('23');
-    await page.getByRole('button', { name: 'Manage Templates' }).click();
+    await clickManageTemplates(page);
     const dialog = page.getByRole('dialog', { name: 'Manage Templates' });
     await showKind(dialog, 'Backup Settings');
     await dialog.getByLabel('Search templates').fill(name);
