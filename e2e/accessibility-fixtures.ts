@@ -1,8 +1,8 @@
 /**
  * Shared steps of the accessibility specs (`accessibility.spec.ts`,
- * `accessibility-machine-menu.spec.ts`; issue 9 §7): checking one dialog, and a running machine of an account made for the
- * spec file through the API (`machine-panel.ts`; the spec calls `useBrowserAndAdmin`
- * of `browser.ts`).
+ * `accessibility-machine-menu.spec.ts`; issue 9 §7): checking one dialog, and
+ * a running machine of an account made for the spec file through the API
+ * (`machine-panel.ts`; the spec calls `useBrowserAndAdmin` of `browser.ts`).
  */
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
