@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TCloudImage, TIrmnVersion, TSaasImage } from '@fleet/contracts';
 import { LONG } from './accessibility-fixtures.js';
-import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, settled, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 let viewerToken: string;
 useBrowserAndAdmin();
@@ -265,7 +265,6 @@ describe('accessibility', () => {
   it('each screen and its dialogs have no serious or critical axe violation', { timeout: LONG }, async () => {
     const { page } = await open();
     await signIn(page, 'admin', 'admin', '/lists/irmn-versions');
-    const settle = () => page.waitForFunction(() => !document.querySelector('.ant-spin-spinning'), undefined, { timeout: 20_000 });
     await row(page, '8.1').first().waitFor();
     await expectAccessible(page, 'IRMN Versions');
     await page.getByRole('button', { name: 'Edit 8.1', exact: true }).click();
@@ -279,7 +278,7 @@ describe('accessibility', () => {
       await goInApp(page, path);
       await page.locator('.ant-card-head-title', { hasText: screen }).first().waitFor();
       await page.locator(ROWS).first().waitFor();
-      await settle();
+      await settled(page);
       await expectAccessible(page, screen);
     }
     await goInApp(page, '/lists/saas-images');
