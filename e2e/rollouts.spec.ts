@@ -11,10 +11,11 @@
  *   operation of `{ROLLOUT_FAILING_ACCOUNT}-launcher`, e2e/global-setup.ts)
  *   halts the rollout at a threshold of 0 failed targets, later waves stay
  *   Pending; Abort (confirmed) makes them NotApplied;
- * - Pause while wave 1 deploys holds wave 2 after wave 1 ends; Resume goes on.
- *   Its targets are of class Customer Production, whose UpdateSoftware waits
- *   for approval: wave 1 deploys until the test approves it, so the pause
- *   happens while it deploys whatever the machine's speed.
+ * - a rollout over Customer Production accounts waits for Approve wave at each
+ *   wave (issue 25): the admin who started it sees why they may not approve
+ *   (and the server answers 403), the second approver `lead` approves each wave
+ *   on the rollout page in a context of its own; Pause before the approval
+ *   holds wave 2 after wave 1 ends; Resume goes on.
  *
  * The targets are accounts this spec creates (class 1, Experimental: the demo
  * seed has class 2's MMA on standby, which holds every new operation of the
@@ -33,8 +34,7 @@ import {
   CLASS_CUSTOMER_PRODUCTION,
   type TListCommitsResponse,
   type TListMachinesResponse,
-  type TOperationListResponse,
-  type TRollout,
+    type TRollout,
   type TRolloutTarget,
   type TUpdaterAccount,
   type TUpdaterMachine,
@@ -71,15 +71,25 @@ const waveText = (page: Page, n: number) => page.getByRole('group', { name: `Wav
 const rollout = (id: number) => api<TRollout>(`/rollouts/${id}`, adminToken);
 const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/machines?accountId=${accountId}`, adminToken)).items;
 
-/** Approves (Proceed) the UpdateSoftware waiting for approval on the machine of `accountId`, once it is queued; answers its id. */
-async function approveUpdate(accountId: number): Promise<number> {
-  const [machine] = await machinesOf(accountId);
-  const pendingUpdate = async () =>
-    (await api<TOperationListResponse>(`/machines/${machine!.id}/operations?limit=100`, adminToken)).items.find((o) => o.typeName === 'UpdateSoftware' && o.pending);
-  await expect.poll(async () => (await pendingUpdate())?.id ?? null, { timeout: DEPLOY_TIMEOUT }).not.toBeNull();
-  const operation = (await pendingUpdate())!;
-  await api(`/machines/${machine!.id}/operations/${operation.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ params: 'PROCEED' }) });
-  return operation.id;
+/**
+ * Signs `lead` (the demo's second approver) in on the rollout page in a context
+ * of its own and approves wave `n` through the console: the banner names the
+ * wave, the dialog refuses an empty reason, then 'Wave approved'.
+ */
+async function approveAsLead(id: number, n: number) {
+  const { page } = await openPage();
+  await signIn(page, 'lead', 'lead', `/rollouts/${id}`);
+  const banner = page.getByRole('region', { name: 'Wave approval' });
+  await banner.getByText(`Wave ${n} waits for approval: 1 target`).waitFor({ timeout: DEPLOY_TIMEOUT });
+  await banner.getByRole('button', { name: 'Approve wave' }).click();
+  const dialog = page.getByRole('dialog', { name: `Approve wave ${n}` });
+  await dialog.getByRole('button', { name: 'Approve wave' }).click();
+  await dialog.getByText('Say why').waitFor();
+  await dialog.getByLabel('Reason').fill(`Wave ${n} checked`);
+  await dialog.getByRole('button', { name: 'Approve wave' }).click();
+  await toast(page, 'Wave approved').waitFor();
+  await page.getByRole('group', { name: `Wave ${n}`, exact: true }).getByText('Approved by lead').waitFor();
+  await page.context().close();
 }
 
 /**
@@ -243,38 +253,54 @@ describe('rollout page', () => {
     expect(targets.map((t) => [t.id, t.state]).sort()).toEqual([[failing!, 'Failed'], ...rest.map((r) => [r, 'NotApplied'])].sort());
   }, LONG);
 
-  it('pauses while wave 1 deploys: wave 2 does not start until Resume, then it completes', async () => {
+  it('waits for a second user to approve each wave of production machines; pauses and resumes between them', async () => {
     const ids = accounts.pause;
     await deployed(ids);
     const commit = await newLauncherCommit(ids[0]!);
     const { page } = await openPage();
     const id = await submitInWaves(page, SETS.pause, ids, commit);
+    expect((await rollout(id)).plan.approval).toBe('perWave');
 
-    // Pause while wave 1 deploys: its UpdateSoftware waits for approval (Customer Production).
-    await expect.poll(async () => (await rollout(id)).waves[0]!.counts.Deploying, { timeout: 30_000, interval: 250 }).toBe(1);
+    // Wave 1's deploy waits for approval (Customer Production): the admin who started it may not approve it.
+    const banner = page.getByRole('region', { name: 'Wave approval' });
+    await banner.getByText('Wave 1 waits for approval: 1 target').waitFor({ timeout: DEPLOY_TIMEOUT });
+    await banner.getByText('You started this rollout: another user with write permission approves or rejects its waves.').waitFor();
+    expect(await banner.getByRole('button', { name: 'Approve wave' }).isDisabled()).toBe(true);
+    expect(await waveText(page, 1)).toContain('AwaitingApproval 1');
+    expect(await waveText(page, 1)).toContain('Needs approval');
+    await shot(page, 'rollout-awaiting-approval');
+    await expectAccessible(page, 'Rollout page awaiting approval');
+    const refused = await fetch(`${page.url().split('#')[0]}api/v1/rollouts/${id}/waves/1/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'my own' }),
+    });
+    expect(refused.status).toBe(403);
+
+    // Paused, the wave approved by lead still deploys and ends; wave 2 does not start, over several engine passes (1 s each).
     await page.getByRole('button', { name: 'Pause' }).click();
     await toast(page, 'Rollout paused').waitFor();
     await expect.poll(() => status(page)).toBe('Paused');
-    expect((await rollout(id)).waves[0]!.counts.Deploying).toBe(1);
-
-    // Wave 1, approved, still ends while paused; wave 2 does not start, over several engine passes (1 s each).
-    await approveUpdate(ids[0]!);
+    await approveAsLead(id, 1);
     await expect.poll(async () => (await rollout(id)).waves[0]!.status, { timeout: DEPLOY_TIMEOUT }).toBe('Succeeded');
+    await expect.poll(() => waveText(page, 1)).toContain('Approved by lead');
     await new Promise((r) => setTimeout(r, 4000));
     const paused = await rollout(id);
     expect(paused.status).toBe('Paused');
     expect(paused.waves[1]).toMatchObject({ status: 'Pending', startedAt: null });
-    expect(paused.waves[1]!.counts.Pending).toBe(1);
     await expect.poll(() => waveText(page, 1)).toContain('Succeeded 1');
     expect(await waveText(page, 2)).toContain('Pending 1');
     await shot(page, 'rollout-paused');
 
     await page.getByRole('button', { name: 'Resume' }).click();
     await toast(page, 'Rollout resumed').waitFor();
-    await expect.poll(() => waveText(page, 2), { timeout: 30_000 }).not.toContain('Pending');
-    await approveUpdate(ids[1]!);
+    await approveAsLead(id, 2);
     await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
-    expect((await rollout(id)).waves.map((w) => w.counts.Succeeded)).toEqual([1, 1]);
+    const done = await rollout(id);
+    expect(done.waves.map((w) => [w.counts.Succeeded, w.approval.decision, w.approval.decidedBy])).toEqual([
+      [1, 'Approved', 'lead'],
+      [1, 'Approved', 'lead'],
+    ]);
   }, LONG);
 
   it('lists rollouts and links the starting activity to its rollout', async () => {

@@ -190,12 +190,34 @@ export const DEFAULT_MAX_FAILED_PERCENT = 10;
 /** A target whose deploy has not finished this long after its wave started counts as failed ('Timed out'). */
 export const DEFAULT_WAVE_TIMEOUT_MINUTES = 30;
 
-/** How an update rolls out: waves, the failure threshold per wave and the wave timeout. */
+/**
+ * Who must approve a rollout's waves (issue 25 point 1): `none` (no approval of
+ * the rollout's own; an operation a rule holds, such as ANOMALY mode, still
+ * waits for its Proceed), `perWave` (each wave's deploys wait for Approve wave)
+ * or `firstWaveOnly` (the first wave's approval covers the later waves).
+ * Default: `perWave` when a target is of a production class, else `none`;
+ * `none` is refused for production targets.
+ */
+export const ROLLOUT_APPROVALS = ['none', 'perWave', 'firstWaveOnly'] as const;
+export const ZRolloutApproval = z.enum(ROLLOUT_APPROVALS);
+export type TRolloutApproval = z.infer<typeof ZRolloutApproval>;
+/** A wave not approved this long after it started is rejected ('Approval timed out'): 7 days, as AWS SSM's aws:approve. */
+export const DEFAULT_APPROVAL_TIMEOUT_MINUTES = 7 * 24 * 60;
+/** The longest approval timeout a plan may ask for: 30 days. */
+export const MAX_APPROVAL_TIMEOUT_MINUTES = 30 * 24 * 60;
+
+/**
+ * How an update rolls out: waves, the failure threshold per wave, the wave
+ * timeout, and the approvals (`approval` absent: the default for the targets,
+ * decided when the rollout starts and stored with it).
+ */
 export const ZRolloutPlan = z.object({
   waves: z.array(ZWaveSize).max(20).default(DEFAULT_WAVES),
   maxFailedTargets: z.number().int().min(0).max(MAX_UPDATE_TARGETS).default(DEFAULT_MAX_FAILED_TARGETS),
   maxFailedPercent: z.number().min(0).max(100).default(DEFAULT_MAX_FAILED_PERCENT),
   waveTimeoutMinutes: z.number().int().min(1).max(1440).default(DEFAULT_WAVE_TIMEOUT_MINUTES),
+  approval: ZRolloutApproval.optional(),
+  approvalTimeoutMinutes: z.number().int().min(1).max(MAX_APPROVAL_TIMEOUT_MINUTES).default(DEFAULT_APPROVAL_TIMEOUT_MINUTES),
 });
 export type TRolloutPlan = z.output<typeof ZRolloutPlan>;
 export type TRolloutPlanInput = z.input<typeof ZRolloutPlan>;
@@ -226,11 +248,13 @@ export const ZRolloutStatus = z.enum(ROLLOUT_STATUSES);
 export type TRolloutStatus = z.infer<typeof ZRolloutStatus>;
 /**
  * A target's state in a rollout: Pending (its wave has not started), Deploying
- * (changed, deploys running), Succeeded, Failed (a deploy failed or timed out),
+ * (changed, deploys running), AwaitingApproval (changed, a deploy waits for
+ * approval: Approve wave, or the operation's Proceed for a rule of its own),
+ * Succeeded, Failed (a deploy failed or timed out, or its wave was rejected),
  * Skipped (nothing to deploy there, e.g. unmanaged), NotApplied (the rollout
  * was aborted or halted before its wave).
  */
-export const ROLLOUT_TARGET_STATES = ['Pending', 'Deploying', 'Succeeded', 'Failed', 'Skipped', 'NotApplied'] as const;
+export const ROLLOUT_TARGET_STATES = ['Pending', 'Deploying', 'AwaitingApproval', 'Succeeded', 'Failed', 'Skipped', 'NotApplied'] as const;
 export const ZRolloutTargetState = z.enum(ROLLOUT_TARGET_STATES);
 export type TRolloutTargetState = z.infer<typeof ZRolloutTargetState>;
 export const ROLLOUT_KINDS = ['machines', 'accounts'] as const;
@@ -239,13 +263,32 @@ export const ZRolloutKind = z.enum(ROLLOUT_KINDS);
 export const ZRolloutTargetCounts = z.object(Object.fromEntries(ROLLOUT_TARGET_STATES.map((s) => [s, z.number().int()])) as Record<TRolloutTargetState, z.ZodNumber>);
 export type TRolloutTargetCounts = z.infer<typeof ZRolloutTargetCounts>;
 
+/** An operator's decision on a wave's approval (`POST /rollouts/{id}/waves/{wave}/approve|reject`). */
+export const WAVE_DECISIONS = ['Approved', 'Rejected'] as const;
+export const ZWaveDecision = z.enum(WAVE_DECISIONS);
+
+/**
+ * A wave's approval: `required` by the plan (perWave, or the first wave of
+ * firstWaveOnly), and the decision once made (user `Rollout` for an approval
+ * that timed out), with its reason and time.
+ */
+export const ZWaveApproval = z.object({
+  required: z.boolean(),
+  decision: ZWaveDecision.nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type TWaveApproval = z.infer<typeof ZWaveApproval>;
+
 export const ZRolloutWave = z.object({
   index: z.number().int(),
   size: z.number().int(),
-  status: z.enum(['Pending', 'Running', 'Succeeded', 'Halted', 'NotApplied']),
+  status: z.enum(['Pending', 'Running', 'AwaitingApproval', 'Succeeded', 'Halted', 'NotApplied']),
   counts: ZRolloutTargetCounts,
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  approval: ZWaveApproval,
 });
 export type TRolloutWave = z.infer<typeof ZRolloutWave>;
 
@@ -260,6 +303,10 @@ export const ZRollout = z.object({
   /** The software update it rolls out (only the softwares and library modes not Skip). */
   config: z.record(z.string(), z.unknown()),
   createdBy: z.string(),
+  /** Whether a wave must be approved by another user than `createdBy` (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+  secondApproverRequired: z.boolean(),
+  /** Whether the user asking started it (then, with `secondApproverRequired`, they may not approve or reject its waves). */
+  startedByYou: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** The audit activity of the request that started it. */
@@ -270,6 +317,17 @@ export const ZRollout = z.object({
 });
 export type TRollout = z.infer<typeof ZRollout>;
 export const ZRolloutsQuery = z.object({ ...PAGE_QUERY_FIELDS, status: ZRolloutStatus.optional() });
+
+/** `/rollouts/{id}/waves/{wave}/…`: the rollout and its wave, numbered from 1 as the rollout page shows it. */
+export const ZRolloutWaveParams = z.object({
+  id: ZId,
+  wave: z.coerce.number().int().min(1).max(20),
+});
+/** The body of Approve wave and Reject: why (kept in the audit trail). */
+export const ZWaveDecisionRequest = z.object({
+  reason: z.string().trim().min(1, 'Say why').max(500),
+});
+export type TWaveDecisionRequest = z.infer<typeof ZWaveDecisionRequest>;
 export const ZRolloutsResponse = zPaged(ZRollout.omit({ waves: true }));
 export type TRolloutsResponse = z.infer<typeof ZRolloutsResponse>;
 

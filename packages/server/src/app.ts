@@ -69,7 +69,7 @@ declare module 'fastify' {
 export interface AppOptions {
   db: Db;
   /** `grafanaUrl` absent: {@link DEFAULT_GRAFANA_URL}. */
-  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> & Partial<Pick<Config, 'production' | 'grafanaUrl'>>;
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> & Partial<Pick<Config, 'production' | 'grafanaUrl' | 'rolloutRequireSecondApprover'>>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -129,6 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       cloud: opts.cloud ?? createCloudProvider({ name: 'simulated', db, simDelayMs: 0 }),
       store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }),
       grafanaUrl: config.grafanaUrl === undefined ? DEFAULT_GRAFANA_URL : config.grafanaUrl,
+      rolloutRequireSecondApprover: config.rolloutRequireSecondApprover ?? true,
     }),
   );
 

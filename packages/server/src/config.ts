@@ -43,6 +43,12 @@ export interface Config {
   serverStatusIntervalS: number;
   /** `ROLLOUT_PASS_MS`: how often the worker's rollout engine looks at the running rollouts (DESIGN §15; default 1000). */
   rolloutPassMs: number;
+  /**
+   * `ROLLOUT_REQUIRE_SECOND_APPROVER` true or false, default true: the approver
+   * of a rollout's wave must not be the user who started it (four eyes; issue 25
+   * point 1, `engine/rollouts/README.md` Approvals).
+   */
+  rolloutRequireSecondApprover: boolean;
   simAgentFailMachines: string[];
   /**
    * Probes (DESIGN §14, `engine/probes/README.md`): `PROBE_INTERVAL_S` seconds
@@ -252,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agent,
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
     rolloutPassMs: wholeNumber('ROLLOUT_PASS_MS', env.ROLLOUT_PASS_MS, 1000, 'ms'),
+    rolloutRequireSecondApprover: oneOf('ROLLOUT_REQUIRE_SECOND_APPROVER', env.ROLLOUT_REQUIRE_SECOND_APPROVER, ['true', 'false'], 'true') === 'true',
     simAgentFailMachines: nameList(env.SIM_AGENT_FAIL_MACHINES),
     probes: {
       intervalS: wholeNumber('PROBE_INTERVAL_S', env.PROBE_INTERVAL_S, DEFAULT_PROBE_INTERVAL_S, 'seconds', 0),

@@ -31,7 +31,7 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
-import { newCloudLibraryFile, newOperation } from './permission-fixtures.js';
+import { newCloudLibraryFile, newOperation, newRolloutAwaitingApproval } from './permission-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { TEST_DATA_KEY } from './db-url.js';
 import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
@@ -60,6 +60,8 @@ let operations: Operation[];
 let ids: PathIds;
 /** An AllInOne account with a site and no machine yet: its launcher is creatable. */
 let machineless: { account: number; site: number };
+/** Rollouts started by `lead` whose first wave waits for approval (the admin's base decisions). */
+let awaitingRollouts: { approve: number; reject: number };
 let adminToken: string;
 /** The operator's password hash as seeded (`changePassword` is fuzzed as the operator). */
 let operatorHash: string;
@@ -132,6 +134,9 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
 const BASE_PATHS: Record<string, () => Record<string, string>> = {
   // An account whose launcher is still to create.
   createAccountMachine: () => ({ id: String(machineless.account) }),
+  // A wave waiting for approval of a rollout another user started (issue 25), one for each decision.
+  approveRolloutWave: () => ({ id: String(awaitingRollouts.approve), wave: '1' }),
+  rejectRolloutWave: () => ({ id: String(awaitingRollouts.reject), wave: '1' }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */
@@ -172,6 +177,10 @@ beforeAll(async () => {
   const { rows: site } = await t.database.db.execute<{ id: number }>(sql`insert into sites (account_id, name, url_friendly_name, domain_name)
     values (${account.id}, 'Site 1', 'site1', ${`site1-${account.urlFriendlyName}.fleet.example`}) returning id`);
   machineless = { account: account.id, site: site[0]!.id };
+  awaitingRollouts = {
+    approve: await newRolloutAwaitingApproval(t, ids.machine, 'lead'),
+    reject: await newRolloutAwaitingApproval(t, ids.machine, 'lead'),
+  };
   // Count every committed row change of every table (a rolled-back change rolls its count back too).
   await t.database.db.execute(sql.raw(`
     create table fuzz_writes (n bigint not null);

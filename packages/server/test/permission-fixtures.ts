@@ -21,6 +21,7 @@ import type { TestApp } from './harness.js';
 import type { RefKind } from './openapi-walk.js';
 import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { startRollout } from '../src/engine/rollouts/start.js';
+import { insertActivity } from '../src/modules/audit/audit.repository.js';
 
 export type User = 'viewer' | 'operator' | 'admin';
 /** The bad tokens: each is a copy of a live admin token with exactly one defect. */
@@ -134,6 +135,26 @@ export async function newRollout(t: TestApp, machineId: number, as: string, stat
     await tx.execute(sql`update rollouts set status = ${status} where id = ${id}`);
     return id;
   });
+}
+
+/**
+ * A Running rollout of machine `machineId` started by `as`, with approval
+ * perWave, whose first wave was applied and waits for approval: its target
+ * AwaitingApproval and a pending UpdateSoftware caused by the wave's activity
+ * (issue 25; what Approve wave and Reject need). Answers its id.
+ */
+export async function newRolloutAwaitingApproval(t: TestApp, machineId: number, as: string): Promise<number> {
+  const id = await newRollout(t, machineId, as);
+  const operationId = await newOperation(t, machineId, true);
+  await t.database.db.transaction(async (tx) => {
+    const activityId = await insertActivity(tx, { action: 'RolloutWave', user: as, params: { rolloutId: id, wave: 1, machines: [machineId] }, changes: [] });
+    await tx.execute(sql`update rollouts set plan = plan || '{"approval": "perWave"}'::jsonb where id = ${id}`);
+    await tx.execute(sql`update rollout_targets set activity_id = ${activityId}, state = 'AwaitingApproval', machine_ids = array[${machineId}]::int[]
+      where rollout_id = ${id}`);
+    await tx.execute(sql`update operations o set activity_id = ${activityId}, type_name = 'UpdateSoftware', type_id = ot.id
+      from operation_types ot where o.id = ${operationId} and ot.machine_class_id = o.class_id and ot.name = 'UpdateSoftware'`);
+  });
+  return id;
 }
 
 /** A file in the cloud library of the app's store that the library does not know; answers its url. */
@@ -332,6 +353,9 @@ export const FIXTURES: Record<string, Fixture> = {
   pauseRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
   resumeRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user, 'Paused') }) },
   abortRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
+  // A wave waiting for approval, of a rollout another user started (the four-eyes rule; issue 25).
+  approveRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
+  rejectRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
   deleteLibraryFile: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   deleteLibraryFiles: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   // The edit fields alone, valid for a definition of any data type (null: no default).

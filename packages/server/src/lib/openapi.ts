@@ -52,7 +52,7 @@ type ProblemStatus = 400 | 403 | 429 | 503 | ExtraProblemStatus;
 const PROBLEMS: Record<ProblemStatus, string> = {
   400: 'Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`.',
   401: 'No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password).',
-  403: 'The user lacks permission `write`, or group CustomerProductionAccess for a Customer Production change, or does not own the template.',
+  403: 'The user lacks permission `write`, or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER).',
   404: 'Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess).',
   409: 'Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated, an operation whose state refuses the decision, no operation to reset.',
   422: 'A business rule refuses the request (for example: add-on accounts have no instance settings, sites or keys).',

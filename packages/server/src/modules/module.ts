@@ -53,6 +53,8 @@ export interface ModuleContext {
   store: ObjectStore;
   /** The provider's Grafana (`GRAFANA_URL`), or null: no machine has a Grafana link. */
   grafanaUrl: string | null;
+  /** `ROLLOUT_REQUIRE_SECOND_APPROVER`: a wave's approver must not be the rollout's starter (default true). */
+  rolloutRequireSecondApprover: boolean;
 }
 
 /** What the registry reads of any module, whatever its service's type. */

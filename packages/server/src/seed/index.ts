@@ -18,14 +18,16 @@ import { seedStoredFiles } from './stored-files.js';
 export const DEMO_SIGN_INS = [
   { username: 'admin', password: 'admin', note: `write, ${GROUP_CUSTOMER_PRODUCTION_ACCESS}` },
   { username: 'operator', password: 'operator', note: 'write' },
+  { username: 'lead', password: 'lead', note: `write, ${GROUP_CUSTOMER_PRODUCTION_ACCESS}: a second approver of admin's rollouts` },
   { username: 'viewer', password: 'viewer', note: 'read only' },
 ] as const;
 
-/** Inserts the demo users admin, operator and viewer (DESIGN §4). */
+/** Inserts the demo users admin, operator, lead (a second approver of rollout waves, issue 25) and viewer (DESIGN §4). */
 export async function seedDemoUsers(db: Db): Promise<void> {
   const rows = [
     { username: 'admin', name: 'Ada Admin', email: 'admin@fleet.example', permissions: [PERMISSION_WRITE], groups: [GROUP_CUSTOMER_PRODUCTION_ACCESS] },
     { username: 'operator', name: 'Oscar Operator', email: 'operator@fleet.example', permissions: [PERMISSION_WRITE], groups: [] },
+    { username: 'lead', name: 'Lee Lead', email: 'lead@fleet.example', permissions: [PERMISSION_WRITE], groups: [GROUP_CUSTOMER_PRODUCTION_ACCESS] },
     { username: 'viewer', name: 'Vera Viewer', email: 'viewer@fleet.example', permissions: [], groups: [] },
   ];
   for (const r of rows) {

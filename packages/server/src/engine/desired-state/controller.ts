@@ -15,7 +15,8 @@
  *    {@link selectDeployCandidates} (at most `batch` per pass; the next pass, at
  *    once after a full batch, takes the rest), with params `{versions, bundleVersion}`: the target versions
  *    (`component → {branch}|{shortHash}`) and the account's bundle version. The
- *    queue decides whether it waits for approval (a production class). Each
+ *    queue decides whether it waits for approval (a production class, or a
+ *    rollout's wave that asks for its own approval or has it). Each
  *    carries the activity that changed the machine's desired versions.
  * 3. announces OperationQueued after the commit.
  *
@@ -60,6 +61,7 @@ export async function queueDeploys(db: Db, opts: { queue: OperationQueue; batch?
         user: CONTROLLER_USER,
         activityId: m.desiredActivityId,
         params: { versions: m.desiredVersions, bundleVersion: m.bundleVersion },
+        ...(m.approval ? { approval: m.approval } : {}),
       })),
     );
   });

@@ -207,6 +207,12 @@ export interface DeployCandidate {
   desiredVersions: Record<string, string>;
   desiredActivityId: number | null;
   bundleVersion: string | null;
+  /**
+   * When the desired-version change was a rollout's wave: whether its deploy
+   * waits for the wave's approval (`required`) or the rollout's approval covers
+   * it (`granted`); undefined otherwise (`engine/rollouts/approvals.ts`).
+   */
+  approval?: 'required' | 'granted';
 }
 
 /**
@@ -226,9 +232,19 @@ export async function selectDeployCandidates(tx: DbOrTx, limit: number): Promise
     desired_versions: Record<string, string>;
     desired_activity_id: number | null;
     bundle_version: string | null;
+    approval: 'required' | 'granted' | null;
   }>(sql`
     select m.id, m.account_id, m.class_id, a.class_id as account_class_id, m.operation_mode, m.fail_counter,
-           m.desired_versions, m.desired_activity_id, a.bundle_version
+           m.desired_versions, m.desired_activity_id, a.bundle_version,
+           -- The wave of a rollout that changed the desired versions, and whether its approval is asked or given
+           -- (engine/rollouts/approvals.ts waveNeedsApproval; an approved wave, or a later wave of firstWaveOnly).
+           (select case
+                     when d.decision = 'Approved' or (r.plan->>'approval' = 'firstWaveOnly' and rt.wave > 0) then 'granted'
+                     when r.plan->>'approval' = 'perWave' or (r.plan->>'approval' = 'firstWaveOnly' and rt.wave = 0) then 'required'
+                   end
+            from rollout_targets rt join rollouts r on r.id = rt.rollout_id
+            left join rollout_wave_decisions d on d.rollout_id = rt.rollout_id and d.wave = rt.wave
+            where rt.activity_id = m.desired_activity_id limit 1) as approval
     from machines m join accounts a on a.id = m.account_id
     where m.obsolete and m.deleted_at is null and m.managed and not m.terminate
       and not exists (
@@ -251,6 +267,7 @@ export async function selectDeployCandidates(tx: DbOrTx, limit: number): Promise
     desiredVersions: r.desired_versions,
     desiredActivityId: r.desired_activity_id,
     bundleVersion: r.bundle_version,
+    ...(r.approval ? { approval: r.approval } : {}),
   }));
 }
 

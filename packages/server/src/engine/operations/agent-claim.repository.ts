@@ -88,7 +88,7 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
     const cancelled = await tx.execute<{ id: number; machineId: number; classId: number; failCounter: number }>(sql`
       update operations o set status = 'FAILURE', finished_at = now(), pending = false,
         fail_counter = (select m.fail_counter from machines m where m.id = o.machine_id),
-        output = o.output || ${sqlLogLine(sql`'Cancelled by ' || coalesce(o.decided_by, 'an operator')`)}
+        output = o.output || ${sqlLogLine(sql`case when o.decision_reason is not null then 'Cancelled: ' || o.decision_reason else 'Cancelled by ' || coalesce(o.decided_by, 'an operator') end`)}
       where o.machine_id = any(${sql.param(ids)}::int[]) and o.status is null and o.finished_at is null and o.decision = 'CANCEL'
       returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.fail_counter as "failCounter"`);
     for (const c of cancelled.rows) ended.push({ ...c, status: 'FAILURE', counted: false, panicked: false });

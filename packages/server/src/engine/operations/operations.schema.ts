@@ -64,6 +64,8 @@ export const operations = pgTable(
     pending: boolean('pending').notNull().default(false),
     decision: text('decision'),
     decidedBy: text('decided_by'),
+    /** Why it was cancelled, when not by an operator's own Cancel (a rollout halted: 'rollout 12 halted'); its log line then says 'Cancelled: {reason}'. */
+    decisionReason: text('decision_reason'),
     params: jsonb('params').$type<Record<string, unknown>>().notNull().default({}),
     timeoutSeconds: integer('timeout_seconds').notNull(),
     failCounter: integer('fail_counter').notNull().default(0),

@@ -14,7 +14,8 @@
  *
  * `enqueue` decides whether each operation waits for approval (DESIGN §12
  * Approval): UpdateSoftware and RestoreBackup on a class with `isProduction`, and
- * any operation on a machine in operation mode ANOMALY. It refuses a type the
+ * any operation on a machine in operation mode ANOMALY; a rollout's wave asks
+ * for its own approval, or waives the class's ({@link OperationRequest.approval}). It refuses a type the
  * machine's class does not have ({@link UnknownOperationTypeError}) and, with
  * `manualOnly`, a type that cannot be manual for the class
  * ({@link NotManualOperationTypeError}); the caller answers 422.
@@ -70,6 +71,14 @@ export interface OperationRequest {
   notBefore?: Date | null;
   /** Refuse types that cannot be manual for the class (Queue Operations, spec 2 §5). */
   manualOnly?: boolean;
+  /**
+   * A rollout's wave this operation deploys (the deploy controller sets it;
+   * `engine/rollouts/approvals.ts`): `required`, it waits for the wave's
+   * approval whatever the class; `granted`, the wave was approved (or its
+   * rollout's first wave was, with firstWaveOnly), so the production class's
+   * own approval is not asked again. ANOMALY mode holds it either way.
+   */
+  approval?: 'required' | 'granted';
 }
 
 export interface QueuedOperation {
@@ -120,7 +129,8 @@ export function createOperationQueue({ announce }: { announce: OperationAnnounce
         if (r.manualOnly && !found.type.canBeManual) throw new NotManualOperationTypeError(r.typeName, r.machine.classId);
         const pending =
           r.machine.operationMode === OPERATION_MODE_ANOMALY ||
-          (found.isProduction && APPROVAL_ON_PRODUCTION.includes(r.typeName));
+          r.approval === 'required' ||
+          (r.approval !== 'granted' && found.isProduction && APPROVAL_ON_PRODUCTION.includes(r.typeName));
         return {
           machineId: r.machine.id,
           accountId: r.machine.accountId,

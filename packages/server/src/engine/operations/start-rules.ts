@@ -42,10 +42,15 @@ export const OPERATION_RULES: readonly StartRule[] = [
   {
     reason: 'approval',
     holds: sql`o.pending`,
-    // Why (engine/operations/queue.ts, the approval rule): the machine was in ANOMALY mode when it was queued, else its class is a production class.
-    message: sql`'Waiting for approval (' || case when o.operation_mode = ${OPERATION_MODE_ANOMALY} then 'the machine was in ANOMALY mode when it was queued'
+    // Why (engine/operations/queue.ts, the approval rule): the machine was in ANOMALY mode when it was queued, else a
+    // rollout's wave caused it (engine/rollouts/approvals.ts: released by Approve wave), else its class is a production class.
+    message: sql`coalesce(case when o.operation_mode <> ${OPERATION_MODE_ANOMALY} then (
+        select 'Waiting for the approval of wave ' || (rt.wave + 1) || ' of rollout ' || rt.rollout_id
+          || ': a user with write permission other than its starter can Approve wave or Reject on the rollout page'
+        from rollout_targets rt where rt.activity_id = o.activity_id limit 1) end,
+      'Waiting for approval (' || case when o.operation_mode = ${OPERATION_MODE_ANOMALY} then 'the machine was in ANOMALY mode when it was queued'
       else 'class ' || coalesce((select mc.name from mma_classes mc where mc.id = o.class_id), 'Class ' || o.class_id) || ' is a production class' end
-      || '): a user with write permission can Proceed or Cancel it'`,
+      || '): a user with write permission can Proceed or Cancel it')`,
   },
   {
     reason: 'notBefore',

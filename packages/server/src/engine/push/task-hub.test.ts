@@ -76,7 +76,7 @@ describe('events', () => {
       c.socket.on(ROLLOUT_PROGRESS_EVENT, (e: TRolloutProgressEvent) => ids.push(e.rolloutId));
       return ids;
     });
-    const counts = { Pending: 1, Deploying: 0, Succeeded: 0, Failed: 0, Skipped: 0, NotApplied: 0 };
+    const counts = { Pending: 1, Deploying: 0, AwaitingApproval: 0, Succeeded: 0, Failed: 0, Skipped: 0, NotApplied: 0 };
     t.app.deps.events.emit({ name: 'RolloutProgress', rollout: { rolloutId: 901, status: 'Running', currentWave: 0, counts }, customerProduction: false });
     t.app.deps.events.emit({ name: 'RolloutProgress', rollout: { rolloutId: 902, status: 'Running', currentWave: 0, counts }, customerProduction: true });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -12,13 +12,16 @@
  *    targets become Deploying (waiting for the machines whose desired versions
  *    changed), or Skipped when none changed. A refused update (a rule, a target
  *    gone) halts the rollout and marks the wave NotApplied instead.
- * 2. Evaluates the wave's Deploying targets (also while Paused): a machine is
+ * 2. Evaluates the wave's in-flight targets (also while Paused): a machine is
  *    Failed when an UpdateSoftware caused by the wave's activity ended FAILURE or
  *    it needs admin, Succeeded when it runs its desired versions, Skipped when
- *    nothing will deploy there (unmanaged, deleted), Failed 'Timed out' past
- *    `plan.waveTimeoutMinutes` after the wave started; an account is the
- *    aggregate of its machines (Failed if any failed; Succeeded when all
- *    succeeded or were skipped).
+ *    nothing will deploy there (unmanaged, deleted), AwaitingApproval while its
+ *    UpdateSoftware waits for approval (`approvals.ts`), Failed 'Timed out' past
+ *    `plan.waveTimeoutMinutes` after the wave started (or was approved, when it
+ *    needs approval); an account is the aggregate of its machines (Failed if any
+ *    failed; AwaitingApproval if any waits; Succeeded when all succeeded or were
+ *    skipped). An approved wave's operations that still wait proceed; a wave
+ *    whose approval timed out is rejected.
  * 3. Running, every target of the wave final: more failures than
  *    `plan.maxFailedTargets` or than `plan.maxFailedPercent` % of the wave halt
  *    the rollout (audit RolloutHalted by user `Rollout`, the reason naming the
@@ -44,8 +47,11 @@ import { startPassLoop } from '../pass-loop.js';
 import type { Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
+import { ROLLOUT_USER, haltRollout, rejectWave, waveNeedsApproval } from './approvals.js';
 import type { TaskEvents } from '../push/events.js';
+export { ROLLOUT_USER } from './approvals.js';
 import {
+  IN_FLIGHT_STATES,
   ROLLOUTS_CHANGED_CHANNEL,
   lockActiveRollout,
   markApplied,
@@ -66,9 +72,7 @@ import {
   type RolloutKind,
   type RolloutRow,
 } from './rollouts.repository.js';
-
-/** User of the activities the engine records by itself (RolloutHalted). */
-export const ROLLOUT_USER = 'Rollout';
+import { selectWaveDecisions, proceedWaveOperations } from './approvals.repository.js';
 
 /** Default pass interval, ms (ROLLOUT_PASS_MS). */
 export const ROLLOUT_PASS_MS = 1_000;
@@ -100,20 +104,33 @@ export interface RolloutEngineDeps {
 
 type Outcome = { state: TRolloutTargetState; detail: string | null };
 
-/** The outcome of one machine a Deploying target waits for (step 2 of the module docstring); null while it deploys. */
-function machineOutcome(m: DeployingMachine): Outcome | null {
+/**
+ * The outcome of one machine an in-flight target waits for (step 2 of the
+ * module docstring): final, AwaitingApproval while its UpdateSoftware waits for
+ * approval, null while it deploys.
+ */
+function machineOutcome(m: DeployingMachine, wave: number): Outcome | null {
   if (m.failed) return { state: 'Failed', detail: `UpdateSoftware failed on ${m.machineName}` };
   if (!m.obsolete) return { state: 'Succeeded', detail: null };
   if (m.needsAdmin) return { state: 'Failed', detail: `${m.machineName} needs admin` };
   if (m.gone) return { state: 'Skipped', detail: `${m.machineName} is deleted or being terminated` };
   if (!m.managed) return { state: 'Skipped', detail: `${m.machineName} is unmanaged: nothing deploys there` };
+  if (m.awaiting === 'anomaly') return { state: 'AwaitingApproval', detail: `${m.machineName} was in ANOMALY mode: its UpdateSoftware waits for approval (Approve wave, or its own Proceed once the wave is approved)` };
+  if (m.awaiting === 'wave') return { state: 'AwaitingApproval', detail: `Waiting for the approval of wave ${wave + 1}` };
   return null;
 }
 
-/** A target's outcome from its machines' (an account aggregates its machines; a machine target has one). */
+/**
+ * A target's state from its machines' outcomes (an account aggregates its
+ * machines; a machine target has one): Failed if one failed, AwaitingApproval
+ * if one waits for approval, null (Deploying) while one deploys, else Skipped
+ * when all were skipped, else Succeeded.
+ */
 function targetOutcome(outcomes: (Outcome | null)[]): Outcome | null {
   const failed = outcomes.find((o) => o?.state === 'Failed');
   if (failed) return failed;
+  const awaiting = outcomes.find((o) => o?.state === 'AwaitingApproval');
+  if (awaiting) return awaiting;
   if (outcomes.some((o) => o === null)) return null;
   if (outcomes.length > 0 && outcomes.every((o) => o!.state === 'Skipped')) return { state: 'Skipped', detail: outcomes[0]!.detail };
   return { state: 'Succeeded', detail: null };
@@ -158,41 +175,49 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
     const named = (err.errors ?? []).slice(0, NAMED_FAILURES).map((e) => `${e.propertyName}: ${e.errorMessage}`);
     const reason = `Wave ${wave + 1} was refused: ${err.detail ?? err.title}${named.length > 0 ? ` (${named.join('; ')})` : ''}`;
     await markNotApplied(tx, r.id, reason, wave);
-    await halt(tx, r, reason);
+    await haltRollout(tx, r, reason);
     return false;
   }
 }
 
-/** Halts the rollout with `reason` (audited RolloutHalted by {@link ROLLOUT_USER}; params `wave` numbered from 1). */
-async function halt(tx: DbOrTx, r: RolloutRow, reason: string): Promise<void> {
-  await updateRollout(tx, r.id, { status: 'Halted', reason, currentWave: r.currentWave });
-  await insertActivity(tx, {
-    action: 'RolloutHalted',
-    user: ROLLOUT_USER,
-    params: { rolloutId: r.id, wave: r.currentWave + 1, reason },
-    changes: [{ entityName: `Rollout ${r.id}`, propertyName: 'status', oldValue: r.status, newValue: 'Halted' }],
-  });
-  r.status = 'Halted';
-  r.reason = reason;
-}
-
-/** Evaluates the current wave's Deploying targets (step 2). */
+/**
+ * Evaluates the current wave's in-flight targets (step 2): each becomes what its
+ * machines say (Deploying, AwaitingApproval or final). The wave timeout runs
+ * from the wave's start, or from its approval when it needs one (not at all
+ * before), and never fails a target that waits for approval. A wave that needs
+ * approval and still waits for it `plan.approvalTimeoutMinutes` after its start
+ * is rejected ('Approval timed out'), which halts the rollout.
+ */
 async function evaluateWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, plan: TRolloutPlan): Promise<void> {
-  const machines = await selectDeployingMachines(tx, r.id, r.currentWave);
-  const deploying = await selectWaveTargetIds(tx, r.id, r.currentWave, 'Deploying');
-  if (deploying.length === 0) return;
-  const byTarget = new Map<number, (Outcome | null)[]>(deploying.map((id) => [id, []]));
-  for (const m of machines) byTarget.get(m.targetId)!.push(machineOutcome(m));
-  const startedAt = (await selectWaveTimes(tx, r.id)).get(r.currentWave)?.startedAt;
+  const wave = r.currentWave;
+  const decision = (await selectWaveDecisions(tx, r.id)).get(wave);
+  // An approved wave's operations queued since the approval (a deploy controller's pass racing it) proceed too.
+  if (decision?.decision === 'Approved') await proceedWaveOperations(tx, { rolloutId: r.id, wave, user: decision.decidedBy, anomalyToo: false });
+  const machines = await selectDeployingMachines(tx, r.id, wave);
+  const inFlight = [...(await selectWaveTargetIds(tx, r.id, wave, 'Deploying')), ...(await selectWaveTargetIds(tx, r.id, wave, 'AwaitingApproval'))];
+  if (inFlight.length === 0) return;
+  const byTarget = new Map<number, (Outcome | null)[]>(inFlight.map((id) => [id, []]));
+  for (const m of machines) byTarget.get(m.targetId)!.push(machineOutcome(m, wave));
+  const startedAt = (await selectWaveTimes(tx, r.id)).get(wave)?.startedAt ?? null;
+  const needsApproval = waveNeedsApproval(plan, wave);
+  const clockFrom = needsApproval ? (decision?.decision === 'Approved' ? decision.decidedAt : null) : startedAt;
   const now = deps.now?.() ?? new Date();
-  const timedOut = startedAt !== null && startedAt !== undefined && now.getTime() - startedAt.getTime() > plan.waveTimeoutMinutes * 60_000;
-  const changes = [...byTarget].flatMap(([targetId, outcomes]) => {
+  const timedOut = clockFrom !== null && now.getTime() - clockFrom.getTime() > plan.waveTimeoutMinutes * 60_000;
+  const changes = [...byTarget].map(([targetId, outcomes]) => {
     // A target whose machines were all deleted since waits for nothing: Skipped.
     const outcome = outcomes.length === 0 ? { state: 'Skipped' as const, detail: 'Its machines are gone' } : targetOutcome(outcomes);
-    if (outcome) return [{ targetId, ...outcome }];
-    return timedOut ? [{ targetId, state: 'Failed' as const, detail: `Timed out: not deployed ${plan.waveTimeoutMinutes} minutes after the wave started` }] : [];
+    if (outcome) return { targetId, ...outcome };
+    return timedOut
+      ? { targetId, state: 'Failed' as const, detail: `Timed out: not deployed ${plan.waveTimeoutMinutes} minutes after the wave ${needsApproval ? 'was approved' : 'started'}` }
+      : { targetId, state: 'Deploying' as const, detail: null };
   });
-  await setTargetStates(tx, r.id, 'Deploying', changes);
+  await setTargetStates(tx, r.id, IN_FLIGHT_STATES, changes);
+  const awaiting = changes.some((c) => c.state === 'AwaitingApproval');
+  const approvalExpired =
+    needsApproval && !decision && startedAt !== null && now.getTime() - startedAt.getTime() > plan.approvalTimeoutMinutes * 60_000;
+  if (awaiting && approvalExpired && r.status === 'Running') {
+    await rejectWave(tx, r, { wave, user: ROLLOUT_USER, reason: 'Approval timed out' });
+  }
 }
 
 /**
@@ -219,12 +244,12 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
     }
     await evaluateWave(tx, deps, r, plan);
     const after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
-    if (after.Deploying > 0 || after.Pending > 0 || r.status !== 'Running') break;
+    if (after.Deploying > 0 || after.AwaitingApproval > 0 || after.Pending > 0 || r.status !== 'Running') break;
     const size = Object.values(after).reduce((a, b) => a + b, 0);
     if (after.Failed > plan.maxFailedTargets || after.Failed * 100 > plan.maxFailedPercent * size) {
       const first = await selectFirstTargets(tx, r.id, r.currentWave, 'Failed', NAMED_FAILURES);
       const names = first.map((t) => `${t.name}${t.detail ? ` (${t.detail})` : ''}`).join(', ');
-      await halt(
+      await haltRollout(
         tx,
         r,
         `Wave ${r.currentWave + 1}: ${after.Failed} of ${size} targets failed, more than the threshold ` +

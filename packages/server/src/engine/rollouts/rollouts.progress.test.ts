@@ -21,11 +21,12 @@ const { db, events, applier, freshMachines, start, get, targetsOf, runUntil, wav
  */
 async function expectWavesRecounted() {
   const { rows: kept } = await db().execute(sql`
-    select rollout_id, wave, pending, deploying, succeeded, failed, skipped, not_applied, size, started_at, last_change_at
+    select rollout_id, wave, pending, deploying, awaiting_approval, succeeded, failed, skipped, not_applied, size, started_at, last_change_at
     from rollout_waves order by rollout_id, wave`);
   const { rows: recounted } = await db().execute(sql`
     select t.rollout_id, t.wave,
       count(*) filter (where t.state = 'Pending')::int as pending, count(*) filter (where t.state = 'Deploying')::int as deploying,
+      count(*) filter (where t.state = 'AwaitingApproval')::int as awaiting_approval,
       count(*) filter (where t.state = 'Succeeded')::int as succeeded, count(*) filter (where t.state = 'Failed')::int as failed,
       count(*) filter (where t.state = 'Skipped')::int as skipped, count(*) filter (where t.state = 'NotApplied')::int as not_applied,
       count(*)::int as size, min(a.time) as started_at, max(t.updated_at) as last_change_at
@@ -70,6 +71,7 @@ describe('rollout_waves', () => {
     expect(r.counts).toEqual({
       Pending: 0,
       Deploying: r.waves[2]!.counts.Deploying,
+      AwaitingApproval: 0,
       Succeeded: 1 + r.waves[2]!.counts.Succeeded,
       Failed: 2 + r.waves[2]!.counts.Failed,
       Skipped: r.waves[2]!.counts.Skipped,

@@ -4,7 +4,7 @@
  * `unnest` of arrays): one round trip per kind of change, never one per target.
  */
 import { sql } from 'drizzle-orm';
-import { CLASS_CUSTOMER_PRODUCTION, ROLLOUT_TARGET_STATES, type TRolloutStatus, type TRolloutTargetCounts, type TRolloutTargetState } from '@fleet/contracts';
+import { CLASS_CUSTOMER_PRODUCTION, OPERATION_MODE_ANOMALY, ROLLOUT_TARGET_STATES, type TRolloutStatus, type TRolloutTargetCounts, type TRolloutTargetState } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 
@@ -55,6 +55,15 @@ export async function selectTargetInfo(tx: DbOrTx, kind: RolloutKind, ids: numbe
               a.class_id = ${CLASS_CUSTOMER_PRODUCTION} as "customerProduction"
             from accounts a where a.id = any(${sql.param(ids)}::int[]) and a.deleted_at is null`;
   return (await tx.execute<TargetInfo>(query)).rows;
+}
+
+/** Whether a target (a machine, or a machine of an account) is of a class with `isProduction` (its deploys wait for approval, DESIGN §12). */
+export async function selectHasProductionTargets(tx: DbOrTx, kind: RolloutKind, ids: number[]): Promise<boolean> {
+  const column = kind === 'machines' ? sql`m.id` : sql`m.account_id`;
+  const { rows } = await tx.execute<{ production: boolean }>(sql`
+    select exists (select 1 from machines m join mma_classes c on c.id = m.class_id
+      where ${column} = any(${sql.param(ids)}::int[]) and m.deleted_at is null and c.is_production) as production`);
+  return rows[0]!.production;
 }
 
 /** Inserts a Running rollout; answers its id. */
@@ -134,8 +143,8 @@ const zeroCounts = (): TRolloutTargetCounts => Object.fromEntries(ROLLOUT_TARGET
 /** One wave's progress as `rollout_waves` keeps it (migration 0026): its counts, start and last change. */
 export type WaveProgress = { counts: TRolloutTargetCounts; startedAt: Date | null; lastChange: Date | null };
 
-const WAVE_COUNT_COLUMNS = sql`pending as "Pending", deploying as "Deploying", succeeded as "Succeeded", failed as "Failed",
-  skipped as "Skipped", not_applied as "NotApplied"`;
+const WAVE_COUNT_COLUMNS = sql`pending as "Pending", deploying as "Deploying", awaiting_approval as "AwaitingApproval",
+  succeeded as "Succeeded", failed as "Failed", skipped as "Skipped", not_applied as "NotApplied"`;
 
 /**
  * The progress of each wave of a rollout (index = wave; a wave without targets
@@ -167,7 +176,8 @@ export async function selectCountsOf(db: DbOrTx, rolloutIds: number[]): Promise<
   const out = new Map<number, TRolloutTargetCounts>(rolloutIds.map((id) => [id, zeroCounts()]));
   if (rolloutIds.length === 0) return out;
   const { rows } = await db.execute<TRolloutTargetCounts & { id: number }>(sql`
-    select rollout_id as id, sum(pending)::int as "Pending", sum(deploying)::int as "Deploying", sum(succeeded)::int as "Succeeded",
+    select rollout_id as id, sum(pending)::int as "Pending", sum(deploying)::int as "Deploying",
+      sum(awaiting_approval)::int as "AwaitingApproval", sum(succeeded)::int as "Succeeded",
       sum(failed)::int as "Failed", sum(skipped)::int as "Skipped", sum(not_applied)::int as "NotApplied"
     from rollout_waves where rollout_id = any(${sql.param(rolloutIds)}::int[]) group by rollout_id`);
   for (const r of rows) {
@@ -240,33 +250,57 @@ export type DeployingMachine = {
   gone: boolean;
   /** An UpdateSoftware caused by the target's wave activity ended FAILURE. */
   failed: boolean;
+  /**
+   * An UpdateSoftware caused by the target's wave activity waits for approval
+   * (pending, undecided): why, as the start rules say it ('the wave's approval'
+   * or 'ANOMALY mode'); null when none waits.
+   */
+  awaiting: 'wave' | 'anomaly' | null;
 };
 
-/** The machines the Deploying targets of a wave wait for (machines deleted since are left out). One statement. */
+/** The target states whose machines are still deploying (the engine evaluates them at each pass). */
+export const IN_FLIGHT_STATES: TRolloutTargetState[] = ['Deploying', 'AwaitingApproval'];
+
+/** The machines the Deploying and AwaitingApproval targets of a wave wait for (machines deleted since are left out). One statement. */
 export async function selectDeployingMachines(tx: DbOrTx, rolloutId: number, wave: number): Promise<DeployingMachine[]> {
   const { rows } = await tx.execute<DeployingMachine>(sql`
     select rt.target_id as "targetId", m.id as "machineId", m.name as "machineName", m.obsolete, m.needs_admin as "needsAdmin",
       m.managed, (m.deleted_at is not null or m.terminate) as gone,
       exists (select 1 from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
-              and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE') as failed
+              and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE') as failed,
+      (select case when count(*) = 0 then null when bool_or(o.operation_mode = ${OPERATION_MODE_ANOMALY}) then 'anomaly' else 'wave' end
+         from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id and o.type_name = 'UpdateSoftware'
+           and o.pending and o.decision is null and o.finished_at is null) as awaiting
     from rollout_targets rt cross join lateral unnest(rt.machine_ids) as mid(id) join machines m on m.id = mid.id
-    where rt.rollout_id = ${rolloutId} and rt.wave = ${wave} and rt.state = 'Deploying'
+    where rt.rollout_id = ${rolloutId} and rt.wave = ${wave} and rt.state in ('Deploying', 'AwaitingApproval')
     order by rt.position, m.id`);
   return rows;
 }
 
-/** Sets the state and detail of targets (one statement): only targets still in `from`. */
+/** Sets the state and detail of targets (one statement): only targets still in one of `from`, and only those that change. */
 export async function setTargetStates(
   tx: DbOrTx,
   rolloutId: number,
-  from: TRolloutTargetState,
+  from: TRolloutTargetState[],
   changes: { targetId: number; state: TRolloutTargetState; detail: string | null }[],
 ): Promise<void> {
   if (changes.length === 0) return;
   await tx.execute(sql`
     update rollout_targets rt set state = t.state, detail = t.detail, updated_at = now()
     from unnest(${sql.param(changes.map((c) => c.targetId))}::int[], ${sql.param(changes.map((c) => c.state))}::text[], ${sql.param(changes.map((c) => c.detail))}::text[]) as t(id, state, detail)
-    where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = ${from}`);
+    where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = any(${sql.param(from)}::text[])
+      and (rt.state, rt.detail) is distinct from (t.state, t.detail)`);
+}
+
+/** The wave's targets in `from` all become `state` with `detail` (a rejected wave's waiting targets); answers how many. */
+export async function setWaveTargetsState(
+  tx: DbOrTx,
+  o: { rolloutId: number; wave: number; from: TRolloutTargetState[]; state: TRolloutTargetState; detail: string | null },
+): Promise<number> {
+  const { rowCount } = await tx.execute(sql`
+    update rollout_targets set state = ${o.state}, detail = ${o.detail}, updated_at = now()
+    where rollout_id = ${o.rolloutId} and wave = ${o.wave} and state = any(${sql.param(o.from)}::text[])`);
+  return rowCount ?? 0;
 }
 
 /** Pending targets of the rollout (of `wave` only, when given) become NotApplied with `detail`; answers how many. */

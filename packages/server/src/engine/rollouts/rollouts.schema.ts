@@ -71,7 +71,12 @@ export const rolloutTargets = pgTable(
     machineIds: integer('machine_ids').array().notNull().default(sql`'{}'::integer[]`),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.rolloutId, t.targetId] }), index('rollout_targets_wave_idx').on(t.rolloutId, t.wave, t.state)],
+  (t) => [
+    primaryKey({ columns: [t.rolloutId, t.targetId] }),
+    index('rollout_targets_wave_idx').on(t.rolloutId, t.wave, t.state),
+    // The deploy controller finds the wave (and its approval) of a machine's desired-version activity.
+    index('rollout_targets_activity_idx').on(t.activityId),
+  ],
 );
 
 /**
@@ -92,6 +97,7 @@ export const rolloutWaves = pgTable(
     wave: integer('wave').notNull(),
     pending: integer('pending').notNull().default(0),
     deploying: integer('deploying').notNull().default(0),
+    awaitingApproval: integer('awaiting_approval').notNull().default(0),
     succeeded: integer('succeeded').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     skipped: integer('skipped').notNull().default(0),
@@ -99,6 +105,30 @@ export const rolloutWaves = pgTable(
     size: integer('size').notNull().default(0),
     startedAt: ts('started_at'),
     lastChangeAt: ts('last_change_at'),
+  },
+  (t) => [primaryKey({ columns: [t.rolloutId, t.wave] })],
+);
+
+/**
+ * The approval decision on a wave of a rollout (issue 25 point 1; `README.md`
+ * Approvals): `wave` from 0, `decision` Approved or Rejected, by whom
+ * (`decidedBy`: a username, or `Rollout` for an approval that timed out), why,
+ * when, and the audit activity that recorded it. One decision per wave: the
+ * first one stands (a later Approve wave proceeds what waits since, and is
+ * audited, without changing it).
+ */
+export const rolloutWaveDecisions = pgTable(
+  'rollout_wave_decisions',
+  {
+    rolloutId: integer('rollout_id')
+      .notNull()
+      .references(() => rollouts.id, { onDelete: 'cascade' }),
+    wave: integer('wave').notNull(),
+    decision: text('decision').notNull(),
+    decidedBy: text('decided_by').notNull(),
+    reason: text('reason').notNull(),
+    decidedAt: ts('decided_at').notNull().defaultNow(),
+    activityId: integer('activity_id').references(() => auditActivities.id),
   },
   (t) => [primaryKey({ columns: [t.rolloutId, t.wave] })],
 );

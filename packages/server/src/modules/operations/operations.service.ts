@@ -64,6 +64,7 @@ import {
   type QueuedOperation,
 } from '../../engine/operations/queue.js';
 import { selectOperationsByIds } from '../../engine/operations/operations.repository.js';
+import { selectHoldingWave } from '../../engine/rollouts/approvals.repository.js';
 import * as repo from './operations.repository.js';
 import { siteServerStatus } from './site-server-status.js';
 
@@ -256,6 +257,13 @@ export function createOperationService({
         const found = await mustFind(tx, principal, machineId);
         const before = await repo.findMachineOperation(tx, { machineId, operationId });
         if (!before) throw notFound(`Operation ${operationId} of machine ${machineId}`);
+        // A rollout's wave asks for one approval of all its deploys (engine/rollouts/approvals.ts): no Proceed one by one.
+        const holding = decision === 'PROCEED' ? await selectHoldingWave(tx, operationId) : null;
+        if (holding) {
+          throw conflict(
+            `Operation ${operationId} waits for the approval of wave ${holding.wave + 1} of rollout ${holding.rolloutId}: approve the wave on the rollout page`,
+          );
+        }
         if (!(await repo.decideOperation(tx, { machineId, operationId, decision, user: principal.username }))) {
           throw conflict(
             decision === 'PROCEED'

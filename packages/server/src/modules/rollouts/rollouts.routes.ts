@@ -1,11 +1,21 @@
 /**
  * Rollouts (DESIGN §15; spec 3 §7 Updater and batch): `GET /rollouts`,
  * `GET /rollouts/{id}`, `GET /rollouts/{id}/targets` and
- * `POST /rollouts/{id}/pause|resume|abort`. Every route needs `write` (the
+ * `POST /rollouts/{id}/pause|resume|abort` and
+ * `POST /rollouts/{id}/waves/{wave}/approve|reject`. Every route needs `write` (the
  * Updater is write-only: the reads say `requireWrite`).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZIdParams, ZRollout, ZRolloutTargetsQuery, ZRolloutTargetsResponse, ZRolloutsQuery, ZRolloutsResponse } from '@fleet/contracts';
+import {
+  ZIdParams,
+  ZRollout,
+  ZRolloutTargetsQuery,
+  ZRolloutTargetsResponse,
+  ZRolloutWaveParams,
+  ZRolloutsQuery,
+  ZRolloutsResponse,
+  ZWaveDecisionRequest,
+} from '@fleet/contracts';
 
 export const rolloutRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['Rollouts'];
@@ -75,6 +85,31 @@ export const rolloutRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: { operationId, description, tags, summary, params: ZIdParams, response: { 200: ZRollout } },
       },
       (req) => app.services.rollouts.transition({ principal: req.principal!, id: req.params.id, to }),
+    );
+  }
+
+  const decisions = [
+    [
+      'approve',
+      'approveRolloutWave',
+      "Approve a wave: proceed every deploy of it waiting for approval (audited)",
+      "Approves the current wave of a rollout (numbered from 1): every UpdateSoftware of the wave waiting for approval proceeds, and the wave's timeout runs from now; one decision, audited RolloutWaveApproved with the reason and the operations (issue 25). 403 for the user who started the rollout while ROLLOUT_REQUIRE_SECOND_APPROVER is on (the default); 409 for a rollout not Running or Paused, a wave that is not the current one, or a wave with nothing waiting for approval.",
+    ],
+    [
+      'reject',
+      'rejectRolloutWave',
+      'Reject a wave: cancel its deploys and halt the rollout (audited)',
+      "Rejects the current wave of a rollout (numbered from 1): every operation of the rollout that has not started is cancelled ('Cancelled: rollout {id} halted'), the wave's waiting targets become Failed and the rollout halts; audited RolloutWaveRejected with the reason (issue 25). 403 and 409 as Approve wave.",
+    ],
+  ] as const;
+  for (const [decision, operationId, summary, description] of decisions) {
+    app.post(
+      `/rollouts/:id/waves/:wave/${decision}`,
+      {
+        config: { problems: [409] },
+        schema: { operationId, description, tags, summary, params: ZRolloutWaveParams, body: ZWaveDecisionRequest, response: { 200: ZRollout } },
+      },
+      (req) => app.services.rollouts.decideWave({ principal: req.principal!, id: req.params.id, wave: req.params.wave, decision, reason: req.body.reason }),
     );
   }
 };

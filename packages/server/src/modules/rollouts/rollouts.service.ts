@@ -19,6 +19,12 @@
  *   AUDIT_LISTED_TARGETS targets that change, in request order, so that a
  *   large rollout's entry stays small; each wave's RolloutWave activity
  *   carries all of its targets').
+ * - Approve wave and Reject (`engine/rollouts/approvals.ts`): the current
+ *   wave, while something of it waits for approval, by a user other than the
+ *   starter when ROLLOUT_REQUIRE_SECOND_APPROVER (403 naming the rule). Abort
+ *   and a halt cancel every operation of the rollout that has not started.
+ * - A rollout over a production class's machines gets `approval: perWave`
+ *   unless the plan says `firstWaveOnly`; `none` is 422 for them.
  * - Each transition is one transaction, audited PauseRollout, ResumeRollout or
  *   AbortRollout (accounts: every account of the targets; params rolloutId;
  *   changes: the status, the wave (numbered from 1, as the rollout page shows
@@ -37,6 +43,7 @@ import {
   type TRolloutStatus,
   type TRolloutTargetCounts,
   type TRolloutWave,
+  type TWaveApproval,
   type TRolloutsResponse,
   type TRolloutTarget,
   type ZRolloutTargetsQuery,
@@ -45,7 +52,8 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
-import { conflict, notFound } from '../../lib/problem.js';
+import { HttpProblem, conflict, forbidden, notFound } from '../../lib/problem.js';
+import { approveWave, rejectWave, stopRolloutOperations, waveNeedsApproval } from '../../engine/rollouts/approvals.js';
 import type { AuditService } from '../audit/audit.service.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import { announceProgress } from '../../engine/rollouts/engine.js';
@@ -57,6 +65,7 @@ import {
   notifyRolloutsChanged,
   selectCountsOf,
   selectRollout,
+  selectHasProductionTargets,
   selectRolloutAccounts,
   selectWaveProgress,
   setRolloutActivity,
@@ -64,6 +73,7 @@ import {
   updateRollout,
   type RolloutRow,
 } from '../../engine/rollouts/rollouts.repository.js';
+import { selectWaveDecisions, waveAwaitsApproval, type WaveDecisionRow } from '../../engine/rollouts/approvals.repository.js';
 import { selectRolloutsPage, selectTargetsPage } from './rollouts.repository.js';
 
 type Transition = 'pause' | 'resume' | 'abort';
@@ -75,8 +85,10 @@ const ACTIONS: Record<Transition, { action: string; from: TRolloutStatus[]; verb
 };
 
 /** A rollout row as the list shows it (ZRollout without waves). */
-function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts): Omit<TRollout, 'waves'> {
+function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts, o: { secondApproverRequired: boolean; principal: Principal }): Omit<TRollout, 'waves'> {
   return {
+    secondApproverRequired: o.secondApproverRequired,
+    startedByYou: r.principal.userId === o.principal.userId,
     id: r.id,
     kind: r.kind,
     status: r.status,
@@ -97,8 +109,20 @@ function waveStatus(r: RolloutRow, index: number, c: TRolloutTargetCounts, size:
   if (c.NotApplied === size) return 'NotApplied';
   if (c.Pending === size) return 'Pending';
   if (r.status === 'Halted' && index === r.currentWave) return 'Halted';
+  if (c.AwaitingApproval > 0) return 'AwaitingApproval';
   if (c.Pending > 0 || c.Deploying > 0) return 'Running';
   return 'Succeeded';
+}
+
+/** A wave's approval as the rollout page shows it. */
+function approvalView(plan: TRolloutPlan, index: number, d: WaveDecisionRow | undefined): TWaveApproval {
+  return {
+    required: waveNeedsApproval(plan, index),
+    decision: d?.decision ?? null,
+    decidedBy: d?.decidedBy ?? null,
+    decidedAt: d?.decidedAt.toISOString() ?? null,
+    reason: d?.reason ?? null,
+  };
 }
 
 export interface RolloutService {
@@ -109,19 +133,39 @@ export interface RolloutService {
   targets(opts: { principal: Principal; id: number; query: z.output<typeof ZRolloutTargetsQuery> }): Promise<{ items: TRolloutTarget[]; totalItems: number }>;
   /** Pause, resume or abort (see the module docstring); answers the rollout after it. 404 unknown or hidden, 409 a transition its status refuses. */
   transition(opts: { principal: Principal; id: number; to: Transition }): Promise<TRollout>;
+  /**
+   * Approve wave or Reject (`engine/rollouts/approvals.ts`; `wave` numbered from
+   * 1); answers the rollout after it. 404 unknown or hidden; 403 the rollout's
+   * starter while a second approver is required (ROLLOUT_REQUIRE_SECOND_APPROVER);
+   * 409 a rollout not Running or Paused, a wave that is not the current one, or
+   * one with nothing waiting for approval.
+   */
+  decideWave(opts: { principal: Principal; id: number; wave: number; decision: 'approve' | 'reject'; reason: string }): Promise<TRollout>;
 }
 
-export function createRolloutService({ db, audit, events }: { db: Db; audit: AuditService; events?: TaskEvents }): RolloutService {
+export function createRolloutService({
+  db,
+  audit,
+  events,
+  requireSecondApprover = true,
+}: {
+  db: Db;
+  audit: AuditService;
+  events?: TaskEvents;
+  /** ROLLOUT_REQUIRE_SECOND_APPROVER (default true). */
+  requireSecondApprover?: boolean;
+}): RolloutService {
   const hide = (p: Principal) => !hasCustomerProductionAccess(p);
 
   /** The rollout with its waves: the rollout row and its `rollout_waves` rows only (no count over the targets). */
-  async function detail(r: RolloutRow): Promise<TRollout> {
-    const progress = await selectWaveProgress(db, r.id);
+  async function detail(r: RolloutRow, principal: Principal): Promise<TRollout> {
+    const [progress, decisions] = await Promise.all([selectWaveProgress(db, r.id), selectWaveDecisions(db, r.id)]);
+    const summary = summaryOf(r, totalCounts(progress.map((w) => w.counts)), { secondApproverRequired: requireSecondApprover, principal });
     return {
-      ...summaryOf(r, totalCounts(progress.map((w) => w.counts))),
+      ...summary,
       waves: progress.map(({ counts, startedAt, lastChange }, index) => {
         const size = Object.values(counts).reduce((a, b) => a + b, 0);
-        const final = counts.Pending === 0 && counts.Deploying === 0;
+        const final = counts.Pending === 0 && counts.Deploying === 0 && counts.AwaitingApproval === 0;
         return {
           index,
           size,
@@ -129,6 +173,7 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
           counts,
           startedAt: startedAt?.toISOString() ?? null,
           finishedAt: final && startedAt && lastChange ? lastChange.toISOString() : null,
+          approval: approvalView(summary.plan, index, decisions.get(index)),
         };
       }),
     };
@@ -141,14 +186,21 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
         const targets = planned.map((p) => p.result);
         const refused = refusedTargets(kind, targetIds, targets);
         if (refused) throw refused;
-        const rolloutId = await startRollout(tx, { principal, kind, config, targetIds, plan, activityId: null });
+        const production = await selectHasProductionTargets(tx, kind, targetIds);
+        if (production && plan.approval === 'none') {
+          throw new HttpProblem(422, 'Unprocessable Content', 'A rollout over machines of a production class needs approvals', [
+            { propertyName: 'rollout.approval', errorMessage: 'Machines of a production class deploy only once approved: choose perWave or firstWaveOnly', attemptedValue: 'none' },
+          ]);
+        }
+        const approved = { ...plan, approval: plan.approval ?? (production ? 'perWave' : 'none') } satisfies TRolloutPlan;
+        const rolloutId = await startRollout(tx, { principal, kind, config, targetIds, plan: approved, activityId: null });
         const accounts = [...new Map(planned.map((p) => [p.account.id, p.account])).values()].sort((a, b) => a.id - b.id);
         const { changes, changedTargets, listedTargets } = listedChanges(planned, targetIds, AUDIT_LISTED_TARGETS);
         const activityId = await audit.record(tx, {
           action: kind === 'machines' ? 'UpdateMachinesSoftware' : 'UpdateAccountsSoftware',
           user: principal.username,
           accounts,
-          params: { [kind === 'machines' ? 'machineIds' : 'accountIds']: targetIds, rolloutId, plan, update: rolloutConfigOf(config), changedTargets, listedTargets },
+          params: { [kind === 'machines' ? 'machineIds' : 'accountIds']: targetIds, rolloutId, plan: approved, update: rolloutConfigOf(config), changedTargets, listedTargets },
           changes,
         });
         await setRolloutActivity(tx, rolloutId, activityId);
@@ -162,13 +214,13 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
     async list({ principal, query }) {
       const { rows, total } = await selectRolloutsPage(db, { ...query, hideCustomerProduction: hide(principal) });
       const counts = await selectCountsOf(db, rows.map((r) => r.id));
-      return { items: rows.map((r) => summaryOf(r, counts.get(r.id)!)), totalItems: total };
+      return { items: rows.map((r) => summaryOf(r, counts.get(r.id)!, { secondApproverRequired: requireSecondApprover, principal })), totalItems: total };
     },
 
     async get({ principal, id }) {
       const r = await selectRollout(db, id, hide(principal));
       if (!r) throw notFound(`Rollout ${id}`);
-      return detail(r);
+      return detail(r, principal);
     },
 
     async targets({ principal, id, query }) {
@@ -191,12 +243,13 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
               : { status: 'Aborted' as const, reason: `Aborted by ${principal.username}`, currentWave: r.currentWave };
         await updateRollout(tx, id, next);
         const notApplied = to === 'abort' ? await markNotApplied(tx, id, `Not applied: the rollout was aborted by ${principal.username}`) : 0;
+        const cancelled = to === 'abort' ? await stopRolloutOperations(tx, r, 'aborted') : [];
         if (to === 'resume') await notifyRolloutsChanged(tx);
         await audit.record(tx, {
           action,
           user: principal.username,
           accounts: await selectRolloutAccounts(tx, id, r.kind),
-          params: { rolloutId: id, ...(to === 'abort' ? { notApplied } : {}) },
+          params: { rolloutId: id, ...(to === 'abort' ? { notApplied, ...(cancelled.length > 0 ? { cancelledOperationIds: cancelled } : {}) } : {}) },
           changes: [
             { entityName: `Rollout ${id}`, propertyName: 'status', oldValue: r.status, newValue: next.status },
             ...(next.currentWave !== r.currentWave ? [{ entityName: `Rollout ${id}`, propertyName: 'wave', oldValue: r.currentWave + 1, newValue: next.currentWave + 1 }] : []),
@@ -205,7 +258,27 @@ export function createRolloutService({ db, audit, events }: { db: Db; audit: Aud
         });
       });
       await announceProgress(db, events, id);
-      return detail((await selectRollout(db, id, false))!);
+      return detail((await selectRollout(db, id, false))!, principal);
+    },
+
+    async decideWave({ principal, id, wave, decision, reason }) {
+      const index = wave - 1;
+      await db.transaction(async (tx) => {
+        const r = await lockRollout(tx, id);
+        if (!r || (r.customerProduction && hide(principal))) throw notFound(`Rollout ${id}`);
+        if (requireSecondApprover && r.principal.userId === principal.userId) {
+          throw forbidden(
+            `ROLLOUT_REQUIRE_SECOND_APPROVER: ${principal.username} started rollout ${id}; a wave is approved or rejected by another user with write permission`,
+          );
+        }
+        if (r.status !== 'Running' && r.status !== 'Paused') throw conflict(`Rollout ${id} is ${r.status}: its waves are no longer decided`);
+        if (index !== r.currentWave) throw conflict(`Wave ${wave} is not the current wave of rollout ${id} (wave ${r.currentWave + 1})`);
+        if (!(await waveAwaitsApproval(tx, id, index))) throw conflict(`Wave ${wave} of rollout ${id} has nothing waiting for approval`);
+        if (decision === 'approve') await approveWave(tx, r, { wave: index, user: principal.username, reason });
+        else await rejectWave(tx, r, { wave: index, user: principal.username, reason });
+      });
+      await announceProgress(db, events, id);
+      return detail((await selectRollout(db, id, false))!, principal);
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * One rollout (route `/rollouts/{id}`, permission write; DESIGN §15; issue 13
  * point 4): status and reason, the plan, per-wave progress bars with counts,
- * the targets table (paged, by wave and state), and Pause, Resume and Abort
- * (Abort asks first). Live: RolloutProgress events of `/taskHub` update the
+ * the targets table (paged, by wave and state), Pause, Resume and Abort
+ * (Abort asks first), and Approve wave or Reject while the current wave waits
+ * for approval (issue 25; `components/WaveApproval.tsx`). Live: RolloutProgress events of `/taskHub` update the
  * page (`useTaskHub` keeps the channel open), with a poll every 15 s behind
  * them until the rollout is aborted or completed. Unknown ids show an error
  * with a link back to the list.
@@ -18,17 +19,24 @@ import { isSettled, useRollout, useRolloutTargets } from './api/queries';
 import { CountTags, STATE_COLORS, WaveProgress } from './components/RolloutProgress';
 import { componentLabel, fieldLabel } from '../../lib/field-labels';
 import { modeLabel, versionLabel } from '../software-versions/version-format';
-import { waveSizeText } from './updater-payload';
+import { APPROVAL_LABELS, waveSizeText } from './updater-payload';
+import { WaveApproval } from './components/WaveApproval';
 
 const TARGETS_PAGE = 20;
 
 const TARGET_COLUMNS: TableProps<TRolloutTarget>['columns'] = [
   { key: 'name', title: 'Target', dataIndex: 'name' },
   { key: 'wave', title: 'Wave', dataIndex: 'wave', width: 80, render: (w: number) => w + 1 },
-  { key: 'state', title: 'State', dataIndex: 'state', width: 120, render: (s: string) => <Tag color={STATE_COLORS[s]}>{s}</Tag> },
+  { key: 'state', title: 'State', dataIndex: 'state', width: 150, render: (s: string) => <Tag color={STATE_COLORS[s]}>{s}</Tag> },
   { key: 'detail', title: 'Detail', dataIndex: 'detail', render: (d: string | null) => d ?? '' },
   { key: 'updated', title: 'Updated', dataIndex: 'updatedAt', width: 170, render: (t: string) => formatDateTime(t, DATE_TIME_SECONDS_FORMAT) },
 ];
+
+/** `minutes` as the plan shows a wait: whole days when it is some, else hours, else minutes ('7 days', '2 hours', '45 minutes'). */
+function durationText(minutes: number): string {
+  const [n, unit] = minutes % 1440 === 0 ? [minutes / 1440, 'day'] : minutes % 60 === 0 ? [minutes / 60, 'hour'] : [minutes, 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
 
 /** The rollout's software update: each software or library it changes (by its label), with its mode and version (`branch / hash`). */
 function configText(config: Record<string, unknown>): string {
@@ -114,6 +122,9 @@ export default function RolloutPage() {
         extra={<Controls rollout={r} />}
       >
         {r.reason && <Alert type={r.status === 'Halted' ? 'error' : 'info'} showIcon title={r.reason} style={{ marginBottom: 12 }} />}
+        <div style={{ marginBottom: 12 }}>
+          <WaveApproval rollout={r} />
+        </div>
         <Descriptions
           size="small"
           column={{ xs: 1, md: 2 }}
@@ -125,6 +136,15 @@ export default function RolloutPage() {
               key: 'plan',
               label: 'Plan',
               children: `Waves ${plan.waves.map(waveSizeText).join(', ') || 'none'}, then the rest; halt above ${plan.maxFailedTargets} failed or ${plan.maxFailedPercent} %; wave timeout ${plan.waveTimeoutMinutes} min`,
+            },
+            {
+              key: 'approval',
+              label: 'Approval',
+              children:
+                `${APPROVAL_LABELS[plan.approval ?? 'none']}` +
+                (plan.approval && plan.approval !== 'none'
+                  ? `, within ${durationText(plan.approvalTimeoutMinutes)}${r.secondApproverRequired ? `, by a user other than ${r.createdBy}` : ''}`
+                  : ''),
             },
             { key: 'counts', label: 'All targets', children: <CountTags counts={r.counts} /> },
             {

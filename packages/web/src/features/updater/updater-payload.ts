@@ -10,11 +10,13 @@
  */
 import {
   CONFIG_COMPONENTS,
+  DEFAULT_APPROVAL_TIMEOUT_MINUTES,
   DEFAULT_MAX_FAILED_PERCENT,
   DEFAULT_MAX_FAILED_TARGETS,
   DEFAULT_WAVE_TIMEOUT_MINUTES,
   DEFAULT_WAVES,
   type TConfigComponent,
+  type TRolloutApproval,
   type TRolloutPlanInput,
   type TSoftwareUpdateConfigInput,
   type TTemplate,
@@ -107,15 +109,31 @@ export function versionsToTemplateSettings(values: VersionsFormValues): Record<s
   return settings;
 }
 
-/** The default rollout plan (DESIGN §15): waves of 1 target, 10 %, then the rest; halt above 1 target or 10 % failed; 30 min per wave. */
-export function defaultRolloutPlan(): Required<TRolloutPlanInput> {
+/** A rollout plan as the Updater edits it: every field set but `approval` (absent: the server's default for the targets). */
+export type RolloutPlanValue = Required<Omit<TRolloutPlanInput, 'approval'>> & Pick<TRolloutPlanInput, 'approval'>;
+
+/**
+ * The default rollout plan (DESIGN §15, issue 25): waves of 1 target, 10 %, then
+ * the rest; halt above 1 target or 10 % failed; 30 min per wave; the approval
+ * the server chooses for the targets (per wave on a production class), asked
+ * within 7 days.
+ */
+export function defaultRolloutPlan(): RolloutPlanValue {
   return {
     waves: DEFAULT_WAVES.map((w) => ({ ...w })),
     maxFailedTargets: DEFAULT_MAX_FAILED_TARGETS,
     maxFailedPercent: DEFAULT_MAX_FAILED_PERCENT,
     waveTimeoutMinutes: DEFAULT_WAVE_TIMEOUT_MINUTES,
+    approvalTimeoutMinutes: DEFAULT_APPROVAL_TIMEOUT_MINUTES,
   };
 }
+
+/** How the console names a plan's approval mode. */
+export const APPROVAL_LABELS: Record<TRolloutApproval, string> = {
+  none: 'None',
+  perWave: 'Every wave',
+  firstWaveOnly: 'First wave only',
+};
 
 /**
  * The sizes of the waves `waves` make of `total` targets: a count as it is, a

@@ -12,7 +12,8 @@
  *   `/deployer-configs` (deployer alike);
  * - `POST /software-update/update-machines|update-accounts`: 'Software update
  *   submitted' / 'Error occurred submitting software update';
- * - `POST /rollouts/{id}/pause|resume|abort`, saved selections: their own texts.
+ * - `POST /rollouts/{id}/pause|resume|abort`, `/waves/{wave}/approve|reject`,
+ *   saved selections: their own texts.
  *
  * An error answer naming targets (404 unknown or hidden ids, 422 refused
  * targets) lists them under the toast's title.
@@ -137,6 +138,36 @@ export function useRolloutAction(action: RolloutAction) {
       void queryClient.invalidateQueries({ queryKey: rolloutKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: rolloutKeys.targets(id) });
       void queryClient.invalidateQueries({ queryKey: rolloutKeys.lists() });
+    },
+  });
+}
+
+export type WaveDecision = 'approve' | 'reject';
+const WAVE_TOASTS: Record<WaveDecision, { success: string; error: string }> = {
+  approve: { success: 'Wave approved', error: 'Error occurred approving wave' },
+  reject: { success: 'Wave rejected: the rollout halted', error: 'Error occurred rejecting wave' },
+};
+
+/**
+ * `POST /rollouts/{id}/waves/{wave}/approve|reject` with the reason (issue 25;
+ * `wave` from 1): the rollout as it is now goes straight into the cache, its
+ * targets and the activity log go stale.
+ */
+export function useWaveDecision(decision: WaveDecision) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (o: { id: number; wave: number; reason: string }) => api.post<TRollout>(`rollouts/${o.id}/waves/${o.wave}/${decision}`, { reason: o.reason }),
+    onSuccess: (rollout) => {
+      if (rollout && typeof rollout === 'object') queryClient.setQueryData(rolloutKeys.detail(rollout.id), rollout);
+      toast.success(WAVE_TOASTS[decision].success);
+    },
+    onError: (error) => showProblem(toast, WAVE_TOASTS[decision].error, error),
+    onSettled: (_r, _e, o) => {
+      void queryClient.invalidateQueries({ queryKey: rolloutKeys.detail(o.id) });
+      void queryClient.invalidateQueries({ queryKey: rolloutKeys.targets(o.id) });
+      void queryClient.invalidateQueries({ queryKey: rolloutKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: activityKeys.all });
     },
   });
 }

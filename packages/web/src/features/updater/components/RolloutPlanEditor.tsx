@@ -2,15 +2,20 @@
  * The plan of 'Roll out in waves' (DESIGN §15; issue 13 point 3): the waves (a
  * number of targets or a percentage of all; the targets left form one more
  * wave), the failure threshold per wave (more than N targets or P % failed halts
- * the rollout) and the wave timeout in minutes. Defaults: 1 target, 10 %, the
- * rest; 1 target or 10 %; 30 minutes. Shows the wave sizes for `total` targets.
+ * the rollout), the wave timeout in minutes, and who approves the waves (issue
+ * 25: the default for the targets, which is every wave on a production class;
+ * every wave; the first wave only; none) within how many days. Defaults: 1
+ * target, 10 %, the rest; 1 target or 10 %; 30 minutes; 7 days. Shows the wave
+ * sizes for `total` targets.
  */
 import { Button, Flex, Form, InputNumber, Select, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { MAX_UPDATE_TARGETS, type TRolloutPlanInput, type TWaveSize } from '@fleet/contracts';
-import { waveSizes } from '../updater-payload';
+import { MAX_APPROVAL_TIMEOUT_MINUTES, MAX_UPDATE_TARGETS, ROLLOUT_APPROVALS, type TRolloutApproval, type TWaveSize } from '@fleet/contracts';
+import { APPROVAL_LABELS, waveSizes, type RolloutPlanValue } from '../updater-payload';
 
-export type RolloutPlanValue = Required<TRolloutPlanInput>;
+export type { RolloutPlanValue };
+
+const MINUTES_PER_DAY = 24 * 60;
 
 interface Props {
   value: RolloutPlanValue;
@@ -97,6 +102,29 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
             value={value.waveTimeoutMinutes}
             addonAfter="min"
             onChange={(v) => v !== null && onChange({ ...value, waveTimeoutMinutes: v })}
+          />
+        </Form.Item>
+        <Form.Item label="Approval" htmlFor="plan-approval">
+          <Select<TRolloutApproval | 'default'>
+            id="plan-approval"
+            style={{ width: 260 }}
+            value={value.approval ?? 'default'}
+            options={[
+              { value: 'default', label: 'Default (every wave on a production class)' },
+              ...ROLLOUT_APPROVALS.map((a) => ({ value: a, label: APPROVAL_LABELS[a] })),
+            ]}
+            onChange={(a) => onChange({ ...value, approval: a === 'default' ? undefined : a })}
+          />
+        </Form.Item>
+        <Form.Item label="Approve within" htmlFor="plan-approval-timeout">
+          <InputNumber
+            id="plan-approval-timeout"
+            min={1}
+            max={MAX_APPROVAL_TIMEOUT_MINUTES / MINUTES_PER_DAY}
+            precision={0}
+            value={Math.max(1, Math.round(value.approvalTimeoutMinutes / MINUTES_PER_DAY))}
+            addonAfter="days"
+            onChange={(v) => v !== null && onChange({ ...value, approvalTimeoutMinutes: v * MINUTES_PER_DAY })}
           />
         </Form.Item>
       </Form>

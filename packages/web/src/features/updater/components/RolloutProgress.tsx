@@ -1,15 +1,16 @@
 /**
  * A rollout's progress (DESIGN §15): per wave a progress bar (succeeded and
- * skipped count as done, failed in red) with its counts and status; and the
- * counts of every target state.
+ * skipped count as done, failed in red) with its counts, status and approval
+ * (issue 25); and the counts of every target state.
  */
-import { Flex, Progress, Tag, Typography } from 'antd';
-import { ROLLOUT_TARGET_STATES, type TRolloutTargetCounts, type TRolloutWave } from '@fleet/contracts';
+import { Flex, Progress, Tag, Tooltip, Typography } from 'antd';
+import { ROLLOUT_TARGET_STATES, type TRolloutTargetCounts, type TRolloutWave, type TWaveApproval } from '@fleet/contracts';
 import { formatDateTime } from '../../../lib/format';
 
 export const STATE_COLORS: Record<string, string> = {
   Pending: 'default',
   Deploying: 'processing',
+  AwaitingApproval: 'gold',
   Succeeded: 'success',
   Failed: 'error',
   Skipped: 'default',
@@ -39,6 +40,21 @@ export function CountTags({ counts }: { counts: TRolloutTargetCounts }) {
   );
 }
 
+/** A wave's approval: needed and not given yet, approved or rejected by whom (the reason on hover); nothing when none is needed. */
+function ApprovalTag({ approval }: { approval: TWaveApproval }) {
+  if (approval.decision) {
+    return (
+      <Tooltip title={approval.reason}>
+        <Tag color={approval.decision === 'Approved' ? 'success' : 'error'} tabIndex={0}>
+          {approval.decision} by {approval.decidedBy}
+          {approval.decidedAt ? `, ${formatDateTime(approval.decidedAt)}` : ''}
+        </Tag>
+      </Tooltip>
+    );
+  }
+  return approval.required ? <Tag color="gold">Needs approval</Tag> : null;
+}
+
 export function WaveProgress({ wave }: { wave: TRolloutWave }) {
   const { done, failed, total } = waveDone(wave.counts);
   const size = total || wave.size;
@@ -62,7 +78,10 @@ export function WaveProgress({ wave }: { wave: TRolloutWave }) {
         format={() => `${done + failed}/${size}`}
         aria-label={`Wave ${wave.index + 1} progress`}
       />
-      <CountTags counts={wave.counts} />
+      <Flex gap={8} wrap align="center">
+        <CountTags counts={wave.counts} />
+        <ApprovalTag approval={wave.approval} />
+      </Flex>
     </div>
   );
 }
