@@ -6,7 +6,8 @@
  * change) and follows its rollout page:
  *
  * - waves advance one after the other: wave 1 Running while wave 2 waits, wave 1
- *   Succeeded, then wave 2, then Completed; the machines then run the commit;
+ *   Succeeded, then wave 2 (at most 1 target at once: its two deploy one after
+ *   the other), then Completed; the machines then run the commit;
  * - a wave whose target fails (the e2e server's simulated agent fails every
  *   operation of `{ROLLOUT_FAILING_ACCOUNT}-launcher`, e2e/global-setup.ts)
  *   halts the rollout at a threshold of 0 failed targets, later waves stay
@@ -154,7 +155,13 @@ async function selectLauncher(page: Page, commit: { shortHash: string; fullHash:
  * plan 1 target, then the rest (and `maxFailed` failed targets per wave when
  * given), confirms and answers the rollout id from the rollout page's URL.
  */
-async function submitInWaves(page: Page, set: string, ids: number[], commit: { shortHash: string; fullHash: string; ref: string }, maxFailed?: number): Promise<number> {
+async function submitInWaves(
+  page: Page,
+  set: string,
+  ids: number[],
+  commit: { shortHash: string; fullHash: string; ref: string },
+  opts: { maxFailed?: number; maxConcurrent?: number } = {},
+): Promise<number> {
   const names = new Map((await api<{ items: TUpdaterAccount[] }>(`/updater/accounts?search=${set}&limit=50`, adminToken)).items.map((a) => [a.id, a.name]));
   await signIn(page, 'admin', 'admin', `/updater?mode=account&search=${set}`);
   for (const id of ids) {
@@ -173,7 +180,14 @@ async function submitInWaves(page: Page, set: string, ids: number[], commit: { s
   const plan = dialog.getByRole('group', { name: 'Rollout plan' });
   await plan.getByRole('button', { name: 'Remove wave 2' }).click();
   expect(await dialog.getByTestId('wave-sizes').innerText()).toContain(`For ${ids.length} targets: 1, ${ids.length - 1}`);
-  if (maxFailed !== undefined) await plan.getByLabel('Halt when more than').fill(String(maxFailed));
+  if (opts.maxFailed !== undefined) {
+    await plan.getByLabel('Halt when more than').fill(String(opts.maxFailed));
+    await expect.poll(() => plan.getByTestId('plan-threshold').innerText()).toContain(`Halts at the 1st failure of a wave`);
+  }
+  if (opts.maxConcurrent !== undefined) {
+    await plan.getByLabel('At once, at most', { exact: true }).fill(String(opts.maxConcurrent));
+    await expect.poll(() => plan.getByTestId('plan-threshold').innerText()).toContain('no more of it is released once it does');
+  }
   await shot(page, 'rollout-plan');
   await dialog.getByRole('button', { name: 'Update', exact: true }).click();
   await page.getByRole('dialog', { name: `Update ${ids.length} accounts?` }).getByRole('button', { name: 'Yes' }).click();
@@ -195,7 +209,12 @@ describe('rollout page', () => {
     await deployed(ids);
     const commit = await newLauncherCommit(ids[0]!);
     const { page } = await openPage();
-    const id = await submitInWaves(page, SETS.waves, ids, commit);
+    const id = await submitInWaves(page, SETS.waves, ids, commit, { maxConcurrent: 1 });
+    // The plan as the page shows it: the threshold as the failure that halts, and the cap.
+    const planText = await page.locator('.ant-descriptions-item', { hasText: 'Plan' }).innerText();
+    expect(planText).toContain('halts at the 2nd failure of a wave, or when more than 10 % of it fails');
+    expect(planText).toContain('at most 1 target of a wave at once');
+    expect((await rollout(id)).plan.maxConcurrent).toEqual({ kind: 'count', value: 1 });
 
     // Wave 1 deploys (about 15 s) while wave 2 waits.
     await expect.poll(() => waveText(page, 1), { timeout: 30_000 }).toContain('Deploying 1');
@@ -212,8 +231,19 @@ describe('rollout page', () => {
 
     const done = await rollout(id);
     expect(done.waves.map((w) => w.status)).toEqual(['Succeeded', 'Succeeded']);
-    // Wave 2 started only once wave 1 had ended.
+    // Wave 2 started only once wave 1 had ended; its two targets deployed one after the other (at most 1 at once).
     expect(Date.parse(done.waves[1]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(done.waves[0]!.finishedAt!));
+    const { items: wave2 } = await api<{ items: TRolloutTarget[] }>(`/rollouts/${id}/targets?wave=1&limit=10`, adminToken);
+    const releases = await Promise.all(
+      wave2.map(async (t) => {
+        const [machine] = await machinesOf(t.id);
+        const ops = (await api<{ items: { typeName: string; timestamp: string; finishTime: string | null }[] }>(`/machines/${machine!.id}/operations?limit=20`, adminToken)).items;
+        const update = ops.find((o) => o.typeName === 'UpdateSoftware')!;
+        return { queued: Date.parse(update.timestamp), finished: Date.parse(update.finishTime!) };
+      }),
+    );
+    releases.sort((a, b) => a.queued - b.queued);
+    expect(releases[1]!.queued).toBeGreaterThanOrEqual(releases[0]!.finished);
     // Every machine of every target now runs the commit.
     for (const accountId of ids) {
       for (const machine of await machinesOf(accountId)) {
@@ -229,7 +259,7 @@ describe('rollout page', () => {
     expect((await machinesOf(failing!))[0]!.name).toBe(`${ROLLOUT_FAILING_ACCOUNT}-launcher`);
     const commit = await newLauncherCommit(failing!);
     const { page } = await openPage();
-    const id = await submitInWaves(page, SETS.halt, [failing!, ...rest], commit, 0);
+    const id = await submitInWaves(page, SETS.halt, [failing!, ...rest], commit, { maxFailed: 0 });
 
     await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Halted');
     const reason = (await rollout(id)).reason!;

@@ -218,6 +218,12 @@ export const ZRolloutPlan = z.object({
   waveTimeoutMinutes: z.number().int().min(1).max(1440).default(DEFAULT_WAVE_TIMEOUT_MINUTES),
   approval: ZRolloutApproval.optional(),
   approvalTimeoutMinutes: z.number().int().min(1).max(MAX_APPROVAL_TIMEOUT_MINUTES).default(DEFAULT_APPROVAL_TIMEOUT_MINUTES),
+  /**
+   * At most this many targets of a wave deploy at once (a count, or a percentage
+   * of the wave rounded up, at least 1); absent: the whole wave at once (issue 25
+   * point 4).
+   */
+  maxConcurrent: ZWaveSize.optional(),
 });
 export type TRolloutPlan = z.output<typeof ZRolloutPlan>;
 export type TRolloutPlanInput = z.input<typeof ZRolloutPlan>;

@@ -48,6 +48,7 @@ import type { Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { ROLLOUT_USER, haltRollout, rejectWave, waveNeedsApproval } from './approvals.js';
+import { concurrencyOf, thresholdExceeded } from './waves.js';
 import type { TaskEvents } from '../push/events.js';
 export { ROLLOUT_USER } from './approvals.js';
 import {
@@ -136,10 +137,14 @@ function targetOutcome(outcomes: (Outcome | null)[]): Outcome | null {
   return { state: 'Succeeded', detail: null };
 }
 
-/** Applies the Pending targets of the rollout's current wave (step 1). Answers false when the update was refused (the rollout is then halted). */
-async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, config: TSoftwareUpdateConfig): Promise<boolean> {
+/**
+ * Applies the first `limit` Pending targets of the rollout's current wave, in
+ * request order (step 1; all of them without `maxConcurrent`). Answers false
+ * when the update was refused (the rollout is then halted).
+ */
+async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, config: TSoftwareUpdateConfig, limit: number): Promise<boolean> {
   const wave = r.currentWave;
-  const targetIds = await selectWaveTargetIds(tx, r.id, wave, 'Pending');
+  const targetIds = (await selectWaveTargetIds(tx, r.id, wave, 'Pending')).slice(0, limit);
   const principal: Principal = { ...r.principal, jti: `rollout-${r.id}` };
   const o = { principal, kind: r.kind, config, targetIds };
   try {
@@ -238,25 +243,30 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
       }
       break;
     }
-    if (counts.Pending > 0) {
-      if (r.status !== 'Running') break;
-      if (!(await applyWave(tx, deps, r, config))) break;
+    const size = Object.values(counts).reduce((a, b) => a + b, 0);
+    // The cap (maxConcurrent): only as many targets deploy at once; the next pass releases more as they finish.
+    const room = concurrencyOf(size, plan.maxConcurrent) - counts.Deploying - counts.AwaitingApproval;
+    if (counts.Pending > 0 && r.status === 'Running' && room > 0 && !thresholdExceeded(counts.Failed, size, plan)) {
+      if (!(await applyWave(tx, deps, r, config, room))) break;
     }
     await evaluateWave(tx, deps, r, plan);
     const after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
-    if (after.Deploying > 0 || after.AwaitingApproval > 0 || after.Pending > 0 || r.status !== 'Running') break;
-    const size = Object.values(after).reduce((a, b) => a + b, 0);
-    if (after.Failed > plan.maxFailedTargets || after.Failed * 100 > plan.maxFailedPercent * size) {
+    if (r.status !== 'Running') break;
+    // The threshold, checked as each target finishes: past it, nothing more is released and the rollout halts at once.
+    if (thresholdExceeded(after.Failed, size, plan)) {
       const first = await selectFirstTargets(tx, r.id, r.currentWave, 'Failed', NAMED_FAILURES);
       const names = first.map((t) => `${t.name}${t.detail ? ` (${t.detail})` : ''}`).join(', ');
+      const unreleased = await markNotApplied(tx, r.id, `Not applied: wave ${r.currentWave + 1} passed its failure threshold`, r.currentWave);
       await haltRollout(
         tx,
         r,
         `Wave ${r.currentWave + 1}: ${after.Failed} of ${size} targets failed, more than the threshold ` +
-          `(${plan.maxFailedTargets} targets or ${plan.maxFailedPercent} %): ${names}${after.Failed > first.length ? ', …' : ''}`,
+          `(${plan.maxFailedTargets} targets or ${plan.maxFailedPercent} %): ${names}${after.Failed > first.length ? ', …' : ''}` +
+          (unreleased > 0 ? `; ${unreleased} target${unreleased === 1 ? '' : 's'} of the wave not released` : ''),
       );
       break;
     }
+    if (after.Deploying > 0 || after.AwaitingApproval > 0 || after.Pending > 0) break;
     if (r.currentWave + 1 >= waves.length) {
       r.status = 'Completed';
       await updateRollout(tx, r.id, { status: 'Completed', reason: null, currentWave: r.currentWave });

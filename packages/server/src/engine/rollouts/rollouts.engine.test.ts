@@ -5,7 +5,8 @@
  * ended; the halt threshold (failures injected through the agent's
  * `failNext`); the wave timeout; a wave the real software update refuses (a
  * target being terminated, a target deleted since the start); three passes at
- * once applying each wave once. A worker killed mid-pass is
+ * once applying each wave once; a wave released maxConcurrent targets at a
+ * time, halted at its threshold before the rest of it is released. A worker killed mid-pass is
  * `rollouts.restart.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { DEFAULT_WAVES, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { rolloutPass } from './engine.js';
 import { SOFTWARE_UPDATE_APPLIER } from './software-update-applier.js';
-import { splitWaves } from './waves.js';
+import { concurrencyOf, splitWaves, thresholdExceeded } from './waves.js';
 import { useRolloutApp } from './rollouts.fixtures.js';
 
 const f = useRolloutApp();
@@ -28,6 +29,23 @@ describe('waves', () => {
     expect(splitWaves(10, [{ kind: 'count', value: 20 }])).toEqual([10]);
     expect(splitWaves(1000, [{ kind: 'percent', value: 0.1 }, { kind: 'percent', value: 50 }])).toEqual([1, 500, 499]);
     expect(splitWaves(10, [])).toEqual([10]);
+  });
+});
+
+describe('the cap and the threshold', () => {
+  it('lets at most maxConcurrent targets of a wave deploy at once (a count, or a percentage of the wave rounded up)', () => {
+    expect(concurrencyOf(10, undefined)).toBe(10);
+    expect(concurrencyOf(10, { kind: 'count', value: 3 })).toBe(3);
+    expect(concurrencyOf(10, { kind: 'percent', value: 25 })).toBe(3);
+    expect(concurrencyOf(10, { kind: 'percent', value: 0.1 })).toBe(1);
+  });
+
+  it('is exceeded by more than maxFailedTargets failures, or more than maxFailedPercent % of the wave', () => {
+    const plan = { maxFailedTargets: 1, maxFailedPercent: 10 };
+    expect(thresholdExceeded(1, 100, plan)).toBe(false);
+    expect(thresholdExceeded(2, 100, plan)).toBe(true);
+    expect(thresholdExceeded(1, 5, plan)).toBe(true);
+    expect(thresholdExceeded(0, 5, { maxFailedTargets: 0, maxFailedPercent: 0 })).toBe(false);
   });
 });
 
@@ -71,7 +89,8 @@ describe('the rollout engine', () => {
     const halted = await runUntil(id, ['Halted', 'Completed']);
     expect(halted.status).toBe('Halted');
     expect(halted.currentWave).toBe(1);
-    expect(halted.reason).toMatch(/^Wave 2: 2 of 2 targets failed, more than the threshold \(1 targets or 10 %\): .*UpdateSoftware failed on/);
+    // 10 % of 2 targets: the first failure is past the threshold, so the halt may come before the second target ends.
+    expect(halted.reason).toMatch(/^Wave 2: [12] of 2 targets failed, more than the threshold \(1 targets or 10 %\): .*UpdateSoftware failed on/);
     expect(halted.waves.map((w) => w.status)).toEqual(['Succeeded', 'Halted', 'Pending']);
     expect(halted.waves[2]!.counts).toMatchObject({ Pending: 9 });
     expect((await targetsOf(id)).filter((x) => x.wave === 2).map((x) => x.state)).toEqual(Array(9).fill('Pending'));
@@ -180,5 +199,49 @@ describe('a wave the real software update refuses', () => {
       expect(res.statusCode, res.body).toBe(200);
     });
     expect(reason).toBe(`Wave 2 was refused: 1 machine(s) were not found (machines.0: Machine ${ids[1]} was not found)`);
+  }, 60_000);
+
+});
+
+describe('a wave under a cap (maxConcurrent) and its threshold (issue 25 point 4)', () => {
+  it('releases a wave maxConcurrent targets at a time, the next as earlier ones finish, and completes', async () => {
+    const ids = await freshMachines(6);
+    const id = await start(ids, { waves: [], maxConcurrent: { kind: 'count', value: 2 } });
+    let most = 0;
+    let r = await get(id);
+    while (r.status === 'Running') {
+      await rolloutPass({ db: db(), updates: applier, events });
+      r = await get(id);
+      most = Math.max(most, r.counts.Deploying + r.counts.AwaitingApproval);
+      if (r.status === 'Running') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(r.status, r.reason ?? '').toBe('Completed');
+    expect(r.counts).toMatchObject({ Succeeded: 6 });
+    expect(most).toBeLessThanOrEqual(2);
+    // One wave, applied in releases of at most 2 targets, each after the one before had deployed.
+    const releases = await db().execute<{ targets: number[] }>(sql`
+      select array(select jsonb_array_elements_text(params->'machines')::int) as targets from audit_activities
+      where action = 'RolloutWave' and (params->>'rolloutId')::int = ${id} order by id`);
+    expect(releases.rows.map((x) => x.targets.length)).toEqual([2, 2, 2]);
+    expect(releases.rows.flatMap((x) => x.targets)).toEqual(ids);
+    const updates = await updatesPerMachine(ids);
+    for (let i = 2; i < 6; i++) {
+      const queued = new Date(updates.get(ids[i]!)!.first).getTime();
+      const earlierDone = ids.slice(0, i).filter((m) => new Date(updates.get(m)!.last).getTime() <= queued).length;
+      expect(earlierDone, `machine ${i + 1} was released with fewer than ${i - 1} earlier ones done`).toBeGreaterThanOrEqual(i - 1);
+    }
+  }, 60_000);
+
+  it('halts at the 2nd failure of a wave (threshold 1) without releasing the rest of it', async () => {
+    const ids = await freshMachines(8);
+    for (const machineId of ids.slice(0, 2)) f.agent.failNext({ machineId, typeName: 'UpdateSoftware', message: 'Simulated deploy failure' });
+    const id = await start(ids, { waves: [], maxConcurrent: { kind: 'count', value: 2 }, maxFailedTargets: 1, maxFailedPercent: 100 });
+    const halted = await runUntil(id, ['Halted', 'Completed']);
+    expect(halted.status).toBe('Halted');
+    expect(halted.reason).toMatch(/^Wave 1: 2 of 8 targets failed, more than the threshold \(1 targets or 100 %\): .*; 6 targets of the wave not released$/);
+    expect(halted.counts).toMatchObject({ Failed: 2, NotApplied: 6, Deploying: 0 });
+    const updates = await updatesPerMachine(ids);
+    expect(ids.slice(2).filter((m) => updates.has(m))).toEqual([]);
+    expect((await targetsOf(id)).slice(2).map((x) => x.detail)).toEqual(Array(6).fill('Not applied: wave 1 passed its failure threshold'));
   }, 60_000);
 });

@@ -28,3 +28,23 @@ export function splitWaves(total: number, waves: readonly TWaveSize[]): number[]
 export function waveOfEach(total: number, waves: readonly TWaveSize[]): number[] {
   return splitWaves(total, waves).flatMap((size, wave) => Array.from({ length: size }, () => wave));
 }
+
+/**
+ * How many targets of a wave of `size` may deploy at once under `cap` (the
+ * plan's `maxConcurrent`): a count as it is, a percentage of the wave rounded
+ * up; at least 1. No cap: the whole wave.
+ */
+export function concurrencyOf(size: number, cap: TWaveSize | undefined): number {
+  if (!cap) return size;
+  return Math.max(1, cap.kind === 'count' ? cap.value : Math.ceil((size * cap.value) / 100 - 1e-9));
+}
+
+/**
+ * Whether `failed` failed targets of a wave of `size` exceed the plan's
+ * threshold (more than `maxFailedTargets`, or more than `maxFailedPercent` % of
+ * the wave). Failures only grow, so the rollout halts as soon as this is true,
+ * before the wave's last target finishes (issue 25 point 4).
+ */
+export function thresholdExceeded(failed: number, size: number, plan: { maxFailedTargets: number; maxFailedPercent: number }): boolean {
+  return failed > plan.maxFailedTargets || failed * 100 > plan.maxFailedPercent * size;
+}

@@ -19,7 +19,7 @@ import { isSettled, useRollout, useRolloutTargets } from './api/queries';
 import { CountTags, STATE_COLORS, WaveProgress } from './components/RolloutProgress';
 import { componentLabel, fieldLabel } from '../../lib/field-labels';
 import { modeLabel, versionLabel } from '../software-versions/version-format';
-import { APPROVAL_LABELS, waveSizeText } from './updater-payload';
+import { APPROVAL_LABELS, thresholdText, waveSizeText } from './updater-payload';
 import { WaveApproval } from './components/WaveApproval';
 
 const TARGETS_PAGE = 20;
@@ -135,7 +135,9 @@ export default function RolloutPage() {
             {
               key: 'plan',
               label: 'Plan',
-              children: `Waves ${plan.waves.map(waveSizeText).join(', ') || 'none'}, then the rest; halt above ${plan.maxFailedTargets} failed or ${plan.maxFailedPercent} %; wave timeout ${plan.waveTimeoutMinutes} min`,
+              children:
+                `Waves ${plan.waves.map(waveSizeText).join(', ') || 'none'}, then the rest; ${thresholdText(plan).replace(/^H/, 'h')}; ` +
+                `${plan.maxConcurrent ? `at most ${waveSizeText(plan.maxConcurrent)} of a wave at once; ` : ''}wave timeout ${plan.waveTimeoutMinutes} min`,
             },
             {
               key: 'approval',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WAVES, type TTemplate } from '@fleet/contracts';
 import {
+  ordinal,
+  thresholdText,
   changedSoftwares,
   initialVersionsValues,
   templateToVersionsValues,
@@ -54,3 +56,12 @@ describe('waves', () => {
     expect(waveSizes([], 3)).toEqual([3]);
   });
 });
+
+describe('thresholdText', () => {
+  it('says at which failure of a wave the rollout halts (threshold + 1), with English ordinals', () => {
+    expect(thresholdText({ maxFailedTargets: 1, maxFailedPercent: 10 })).toBe('Halts at the 2nd failure of a wave, or when more than 10 % of it fails');
+    expect(thresholdText({ maxFailedTargets: 0, maxFailedPercent: 0 })).toBe('Halts at the 1st failure of a wave, or when more than 0 % of it fails');
+    expect([3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(ordinal)).toEqual(['3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th']);
+  });
+});
+

@@ -109,8 +109,12 @@ export function versionsToTemplateSettings(values: VersionsFormValues): Record<s
   return settings;
 }
 
-/** A rollout plan as the Updater edits it: every field set but `approval` (absent: the server's default for the targets). */
-export type RolloutPlanValue = Required<Omit<TRolloutPlanInput, 'approval'>> & Pick<TRolloutPlanInput, 'approval'>;
+/**
+ * A rollout plan as the Updater edits it: every field set but `approval`
+ * (absent: the server's default for the targets) and `maxConcurrent` (absent:
+ * a whole wave at once).
+ */
+export type RolloutPlanValue = Required<Omit<TRolloutPlanInput, 'approval' | 'maxConcurrent'>> & Pick<TRolloutPlanInput, 'approval' | 'maxConcurrent'>;
 
 /**
  * The default rollout plan (DESIGN §15, issue 25): waves of 1 target, 10 %, then
@@ -159,4 +163,20 @@ export function waveSizes(waves: readonly TWaveSize[], total: number): number[] 
 export function waveSizeText(wave: TWaveSize): string {
   if (wave.kind === 'percent') return `${wave.value} %`;
   return wave.value === 1 ? '1 target' : `${wave.value} targets`;
+}
+
+/** 1 → '1st', 2 → '2nd', 3 → '3rd', 11 → '11th', 22 → '22nd'. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
+
+/**
+ * When a wave halts the rollout, as the console says it (issue 25 point 4: the
+ * threshold is checked as each target finishes): 'Halts at the 2nd failure of a
+ * wave, or when more than 10 % of it fails'.
+ */
+export function thresholdText(plan: { maxFailedTargets: number; maxFailedPercent: number }): string {
+  return `Halts at the ${ordinal(plan.maxFailedTargets + 1)} failure of a wave, or when more than ${plan.maxFailedPercent} % of it fails`;
 }

@@ -2,7 +2,8 @@
  * The plan of 'Roll out in waves' (DESIGN §15; issue 13 point 3): the waves (a
  * number of targets or a percentage of all; the targets left form one more
  * wave), the failure threshold per wave (more than N targets or P % failed halts
- * the rollout), the wave timeout in minutes, and who approves the waves (issue
+ * the rollout, checked as each target finishes: "halts at the 2nd failure"),
+ * how many targets of a wave deploy at once (none: all), the wave timeout in minutes, and who approves the waves (issue
  * 25: the default for the targets, which is every wave on a production class;
  * every wave; the first wave only; none) within how many days. Defaults: 1
  * target, 10 %, the rest; 1 target or 10 %; 30 minutes; 7 days. Shows the wave
@@ -11,7 +12,7 @@
 import { Button, Flex, Form, InputNumber, Select, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { MAX_APPROVAL_TIMEOUT_MINUTES, MAX_UPDATE_TARGETS, ROLLOUT_APPROVALS, type TRolloutApproval, type TWaveSize } from '@fleet/contracts';
-import { APPROVAL_LABELS, waveSizes, type RolloutPlanValue } from '../updater-payload';
+import { APPROVAL_LABELS, thresholdText, waveSizes, type RolloutPlanValue } from '../updater-payload';
 
 export type { RolloutPlanValue };
 
@@ -94,6 +95,39 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
             onChange={(v) => v !== null && onChange({ ...value, maxFailedPercent: v })}
           />
         </Form.Item>
+        <Form.Item label="At once, at most" htmlFor="plan-max-concurrent">
+          <Flex gap={4}>
+            <InputNumber
+              id="plan-max-concurrent"
+              min={value.maxConcurrent?.kind === 'percent' ? 0.1 : 1}
+              max={value.maxConcurrent?.kind === 'percent' ? 100 : MAX_UPDATE_TARGETS}
+              placeholder="all"
+              value={value.maxConcurrent?.value ?? null}
+              onChange={(v) =>
+                onChange({
+                  ...value,
+                  maxConcurrent: v === null ? undefined : value.maxConcurrent?.kind === 'percent' ? { kind: 'percent', value: v } : { kind: 'count', value: Math.max(1, Math.round(v)) },
+                })
+              }
+            />
+            <Select<'count' | 'percent'>
+              aria-label="At once, at most unit"
+              style={{ width: 150 }}
+              value={value.maxConcurrent?.kind ?? 'count'}
+              options={[
+                { value: 'count', label: 'targets' },
+                { value: 'percent', label: '% of the wave' },
+              ]}
+              onChange={(kind) =>
+                value.maxConcurrent &&
+                onChange({
+                  ...value,
+                  maxConcurrent: kind === 'count' ? { kind, value: Math.max(1, Math.round(value.maxConcurrent.value)) } : { kind, value: Math.min(100, value.maxConcurrent.value) },
+                })
+              }
+            />
+          </Flex>
+        </Form.Item>
         <Form.Item label="Wave timeout" htmlFor="plan-timeout">
           <InputNumber
             id="plan-timeout"
@@ -107,10 +141,10 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
         <Form.Item label="Approval" htmlFor="plan-approval">
           <Select<TRolloutApproval | 'default'>
             id="plan-approval"
-            style={{ width: 260 }}
+            style={{ width: 290 }}
             value={value.approval ?? 'default'}
             options={[
-              { value: 'default', label: 'Default (every wave on a production class)' },
+              { value: 'default', label: 'Default (production: every wave)' },
               ...ROLLOUT_APPROVALS.map((a) => ({ value: a, label: APPROVAL_LABELS[a] })),
             ]}
             onChange={(a) => onChange({ ...value, approval: a === 'default' ? undefined : a })}
@@ -128,6 +162,10 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
           />
         </Form.Item>
       </Form>
+      <Typography.Text type="secondary" data-testid="plan-threshold">
+        {thresholdText(value)}
+        {value.maxConcurrent ? '; no more of it is released once it does' : ''}.
+      </Typography.Text>
     </div>
   );
 }
