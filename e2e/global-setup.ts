@@ -26,6 +26,8 @@ export const FAILING_MACHINE_ACCOUNT = 'e2efailingops';
 export const ROLLOUT_FAILING_ACCOUNT = 'e2erolloutfails';
 /** The URL name of an account whose machine (`{name}-launcher`) fails every probe (SIM_PROBE_FAIL_MACHINES; issues.spec.ts). */
 export const PROBE_FAILING_ACCOUNT = 'e2eprobefails';
+/** The URL name of the account whose launcher machine fails every probe for the rollout bake test (rollouts.spec.ts). */
+export const ROLLOUT_PROBE_FAILING_ACCOUNT = 'e2erolloutprobes';
 
 /** One e2e server: its URL and its embedded PostgreSQL (for fixtures the API cannot make, such as a schedule's due time). */
 export interface E2eServer {
@@ -73,8 +75,8 @@ async function startServer(): Promise<Started> {
       ANOMALY_FAILURES: '1000',
       // Every running machine's URLs probed within 10 s of the start (request-statistics.spec.ts).
       PROBE_INTERVAL_S: '10',
-      // The probes of this account's machine fail: its issue counts up every 10 s (issues.spec.ts).
-      SIM_PROBE_FAIL_MACHINES: `${PROBE_FAILING_ACCOUNT}-launcher`,
+      // The probes of these accounts' machines fail: an issue counts up every 10 s (issues.spec.ts), a bake fails (rollouts.spec.ts).
+      SIM_PROBE_FAIL_MACHINES: `${PROBE_FAILING_ACCOUNT}-launcher,${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`,
       // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
       DEMO_SCHEDULES: 'false',
     },

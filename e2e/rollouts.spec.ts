@@ -12,6 +12,9 @@
  *   operation of `{ROLLOUT_FAILING_ACCOUNT}-launcher`, e2e/global-setup.ts)
  *   halts the rollout at a threshold of 0 failed targets, later waves stay
  *   Pending; Abort (confirmed) makes them NotApplied;
+ * - a wave whose machine's probes fail after its deploy (the e2e server fails
+ *   every probe of `{ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`) fails its bake
+ *   and halts the rollout before wave 2;
  * - a rollout over Customer Production accounts waits for Approve wave at each
  *   wave (issue 25): the admin who started it sees why they may not approve
  *   (and the server answers 403), the second approver `lead` approves each wave
@@ -42,12 +45,15 @@ import {
   type TVersionState,
 } from '@fleet/contracts';
 import { adminToken, api, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
-import { ROLLOUT_FAILING_ACCOUNT } from './global-setup.js';
+import { ROLLOUT_FAILING_ACCOUNT, ROLLOUT_PROBE_FAILING_ACCOUNT } from './global-setup.js';
 
 const PREFIX = `rllt${Date.now() % 100_000}`;
-/** The sets of target accounts, one per test: `waves` (3 accounts), `halt` (the failing one first, then 2), `pause` (2). */
-const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p` } as const;
-const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [] };
+/**
+ * The sets of target accounts, one per test: `waves` (3 accounts), `halt` (the failing one first, then 2), `pause` (2),
+ * `bake` (the one whose probes fail first, then 1).
+ */
+const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p`, bake: `${PREFIX}b` } as const;
+const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [], bake: [] };
 const openPage = pagesPerTest(() => browser);
 
 /** Longest wait for new machines to be created, and for a wave's deploys (the launcher alone: a few seconds each). */
@@ -60,6 +66,8 @@ beforeAll(async () => {
   accounts.halt.push(await createAccount(adminToken, SETS.halt, { ...experimental, urlFriendlyName: ROLLOUT_FAILING_ACCOUNT }));
   for (let i = 0; i < 2; i++) accounts.halt.push(await createAccount(adminToken, SETS.halt, experimental));
   for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, experimental));
+  accounts.bake.push(await createAccount(adminToken, SETS.bake, { ...experimental, urlFriendlyName: ROLLOUT_PROBE_FAILING_ACCOUNT }));
+  accounts.bake.push(await createAccount(adminToken, SETS.bake, experimental));
   for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: CLASS_CUSTOMER_PRODUCTION, machineConfig: NO_SOFTWARE }));
 }, 120_000);
 
@@ -160,7 +168,7 @@ async function submitInWaves(
   set: string,
   ids: number[],
   commit: { shortHash: string; fullHash: string; ref: string },
-  opts: { maxFailed?: number; maxConcurrent?: number } = {},
+  opts: { maxFailed?: number; maxConcurrent?: number; bakeMinutes?: number } = {},
 ): Promise<number> {
   const names = new Map((await api<{ items: TUpdaterAccount[] }>(`/updater/accounts?search=${set}&limit=50`, adminToken)).items.map((a) => [a.id, a.name]));
   await signIn(page, 'admin', 'admin', `/updater?mode=account&search=${set}`);
@@ -180,6 +188,8 @@ async function submitInWaves(
   const plan = dialog.getByRole('group', { name: 'Rollout plan' });
   await plan.getByRole('button', { name: 'Remove wave 2' }).click();
   expect(await dialog.getByTestId('wave-sizes').innerText()).toContain(`For ${ids.length} targets: 1, ${ids.length - 1}`);
+  // The console offers a bake of 5 minutes; these tests bake only when they say so.
+  await plan.getByLabel('Bake each wave').fill(String(opts.bakeMinutes ?? 0));
   if (opts.maxFailed !== undefined) {
     await plan.getByLabel('Halt when more than').fill(String(opts.maxFailed));
     await expect.poll(() => plan.getByTestId('plan-threshold').innerText()).toContain(`Halts at the 1st failure of a wave`);
@@ -331,6 +341,27 @@ describe('rollout page', () => {
       [1, 'Approved', 'lead'],
       [1, 'Approved', 'lead'],
     ]);
+  }, LONG);
+
+  it("fails a wave's bake when its machine's probes fail after the deploy, and halts before the next wave", async () => {
+    const [failing, other] = accounts.bake;
+    await created(failing!);
+    expect((await machinesOf(failing!))[0]!.name).toBe(`${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`);
+    const commit = await newLauncherCommit(failing!);
+    const { page } = await openPage();
+    const id = await submitInWaves(page, SETS.bake, [failing!, other!], commit, { bakeMinutes: 2 });
+    expect((await page.locator('.ant-descriptions-item', { hasText: 'Plan' }).innerText())).toContain('each wave bakes 2 min (probes at least 95 %)');
+
+    // Deployed, the wave bakes; its machine's probe fails every 10 s (SIM_PROBE_FAIL_MACHINES), which fails the target at once.
+    await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Halted');
+    const halted = await rollout(id);
+    expect(halted.reason).toMatch(/^Wave 1: 1 of 1 targets failed, more than the threshold/);
+    expect(halted.waves[0]!.bake).toMatchObject({ result: 'Failed', unhealthy: 1 });
+    await expect.poll(() => waveText(page, 1)).toContain('Bake failed: 1 unhealthy');
+    expect(await waveText(page, 2)).toContain('Pending 1');
+    const table = page.getByRole('table', { name: 'Rollout targets' });
+    await expect.poll(() => table.innerText()).toContain(`Unhealthy after deploy: ${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher: probe:`);
+    await shot(page, 'rollout-bake-failed');
   }, LONG);
 
   it('lists rollouts and links the starting activity to its rollout', async () => {

@@ -203,6 +203,12 @@ export const ZRolloutApproval = z.enum(ROLLOUT_APPROVALS);
 export type TRolloutApproval = z.infer<typeof ZRolloutApproval>;
 /** A wave not approved this long after it started is rejected ('Approval timed out'): 7 days, as AWS SSM's aws:approve. */
 export const DEFAULT_APPROVAL_TIMEOUT_MINUTES = 7 * 24 * 60;
+/** The longest bake a plan may ask for: a day. */
+export const MAX_BAKE_MINUTES = 1440;
+/** The bake the console offers, minutes. */
+export const SUGGESTED_BAKE_MINUTES = 5;
+/** A baking machine's probes must succeed at least this % of the time. */
+export const DEFAULT_MIN_PROBE_SUCCESS_PERCENT = 95;
 /** The longest approval timeout a plan may ask for: 30 days. */
 export const MAX_APPROVAL_TIMEOUT_MINUTES = 30 * 24 * 60;
 
@@ -224,6 +230,14 @@ export const ZRolloutPlan = z.object({
    * point 4).
    */
   maxConcurrent: ZWaveSize.optional(),
+  /**
+   * After every target of a wave has deployed, the wave bakes this many minutes
+   * (0: no bake) while its machines' probes and issues are watched; the next
+   * wave starts only after a bake that passed (issue 25 point 2).
+   */
+  bakeMinutes: z.number().int().min(0).max(MAX_BAKE_MINUTES).default(0),
+  /** A machine whose launcher or site master probes succeeded less than this % of the time during the bake is unhealthy. */
+  minProbeSuccessPercent: z.number().min(0).max(100).default(DEFAULT_MIN_PROBE_SUCCESS_PERCENT),
 });
 export type TRolloutPlan = z.output<typeof ZRolloutPlan>;
 export type TRolloutPlanInput = z.input<typeof ZRolloutPlan>;
@@ -287,14 +301,39 @@ export const ZWaveApproval = z.object({
 });
 export type TWaveApproval = z.infer<typeof ZWaveApproval>;
 
+/** A probe of a baking wave's machine that fails now (its launcher or site master URL), failing since `since`. */
+export const ZBakeFailingProbe = z.object({
+  machineId: z.number().int(),
+  machineName: z.string(),
+  kind: z.enum(['launcher', 'siteMaster']),
+  url: z.string(),
+  since: z.string(),
+});
+
+/**
+ * A wave's bake (issue 25 point 2): when it started and ends, its result once
+ * over (Passed, or Failed with the unhealthy targets), and the probes of its
+ * machines failing now (at most 10).
+ */
+export const ZWaveBake = z.object({
+  startedAt: z.string(),
+  endsAt: z.string(),
+  result: z.enum(['Passed', 'Failed']).nullable(),
+  unhealthy: z.number().int(),
+  failingProbes: z.array(ZBakeFailingProbe),
+});
+export type TWaveBake = z.infer<typeof ZWaveBake>;
+
 export const ZRolloutWave = z.object({
   index: z.number().int(),
   size: z.number().int(),
-  status: z.enum(['Pending', 'Running', 'AwaitingApproval', 'Succeeded', 'Halted', 'NotApplied']),
+  status: z.enum(['Pending', 'Running', 'AwaitingApproval', 'Baking', 'Succeeded', 'Halted', 'NotApplied']),
   counts: ZRolloutTargetCounts,
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   approval: ZWaveApproval,
+  /** Null while the wave has not baked (or the plan has no bake). */
+  bake: ZWaveBake.nullable(),
 });
 export type TRolloutWave = z.infer<typeof ZRolloutWave>;
 

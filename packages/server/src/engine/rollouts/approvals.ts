@@ -22,6 +22,7 @@
 import type { TRolloutApproval, TRolloutPlan, TRolloutStatus } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
+import { failBakeOnHalt } from './bake.repository.js';
 import {
   selectRolloutAccounts,
   setWaveTargetsState,
@@ -64,6 +65,8 @@ export async function stopRolloutOperations(tx: DbOrTx, r: RolloutRow, verb: str
  */
 export async function haltRollout(tx: DbOrTx, r: RolloutRow, reason: string): Promise<void> {
   await updateRollout(tx, r.id, { status: 'Halted', reason, currentWave: r.currentWave });
+  // A bake that found unhealthy targets ends Failed with the halt (bake.ts); one that found none stays as it is.
+  await failBakeOnHalt(tx, r.id, r.currentWave);
   const cancelled = await stopRolloutOperations(tx, { ...r, status: 'Halted' }, 'halted');
   await insertActivity(tx, {
     action: 'RolloutHalted',

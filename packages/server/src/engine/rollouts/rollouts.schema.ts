@@ -132,3 +132,26 @@ export const rolloutWaveDecisions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.rolloutId, t.wave] })],
 );
+
+/**
+ * The bake of a wave of a rollout (issue 25 point 2; `bake.ts`, `README.md`
+ * Bake): from `startedAt` (every target of the wave final) to `endsAt`, its
+ * `result` once over (Passed, Failed), and how many targets it found
+ * `unhealthy`. Inserted once per wave (primary key), so a bake starts once
+ * however many passes and workers see the wave ready.
+ */
+export const rolloutWaveBakes = pgTable(
+  'rollout_wave_bakes',
+  {
+    rolloutId: integer('rollout_id')
+      .notNull()
+      .references(() => rollouts.id, { onDelete: 'cascade' }),
+    wave: integer('wave').notNull(),
+    startedAt: ts('started_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    result: text('result'),
+    unhealthy: integer('unhealthy').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.rolloutId, t.wave] })],
+);
+

@@ -44,6 +44,7 @@ import {
   type TRolloutTargetCounts,
   type TRolloutWave,
   type TWaveApproval,
+  type TWaveBake,
   type TRolloutsResponse,
   type TRolloutTarget,
   type ZRolloutTargetsQuery,
@@ -75,6 +76,7 @@ import {
 } from '../../engine/rollouts/rollouts.repository.js';
 import { selectWaveDecisions, waveAwaitsApproval, type WaveDecisionRow } from '../../engine/rollouts/approvals.repository.js';
 import { selectRolloutsPage, selectTargetsPage } from './rollouts.repository.js';
+import { selectBakes, selectFailingProbes, type BakeRow } from '../../engine/rollouts/bake.repository.js';
 
 type Transition = 'pause' | 'resume' | 'abort';
 
@@ -105,13 +107,29 @@ function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts, o: { secondAppro
 }
 
 /** The status of wave `index` from its counts and the rollout's state. */
-function waveStatus(r: RolloutRow, index: number, c: TRolloutTargetCounts, size: number): TRolloutWave['status'] {
+function waveStatus(r: RolloutRow, index: number, c: TRolloutTargetCounts, size: number, bake: BakeRow | undefined): TRolloutWave['status'] {
   if (c.NotApplied === size) return 'NotApplied';
   if (c.Pending === size) return 'Pending';
   if (r.status === 'Halted' && index === r.currentWave) return 'Halted';
   if (c.AwaitingApproval > 0) return 'AwaitingApproval';
   if (c.Pending > 0 || c.Deploying > 0) return 'Running';
+  if (bake && !bake.result && index === r.currentWave && (r.status === 'Running' || r.status === 'Paused')) return 'Baking';
   return 'Succeeded';
+}
+
+/** How many failing probes of a baking wave the rollout page lists. */
+const FAILING_PROBES_SHOWN = 10;
+
+/** A wave's bake as the rollout page shows it, or null when it has not baked. */
+function bakeView(bake: BakeRow | undefined, failingProbes: TWaveBake['failingProbes']): TWaveBake | null {
+  if (!bake) return null;
+  return {
+    startedAt: bake.startedAt.toISOString(),
+    endsAt: bake.endsAt.toISOString(),
+    result: bake.result,
+    unhealthy: bake.unhealthy,
+    failingProbes,
+  };
 }
 
 /** A wave's approval as the rollout page shows it. */
@@ -159,7 +177,10 @@ export function createRolloutService({
 
   /** The rollout with its waves: the rollout row and its `rollout_waves` rows only (no count over the targets). */
   async function detail(r: RolloutRow, principal: Principal): Promise<TRollout> {
-    const [progress, decisions] = await Promise.all([selectWaveProgress(db, r.id), selectWaveDecisions(db, r.id)]);
+    const [progress, decisions, bakes] = await Promise.all([selectWaveProgress(db, r.id), selectWaveDecisions(db, r.id), selectBakes(db, r.id)]);
+    // The probes failing now, of the bake in progress only (the current wave's).
+    const baking = bakes.get(r.currentWave);
+    const failingProbes = baking && !baking.result ? await selectFailingProbes(db, r.id, r.currentWave, FAILING_PROBES_SHOWN) : [];
     const summary = summaryOf(r, totalCounts(progress.map((w) => w.counts)), { secondApproverRequired: requireSecondApprover, principal });
     return {
       ...summary,
@@ -169,11 +190,12 @@ export function createRolloutService({
         return {
           index,
           size,
-          status: waveStatus(r, index, counts, size),
+          status: waveStatus(r, index, counts, size, bakes.get(index)),
           counts,
           startedAt: startedAt?.toISOString() ?? null,
           finishedAt: final && startedAt && lastChange ? lastChange.toISOString() : null,
           approval: approvalView(summary.plan, index, decisions.get(index)),
+          bake: bakeView(bakes.get(index), index === r.currentWave ? failingProbes : []),
         };
       }),
     };

@@ -137,7 +137,8 @@ export default function RolloutPage() {
               label: 'Plan',
               children:
                 `Waves ${plan.waves.map(waveSizeText).join(', ') || 'none'}, then the rest; ${thresholdText(plan).replace(/^H/, 'h')}; ` +
-                `${plan.maxConcurrent ? `at most ${waveSizeText(plan.maxConcurrent)} of a wave at once; ` : ''}wave timeout ${plan.waveTimeoutMinutes} min`,
+                `${plan.maxConcurrent ? `at most ${waveSizeText(plan.maxConcurrent)} of a wave at once; ` : ''}wave timeout ${plan.waveTimeoutMinutes} min; ` +
+                (plan.bakeMinutes > 0 ? `each wave bakes ${plan.bakeMinutes} min (probes at least ${plan.minProbeSuccessPercent} %)` : 'no bake'),
             },
             {
               key: 'approval',

@@ -12,9 +12,11 @@ import {
   CONFIG_COMPONENTS,
   DEFAULT_APPROVAL_TIMEOUT_MINUTES,
   DEFAULT_MAX_FAILED_PERCENT,
+  DEFAULT_MIN_PROBE_SUCCESS_PERCENT,
   DEFAULT_MAX_FAILED_TARGETS,
   DEFAULT_WAVE_TIMEOUT_MINUTES,
   DEFAULT_WAVES,
+  SUGGESTED_BAKE_MINUTES,
   type TConfigComponent,
   type TRolloutApproval,
   type TRolloutPlanInput,
@@ -120,7 +122,8 @@ export type RolloutPlanValue = Required<Omit<TRolloutPlanInput, 'approval' | 'ma
  * The default rollout plan (DESIGN §15, issue 25): waves of 1 target, 10 %, then
  * the rest; halt above 1 target or 10 % failed; 30 min per wave; the approval
  * the server chooses for the targets (per wave on a production class), asked
- * within 7 days.
+ * within 7 days; each wave bakes 5 minutes (the console's offer; the API's
+ * default is no bake) with probes succeeding at least 95 % of the time.
  */
 export function defaultRolloutPlan(): RolloutPlanValue {
   return {
@@ -129,6 +132,8 @@ export function defaultRolloutPlan(): RolloutPlanValue {
     maxFailedPercent: DEFAULT_MAX_FAILED_PERCENT,
     waveTimeoutMinutes: DEFAULT_WAVE_TIMEOUT_MINUTES,
     approvalTimeoutMinutes: DEFAULT_APPROVAL_TIMEOUT_MINUTES,
+    bakeMinutes: SUGGESTED_BAKE_MINUTES,
+    minProbeSuccessPercent: DEFAULT_MIN_PROBE_SUCCESS_PERCENT,
   };
 }
 

@@ -20,7 +20,7 @@ const rollout: TRollout = {
   kind: 'accounts',
   status: 'Running',
   reason: null,
-  plan: { waves: [], maxFailedTargets: 1, maxFailedPercent: 10, waveTimeoutMinutes: 30, approvalTimeoutMinutes: 10080 },
+  plan: { waves: [], maxFailedTargets: 1, maxFailedPercent: 10, waveTimeoutMinutes: 30, approvalTimeoutMinutes: 10080, bakeMinutes: 0, minProbeSuccessPercent: 95 },
   config: {},
   createdBy: 'admin',
   secondApproverRequired: true,

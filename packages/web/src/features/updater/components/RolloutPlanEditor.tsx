@@ -3,7 +3,9 @@
  * number of targets or a percentage of all; the targets left form one more
  * wave), the failure threshold per wave (more than N targets or P % failed halts
  * the rollout, checked as each target finishes: "halts at the 2nd failure"),
- * how many targets of a wave deploy at once (none: all), the wave timeout in minutes, and who approves the waves (issue
+ * how many targets of a wave deploy at once (none: all), the wave timeout in
+ * minutes, the bake after each wave (5 minutes offered; issue 25 point 2) with
+ * the probes' success it needs, and who approves the waves (issue
  * 25: the default for the targets, which is every wave on a production class;
  * every wave; the first wave only; none) within how many days. Defaults: 1
  * target, 10 %, the rest; 1 target or 10 %; 30 minutes; 7 days. Shows the wave
@@ -11,7 +13,7 @@
  */
 import { Button, Flex, Form, InputNumber, Select, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { MAX_APPROVAL_TIMEOUT_MINUTES, MAX_UPDATE_TARGETS, ROLLOUT_APPROVALS, type TRolloutApproval, type TWaveSize } from '@fleet/contracts';
+import { MAX_APPROVAL_TIMEOUT_MINUTES, MAX_BAKE_MINUTES, MAX_UPDATE_TARGETS, ROLLOUT_APPROVALS, type TRolloutApproval, type TWaveSize } from '@fleet/contracts';
 import { APPROVAL_LABELS, thresholdText, waveSizes, type RolloutPlanValue } from '../updater-payload';
 
 export type { RolloutPlanValue };
@@ -138,6 +140,20 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
             onChange={(v) => v !== null && onChange({ ...value, waveTimeoutMinutes: v })}
           />
         </Form.Item>
+        <Form.Item label="Bake each wave" htmlFor="plan-bake">
+          <InputNumber id="plan-bake" min={0} max={MAX_BAKE_MINUTES} precision={0} value={value.bakeMinutes} addonAfter="min" onChange={(v) => v !== null && onChange({ ...value, bakeMinutes: v })} />
+        </Form.Item>
+        <Form.Item label="with probes succeeding at least" htmlFor="plan-min-probe">
+          <InputNumber
+            id="plan-min-probe"
+            min={0}
+            max={100}
+            disabled={value.bakeMinutes === 0}
+            value={value.minProbeSuccessPercent}
+            addonAfter="%"
+            onChange={(v) => v !== null && onChange({ ...value, minProbeSuccessPercent: v })}
+          />
+        </Form.Item>
         <Form.Item label="Approval" htmlFor="plan-approval">
           <Select<TRolloutApproval | 'default'>
             id="plan-approval"
@@ -164,7 +180,11 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
       </Form>
       <Typography.Text type="secondary" data-testid="plan-threshold">
         {thresholdText(value)}
-        {value.maxConcurrent ? '; no more of it is released once it does' : ''}.
+        {value.maxConcurrent ? '; no more of it is released once it does' : ''}
+        {value.bakeMinutes > 0
+          ? `. Each wave bakes ${value.bakeMinutes} min once deployed: a machine with a new probe or server status issue, or probes under ${value.minProbeSuccessPercent} %, fails`
+          : ''}
+        .
       </Typography.Text>
     </div>
   );

@@ -1,16 +1,18 @@
 /**
  * A rollout's progress (DESIGN §15): per wave a progress bar (succeeded and
- * skipped count as done, failed in red) with its counts, status and approval
- * (issue 25); and the counts of every target state.
+ * skipped count as done, failed in red) with its counts, status, approval and
+ * bake (issue 25); and the counts of every target state.
  */
 import { Flex, Progress, Tag, Tooltip, Typography } from 'antd';
-import { ROLLOUT_TARGET_STATES, type TRolloutTargetCounts, type TRolloutWave, type TWaveApproval } from '@fleet/contracts';
+import { ROLLOUT_TARGET_STATES, type TRolloutTargetCounts, type TRolloutWave, type TWaveApproval, type TWaveBake } from '@fleet/contracts';
 import { formatDateTime } from '../../../lib/format';
+import { useNow } from '../../../lib/use-now';
 
 export const STATE_COLORS: Record<string, string> = {
   Pending: 'default',
   Deploying: 'processing',
   AwaitingApproval: 'gold',
+  Baking: 'processing',
   Succeeded: 'success',
   Failed: 'error',
   Skipped: 'default',
@@ -55,6 +57,34 @@ function ApprovalTag({ approval }: { approval: TWaveApproval }) {
   return approval.required ? <Tag color="gold">Needs approval</Tag> : null;
 }
 
+/** A wave's bake (issue 25 point 2): baking until when, with the probes failing now; or its result. Nothing when it has not baked. */
+function BakeLine({ bake, baking }: { bake: TWaveBake | null; baking: boolean }) {
+  const now = useNow(15_000);
+  if (!bake) return null;
+  if (!bake.result && !baking) return <Tag>Bake stopped with the rollout</Tag>;
+  if (bake.result) {
+    return (
+      <Tag color={bake.result === 'Passed' ? 'success' : 'error'}>
+        Bake {bake.result === 'Passed' ? 'passed' : `failed: ${bake.unhealthy} unhealthy`}
+      </Tag>
+    );
+  }
+  const left = Math.max(0, Math.ceil((Date.parse(bake.endsAt) - now) / 60_000));
+  return (
+    <Flex vertical gap={2} role="status" aria-label="Bake">
+      <Typography.Text>
+        <Tag color="processing">Baking</Tag>
+        until {formatDateTime(bake.endsAt)} ({left} min left){bake.unhealthy > 0 ? `, ${bake.unhealthy} unhealthy so far` : ''}
+      </Typography.Text>
+      {bake.failingProbes.map((p) => (
+        <Typography.Text key={`${p.machineId}-${p.kind}`} type="danger">
+          {p.machineName}: {p.kind === 'launcher' ? 'launcher' : 'site master'} probe failing since {formatDateTime(p.since)} ({p.url})
+        </Typography.Text>
+      ))}
+    </Flex>
+  );
+}
+
 export function WaveProgress({ wave }: { wave: TRolloutWave }) {
   const { done, failed, total } = waveDone(wave.counts);
   const size = total || wave.size;
@@ -74,7 +104,7 @@ export function WaveProgress({ wave }: { wave: TRolloutWave }) {
       <Progress
         percent={percent}
         success={{ percent: success }}
-        status={failed > 0 ? 'exception' : wave.status === 'Running' ? 'active' : 'normal'}
+        status={failed > 0 ? 'exception' : wave.status === 'Running' || wave.status === 'Baking' ? 'active' : 'normal'}
         format={() => `${done + failed}/${size}`}
         aria-label={`Wave ${wave.index + 1} progress`}
       />
@@ -82,6 +112,7 @@ export function WaveProgress({ wave }: { wave: TRolloutWave }) {
         <CountTags counts={wave.counts} />
         <ApprovalTag approval={wave.approval} />
       </Flex>
+      <BakeLine bake={wave.bake} baking={wave.status === 'Baking'} />
     </div>
   );
 }
