@@ -49,6 +49,12 @@ export interface Config {
    * point 1, `engine/rollouts/README.md` Approvals).
    */
   rolloutRequireSecondApprover: boolean;
+  /**
+   * `HISTORY_RETENTION_DAYS` (default 180, at least 1): finished rollouts and
+   * operations' outputs older than this are deleted (issue 25 point 6;
+   * `engine/history/README.md`). Audit activities are never deleted.
+   */
+  historyRetentionDays: number;
   simAgentFailMachines: string[];
   /**
    * Probes (DESIGN §14, `engine/probes/README.md`): `PROBE_INTERVAL_S` seconds
@@ -258,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agent,
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
     rolloutPassMs: wholeNumber('ROLLOUT_PASS_MS', env.ROLLOUT_PASS_MS, 1000, 'ms'),
+    historyRetentionDays: wholeNumber('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 180, 'days', 1),
     rolloutRequireSecondApprover: oneOf('ROLLOUT_REQUIRE_SECOND_APPROVER', env.ROLLOUT_REQUIRE_SECOND_APPROVER, ['true', 'false'], 'true') === 'true',
     simAgentFailMachines: nameList(env.SIM_AGENT_FAIL_MACHINES),
     probes: {

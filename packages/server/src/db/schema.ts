@@ -47,4 +47,5 @@ export * from '../engine/issues/issues.schema.js';
 export * from '../engine/schedules/schedules.schema.js';
 export * from '../engine/probes/probes.schema.js';
 export * from '../engine/rollouts/rollouts.schema.js';
+export * from '../engine/history/history.schema.js';
 export * from '../engine/push/push.schema.js';

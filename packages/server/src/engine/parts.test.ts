@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_PARTS, startEngineParts, type EngineContext, type EnginePart, type MadeEnginePart } from './parts.js';
 
 describe('ENGINE_PARTS', () => {
-  it('are stopped (the reverse of the list) in the order of issue 9: scheduler first, account count compaction last', () => {
+  it('are stopped (the reverse of the list) in the order of issue 9: scheduler first, then the history retention; account count compaction last', () => {
     expect(ENGINE_PARTS.map((part) => part.name).toReversed()).toEqual([
       'scheduler',
+      'history retention',
       'probes',
       'rollout engine',
       'deploy controller',

@@ -6,7 +6,8 @@
  *
  * {@link ENGINE_PARTS} is in start order and the parts are stopped in the reverse
  * order (issue 9 "Crash and restart"), so that what makes work stops before what
- * does it: the scheduler (the pass in flight finishes its row), the probes (the
+ * does it: the scheduler (the pass in flight finishes its row), the history
+ * retention (its batch in flight commits), the probes (the
  * tick in flight commits), the rollout engine (the pass in flight commits), the
  * deploy controller, the server status check, the operation agent (running
  * operations handed over), the task engine (running tasks handed over, pg-boss
@@ -42,6 +43,7 @@ import { SOFTWARE_UPDATE_APPLIER } from './rollouts/software-update-applier.js';
 import { createProbeEngine } from './probes/prober.js';
 import { createSimulatedEndpoint } from './probes/endpoint.js';
 import { startScheduler, type RunningScheduler } from './schedules/scheduler.js';
+import { startHistoryRetention } from './history/history.js';
 
 /** What the parts run on: the process's configuration and database, and what the API shares with them. */
 export interface EngineContext {
@@ -138,6 +140,11 @@ export const ENGINE_PARTS: readonly EnginePart[] = [
       config.probes.intervalS > 0
         ? createProbeEngine({ db, endpoint: createSimulatedEndpoint({ failMachines: config.probes.failMachines }), intervalS: config.probes.intervalS, log })
         : undefined,
+  },
+  {
+    // Finished rollouts and operations' outputs deleted after HISTORY_RETENTION_DAYS (issue 25 point 6).
+    name: 'history retention',
+    make: ({ config, db, log }) => startHistoryRetention({ db, days: config.historyRetentionDays, log }),
   },
   {
     // Backups, retention, idle stops and resumes, auto-stops at their times (DESIGN §13).
