@@ -15,6 +15,9 @@
  * - a wave whose machine's probes fail after its deploy (the e2e server fails
  *   every probe of `{ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`) fails its bake
  *   and halts the rollout before wave 2;
+ * - an admin freezes the fleet from the counters bar (a reason asked): a
+ *   rollout started meanwhile releases nothing until Release on the banner;
+ *   an operator has no Freeze button;
  * - a rollout over Customer Production accounts waits for Approve wave at each
  *   wave (issue 25): the admin who started it sees why they may not approve
  *   (and the server answers 403), the second approver `lead` approves each wave
@@ -50,10 +53,10 @@ import { ROLLOUT_FAILING_ACCOUNT, ROLLOUT_PROBE_FAILING_ACCOUNT } from './global
 const PREFIX = `rllt${Date.now() % 100_000}`;
 /**
  * The sets of target accounts, one per test: `waves` (3 accounts), `halt` (the failing one first, then 2), `pause` (2),
- * `bake` (the one whose probes fail first, then 1).
+ * `bake` (the one whose probes fail first, then 1), `freeze` (1).
  */
-const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p`, bake: `${PREFIX}b` } as const;
-const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [], bake: [] };
+const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p`, bake: `${PREFIX}b`, freeze: `${PREFIX}f` } as const;
+const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [], bake: [], freeze: [] };
 const openPage = pagesPerTest(() => browser);
 
 /** Longest wait for new machines to be created, and for a wave's deploys (the launcher alone: a few seconds each). */
@@ -68,6 +71,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) accounts.waves.push(await createAccount(adminToken, SETS.waves, experimental));
   accounts.bake.push(await createAccount(adminToken, SETS.bake, { ...experimental, urlFriendlyName: ROLLOUT_PROBE_FAILING_ACCOUNT }));
   accounts.bake.push(await createAccount(adminToken, SETS.bake, experimental));
+  accounts.freeze.push(await createAccount(adminToken, SETS.freeze, experimental));
   for (let i = 0; i < 2; i++) accounts.pause.push(await createAccount(adminToken, SETS.pause, { classId: CLASS_CUSTOMER_PRODUCTION, machineConfig: NO_SOFTWARE }));
 }, 120_000);
 
@@ -362,6 +366,54 @@ describe('rollout page', () => {
     const table = page.getByRole('table', { name: 'Rollout targets' });
     await expect.poll(() => table.innerText()).toContain(`Unhealthy after deploy: ${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher: probe:`);
     await shot(page, 'rollout-bake-failed');
+  }, LONG);
+
+  it('holds a rollout while an admin has frozen the fleet, and goes on once the freeze is released', async () => {
+    const [account] = accounts.freeze;
+    await deployed([account!]);
+    const commit = await newLauncherCommit(account!);
+    const { page } = await openPage();
+    await signIn(page, 'admin', 'admin', '/rollouts');
+    await page.getByRole('button', { name: 'Freeze fleet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Freeze the fleet' });
+    await dialog.getByRole('button', { name: 'Freeze' }).click();
+    await dialog.getByText('Say why').waitFor();
+    await dialog.getByLabel('Reason').fill('Quarterly close');
+    await dialog.getByRole('button', { name: 'Freeze' }).click();
+    await toast(page, 'Fleet frozen').waitFor();
+    const banner = page.getByRole('region', { name: 'Fleet freeze' });
+    await banner.getByText(/^Fleet frozen by admin since .+: Quarterly close$/).waitFor();
+    try {
+      const started = await api<{ rolloutId: number }>('/software-update/update-accounts', adminToken, {
+        method: 'POST',
+        body: JSON.stringify({ accounts: [account], launcherVersionMode: 'Select', launcherVersion: commit.ref, rollout: { waves: [] } }),
+      });
+      await page.goto(`/#/rollouts/${started.rolloutId}`);
+      await banner.waitFor();
+      // Several engine passes (1 s each) release nothing while frozen.
+      await new Promise((r) => setTimeout(r, 4000));
+      expect((await rollout(started.rolloutId)).waves[0]).toMatchObject({ status: 'Pending', startedAt: null });
+      await shot(page, 'rollout-frozen');
+
+      await banner.getByRole('button', { name: 'Release' }).click();
+      await page.getByRole('dialog', { name: 'Release the fleet freeze' }).getByRole('button', { name: 'Release' }).click();
+      await toast(page, 'Fleet released').waitFor();
+      await banner.waitFor({ state: 'hidden' });
+      await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+    } finally {
+      await fetch(`${page.url().split('#')[0]}api/v1/fleet/freeze`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ frozen: false }),
+      });
+    }
+    // An operator sees no Freeze fleet button.
+    const { page: operatorPage } = await openPage();
+    const freezeRead = operatorPage.waitForResponse((res) => new URL(res.url()).pathname === '/api/v1/fleet/freeze');
+    await signIn(operatorPage, 'operator', 'operator', '/rollouts');
+    await freezeRead;
+    await operatorPage.getByRole('region', { name: 'Fleet counters' }).waitFor();
+    expect(await operatorPage.getByRole('button', { name: 'Freeze fleet' }).count()).toBe(0);
   }, LONG);
 
   it('lists rollouts and links the starting activity to its rollout', async () => {

@@ -107,3 +107,26 @@ export const ZHealth = z.object({ status: z.literal('ok'), database: z.literal('
 export const ZHealthUnavailable = z.object({ status: z.literal('unavailable'), database: z.literal('down'), version: z.string().max(40) });
 export type THealth = z.infer<typeof ZHealth>;
 export type THealthUnavailable = z.infer<typeof ZHealthUnavailable>;
+
+/**
+ * The fleet-wide freeze (issue 25 point 5): while it is on, no new wave of a
+ * rollout and no new UpdateSoftware starts anywhere. Who froze it, why and when
+ * (null while it is off; `releasedBy` and `releasedAt` say who released the last one).
+ */
+export const ZFleetFreeze = z.object({
+  frozen: z.boolean(),
+  reason: z.string().nullable(),
+  frozenBy: z.string().nullable(),
+  frozenAt: z.string().nullable(),
+  releasedBy: z.string().nullable(),
+  releasedAt: z.string().nullable(),
+});
+export type TFleetFreeze = z.infer<typeof ZFleetFreeze>;
+
+/** `PUT /fleet/freeze`: freeze (with the reason, 1–500 characters) or release the fleet. */
+export const ZFleetFreezeRequest = z.discriminatedUnion('frozen', [
+  z.object({ frozen: z.literal(true), reason: z.string().trim().min(1, 'Say why').max(500) }),
+  z.object({ frozen: z.literal(false) }),
+]);
+export type TFleetFreezeRequest = z.infer<typeof ZFleetFreezeRequest>;
+

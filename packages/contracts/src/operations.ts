@@ -92,6 +92,7 @@ export type TOperationTypesResponse = z.infer<typeof ZOperationTypesResponse>;
 export const OPERATION_WAITING_REASONS = [
   'cancelling',
   'approval',
+  'freeze',
   'notBefore',
   'machineTerminating',
   'classStandby',

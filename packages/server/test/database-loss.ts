@@ -318,9 +318,10 @@ export async function expectEachEndedOnce(observer: pg.Pool, work: Work, finishe
   expect(ops).toHaveLength(opIds.length);
   // The push events arrive a moment after the commit: with the Socket.IO PostgreSQL adapter, each is first
   // published through the pool (its NOTIFY) and then sent to this process's clients, so right after the
-  // database's return it can wait for a connection (one missed a 5 s wait in a fresh-clone run).
+  // database's return it can wait for a connection (one missed a 5 s wait in a fresh-clone run, and a 30 s one
+  // once while the typecheck and lint shared the 2 cores; the test took 113 s there against 20 s alone).
   await expect
-    .poll(() => [...taskIds.map((id) => finishes.tasks.get(id)?.length ?? 0), ...opIds.map((id) => finishes.operations.get(id)?.length ?? 0)], { timeout: 30_000 })
+    .poll(() => [...taskIds.map((id) => finishes.tasks.get(id)?.length ?? 0), ...opIds.map((id) => finishes.operations.get(id)?.length ?? 0)], { timeout: 60_000 })
     .toEqual([...taskIds.map(() => 1), ...opIds.map(() => 1)]);
 
   for (const t of tasks) {

@@ -353,6 +353,8 @@ export const FIXTURES: Record<string, Fixture> = {
   pauseRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
   resumeRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user, 'Paused') }) },
   abortRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
+  // Freezing works for a fleet frozen or not (releasing one that is not frozen is 409).
+  setFleetFreeze: { body: () => ({ frozen: true, reason: 'Permission matrix' }) },
   // A wave waiting for approval, of a rollout another user started (the four-eyes rule; issue 25).
   approveRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
   rejectRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },

@@ -13,7 +13,7 @@
  *   machines, sites or tasks, or a Customer Production machine of a visible
  *   account): 404 for an id in the path; for an id in the query or body, the
  *   answer an unknown id gets (hidden is indistinguishable from absent); with
- *   class id 5 in a body, 403;
+ *   class id 5 in a body, 403; an admins-only mutation (the fleet freeze), 403;
  * - admin on the rows of a Customer Production account: success.
  *
  * Refused cells run first and must change no row (a checksum of every table);
@@ -35,6 +35,8 @@ import { buildRequest, operationsOf, refsOf, type Operation, type Ref, type RefK
 import { FIXTURES, addHiddenRows, badTokens, newDraft, newTask, newTemplate, setUpWorlds, type BadToken, type User, type World } from './permission-fixtures.js';
 
 const PUBLIC = new Set(['login', 'getHealth']);
+/** Mutations for admins only (permission admin, or write with CustomerProductionAccess): 403 to the operator. */
+const ADMIN_ONLY = new Set(['setFleetFreeze']);
 /** Mutations of the caller's own session or password: no `write` needed. */
 const SELF_SERVICE = new Set(['logout', 'changePassword']);
 /** Reads that reveal secrets, so need `write` (the routes' `requireWrite`). */
@@ -322,7 +324,8 @@ async function successCells() {
       }
       const value = (r: Ref) => (r.name !== 'parentId' && fresh[r.kind] !== undefined ? fresh[r.kind] : worldValue(world, r));
       const res = await send(op, { token: tokens[user], user, world, value, withFixture: true });
-      record(op, user, '2xx', res, user !== 'admin' && res.status < 300 ? (leak(res.json) ?? undefined) : undefined);
+      if (user === 'operator' && ADMIN_ONLY.has(op.operationId)) record(op, user, '403', res);
+      else record(op, user, '2xx', res, user !== 'admin' && res.status < 300 ? (leak(res.json) ?? undefined) : undefined);
     }
   }
 }

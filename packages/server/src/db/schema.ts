@@ -38,6 +38,7 @@ export * from '../modules/machines/machines.schema.js';
 export * from '../modules/backups/backups.schema.js';
 export * from '../modules/notifications/notifications.schema.js';
 export * from '../modules/updater/updater.schema.js';
+export * from '../modules/freeze/freeze.schema.js';
 // Engine parts.
 export * from '../engine/cloud/cloud.schema.js';
 export * from '../engine/tasks/tasks.schema.js';

@@ -30,6 +30,7 @@ import { issuesModule } from './issues/issues.module.js';
 import { notificationsModule } from './notifications/notifications.module.js';
 import { auditModule } from './audit/audit.module.js';
 import { fleetModule } from './fleet/fleet.module.js';
+import { freezeModule } from './freeze/freeze.module.js';
 import { mmaModule } from './mma/mma.module.js';
 import { cataloguesModule } from './catalogues/catalogues.module.js';
 import { imagesModule } from './images/images.module.js';
@@ -62,6 +63,7 @@ export const MODULES = [
   notificationsModule,
   auditModule,
   fleetModule,
+  freezeModule,
   mmaModule,
   cataloguesModule,
   imagesModule,

@@ -14,6 +14,7 @@ import { FleetCounters } from './shell/FleetCounters';
 import { PendingApprovalsChip } from './shell/PendingApprovalsChip';
 import { SideMenu } from './shell/SideMenu';
 import { StandbyBanner } from './shell/StandbyBanner';
+import { FreezeBanner, FreezeButton } from './shell/FleetFreeze';
 import { UserMenu } from './shell/UserMenu';
 import { useSidebar } from './shell/use-sidebar';
 
@@ -87,9 +88,13 @@ export default function Shell() {
           <UserMenu />
         </Layout.Header>
         <div style={{ background: token.colorBgContainer, padding: '6px 16px', minHeight: 35, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
-          <FleetCounters />
+          <Flex align="center" gap={8}>
+            <FleetCounters />
+            <FreezeButton />
+          </Flex>
         </div>
         <StandbyBanner />
+        <FreezeBanner />
         <Layout.Content style={{ padding: sidebar.isMobile ? 8 : 16, minWidth: 0 }}>
           <Outlet />
         </Layout.Content>

@@ -16,6 +16,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
+import { FLEET_FROZEN } from '../../modules/freeze/freeze.schema.js';
 
 /** A start rule: `holds` is true while it keeps the operation `o` of machine `m` from starting. */
 export interface StartRule {
@@ -51,6 +52,13 @@ export const OPERATION_RULES: readonly StartRule[] = [
       'Waiting for approval (' || case when o.operation_mode = ${OPERATION_MODE_ANOMALY} then 'the machine was in ANOMALY mode when it was queued'
       else 'class ' || coalesce((select mc.name from mma_classes mc where mc.id = o.class_id), 'Class ' || o.class_id) || ' is a production class' end
       || '): a user with write permission can Proceed or Cancel it')`,
+  },
+  {
+    reason: 'freeze',
+    // The fleet freeze (modules/freeze): no UpdateSoftware starts while an admin has frozen the fleet.
+    holds: sql`(o.type_name = 'UpdateSoftware' and ${FLEET_FROZEN})`,
+    message: sql`(select 'The fleet is frozen by ' || coalesce(ff.frozen_by, 'an admin') || ' (' || coalesce(ff.reason, 'no reason') || ')'
+      || ': no UpdateSoftware starts until an admin releases the freeze' from fleet_freeze ff where ff.id = 1)`,
   },
   {
     reason: 'notBefore',

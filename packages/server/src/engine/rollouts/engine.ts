@@ -52,6 +52,7 @@ import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { ROLLOUT_USER, haltRollout, rejectWave, waveNeedsApproval } from './approvals.js';
 import { concurrencyOf, thresholdExceeded } from './waves.js';
 import { stepBake, type BakeState } from './bake.js';
+import { fleetFrozen } from './rollouts.repository.js';
 import type { TaskEvents } from '../push/events.js';
 export { ROLLOUT_USER } from './approvals.js';
 import {
@@ -252,7 +253,7 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
     const size = Object.values(counts).reduce((a, b) => a + b, 0);
     // The cap (maxConcurrent): only as many targets deploy at once; the next pass releases more as they finish.
     const room = concurrencyOf(size, plan.maxConcurrent) - counts.Deploying - counts.AwaitingApproval;
-    if (counts.Pending > 0 && r.status === 'Running' && room > 0 && !thresholdExceeded(counts.Failed, size, plan)) {
+    if (counts.Pending > 0 && r.status === 'Running' && room > 0 && !thresholdExceeded(counts.Failed, size, plan) && !(await fleetFrozen(tx))) {
       if (!(await applyWave(tx, deps, r, config, room))) break;
     }
     await evaluateWave(tx, deps, r, plan);

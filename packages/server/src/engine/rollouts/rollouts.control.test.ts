@@ -3,7 +3,7 @@
  * `rollouts.fixtures.ts`): a rollout started by `POST
  * /software-update/update-machines` applying the real software update wave by
  * wave; pause, resume and abort (409 for a transition the status refuses,
- * audited); Customer Production rollouts hidden from an operator without the
+ * audited); no wave while the fleet is frozen; Customer Production rollouts hidden from an operator without the
  * group; no reading for a viewer.
  */
 import { describe, expect, it } from 'vitest';
@@ -96,6 +96,23 @@ describe('operator control and visibility', () => {
       ['ResumeRollout', 'operator'],
     ]);
     expect(rows[0]!.changes).toEqual(expect.arrayContaining([{ entityName: `Rollout ${id}`, propertyName: 'status', oldValue: 'Running', newValue: 'Paused' }]));
+  }, 60_000);
+
+  it('releases no wave while the fleet is frozen, and goes on once it is released', async () => {
+    const ids = await freshMachines(2);
+    const freeze = (body: unknown) => f.t.call({ method: 'PUT', url: '/fleet/freeze', as: 'admin', body });
+    expect((await freeze({ frozen: true, reason: 'Change freeze' })).statusCode).toBe(200);
+    try {
+      const id = await start(ids, { waves: [{ kind: 'count', value: 1 }] });
+      for (let i = 0; i < 3; i++) await rolloutPass({ db: db(), updates: applier, events });
+      expect(await waveActivities(id)).toEqual([]);
+      expect((await get(id)).counts).toMatchObject({ Pending: 2 });
+      expect((await freeze({ frozen: false })).statusCode).toBe(200);
+      const done = await runUntil(id, ['Completed', 'Halted']);
+      expect(done.status).toBe('Completed');
+    } finally {
+      await freeze({ frozen: false });
+    }
   }, 60_000);
 
   it('aborts: Pending targets become NotApplied, applied ones stay', async () => {

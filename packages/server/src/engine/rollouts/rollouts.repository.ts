@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, OPERATION_MODE_ANOMALY, ROLLOUT_TARGET_STATES, type TRolloutStatus, type TRolloutTargetCounts, type TRolloutTargetState } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
+import { FLEET_FROZEN } from '../../modules/freeze/freeze.schema.js';
 
 /** NOTIFY channel that wakes the rollout engine (a rollout started or resumed). */
 export const ROLLOUTS_CHANGED_CHANNEL = 'rollouts_changed';
@@ -337,3 +338,10 @@ export async function selectRolloutAccounts(tx: DbOrTx, rolloutId: number, kind:
     select distinct a.id, a.name, a.class_id as "classId" from rollout_targets rt ${join} where rt.rollout_id = ${rolloutId} order by a.id`);
   return rows;
 }
+
+/** Whether an admin froze the fleet (modules/freeze): no wave, nor part of one, is released meanwhile. */
+export async function fleetFrozen(tx: DbOrTx): Promise<boolean> {
+  const { rows } = await tx.execute<{ frozen: boolean }>(sql`select ${FLEET_FROZEN} as frozen`);
+  return rows[0]!.frozen;
+}
+

@@ -5,7 +5,7 @@
  * the last counters stay, or none are shown.
  */
 import { useQuery } from '@tanstack/react-query';
-import { STATS_REFRESH_MS, type TMachineStats, type TMmaStats } from '@fleet/contracts';
+import { STATS_REFRESH_MS, type TFleetFreeze, type TMachineStats, type TMmaStats } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { fleetKeys } from './keys';
 
@@ -26,3 +26,13 @@ export function useMmaStats(enabled: boolean) {
     refetchInterval: STATS_REFRESH_MS,
   });
 }
+
+/** `GET /fleet/freeze` (issue 25): whether the fleet is frozen, refetched with the counters. */
+export function useFleetFreeze() {
+  return useQuery({
+    queryKey: fleetKeys.freeze(),
+    queryFn: ({ signal }) => api.get<TFleetFreeze>('fleet/freeze', { signal }),
+    refetchInterval: STATS_REFRESH_MS,
+  });
+}
+
