@@ -191,7 +191,8 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
 }
 
 /**
- * Evaluates the current wave's in-flight targets (step 2): each becomes what its
+ * Evaluates the in-flight targets of wave `wave` (step 2; the current wave, or an
+ * earlier one that a halt left deploying): each becomes what its
  * machines say (Deploying, AwaitingApproval or final). The wave timeout runs
  * from the wave's start, or from its approval when it needs one (not at all
  * before), and never fails a target that waits for approval. A wave that needs
