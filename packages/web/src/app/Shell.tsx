@@ -14,7 +14,7 @@ import { FleetCounters } from './shell/FleetCounters';
 import { PendingApprovalsChip } from './shell/PendingApprovalsChip';
 import { SideMenu } from './shell/SideMenu';
 import { StandbyBanner } from './shell/StandbyBanner';
-import { FreezeBanner, FreezeButton } from './shell/FleetFreeze';
+import { FreezeBanner } from './shell/FleetFreeze';
 import { UserMenu } from './shell/UserMenu';
 import { useSidebar } from './shell/use-sidebar';
 
@@ -88,10 +88,7 @@ export default function Shell() {
           <UserMenu />
         </Layout.Header>
         <div style={{ background: token.colorBgContainer, padding: '6px 16px', minHeight: 35, borderBottom: `1px solid ${token.colorBorderSecondary}` }}>
-          <Flex align="center" gap={8}>
-            <FleetCounters />
-            <FreezeButton />
-          </Flex>
+          <FleetCounters />
         </div>
         <StandbyBanner />
         <FreezeBanner />

@@ -18,6 +18,7 @@ import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TMachineStats } from '@fleet/contracts';
 import { TOP_BAR_CLASS_IDS } from '@fleet/contracts/constants';
 import { useMachineStats } from '../../features/fleet/api/queries';
+import { FreezeButton } from './FleetFreeze';
 import { FLEET_COUNT_SCOPE, HIDDEN_CLASS_RULE } from '../../features/fleet/count-scope';
 import { machinesViewerLink, type MachinesViewerFilters } from '../../features/viewer/use-machines-viewer-filters';
 
@@ -106,6 +107,7 @@ export function FleetCounters() {
       />
       <Counter label="Turbo" value={data.turbo} color="orange" what="in turbo mode" filters={{ turbo: true }} restricted={data.restricted.turbo} />
       <Counter label="Unmanaged" value={data.unmanaged} color="gold" what="not managed by the MMA" filters={{ unmanaged: true }} restricted={data.restricted.unmanaged} />
+      <FreezeButton />
     </Flex>
   );
 }

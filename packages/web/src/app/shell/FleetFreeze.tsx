@@ -17,7 +17,12 @@ function useIsAdmin(): boolean {
   return useAuth().user?.roles.includes('admin') ?? false;
 }
 
-/** Freeze fleet, at the end of the counters bar: admins, while the fleet is not frozen. */
+/**
+ * Freeze fleet, the last item of the counters bar, for admins. It is drawn with
+ * the counters whatever the freeze's state (disabled while the fleet is frozen
+ * or its state unknown), so that the bar never changes its width or height when
+ * the freeze's state arrives: nothing moves under the pointer.
+ */
 export function FreezeButton() {
   const admin = useIsAdmin();
   const { data } = useFleetFreeze();
@@ -25,7 +30,7 @@ export function FreezeButton() {
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
   const freeze = useSetFleetFreeze();
-  if (!admin || !data || data.frozen) return null;
+  if (!admin) return null;
   const missing = reason.trim() === '';
   const close = () => {
     setOpen(false);
@@ -34,8 +39,8 @@ export function FreezeButton() {
   };
   return (
     <>
-      <Button size="small" onClick={() => setOpen(true)} style={{ marginLeft: 'auto' }}>
-        Freeze fleet
+      <Button size="small" disabled={!data || data.frozen} onClick={() => setOpen(true)} style={{ marginLeft: 'auto' }}>
+        {data?.frozen ? 'Fleet frozen' : 'Freeze fleet'}
       </Button>
       {open && (
         <Modal
