@@ -25,4 +25,5 @@ export * from './images.js';
 export * from './library.js';
 export * from './mma.js';
 export * from './updater.js';
+export * from './rollouts.js';
 export * from './version-label.js';
