@@ -7,7 +7,8 @@
  * others all the same).
  */
 import { useState } from 'react';
-import { Alert, Button, Input, Modal, Typography } from 'antd';
+import { Alert, Button, Modal, Typography } from 'antd';
+import { ReasonField } from '../../components/ReasonField';
 import { useAuth } from '../auth/auth-context';
 import { useFleetFreeze } from '../../features/fleet/api/queries';
 import { useSetFleetFreeze } from '../../features/fleet/api/mutations';
@@ -58,20 +59,7 @@ export function FreezeButton() {
           <Typography.Paragraph>
             While the fleet is frozen, no rollout starts a new wave and no UpdateSoftware starts on any machine. What runs goes on. Every user sees who froze it and why.
           </Typography.Paragraph>
-          <label htmlFor="freeze-reason">Reason</label>
-          <Input.TextArea
-            id="freeze-reason"
-            autoFocus
-            rows={3}
-            maxLength={500}
-            showCount
-            value={reason}
-            status={touched && missing ? 'error' : undefined}
-            aria-invalid={touched && missing}
-            onChange={(e) => setReason(e.target.value)}
-            onBlur={() => setTouched(true)}
-          />
-          {touched && missing && <Typography.Text type="danger">Say why</Typography.Text>}
+          <ReasonField id="freeze-reason" value={reason} touched={touched} onChange={setReason} onTouch={() => setTouched(true)} />
         </Modal>
       )}
     </>

@@ -8,7 +8,8 @@
  * 403 all the same).
  */
 import { useState } from 'react';
-import { Alert, Button, Flex, Input, Modal, Typography } from 'antd';
+import { Alert, Button, Flex, Modal, Typography } from 'antd';
+import { ReasonField } from '../../../components/ReasonField';
 import type { TRollout, TRolloutWave } from '@fleet/contracts';
 import { useWaveDecision, type WaveDecision } from '../api/mutations';
 
@@ -55,25 +56,7 @@ function DecisionDialog({ rollout, wave, decision, onClose }: { rollout: TRollou
       destroyOnHidden
     >
       <Typography.Paragraph>{text}</Typography.Paragraph>
-      <label htmlFor="wave-decision-reason">Reason</label>
-      <Input.TextArea
-        id="wave-decision-reason"
-        autoFocus
-        rows={3}
-        maxLength={500}
-        showCount
-        value={reason}
-        status={touched && missing ? 'error' : undefined}
-        aria-invalid={touched && missing}
-        aria-describedby={touched && missing ? 'wave-decision-reason-error' : undefined}
-        onChange={(e) => setReason(e.target.value)}
-        onBlur={() => setTouched(true)}
-      />
-      {touched && missing && (
-        <Typography.Text type="danger" id="wave-decision-reason-error">
-          Say why
-        </Typography.Text>
-      )}
+      <ReasonField id="wave-decision-reason" value={reason} touched={touched} onChange={setReason} onTouch={() => setTouched(true)} />
     </Modal>
   );
 }
