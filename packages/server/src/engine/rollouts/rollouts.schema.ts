@@ -8,7 +8,7 @@
  * their targets in the transaction of each change.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/schema-types.js';
 import { auditActivities } from '../../modules/audit/audit.schema.js';
 
@@ -22,6 +22,9 @@ import { auditActivities } from '../../modules/audit/audit.schema.js';
  * `customerProduction`: a target is (or was, at the start) of class Customer
  * Production, so the rollout is hidden from users without the group (DESIGN §5).
  * `activityId` is the audit activity of the request that started it.
+ * `rollbackOf` (issue 25 point 3): the rollout this one rolls back (its targets
+ * then carry `restore`); the rolled-back rollout finds its rollback by it (unique:
+ * a rollout is rolled back once).
  */
 export const rollouts = pgTable(
   'rollouts',
@@ -39,12 +42,14 @@ export const rollouts = pgTable(
     customerProduction: boolean('customer_production').notNull().default(false),
     activityId: integer('activity_id').references(() => auditActivities.id),
     currentWave: integer('current_wave').notNull().default(0),
+    rollbackOf: integer('rollback_of').references((): AnyPgColumn => rollouts.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     // The engine's pass reads the Running rollouts only.
     index('rollouts_running_idx').on(t.id).where(sql`status = 'Running'`),
+    uniqueIndex('rollouts_rollback_of_idx').on(t.rollbackOf),
   ],
 );
 
@@ -54,6 +59,10 @@ export const rollouts = pgTable(
  * Skipped or NotApplied with its `detail`; `activityId` the RolloutWave activity
  * that applied it (null while Pending); `machineIds` the machines whose desired
  * versions that wave changed (what the target waits for).
+ * `previous` (issue 25 point 3): the desired versions the target had before its
+ * wave changed them (`TRolloutRestore`: machine overrides, or the account's
+ * machineConfig fields and its machines' overrides), written with the apply;
+ * `restore`: on a rollback's target, the versions it puts back.
  */
 export const rolloutTargets = pgTable(
   'rollout_targets',
@@ -69,6 +78,8 @@ export const rolloutTargets = pgTable(
     detail: text('detail'),
     activityId: integer('activity_id').references(() => auditActivities.id),
     machineIds: integer('machine_ids').array().notNull().default(sql`'{}'::integer[]`),
+    previous: jsonb('previous').$type<Record<string, unknown>>(),
+    restore: jsonb('restore').$type<Record<string, unknown>>(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [

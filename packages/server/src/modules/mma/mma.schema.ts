@@ -7,7 +7,7 @@
  * Production, 6 On Premise, 200 Add-on Account); a class has at most one MMA
  * instance (unique `class_id`).
  */
-import { boolean, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/schema-types.js';
 
 export const mmaClasses = pgTable('mma_classes', {
@@ -15,6 +15,12 @@ export const mmaClasses = pgTable('mma_classes', {
   name: text('name').notNull(),
   image: text('image'),
   isProduction: boolean('is_production').notNull().default(false),
+  /**
+   * Issue 25 point 5: when a rollout's wave may start on this class's machines,
+   * a list of windows `{days: 1–7 (ISO, Monday 1), start: 'HH:mm', end: 'HH:mm',
+   * timeZone: IANA}` (ZChangeWindow); empty: any time.
+   */
+  changeWindows: jsonb('change_windows').$type<Record<string, unknown>[]>().notNull().default([]),
 });
 
 export const mmaInstances = pgTable('mma_instances', {
