@@ -102,6 +102,10 @@ export const ZRollout = z.object({
   /** The audit activity of the request that started it. */
   activityId: z.number().int().nullable(),
   currentWave: z.number().int(),
+  /** The rollout this one rolls back (its targets get their versions from before that rollout's waves), or null. */
+  rollbackOf: z.number().int().nullable(),
+  /** The rollout that rolls this one back, or null (a rollout is rolled back once). */
+  rolledBackBy: z.number().int().nullable(),
   waves: z.array(ZRolloutWave),
   counts: ZRolloutTargetCounts,
 });
@@ -118,6 +122,12 @@ export const ZWaveDecisionRequest = z.object({
   reason: z.string().trim().min(1, 'Say why').max(500),
 });
 export type TWaveDecisionRequest = z.infer<typeof ZWaveDecisionRequest>;
+/**
+ * `POST /rollouts/{id}/rollback` (issue 25 point 3): `dryRun` answers what the
+ * rollback would change per target, without starting it.
+ */
+export const ZRollbackRequest = z.object({ dryRun: z.boolean().default(false) });
+export type TRollbackRequest = z.input<typeof ZRollbackRequest>;
 export const ZRolloutsResponse = zPaged(ZRollout.omit({ waves: true }));
 export type TRolloutsResponse = z.infer<typeof ZRolloutsResponse>;
 

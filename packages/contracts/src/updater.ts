@@ -209,6 +209,9 @@ export const MAX_BAKE_MINUTES = 1440;
 export const SUGGESTED_BAKE_MINUTES = 5;
 /** A baking machine's probes must succeed at least this % of the time. */
 export const DEFAULT_MIN_PROBE_SUCCESS_PERCENT = 95;
+/** What a rollout does when it halts: stays halted, or rolls back by itself. */
+export const ROLLOUT_ON_HALT = ['stay', 'rollback'] as const;
+export type TRolloutOnHalt = (typeof ROLLOUT_ON_HALT)[number];
 /** The longest approval timeout a plan may ask for: 30 days. */
 export const MAX_APPROVAL_TIMEOUT_MINUTES = 30 * 24 * 60;
 
@@ -238,6 +241,11 @@ export const ZRolloutPlan = z.object({
   bakeMinutes: z.number().int().min(0).max(MAX_BAKE_MINUTES).default(0),
   /** A machine whose launcher or site master probes succeeded less than this % of the time during the bake is unhealthy. */
   minProbeSuccessPercent: z.number().min(0).max(100).default(DEFAULT_MIN_PROBE_SUCCESS_PERCENT),
+  /**
+   * What a halt does (issue 25 point 3): `stay` halted (resume, abort or roll
+   * back by hand), or `rollback`: start the rollback at once (by user Rollout).
+   */
+  onHalt: z.enum(ROLLOUT_ON_HALT).default('stay'),
 });
 export type TRolloutPlan = z.output<typeof ZRolloutPlan>;
 export type TRolloutPlanInput = z.input<typeof ZRolloutPlan>;

@@ -19,17 +19,19 @@
  * - Halt and abort ({@link stopRolloutOperations}) cancel the same way, so
  *   nothing deploys after a rollout gave up.
  */
-import type { TRolloutApproval, TRolloutPlan, TRolloutStatus } from '@fleet/contracts';
+import { ZRolloutPlan, type TRolloutApproval, type TRolloutPlan, type TRolloutStatus } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { failBakeOnHalt } from './bake.repository.js';
 import {
+  selectRollbackTargets,
   selectRolloutAccounts,
   setWaveTargetsState,
   updateRollout,
   type RolloutRow,
 } from './rollouts.repository.js';
 import { cancelRolloutOperations, insertWaveDecision, proceedWaveOperations } from './approvals.repository.js';
+import { startRollback } from './rollback.js';
 
 /** User of the decisions the engine makes by itself (an approval that timed out, a halt). */
 export const ROLLOUT_USER = 'Rollout';
@@ -61,7 +63,9 @@ export async function stopRolloutOperations(tx: DbOrTx, r: RolloutRow, verb: str
 /**
  * Halts the rollout with `reason` (audited RolloutHalted by {@link ROLLOUT_USER};
  * params `wave` numbered from 1) and cancels what it caused that has not started.
- * `r` is updated in place.
+ * With the plan's `onHalt: 'rollback'` (and something applied to put back), its
+ * rollback starts in the same transaction (`rollback.ts`, by {@link ROLLOUT_USER},
+ * with the starter's permissions). `r` is updated in place.
  */
 export async function haltRollout(tx: DbOrTx, r: RolloutRow, reason: string): Promise<void> {
   await updateRollout(tx, r.id, { status: 'Halted', reason, currentWave: r.currentWave });
@@ -76,6 +80,11 @@ export async function haltRollout(tx: DbOrTx, r: RolloutRow, reason: string): Pr
   });
   r.status = 'Halted' as TRolloutStatus;
   r.reason = reason;
+  const rollback = ZRolloutPlan.parse(r.plan).onHalt === 'rollback' && r.rollbackOf === null && r.rolledBackBy === null;
+  if (rollback && (await selectRollbackTargets(tx, r.id)).length > 0) {
+    const { rolloutId } = await startRollback(tx, r, { principal: { ...r.principal, username: ROLLOUT_USER, name: ROLLOUT_USER }, user: ROLLOUT_USER });
+    r.rolledBackBy = rolloutId;
+  }
 }
 
 /**

@@ -67,6 +67,7 @@ import {
   selectMachineAccounts,
   selectRolloutState,
   selectTargetInfo,
+  selectTargetRestores,
   selectWaveCounts,
   selectWaveTargetIds,
   selectWaveTimes,
@@ -86,16 +87,29 @@ export const ROLLOUT_PASS_MS = 1_000;
 const NAMED_FAILURES = 5;
 
 /**
+ * What a wave applies: the rollout's update to `targetIds`, or for a rollback
+ * (`restores` set) each target's own versions back (issue 25 point 3).
+ */
+export type WaveUpdate = {
+  principal: Principal;
+  kind: RolloutKind;
+  config: TSoftwareUpdateConfig;
+  targetIds: number[];
+  restores: Map<number, Record<string, unknown>> | null;
+};
+
+/**
  * The software update as the rollout engine applies it, per wave (implemented by
- * `modules/software-update/software-update.apply.ts`): `plan` answers each
- * target's changes (the wave's audit changes), `apply` applies them inside `tx`
- * with `activityId` as the cause of the desired-version change, throws a 422
- * problem naming refused targets, and answers the machines whose desired
- * versions changed.
+ * `modules/software-update/software-update.apply.ts` and `.restore.ts`): `plan`
+ * answers each target's changes (the wave's audit changes), `apply` applies
+ * them inside `tx` with `activityId` as the cause of the desired-version change,
+ * throws a 422 problem naming refused targets, and answers the machines whose
+ * desired versions changed and what each target had before (`previous`, kept
+ * for the rollback).
  */
 export interface SoftwareUpdateApplier {
-  plan(tx: DbOrTx, o: { principal: Principal; kind: RolloutKind; config: TSoftwareUpdateConfig; targetIds: number[] }): Promise<TTargetResult[]>;
-  apply(tx: DbOrTx, o: { principal: Principal; kind: RolloutKind; config: TSoftwareUpdateConfig; targetIds: number[]; activityId: number }): Promise<{ machineIds: number[] }>;
+  plan(tx: DbOrTx, o: WaveUpdate): Promise<TTargetResult[]>;
+  apply(tx: DbOrTx, o: WaveUpdate & { activityId: number }): Promise<{ machineIds: number[]; previous: Map<number, unknown> }>;
 }
 
 export interface RolloutEngineDeps {
@@ -151,7 +165,8 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
   const wave = r.currentWave;
   const targetIds = (await selectWaveTargetIds(tx, r.id, wave, 'Pending')).slice(0, limit);
   const principal: Principal = { ...r.principal, jti: `rollout-${r.id}` };
-  const o = { principal, kind: r.kind, config, targetIds };
+  const restores = r.rollbackOf === null ? null : await selectTargetRestores(tx, r.id, targetIds);
+  const o: WaveUpdate = { principal, kind: r.kind, config, targetIds, restores };
   try {
     return await tx.transaction(async (sp) => {
       const planned = await deps.updates.plan(sp, o);
@@ -168,7 +183,7 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
         params: { rolloutId: r.id, wave: wave + 1, [r.kind]: targetIds },
         changes,
       });
-      const { machineIds } = await deps.updates.apply(sp, { ...o, activityId });
+      const { machineIds, previous } = await deps.updates.apply(sp, { ...o, activityId });
       const byTarget = new Map<number, number[]>(targetIds.map((id) => [id, []]));
       if (r.kind === 'machines') for (const id of machineIds) byTarget.get(id)?.push(id);
       else for (const m of await selectMachineAccounts(sp, machineIds)) byTarget.get(m.accountId)?.push(m.id);
@@ -176,6 +191,7 @@ async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, con
         activityId,
         targetIds,
         machineIds: targetIds.map((id) => byTarget.get(id)!),
+        previous: targetIds.map((id) => previous.get(id) ?? null),
         skippedDetail: 'Desired versions did not change: nothing to deploy',
       });
       return true;

@@ -156,7 +156,7 @@ export function useRolloutApp(): RolloutApp {
         update machines m set desired_versions = m.desired_versions || jsonb_build_object('launcher', t.v), desired_activity_id = ${o.activityId}
         from unnest(${sql.param(ids)}::int[], ${sql.param(ids.map((id) => data.targetVersion.get(id)!))}::text[]) as t(id, v)
         where m.id = t.id and m.desired_versions->>'launcher' is distinct from t.v returning m.id`);
-      return { machineIds: rows.map((r) => r.id) };
+      return { machineIds: rows.map((r) => r.id), previous: new Map() };
     },
   };
 

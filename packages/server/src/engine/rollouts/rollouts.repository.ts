@@ -27,12 +27,18 @@ export type RolloutRow = {
   customerProduction: boolean;
   activityId: number | null;
   currentWave: number;
+  /** The rollout this one rolls back (issue 25 point 3), or null. */
+  rollbackOf: number | null;
+  /** The rollout that rolls this one back, or null. */
+  rolledBackBy: number | null;
   createdAt: Date;
   updatedAt: Date;
 };
 
-const ROLLOUT_COLUMNS = sql`id, kind, status, reason, plan, config, created_by as "createdBy", principal,
+/** The columns of {@link RolloutRow} (the rollback found by the unique index on `rollback_of`). */
+export const ROLLOUT_COLUMNS = sql`id, kind, status, reason, plan, config, created_by as "createdBy", principal,
   customer_production as "customerProduction", activity_id as "activityId", current_wave as "currentWave",
+  rollback_of as "rollbackOf", (select b.id from rollouts b where b.rollback_of = rollouts.id) as "rolledBackBy",
   created_at as "createdAt", updated_at as "updatedAt"`;
 
 /** A target as named by the request: its name, account and whether it is Customer Production (its or its account's class). */
@@ -67,25 +73,63 @@ export async function selectHasProductionTargets(tx: DbOrTx, kind: RolloutKind, 
   return rows[0]!.production;
 }
 
-/** Inserts a Running rollout; answers its id. */
+/** Inserts a Running rollout (`rollbackOf`: the rollout it rolls back); answers its id. */
 export async function insertRollout(
   tx: DbOrTx,
-  r: { kind: RolloutKind; plan: unknown; config: unknown; principal: Omit<Principal, 'jti'>; customerProduction: boolean; activityId: number | null },
+  r: {
+    kind: RolloutKind;
+    plan: unknown;
+    config: unknown;
+    principal: Omit<Principal, 'jti'>;
+    customerProduction: boolean;
+    activityId: number | null;
+    rollbackOf?: number | null;
+  },
 ): Promise<number> {
   const { rows } = await tx.execute<{ id: number }>(sql`
-    insert into rollouts (kind, status, plan, config, created_by, principal, customer_production, activity_id)
+    insert into rollouts (kind, status, plan, config, created_by, principal, customer_production, activity_id, rollback_of)
     values (${r.kind}, 'Running', ${JSON.stringify(r.plan)}::jsonb, ${JSON.stringify(r.config)}::jsonb, ${r.principal.username},
-      ${JSON.stringify(r.principal)}::jsonb, ${r.customerProduction}, ${r.activityId})
+      ${JSON.stringify(r.principal)}::jsonb, ${r.customerProduction}, ${r.activityId}, ${r.rollbackOf ?? null})
     returning id`);
   return rows[0]!.id;
 }
 
-/** Inserts the targets of a rollout, all Pending: `ids[i]` named `names[i]` in wave `waves[i]`, position i. One statement. */
-export async function insertTargets(tx: DbOrTx, rolloutId: number, t: { ids: number[]; names: string[]; waves: number[] }): Promise<void> {
+/**
+ * Inserts the targets of a rollout, all Pending: `ids[i]` named `names[i]` in
+ * wave `waves[i]`, position i, and for a rollback `restores[i]` (what it puts
+ * back). One statement.
+ */
+export async function insertTargets(
+  tx: DbOrTx,
+  rolloutId: number,
+  t: { ids: number[]; names: string[]; waves: number[]; restores?: unknown[] },
+): Promise<void> {
+  const restores = (t.restores ?? t.ids.map(() => null)).map((r) => (r === null ? null : JSON.stringify(r)));
   await tx.execute(sql`
-    insert into rollout_targets (rollout_id, target_id, position, name, wave, state)
-    select ${rolloutId}, t.id, t.ord::int - 1, t.name, t.wave, 'Pending'
-    from unnest(${sql.param(t.ids)}::int[], ${sql.param(t.names)}::text[], ${sql.param(t.waves)}::int[]) with ordinality as t(id, name, wave, ord)`);
+    insert into rollout_targets (rollout_id, target_id, position, name, wave, state, restore)
+    select ${rolloutId}, t.id, t.ord::int - 1, t.name, t.wave, 'Pending', t.restore::jsonb
+    from unnest(${sql.param(t.ids)}::int[], ${sql.param(t.names)}::text[], ${sql.param(t.waves)}::int[], ${sql.param(restores)}::text[])
+      with ordinality as t(id, name, wave, restore, ord)`);
+}
+
+/** What a rollback's targets put back (`rollout_targets.restore`), by target id. */
+export async function selectTargetRestores(tx: DbOrTx, rolloutId: number, targetIds: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const { rows } = await tx.execute<{ id: number; restore: Record<string, unknown> | null }>(sql`
+    select target_id as id, restore from rollout_targets where rollout_id = ${rolloutId} and target_id = any(${sql.param(targetIds)}::int[])`);
+  return new Map(rows.map((r) => [r.id, r.restore ?? {}]));
+}
+
+/**
+ * The targets of a rollout that a wave applied and changed, with what they had
+ * before (`previous`), in request order: what its rollback puts back. Targets
+ * applied before rollbacks existed (no `previous`) are left out.
+ */
+export async function selectRollbackTargets(tx: DbOrTx, rolloutId: number): Promise<{ id: number; name: string; previous: Record<string, unknown> }[]> {
+  const { rows } = await tx.execute<{ id: number; name: string; previous: Record<string, unknown> }>(sql`
+    select target_id as id, name, previous from rollout_targets
+    where rollout_id = ${rolloutId} and activity_id is not null and previous is not null and cardinality(machine_ids) > 0
+    order by position`);
+  return rows;
 }
 
 /** Records the audit activity of the request that started the rollout. */
@@ -231,18 +275,24 @@ export async function selectMachineAccounts(tx: DbOrTx, machineIds: number[]): P
   return rows;
 }
 
-/** Marks a wave's Pending targets applied by `activityId`: Deploying with the machines each waits for, Skipped (with `skippedDetail`) when none. */
+/**
+ * Marks a wave's Pending targets applied by `activityId`: Deploying with the
+ * machines each waits for, Skipped (with `skippedDetail`) when none; `previous`
+ * is what each had before (kept for a rollback).
+ */
 export async function markApplied(
   tx: DbOrTx,
   rolloutId: number,
-  o: { activityId: number; targetIds: number[]; machineIds: number[][]; skippedDetail: string },
+  o: { activityId: number; targetIds: number[]; machineIds: number[][]; previous: unknown[]; skippedDetail: string },
 ): Promise<void> {
   const machineLists = o.machineIds.map((ids) => `{${ids.join(',')}}`);
+  const previous = o.previous.map((p) => (p === undefined || p === null ? null : JSON.stringify(p)));
   await tx.execute(sql`
     update rollout_targets rt set activity_id = ${o.activityId}, machine_ids = t.machines::int[], updated_at = now(),
+      previous = t.previous::jsonb,
       state = case when cardinality(t.machines::int[]) = 0 then 'Skipped' else 'Deploying' end,
       detail = case when cardinality(t.machines::int[]) = 0 then ${o.skippedDetail} else null end
-    from unnest(${sql.param(o.targetIds)}::int[], ${sql.param(machineLists)}::text[]) as t(id, machines)
+    from unnest(${sql.param(o.targetIds)}::int[], ${sql.param(machineLists)}::text[], ${sql.param(previous)}::text[]) as t(id, machines, previous)
     where rt.rollout_id = ${rolloutId} and rt.target_id = t.id and rt.state = 'Pending'`);
 }
 

@@ -30,12 +30,22 @@ export function rolloutConfigOf(config: TSoftwareUpdateConfig): Record<string, u
  * Pending, and wakes the rollout engines when `tx` commits; answers its id. The
  * caller has checked the targets (unknown or hidden ids answered 404 before);
  * the caller's principal is kept to apply the waves later. `activityId` is the
- * audit activity of the starting request. Nothing is applied here: the engine
+ * audit activity of the starting request; `rollback` makes it the rollback of
+ * another rollout (`rollback.ts`). Nothing is applied here: the engine
  * applies wave 1 at its next pass (within a second).
  */
 export async function startRollout(
   tx: DbOrTx,
-  o: { principal: Principal; kind: RolloutKind; config: TSoftwareUpdateConfig; targetIds: number[]; plan: TRolloutPlan; activityId: number | null },
+  o: {
+    principal: Omit<Principal, 'jti'> & { jti?: string };
+    kind: RolloutKind;
+    config: TSoftwareUpdateConfig | Record<string, unknown>;
+    targetIds: number[];
+    plan: TRolloutPlan;
+    activityId: number | null;
+    /** A rollback (`rollback.ts`): the rollout it rolls back, and per target (as `targetIds`) what it puts back. */
+    rollback?: { of: number; restores: unknown[] };
+  },
 ): Promise<number> {
   const info = new Map((await selectTargetInfo(tx, o.kind, o.targetIds)).map((t) => [t.id, t]));
   const { jti: _jti, ...principal } = o.principal;
@@ -46,11 +56,13 @@ export async function startRollout(
     principal,
     customerProduction: [...info.values()].some((t) => t.customerProduction),
     activityId: o.activityId,
+    rollbackOf: o.rollback?.of ?? null,
   });
   await insertTargets(tx, rolloutId, {
     ids: o.targetIds,
     names: o.targetIds.map((id) => info.get(id)?.name ?? `${o.kind === 'machines' ? 'Machine' : 'Account'} ${id}`),
     waves: waveOfEach(o.targetIds.length, o.plan.waves),
+    restores: o.rollback?.restores,
   });
   await notifyRolloutsChanged(tx);
   return rolloutId;

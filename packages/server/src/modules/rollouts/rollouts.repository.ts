@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { TRolloutStatus, TRolloutTargetState } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import type { RolloutRow } from '../../engine/rollouts/rollouts.repository.js';
+import { ROLLOUT_COLUMNS, type RolloutRow } from '../../engine/rollouts/rollouts.repository.js';
 
 /** A page of rollouts, newest first, with the total; without Customer Production ones when `hideCustomerProduction`. */
 export async function selectRolloutsPage(
@@ -16,8 +16,7 @@ export async function selectRolloutsPage(
   const where = sql`where true ${q.status ? sql`and status = ${q.status}` : sql``} ${q.hideCustomerProduction ? sql`and not customer_production` : sql``}`;
   const [{ rows }, count] = await Promise.all([
     db.execute<RolloutRow>(sql`
-      select id, kind, status, reason, plan, config, created_by as "createdBy", principal, customer_production as "customerProduction",
-        activity_id as "activityId", current_wave as "currentWave", created_at as "createdAt", updated_at as "updatedAt"
+      select ${ROLLOUT_COLUMNS}
       from rollouts ${where} order by id desc offset ${q.startIndex} limit ${q.limit}`),
     db.execute<{ n: number }>(sql`select count(*)::int as n from rollouts ${where}`),
   ]);

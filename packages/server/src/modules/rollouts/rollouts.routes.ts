@@ -1,13 +1,15 @@
 /**
  * Rollouts (DESIGN §15; spec 3 §7 Updater and batch): `GET /rollouts`,
  * `GET /rollouts/{id}`, `GET /rollouts/{id}/targets` and
- * `POST /rollouts/{id}/pause|resume|abort` and
+ * `POST /rollouts/{id}/pause|resume|abort`, `POST /rollouts/{id}/rollback` and
  * `POST /rollouts/{id}/waves/{wave}/approve|reject`. Every route needs `write` (the
  * Updater is write-only: the reads say `requireWrite`).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ZBatchResult,
   ZIdParams,
+  ZRollbackRequest,
   ZRollout,
   ZRolloutTargetsQuery,
   ZRolloutTargetsResponse,
@@ -87,6 +89,24 @@ export const rolloutRoutes: FastifyPluginAsyncZod = async (app) => {
       (req) => app.services.rollouts.transition({ principal: req.principal!, id: req.params.id, to }),
     );
   }
+
+  app.post(
+    '/rollouts/:id/rollback',
+    {
+      config: { problems: [409] },
+      schema: {
+        operationId: 'rollbackRollout',
+        description:
+          "Rolls back a Halted, Aborted or Completed rollout (issue 25): a new rollout, linked both ways (`rollbackOf`, `rolledBackBy`), puts back on the targets its waves changed the desired versions each had before (machine overrides, or the account's machineConfig and the overrides it cleared), with the same waves and approvals by the same rules. `dryRun: true` answers per target what it would change, refused targets with the rule, and starts nothing. 409 for a rollout Running or Paused, already rolled back, or with nothing to put back. Audited RollbackRollout.",
+        tags,
+        summary: 'Roll back a rollout: its targets get their previous versions in a new rollout (audited)',
+        params: ZIdParams,
+        body: ZRollbackRequest,
+        response: { 200: ZBatchResult },
+      },
+    },
+    (req) => app.services.rollouts.rollback({ principal: req.principal!, id: req.params.id, dryRun: req.body.dryRun }),
+  );
 
   const decisions = [
     [

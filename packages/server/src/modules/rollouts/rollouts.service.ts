@@ -23,6 +23,10 @@
  *   wave, while something of it waits for approval, by a user other than the
  *   starter when ROLLOUT_REQUIRE_SECOND_APPROVER (403 naming the rule). Abort
  *   and a halt cancel every operation of the rollout that has not started.
+ * - Roll back (`engine/rollouts/rollback.ts`): a Halted, Aborted or Completed
+ *   rollout, once; the dry run first (per target what it would put back), then
+ *   a new rollout linked both ways, audited RollbackRollout. A rolled-back
+ *   rollout cannot be resumed (409).
  * - A rollout over a production class's machines gets `approval: perWave`
  *   unless the plan says `firstWaveOnly`; `none` is 422 for them.
  * - Each transition is one transaction, audited PauseRollout, ResumeRollout or
@@ -59,6 +63,8 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import { announceProgress } from '../../engine/rollouts/engine.js';
 import { rolloutConfigOf, startRollout } from '../../engine/rollouts/start.js';
+import { rollbackTargets, startRollback } from '../../engine/rollouts/rollback.js';
+import { planRestoreResults } from '../software-update/software-update.restore.js';
 import { listedChanges, planTargets, refusedTargets, type UpdateKind } from '../software-update/software-update.apply.js';
 import {
   lockRollout,
@@ -102,6 +108,8 @@ function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts, o: { secondAppro
     updatedAt: new Date(r.updatedAt).toISOString(),
     activityId: r.activityId,
     currentWave: r.currentWave,
+    rollbackOf: r.rollbackOf,
+    rolledBackBy: r.rolledBackBy,
     counts,
   };
 }
@@ -159,6 +167,13 @@ export interface RolloutService {
    * one with nothing waiting for approval.
    */
   decideWave(opts: { principal: Principal; id: number; wave: number; decision: 'approve' | 'reject'; reason: string }): Promise<TRollout>;
+  /**
+   * Roll back (`engine/rollouts/rollback.ts`): with `dryRun`, what the rollback
+   * would change per target (refused targets carry the rule); else starts it and
+   * answers its id and activity. 404 unknown or hidden; 409 a rollout not
+   * Halted, Aborted or Completed, already rolled back, or with nothing to put back.
+   */
+  rollback(opts: { principal: Principal; id: number; dryRun: boolean }): Promise<TBatchResult>;
 }
 
 export function createRolloutService({
@@ -257,6 +272,7 @@ export function createRolloutService({
         const r = await lockRollout(tx, id);
         if (!r || (r.customerProduction && hide(principal))) throw notFound(`Rollout ${id}`);
         if (!from.includes(r.status)) throw conflict(`Rollout ${id} is ${r.status}: it cannot be ${verb}`);
+        if (to === 'resume' && r.rolledBackBy !== null) throw conflict(`Rollout ${id} is rolled back by rollout ${r.rolledBackBy}: it cannot be resumed`);
         const next =
           to === 'pause'
             ? { status: 'Paused' as const, reason: `Paused by ${principal.username}`, currentWave: r.currentWave }
@@ -281,6 +297,23 @@ export function createRolloutService({
       });
       await announceProgress(db, events, id);
       return detail((await selectRollout(db, id, false))!, principal);
+    },
+
+    async rollback({ principal, id, dryRun }) {
+      const result = await db.transaction(async (tx) => {
+        const r = await lockRollout(tx, id);
+        if (!r || (r.customerProduction && hide(principal))) throw notFound(`Rollout ${id}`);
+        const targets = (await rollbackTargets(tx, r)).map((t) => ({ id: t.id, restore: t.previous }));
+        const results = await planRestoreResults(tx, { principal, kind: r.kind, targets });
+        const changed = results.filter((t) => t.changes.length > 0).length;
+        const refused = results.filter((t) => t.refused !== null).length;
+        if (dryRun) return { dryRun, targets: results, changed, refused, activityId: null, rolloutId: null };
+        const { jti: _jti, ...starter } = principal;
+        const started = await startRollback(tx, r, { principal: starter, user: principal.username });
+        return { dryRun, targets: results, changed, refused, ...started };
+      });
+      if (result.rolloutId !== null) await announceProgress(db, events, result.rolloutId);
+      return result;
     },
 
     async decideWave({ principal, id, wave, decision, reason }) {

@@ -29,12 +29,8 @@
  * SQL is set-based: one statement per kind of read or write, rows locked in id order.
  */
 import {
-  ACCOUNT_VERSION_MODES,
   CLASS_ADD_ON,
-  COMPONENT_LABELS,
-  CONFIG_COMPONENTS,
   type TAuditChange,
-  type TConfigComponent,
   type TFieldError,
   type TMachineConfig,
   type TSoftwareUpdateConfig,
@@ -44,14 +40,26 @@ import {
 import type { DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { HttpProblem } from '../../lib/problem.js';
-import { LOCKED_INSTANCE_FIELDS, checkMachineConfig, normaliseMachineConfig, readMachineConfig } from '../account-settings/account-rules.js';
+import { readMachineConfig } from '../account-settings/account-rules.js';
 import { applyDesiredState, writeMachineDesiredStates } from '../../engine/desired-state/desired-state.js';
 import { loadSoftwareSnapshot, type VersionOverrides } from '../../engine/desired-state/desired-state.repository.js';
-import { resolveComponent, versionRef, type SoftwareSnapshot } from '../../engine/desired-state/resolve.js';
+import type { SoftwareSnapshot } from '../../engine/desired-state/resolve.js';
 import * as repo from './software-update.repository.js';
+import {
+  accountVersion,
+  librarySet,
+  memoisedCheck,
+  missingTargets,
+  resolvedRef,
+  softwaresSet,
+  unresolvedReason,
+  versionText,
+  withUpdate,
+  type UpdateKind,
+  type UpdateRestore,
+} from './software-update.rules.js';
 
-/** Machines ('machines', the updater's machine mode) or accounts ('accounts', account mode). */
-export type UpdateKind = 'machines' | 'accounts';
+export { softwaresSet, versionText, type UpdateKind, type UpdateRestore } from './software-update.rules.js';
 
 /** What both functions take: who asks, the kind of targets, the update and the target ids (at most MAX_UPDATE_TARGETS). */
 export interface SoftwareUpdateTargets {
@@ -71,93 +79,8 @@ export interface PlannedTarget {
   next: Record<string, unknown>;
   /** Machine mode: the account's stored machineConfig (what the machine resolves with its overrides). */
   accountConfig?: Record<string, unknown>;
-}
-
-/** The softwares an update sets (mode not Skip), in the catalogue's order. */
-export const softwaresSet = (config: TSoftwareUpdateConfig): TConfigComponent[] =>
-  CONFIG_COMPONENTS.filter((key) => config[`${key}VersionMode`] !== 'Skip');
-
-/** A version mode and version as text, e.g. 'Latest master', 'Select develop|abc1234', 'None'. */
-export function versionText(mode: unknown, version: unknown): string {
-  const text = typeof version === 'string' ? version : '';
-  switch (mode) {
-    case 'Latest': {
-      const branch = text.endsWith('|latest') ? text.slice(0, -'|latest'.length) : text;
-      return `Latest ${branch || 'any branch'}`;
-    }
-    case 'Select':
-      return `Select ${text}`;
-    case 'LatestBuild':
-      return 'LatestBuild';
-    default:
-      return 'None';
-  }
-}
-
-/** `config` with the update's softwares (not Skip) and library modes (not Skip) set, normalised as the push normalises. */
-function withUpdate(config: TMachineConfig, update: TSoftwareUpdateConfig): TMachineConfig {
-  const out: Record<string, unknown> = { ...config };
-  for (const key of softwaresSet(update)) {
-    out[`${key}VersionMode`] = update[`${key}VersionMode`];
-    out[`${key}Version`] = update[`${key}Version`];
-  }
-  if (update.mainLibraryMode !== 'Skip') {
-    out.mainLibraryMode = update.mainLibraryMode;
-    out.mainLibraryFiles = update.mainLibraryFiles;
-  }
-  if (update.accountLibraryMode !== 'Skip') {
-    out.accountLibraryMode = update.accountLibraryMode;
-    out.accountLibraryFile = update.accountLibraryFile;
-    out.accountLibraryFiles = update.accountLibraryFile === null ? [] : [update.accountLibraryFile];
-  }
-  return normaliseMachineConfig(out as TMachineConfig);
-}
-
-/** The resolved commit as `{branch}|{shortHash}`, null for not installed, undefined when it does not resolve. */
-function resolvedRef(snapshot: SoftwareSnapshot, key: string, mode: unknown, version: unknown): string | null | undefined {
-  const commit = resolveComponent(snapshot, key, mode, version);
-  return commit === undefined ? undefined : commit && versionRef(commit);
-}
-
-const unresolvedReason = (key: TConfigComponent, mode: unknown, version: unknown) =>
-  `${COMPONENT_LABELS[key]} version ${versionText(mode, version)} does not resolve to a known commit or build`;
-
-/** 404 naming each unknown or hidden id by its request field and index. */
-function missingTargets(kind: UpdateKind, targetIds: number[], found: Set<number>): HttpProblem | null {
-  const label = kind === 'machines' ? 'Machine' : 'Account';
-  const errors: TFieldError[] = targetIds.flatMap((id, i) =>
-    found.has(id) ? [] : [{ propertyName: `${kind}.${i}`, errorMessage: `${label} ${id} was not found`, attemptedValue: id }],
-  );
-  if (errors.length === 0) return null;
-  return new HttpProblem(404, 'Not Found', `${errors.length} ${kind === 'machines' ? 'machine' : 'account'}(s) were not found`, errors);
-}
-
-/** The fields of a config and of the stored config that `checkMachineConfig` reads (the rest cannot change its answer). */
-const CHECKED_FIELDS = [
-  ...CONFIG_COMPONENTS.flatMap((key) => [`${key}VersionMode`, `${key}Version`]),
-  'mainLibraryFiles',
-  'accountLibraryFiles',
-  ...Object.keys(LOCKED_INSTANCE_FIELDS),
-];
-
-/**
- * The instance settings push's rules (`checkMachineConfig`, reused as is), run
- * once per distinct input: accounts with the same versions, library files and
- * locked fields share one answer (the rules read nothing else), so a large
- * update asks the catalogue once per kind of account, not once per account.
- */
-function memoisedCheck(tx: DbOrTx) {
-  const seen = new Map<string, Promise<{ errors: TFieldError[]; region: string }>>();
-  return (config: TMachineConfig, stored: Record<string, unknown>) => {
-    const c = config as unknown as Record<string, unknown>;
-    const key = JSON.stringify([CHECKED_FIELDS.map((f) => c[f]), Object.keys(LOCKED_INSTANCE_FIELDS).map((f) => stored[f] ?? null)]);
-    let answer = seen.get(key);
-    if (!answer) {
-      answer = checkMachineConfig(tx, { config, stored }).then((r) => ({ errors: r.errors, region: r.config.region }));
-      seen.set(key, answer);
-    }
-    return answer;
-  };
+  /** What the update changes, as it was before (a rollout keeps it for its rollback). */
+  previous: UpdateRestore;
 }
 
 async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: SoftwareSnapshot, lock: boolean): Promise<PlannedTarget[]> {
@@ -175,14 +98,6 @@ async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       return [key, { mode, version, resolved: resolvedRef(snapshot, key, mode, version) }] as const;
     }),
   );
-  /** The account's mode and version of `key` as stored (a missing or invalid mode reads as its default, as readMachineConfig reads it). */
-  const accountVersion = (raw: Record<string, unknown>, key: TConfigComponent) => {
-    const mode = raw[`${key}VersionMode`];
-    const version = raw[`${key}Version`];
-    return ACCOUNT_VERSION_MODES.includes(mode as never)
-      ? { mode, version: typeof version === 'string' ? version : '' }
-      : { mode: defaults[`${key}VersionMode`], version: defaults[`${key}Version`] };
-  };
   return rows.map((m) => {
     const raw = configs.get(m.accountId)?.machineConfig ?? {};
     const next: Record<string, { mode: string; version: string }> = { ...m.versionOverrides };
@@ -210,6 +125,7 @@ async function planMachines(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       auditChanges: changes.map((c) => ({ entityName: name, propertyName: c.field, oldValue: c.oldValue, newValue: c.newValue })),
       next,
       accountConfig: raw,
+      previous: { overrides: Object.fromEntries(keys.map((key) => [key, m.versionOverrides[key] ?? null])) },
     };
   });
 }
@@ -223,6 +139,7 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
   const missing = missingTargets('accounts', o.targetIds, new Set(rows.map((r) => r.id)));
   if (missing) throw missing;
   const check = memoisedCheck(tx);
+  const previousFields = [...keys.flatMap((key) => [`${key}VersionMode`, `${key}Version`]), ...librarySet(o.config)];
   // Accounts with the same stored config read and update alike: once per distinct config.
   const read = new Map<string, { before: TMachineConfig; after: TMachineConfig }>();
   const configsOf = (a: repo.UpdateAccountRow) => {
@@ -239,7 +156,7 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
   for (const a of rows) {
     const account = { id: a.id, name: a.name, classId: a.classId };
     if (a.classId === CLASS_ADD_ON) {
-      planned.push({ result: { id: a.id, name: a.name, changes: [], refused: 'Add-on accounts have no instance settings' }, account, auditChanges: [], next: {} });
+      planned.push({ result: { id: a.id, name: a.name, changes: [], refused: 'Add-on accounts have no instance settings' }, account, auditChanges: [], next: {}, previous: {} });
       continue;
     }
     const { before, after } = configsOf(a);
@@ -267,7 +184,15 @@ async function planAccounts(tx: DbOrTx, o: SoftwareUpdateTargets, snapshot: Soft
       account,
       auditChanges: changes.map((c) => ({ entityName: name, propertyName: c.field, oldValue: c.oldValue, newValue: c.newValue })),
       next: { ...after, instanceVersion: a.instanceVersion + 1 },
+      previous: { machineConfig: Object.fromEntries(previousFields.map((f) => [f, a.machineConfig[f] ?? null])) },
     });
+  }
+  // The overrides the update clears, kept for a rollback (read only for accounts that have some).
+  const overridden = rows.filter((a) => a.overridden > 0).map((a) => a.id);
+  const cleared = await repo.selectVersionOverrides(tx, { accountIds: overridden, softwares: keys });
+  for (const p of planned) {
+    const machineOverrides = cleared.get(p.result.id);
+    if (machineOverrides) p.previous.machineOverrides = machineOverrides;
   }
   return planned;
 }
@@ -356,12 +281,17 @@ export async function writePlanned(
  * Applies the update to these targets inside `tx` (the caller's transaction),
  * with `activityId` as the cause of the desired-version change. Throws 404 for
  * unknown or hidden ids and 422 naming refused targets. Answers the machines
- * whose desired versions changed.
+ * whose desired versions changed, and per target what it changed as it was
+ * before ({@link UpdateRestore}: what a rollback puts back).
  */
-export async function applySoftwareUpdate(tx: DbOrTx, o: SoftwareUpdateTargets & { activityId: number }): Promise<{ machineIds: number[] }> {
+export async function applySoftwareUpdate(
+  tx: DbOrTx,
+  o: SoftwareUpdateTargets & { activityId: number },
+): Promise<{ machineIds: number[]; previous: Map<number, UpdateRestore> }> {
   const snapshot = await loadSoftwareSnapshot(tx);
   const planned = await planTargets(tx, { ...o, lock: true, snapshot });
   const refused = refusedTargets(o.kind, o.targetIds, planned.map((p) => p.result));
   if (refused) throw refused;
-  return writePlanned(tx, { kind: o.kind, config: o.config, planned, activityId: o.activityId, snapshot });
+  const { machineIds } = await writePlanned(tx, { kind: o.kind, config: o.config, planned, activityId: o.activityId, snapshot });
+  return { machineIds, previous: new Map(planned.map((p) => [p.result.id, p.previous])) };
 }

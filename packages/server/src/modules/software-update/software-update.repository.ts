@@ -160,6 +160,39 @@ export async function selectUpdateAccounts(
   }));
 }
 
+/**
+ * The overrides of `softwares` on the live machines of `accountIds` (what
+ * {@link clearVersionOverrides} would clear), by account, then machine id (as
+ * text: the JSON key), then software. One statement.
+ */
+export async function selectVersionOverrides(
+  db: DbOrTx,
+  q: { accountIds: number[]; softwares: string[] },
+): Promise<Map<number, Record<string, Record<string, { mode: string; version: string }>>>> {
+  const out = new Map<number, Record<string, Record<string, { mode: string; version: string }>>>();
+  if (q.accountIds.length === 0 || q.softwares.length === 0) return out;
+  const { rows } = await db.execute<{ id: number; account_id: number; overrides: Record<string, { mode: string; version: string }> }>(sql`
+    select m.id, m.account_id,
+      (select jsonb_object_agg(e.key, e.value) from jsonb_each(m.version_overrides) e where e.key = any(${sql.param(q.softwares)}::text[])) as overrides
+    from machines m
+    where m.account_id = any(${ids(q.accountIds)}) and m.deleted_at is null and m.version_overrides ?| ${sql.param(q.softwares)}::text[]`);
+  for (const r of rows) {
+    const byMachine = out.get(r.account_id) ?? {};
+    byMachine[String(r.id)] = r.overrides;
+    out.set(r.account_id, byMachine);
+  }
+  return out;
+}
+
+/** Merges each machine's `overrides` into its version overrides (a rollback putting back what an account update cleared). One statement. */
+export async function mergeVersionOverrides(tx: DbOrTx, rows: { machineId: number; overrides: Record<string, { mode: string; version: string }> }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    update machines m set version_overrides = m.version_overrides || v.overrides
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) v("machineId" int, overrides jsonb)
+    where m.id = v."machineId" and m.deleted_at is null`);
+}
+
 /** Removes the overrides of `softwares` from the live machines of `accountIds` (one statement). */
 export async function clearVersionOverrides(tx: DbOrTx, q: { accountIds: number[]; softwares: string[] }): Promise<void> {
   if (q.accountIds.length === 0 || q.softwares.length === 0) return;

@@ -3,7 +3,9 @@
  * point 4): status and reason, the plan, per-wave progress bars with counts,
  * the targets table (paged, by wave and state), Pause, Resume and Abort
  * (Abort asks first), and Approve wave or Reject while the current wave waits
- * for approval (issue 25; `components/WaveApproval.tsx`). Live: RolloutProgress events of `/taskHub` update the
+ * for approval (issue 25; `components/WaveApproval.tsx`), Roll back of a rollout
+ * that no longer moves (`components/RollbackButton.tsx`) and the links between
+ * a rollout and its rollback. Live: RolloutProgress events of `/taskHub` update the
  * page (`useTaskHub` keeps the channel open), with a poll every 15 s behind
  * them until the rollout is aborted or completed. Unknown ids show an error
  * with a link back to the list.
@@ -19,8 +21,9 @@ import { isSettled, useRollout, useRolloutTargets } from './api/queries';
 import { CountTags, STATE_COLORS, WaveProgress } from './components/RolloutProgress';
 import { componentLabel, fieldLabel } from '../../lib/field-labels';
 import { modeLabel, versionLabel } from '../software-versions/version-format';
-import { APPROVAL_LABELS, thresholdText, waveSizeText } from './updater-payload';
+import { APPROVAL_LABELS, ON_HALT_LABELS, thresholdText, waveSizeText } from './updater-payload';
 import { WaveApproval } from './components/WaveApproval';
+import { RollbackButton } from './components/RollbackButton';
 
 const TARGETS_PAGE = 20;
 
@@ -82,6 +85,7 @@ function Controls({ rollout }: { rollout: TRollout }) {
       >
         Abort
       </Button>
+      <RollbackButton rollout={rollout} />
       {holder}
     </Flex>
   );
@@ -149,6 +153,13 @@ export default function RolloutPage() {
                   ? `, within ${durationText(plan.approvalTimeoutMinutes)}${r.secondApproverRequired ? `, by a user other than ${r.createdBy}` : ''}`
                   : ''),
             },
+            { key: 'onHalt', label: 'When it halts', children: ON_HALT_LABELS[plan.onHalt] },
+            ...(r.rollbackOf !== null
+              ? [{ key: 'rollbackOf', label: 'Rolls back', children: <Link to={`/rollouts/${r.rollbackOf}`}>Rollout {r.rollbackOf}</Link> }]
+              : []),
+            ...(r.rolledBackBy !== null
+              ? [{ key: 'rolledBackBy', label: 'Rolled back by', children: <Link to={`/rollouts/${r.rolledBackBy}`}>Rollout {r.rolledBackBy}</Link> }]
+              : []),
             { key: 'counts', label: 'All targets', children: <CountTags counts={r.counts} /> },
             {
               key: 'activity',

@@ -19,6 +19,7 @@ import {
   SUGGESTED_BAKE_MINUTES,
   type TConfigComponent,
   type TRolloutApproval,
+  type TRolloutOnHalt,
   type TRolloutPlanInput,
   type TSoftwareUpdateConfigInput,
   type TTemplate,
@@ -134,8 +135,15 @@ export function defaultRolloutPlan(): RolloutPlanValue {
     approvalTimeoutMinutes: DEFAULT_APPROVAL_TIMEOUT_MINUTES,
     bakeMinutes: SUGGESTED_BAKE_MINUTES,
     minProbeSuccessPercent: DEFAULT_MIN_PROBE_SUCCESS_PERCENT,
+    onHalt: 'stay',
   };
 }
+
+/** The plan's `onHalt` as the plan editor and the rollout page say it. */
+export const ON_HALT_LABELS: Record<TRolloutOnHalt, string> = {
+  stay: 'Stay halted',
+  rollback: 'Roll back by itself',
+};
 
 /** How the console names a plan's approval mode. */
 export const APPROVAL_LABELS: Record<TRolloutApproval, string> = {

@@ -13,7 +13,7 @@
  * - `POST /software-update/update-machines|update-accounts`: 'Software update
  *   submitted' / 'Error occurred submitting software update';
  * - `POST /rollouts/{id}/pause|resume|abort`, `/waves/{wave}/approve|reject`,
- *   saved selections: their own texts.
+ *   `/rollback`, saved selections: their own texts.
  *
  * An error answer naming targets (404 unknown or hidden ids, 422 refused
  * targets) lists them under the toast's title.
@@ -166,6 +166,30 @@ export function useWaveDecision(decision: WaveDecision) {
     onSettled: (_r, _e, o) => {
       void queryClient.invalidateQueries({ queryKey: rolloutKeys.detail(o.id) });
       void queryClient.invalidateQueries({ queryKey: rolloutKeys.targets(o.id) });
+      void queryClient.invalidateQueries({ queryKey: rolloutKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: activityKeys.all });
+    },
+  });
+}
+
+/**
+ * `POST /rollouts/{id}/rollback` (issue 25 point 3): with `dryRun` what the
+ * rollback would put back (no toast, only an error one); else starts it:
+ * 'Rollback started' / 'Error occurred starting rollback'. The rolled-back
+ * rollout and the lists go stale.
+ */
+export function useRollback() {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (o: { id: number; dryRun: boolean }) => api.post<TBatchResult>(`rollouts/${o.id}/rollback`, { dryRun: o.dryRun }),
+    onSuccess: (_result, o) => {
+      if (!o.dryRun) toast.success('Rollback started');
+    },
+    onError: (error, o) => showProblem(toast, o.dryRun ? 'Error occurred previewing rollback' : 'Error occurred starting rollback', error),
+    onSettled: (_r, _e, o) => {
+      if (o.dryRun) return;
+      void queryClient.invalidateQueries({ queryKey: rolloutKeys.detail(o.id) });
       void queryClient.invalidateQueries({ queryKey: rolloutKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: activityKeys.all });
     },

@@ -20,7 +20,7 @@ const rollout: TRollout = {
   kind: 'accounts',
   status: 'Running',
   reason: null,
-  plan: { waves: [], maxFailedTargets: 1, maxFailedPercent: 10, waveTimeoutMinutes: 30, approvalTimeoutMinutes: 10080, bakeMinutes: 0, minProbeSuccessPercent: 95 },
+  plan: { waves: [], maxFailedTargets: 1, maxFailedPercent: 10, waveTimeoutMinutes: 30, approvalTimeoutMinutes: 10080, bakeMinutes: 0, minProbeSuccessPercent: 95, onHalt: 'stay' },
   config: {},
   createdBy: 'admin',
   secondApproverRequired: true,
@@ -29,6 +29,8 @@ const rollout: TRollout = {
   updatedAt: '2026-01-01T00:00:00Z',
   activityId: 1,
   currentWave: 0,
+  rollbackOf: null,
+  rolledBackBy: null,
   waves: [],
   counts: counts({ Pending: 3 }),
 };

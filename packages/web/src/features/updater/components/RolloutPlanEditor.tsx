@@ -13,8 +13,8 @@
  */
 import { Button, Flex, Form, InputNumber, Select, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { MAX_APPROVAL_TIMEOUT_MINUTES, MAX_BAKE_MINUTES, MAX_UPDATE_TARGETS, ROLLOUT_APPROVALS, type TRolloutApproval, type TWaveSize } from '@fleet/contracts';
-import { APPROVAL_LABELS, thresholdText, waveSizes, type RolloutPlanValue } from '../updater-payload';
+import { MAX_APPROVAL_TIMEOUT_MINUTES, MAX_BAKE_MINUTES, MAX_UPDATE_TARGETS, ROLLOUT_APPROVALS, ROLLOUT_ON_HALT, type TRolloutApproval, type TRolloutOnHalt, type TWaveSize } from '@fleet/contracts';
+import { APPROVAL_LABELS, ON_HALT_LABELS, thresholdText, waveSizes, type RolloutPlanValue } from '../updater-payload';
 
 export type { RolloutPlanValue };
 
@@ -177,6 +177,15 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
             onChange={(v) => v !== null && onChange({ ...value, approvalTimeoutMinutes: v * MINUTES_PER_DAY })}
           />
         </Form.Item>
+        <Form.Item label="When it halts" htmlFor="plan-on-halt">
+          <Select<TRolloutOnHalt>
+            id="plan-on-halt"
+            style={{ width: 290 }}
+            value={value.onHalt}
+            options={ROLLOUT_ON_HALT.map((o) => ({ value: o, label: ON_HALT_LABELS[o] }))}
+            onChange={(onHalt) => onChange({ ...value, onHalt })}
+          />
+        </Form.Item>
       </Form>
       <Typography.Text type="secondary" data-testid="plan-threshold">
         {thresholdText(value)}
@@ -184,6 +193,7 @@ export function RolloutPlanEditor({ value, total, onChange }: Props) {
         {value.bakeMinutes > 0
           ? `. Each wave bakes ${value.bakeMinutes} min once deployed: a machine with a new probe or server status issue, or probes under ${value.minProbeSuccessPercent} %, fails`
           : ''}
+        {value.onHalt === 'rollback' ? '. A halt rolls the applied targets back to their previous versions by itself' : ''}
         .
       </Typography.Text>
     </div>
