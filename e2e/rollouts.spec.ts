@@ -14,7 +14,10 @@
  *   Pending; Abort (confirmed) makes them NotApplied;
  * - a wave whose machine's probes fail after its deploy (the e2e server fails
  *   every probe of `{ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`) fails its bake
- *   and halts the rollout before wave 2;
+ *   and halts the rollout before wave 2; its plan's 'Roll back by itself'
+ *   starts the rollback, which puts wave 1's old version back;
+ * - Roll back of the completed rollout shows the dry run, then a new rollout
+ *   puts every machine back on the version it ran before;
  * - an admin freezes the fleet from the counters bar (a reason asked): a
  *   rollout started meanwhile releases nothing until Release on the banner;
  *   an operator has no Freeze button;
@@ -134,6 +137,32 @@ async function created(accountId: number) {
     .toEqual(['running']);
 }
 
+/** The launcher each machine of `accountIds` runs (`branch|shortHash`, or 'none'), by machine id. */
+async function runningLaunchers(accountIds: number[]): Promise<Record<number, string>> {
+  const out: Record<number, string> = {};
+  for (const accountId of accountIds) {
+    for (const machine of await machinesOf(accountId)) {
+      const running = (await api<TVersionState>(`/machines/${machine.id}/state-info`, adminToken)).components.launcher;
+      out[machine.id] = running ? `${running.branchName}|${running.shortHash}` : 'none';
+    }
+  }
+  return out;
+}
+
+/** Follows the link to the rollback on rollout page `page` and waits for the rollback to complete: the machines of `accountIds` then run `before` again. */
+async function rollbackCompletes(page: Page, id: number, accountIds: number[], before: Record<number, string>) {
+  const link = page.locator('.ant-descriptions-item', { hasText: 'Rolled back by' }).getByRole('link');
+  await link.waitFor({ timeout: DEPLOY_TIMEOUT });
+  const rollbackId = (await rollout(id)).rolledBackBy!;
+  expect(await link.innerText()).toBe(`Rollout ${rollbackId}`);
+  await link.click();
+  await page.waitForURL(new RegExp(`#/rollouts/${rollbackId}$`));
+  await page.locator('.ant-descriptions-item', { hasText: 'Rolls back' }).getByRole('link', { name: `Rollout ${id}` }).waitFor();
+  await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+  await expect.poll(() => runningLaunchers(accountIds), { timeout: DEPLOY_TIMEOUT, interval: 2000 }).toEqual(before);
+  return rollbackId;
+}
+
 /** A non-breaking launcher commit of release/8.1 that the machines of `accountId` do not desire now (`{branch}|{shortHash}`). */
 async function newLauncherCommit(accountId: number): Promise<{ shortHash: string; fullHash: string; ref: string }> {
   const [machine] = await machinesOf(accountId);
@@ -172,7 +201,7 @@ async function submitInWaves(
   set: string,
   ids: number[],
   commit: { shortHash: string; fullHash: string; ref: string },
-  opts: { maxFailed?: number; maxConcurrent?: number; bakeMinutes?: number } = {},
+  opts: { maxFailed?: number; maxConcurrent?: number; bakeMinutes?: number; rollBackOnHalt?: boolean } = {},
 ): Promise<number> {
   const names = new Map((await api<{ items: TUpdaterAccount[] }>(`/updater/accounts?search=${set}&limit=50`, adminToken)).items.map((a) => [a.id, a.name]));
   await signIn(page, 'admin', 'admin', `/updater?mode=account&search=${set}`);
@@ -202,6 +231,10 @@ async function submitInWaves(
     await plan.getByLabel('At once, at most', { exact: true }).fill(String(opts.maxConcurrent));
     await expect.poll(() => plan.getByTestId('plan-threshold').innerText()).toContain('no more of it is released once it does');
   }
+  if (opts.rollBackOnHalt) {
+    await chooseOption(page, plan.getByLabel('When it halts'), 'Roll back by itself');
+    await expect.poll(() => plan.getByTestId('plan-threshold').innerText()).toContain('A halt rolls the applied targets back to their previous versions by itself');
+  }
   await shot(page, 'rollout-plan');
   await dialog.getByRole('button', { name: 'Update', exact: true }).click();
   await page.getByRole('dialog', { name: `Update ${ids.length} accounts?` }).getByRole('button', { name: 'Yes' }).click();
@@ -221,6 +254,7 @@ describe('rollout page', () => {
   it('advances wave by wave to Completed, and the machines then run the new version', async () => {
     const ids = accounts.waves;
     await deployed(ids);
+    const before = await runningLaunchers(ids);
     const commit = await newLauncherCommit(ids[0]!);
     const { page } = await openPage();
     const id = await submitInWaves(page, SETS.waves, ids, commit, { maxConcurrent: 1 });
@@ -259,12 +293,27 @@ describe('rollout page', () => {
     releases.sort((a, b) => a.queued - b.queued);
     expect(releases[1]!.queued).toBeGreaterThanOrEqual(releases[0]!.finished);
     // Every machine of every target now runs the commit.
-    for (const accountId of ids) {
-      for (const machine of await machinesOf(accountId)) {
-        const running = (await api<TVersionState>(`/machines/${machine.id}/state-info`, adminToken)).components.launcher;
-        expect(`${running?.branchName}|${running?.shortHash}`).toBe(commit.ref);
-      }
-    }
+    expect(Object.values(await runningLaunchers(ids))).toEqual(ids.map(() => commit.ref));
+
+    // Roll back: the dry run names each account going back to its old version, then a new rollout puts them back.
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    const dialog = page.getByRole('dialog', { name: `Roll back rollout ${id}` });
+    await dialog.getByRole('table').first().waitFor();
+    const diff = await dialog.innerText();
+    expect(diff.match(new RegExp(SETS.waves, 'g'))?.length).toBe(3);
+    expect(diff).toContain(commit.shortHash);
+    expect(diff).toContain('in the same waves');
+    await shot(page, 'rollout-rollback-dry-run');
+    await dialog.getByRole('button', { name: 'Start rollback' }).click();
+    await toast(page, 'Rollback started').waitFor();
+    await page.waitForURL((url) => !url.hash.endsWith(`/rollouts/${id}`));
+    await page.goto(page.url().replace(/#.*$/, `#/rollouts/${id}`));
+    await rollbackCompletes(page, id, ids, before);
+    await shot(page, 'rollout-rollback');
+    // Once only: the rolled-back rollout offers no Roll back any more.
+    await page.goto(page.url().replace(/#.*$/, `#/rollouts/${id}`));
+    await page.locator('.ant-descriptions-item', { hasText: 'Rolled back by' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Roll back' }).count()).toBe(0);
   }, LONG);
 
   it('halts when wave 1 fails (injected failures, threshold 0), then Abort makes the later targets NotApplied', async () => {
@@ -351,9 +400,11 @@ describe('rollout page', () => {
     const [failing, other] = accounts.bake;
     await created(failing!);
     expect((await machinesOf(failing!))[0]!.name).toBe(`${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`);
+    await deployed([other!]);
+    const before = await runningLaunchers([failing!, other!]);
     const commit = await newLauncherCommit(failing!);
     const { page } = await openPage();
-    const id = await submitInWaves(page, SETS.bake, [failing!, other!], commit, { bakeMinutes: 2 });
+    const id = await submitInWaves(page, SETS.bake, [failing!, other!], commit, { bakeMinutes: 2, rollBackOnHalt: true });
     expect((await page.locator('.ant-descriptions-item', { hasText: 'Plan' }).innerText())).toContain('each wave bakes 2 min (probes at least 95 %)');
 
     // Deployed, the wave bakes; its machine's probe fails every 10 s (SIM_PROBE_FAIL_MACHINES), which fails the target at once.
@@ -366,6 +417,10 @@ describe('rollout page', () => {
     const table = page.getByRole('table', { name: 'Rollout targets' });
     await expect.poll(() => table.innerText()).toContain(`Unhealthy after deploy: ${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher: probe:`);
     await shot(page, 'rollout-bake-failed');
+    // onHalt 'rollback': the halt started the rollback by itself (user Rollout); wave 1's machine gets its old version back.
+    const rollbackId = await rollbackCompletes(page, id, [failing!, other!], before);
+    const back = await rollout(rollbackId);
+    expect(back).toMatchObject({ createdBy: 'Rollout', rollbackOf: id, counts: { Succeeded: 1 } });
   }, LONG);
 
   it('holds a rollout while an admin has frozen the fleet, and goes on once the freeze is released', async () => {

@@ -31,7 +31,7 @@ import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
-import { newCloudLibraryFile, newOperation, newRolloutAwaitingApproval } from './permission-fixtures.js';
+import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { TEST_DATA_KEY } from './db-url.js';
 import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
@@ -62,6 +62,8 @@ let ids: PathIds;
 let machineless: { account: number; site: number };
 /** Rollouts started by `lead` whose first wave waits for approval (the admin's base decisions). */
 let awaitingRollouts: { approve: number; reject: number };
+/** A Completed rollout that changed its machine (Roll back; issue 25). */
+let rolledOut: number;
 let adminToken: string;
 /** The operator's password hash as seeded (`changePassword` is fuzzed as the operator). */
 let operatorHash: string;
@@ -137,6 +139,7 @@ const BASE_PATHS: Record<string, () => Record<string, string>> = {
   // A wave waiting for approval of a rollout another user started (issue 25), one for each decision.
   approveRolloutWave: () => ({ id: String(awaitingRollouts.approve), wave: '1' }),
   rejectRolloutWave: () => ({ id: String(awaitingRollouts.reject), wave: '1' }),
+  rollbackRollout: () => ({ id: String(rolledOut) }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */
@@ -181,6 +184,7 @@ beforeAll(async () => {
     approve: await newRolloutAwaitingApproval(t, ids.machine, 'lead'),
     reject: await newRolloutAwaitingApproval(t, ids.machine, 'lead'),
   };
+  rolledOut = await newRolledOutRollout(t, ids.machine, 'lead');
   // Count every committed row change of every table (a rolled-back change rolls its count back too).
   await t.database.db.execute(sql.raw(`
     create table fuzz_writes (n bigint not null);

@@ -157,6 +157,21 @@ export async function newRolloutAwaitingApproval(t: TestApp, machineId: number, 
   return id;
 }
 
+/**
+ * A Completed rollout of machine `machineId` started by `as` whose wave changed
+ * the machine (its target Succeeded, with the machine's previous override of the
+ * launcher: none): what Roll back needs (issue 25). Answers its id.
+ */
+export async function newRolledOutRollout(t: TestApp, machineId: number, as: string): Promise<number> {
+  const id = await newRollout(t, machineId, as, 'Completed');
+  await t.database.db.transaction(async (tx) => {
+    const activityId = await insertActivity(tx, { action: 'RolloutWave', user: as, params: { rolloutId: id, wave: 1, machines: [machineId] }, changes: [] });
+    await tx.execute(sql`update rollout_targets set activity_id = ${activityId}, state = 'Succeeded', machine_ids = array[${machineId}]::int[],
+      previous = '{"overrides": {"launcher": null}}'::jsonb where rollout_id = ${id}`);
+  });
+  return id;
+}
+
 /** A file in the cloud library of the app's store that the library does not know; answers its url. */
 export async function newCloudLibraryFile(t: TestApp): Promise<string> {
   const file = { name: `Matrix_Dev_8.2.${Date.now()}${Math.floor(Math.random() * 1000)}.zip`, package: 'Matrix', type: 'Dev', version: '8.2' } as const;
@@ -358,6 +373,8 @@ export const FIXTURES: Record<string, Fixture> = {
   // A wave waiting for approval, of a rollout another user started (the four-eyes rule; issue 25).
   approveRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
   rejectRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
+  // A Completed rollout whose wave changed its machine: each call rolls back a rollout of its own (once per rollout).
+  rollbackRollout: { fresh: async (c) => ({ rollout: await newRolledOutRollout(c.t, c.world.ids.machine, c.user) }) },
   deleteLibraryFile: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   deleteLibraryFiles: { fresh: async (c) => ({ libraryFile: await newLibraryFile(c.t) }) },
   // The edit fields alone, valid for a definition of any data type (null: no default).

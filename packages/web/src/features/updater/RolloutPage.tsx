@@ -135,7 +135,11 @@ export default function RolloutPage() {
           items={[
             { key: 'kind', label: 'Targets', children: r.kind },
             { key: 'by', label: 'Started by', children: `${r.createdBy}, ${formatDateTime(r.createdAt)}` },
-            { key: 'update', label: 'Update', children: configText(r.config) },
+            {
+              key: 'update',
+              label: 'Update',
+              children: r.rollbackOf === null ? configText(r.config) : `Each target back to the versions it had before rollout ${r.rollbackOf}`,
+            },
             {
               key: 'plan',
               label: 'Plan',
