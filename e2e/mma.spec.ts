@@ -6,11 +6,15 @@
  * and removes the top bar's standby banner; as operator without
  * CustomerProductionAccess, no edit of Customer Production (and the server
  * refuses it); as viewer, read-only. The class is put back on standby after.
+ * Change windows (issue 25 point 5): one added to Customer Staging in the dialog
+ * (starting in the browser's zone), refused while its end is before its start,
+ * saved, shown in the table and read back from the server; removed after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
+  CLASS_CUSTOMER_STAGING,
   CLASS_INTERNAL_TESTING,
   type TListMachinesResponse,
   type TMmaClass,
@@ -20,7 +24,20 @@ import {
   type TTaskListResponse,
   type TUpdateMmaClassRequest,
 } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import {
+  adminToken,
+  api,
+  apiToken,
+  browser,
+  chooseOption,
+  createAccount,
+  expectAccessible,
+  NO_SOFTWARE,
+  openDropdown,
+  pagesPerTest,
+  signIn,
+  useBrowserAndAdmin,
+} from './browser.js';
 
 const LIVE_TIMEOUT = 90_000;
 
@@ -101,6 +118,62 @@ describe('MMA as admin', () => {
 
     await expect.poll(async () => (await operation()).startTime, { timeout: LIVE_TIMEOUT, interval: 500 }).not.toBeNull();
   }, 240_000);
+});
+
+describe('change windows (issue 25 point 5)', () => {
+  /** Customer Staging without windows again, as seeded. */
+  const clearWindows = async () => {
+    const c = (await classes()).find((x) => x.id === CLASS_CUSTOMER_STAGING)!;
+    const i = c.mmaInstance!;
+    const body: TUpdateMmaClassRequest = {
+      name: c.name,
+      image: c.image,
+      deployerBranch: i.deployerBranch,
+      deployerVersion: i.deployerVer,
+      standby: i.standby,
+      priorityGroup: i.priorityGroup,
+      caaHost: i.caaHost,
+      changeWindows: [],
+    };
+    await api(`/mma/classes/${CLASS_CUSTOMER_STAGING}`, adminToken, { method: 'PUT', body: JSON.stringify(body) });
+  };
+  afterAll(clearWindows);
+
+  it('adds a window to Customer Staging in the dialog, shows it in the table, and the server has it', async () => {
+    await clearWindows();
+    const { page } = await openPage({ timezoneId: 'Asia/Tokyo' });
+    await signIn(page, 'admin', 'admin', '/mma');
+    const staging = rowOf(page, CLASS_CUSTOMER_STAGING);
+    await staging.getByText('Any time').waitFor();
+
+    await staging.getByRole('button', { name: 'Edit Customer Staging' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit MMA Class' });
+    await dialog.getByText('No windows: rollouts may deploy at any time').waitFor();
+    await dialog.getByRole('button', { name: 'Add window' }).click();
+    const added = dialog.getByRole('group', { name: 'Change window 1' });
+    // A new window starts in the browser's zone.
+    expect(await added.locator('.ant-select').innerText()).toContain('Asia/Tokyo');
+    expect(Math.round((await dialog.boundingBox())!.width)).toBe(600);
+    await expectAccessible(page, 'Edit MMA Class with a change window', { within: '.ant-modal' });
+
+    await added.getByRole('checkbox', { name: 'Sat' }).check();
+    await added.getByLabel('Start').fill('01:30');
+    await added.getByLabel('End').fill('01:00');
+    await added.getByLabel('End').blur();
+    await added.getByText('End must be after start: a window never crosses midnight (split it in two)').waitFor();
+    await added.getByLabel('End').fill('04:00');
+    await added.getByLabel('Time zone').click();
+    await page.keyboard.type('Europe/Berl');
+    await openDropdown(page).locator('.ant-select-item-option', { hasText: 'Europe/Berlin' }).first().click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'MMA class updated').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await staging.getByText('Mon–Sat 01:30–04:00 Europe/Berlin').waitFor();
+    expect((await classes()).find((c) => c.id === CLASS_CUSTOMER_STAGING)!.changeWindows).toEqual([
+      { days: [1, 2, 3, 4, 5, 6], start: '01:30', end: '04:00', timeZone: 'Europe/Berlin' },
+    ]);
+  }, 120_000);
 });
 
 describe('MMA as operator and viewer', () => {

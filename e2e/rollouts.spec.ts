@@ -19,7 +19,9 @@
  * - Roll back of the completed rollout shows the dry run, then a new rollout
  *   puts every machine back on the version it ran before;
  * - an admin freezes the fleet from the counters bar (a reason asked): a
- *   rollout started meanwhile releases nothing until Release on the banner;
+ *   rollout started meanwhile releases nothing (its page says why) until
+ *   Release on the banner; then a change window of its class, closed today,
+ *   holds it (the page says when it opens) until the window is removed;
  *   an operator has no Freeze button;
  * - a rollout over Customer Production accounts waits for Approve wave at each
  *   wave (issue 25): the admin who started it sees why they may not approve
@@ -42,6 +44,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   CLASS_CUSTOMER_PRODUCTION,
+  CLASS_EXPERIMENTAL,
+  type TChangeWindow,
+  type TMmaClass,
+  type TUpdateMmaClassRequest,
   type TListCommitsResponse,
   type TListMachinesResponse,
     type TRollout,
@@ -135,6 +141,26 @@ async function created(accountId: number) {
   await expect
     .poll(async () => (await machinesOf(accountId)).map((m) => m.instance?.status ?? 'none'), { timeout: DEPLOY_TIMEOUT, interval: 2000 })
     .toEqual(['running']);
+}
+
+/** Three days from today (ISO weekday, Monday 1, in Europe/Berlin within a day's margin): a change window on that day alone is closed now. */
+const closedDay = ((new Date().getUTCDay() + 6 + 3) % 7) + 1;
+
+/** Sets the change windows of class `classId` (PUT /mma/classes/{id}, its other fields as they are). */
+async function setWindows(classId: number, changeWindows: TChangeWindow[]) {
+  const c = (await api<TMmaClass[]>('/mma/classes', adminToken)).find((x) => x.id === classId)!;
+  const i = c.mmaInstance!;
+  const body: TUpdateMmaClassRequest = {
+    name: c.name,
+    image: c.image,
+    deployerBranch: i.deployerBranch,
+    deployerVersion: i.deployerVer,
+    standby: i.standby,
+    priorityGroup: i.priorityGroup,
+    caaHost: i.caaHost,
+    changeWindows,
+  };
+  await api(`/mma/classes/${classId}`, adminToken, { method: 'PUT', body: JSON.stringify(body) });
 }
 
 /** The launcher each machine of `accountIds` runs (`branch|shortHash`, or 'none'), by machine id. */
@@ -423,7 +449,7 @@ describe('rollout page', () => {
     expect(back).toMatchObject({ createdBy: 'Rollout', rollbackOf: id, counts: { Succeeded: 1 } });
   }, LONG);
 
-  it('holds a rollout while an admin has frozen the fleet, and goes on once the freeze is released', async () => {
+  it('holds a rollout while an admin has frozen the fleet, then while its change window is closed, and goes on once both allow it', async () => {
     const [account] = accounts.freeze;
     await deployed([account!]);
     const commit = await newLauncherCommit(account!);
@@ -445,17 +471,28 @@ describe('rollout page', () => {
       });
       await page.goto(`/#/rollouts/${started.rolloutId}`);
       await banner.waitFor();
-      // Several engine passes (1 s each) release nothing while frozen.
-      await new Promise((r) => setTimeout(r, 4000));
+      // The rollout page says what its wave waits for.
+      const waiting = page.getByTestId('rollout-waiting');
+      await waiting.getByText('Waiting for the fleet freeze to be released: frozen by admin: Quarterly close').waitFor();
       expect((await rollout(started.rolloutId)).waves[0]).toMatchObject({ status: 'Pending', startedAt: null });
       await shot(page, 'rollout-frozen');
 
+      // A change window of the account's class (Experimental), closed today: released from the freeze, the wave waits for it.
+      await setWindows(CLASS_EXPERIMENTAL, [{ days: [closedDay], start: '10:00', end: '12:00', timeZone: 'Europe/Berlin' }]);
       await banner.getByRole('button', { name: 'Release' }).click();
       await page.getByRole('dialog', { name: 'Release the fleet freeze' }).getByRole('button', { name: 'Release' }).click();
       await toast(page, 'Fleet released').waitFor();
       await banner.waitFor({ state: 'hidden' });
+      await page.reload();
+      const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][closedDay - 1];
+      await waiting.getByText(`Waiting for the change window (opens ${weekday} 10:00 Europe/Berlin)`).waitFor();
+      expect((await rollout(started.rolloutId)).waves[0]).toMatchObject({ status: 'Pending', startedAt: null });
+      await shot(page, 'rollout-change-window');
+      await setWindows(CLASS_EXPERIMENTAL, []);
       await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+      await waiting.waitFor({ state: 'hidden' });
     } finally {
+      await setWindows(CLASS_EXPERIMENTAL, []);
       await fetch(`${page.url().split('#')[0]}api/v1/fleet/freeze`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },

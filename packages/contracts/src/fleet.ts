@@ -3,6 +3,7 @@
  * SaaS images as the accounts list filters need them.
  */
 import { z } from 'zod';
+import { ZChangeWindows } from './change-windows.js';
 import { ZClassRef } from './classes.js';
 
 /** Top bar counters refresh interval, milliseconds (spec 3 §9). */
@@ -56,12 +57,18 @@ export const ZMmaInstanceState = z.object({
 
 export type TMmaInstanceState = z.infer<typeof ZMmaInstanceState>;
 
+/**
+ * An MMA class (spec 3 §3 MMA class) with its instance, if any, and its change
+ * windows (issue 25 point 5: when a rollout's wave may start on its machines;
+ * empty: any time).
+ */
 export const ZMmaClass = z.object({
   id: z.number().int(),
   name: z.string(),
   image: z.string().nullable(),
   isProduction: z.boolean(),
   mmaInstance: ZMmaInstanceState.nullable(),
+  changeWindows: ZChangeWindows,
 });
 export type TMmaClass = z.infer<typeof ZMmaClass>;
 export const ZMmaClassesResponse = z.array(ZMmaClass);

@@ -5,6 +5,7 @@ export * from './auth.js';
 export * from './classes.js';
 export * from './accounts.js';
 export * from './audit.js';
+export * from './change-windows.js';
 export * from './fleet.js';
 export * from './machines.js';
 export * from './operations.js';

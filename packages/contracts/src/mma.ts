@@ -3,6 +3,7 @@
  * the instances list and editing a class with its instance.
  */
 import { z } from 'zod';
+import { ZChangeWindows } from './change-windows.js';
 import { ZMmaInstanceState } from './fleet.js';
 
 /** Width of the Edit MMA Class dialog, px (spec 3 §9). */
@@ -29,8 +30,10 @@ export const HOST_NAME_MESSAGE = 'Must be a host name: letters, digits, hyphens 
 
 /**
  * `PUT /mma/classes/{id}` (spec 3 §7 MMA): name, deployerBranch, deployerVersion,
- * standby, priorityGroup, caaHost, and `image` (the dialog's Image: a jump-start
- * SaaS image name, or null for none; left out, the image is kept).
+ * standby, priorityGroup, caaHost, `image` (the dialog's Image: a jump-start
+ * SaaS image name, or null for none; left out, the image is kept) and
+ * `changeWindows` (issue 25 point 5: the whole list, [] for any time; left out,
+ * the windows are kept).
  */
 export const ZUpdateMmaClassRequest = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
@@ -40,5 +43,6 @@ export const ZUpdateMmaClassRequest = z.object({
   standby: z.boolean(),
   priorityGroup: z.number().int().min(0).max(1000),
   caaHost: z.string().trim().max(253).regex(HOST_NAME_PATTERN, HOST_NAME_MESSAGE).nullable(),
+  changeWindows: ZChangeWindows.optional(),
 });
 export type TUpdateMmaClassRequest = z.infer<typeof ZUpdateMmaClassRequest>;

@@ -106,6 +106,13 @@ export const ZRollout = z.object({
   rollbackOf: z.number().int().nullable(),
   /** The rollout that rolls this one back, or null (a rollout is rolled back once). */
   rolledBackBy: z.number().int().nullable(),
+  /**
+   * Why a Running rollout's current wave releases nothing now, or null: the
+   * fleet freeze (who and why) or a change window ('Waiting for the change
+   * window (opens Tue 02:00 Europe/Berlin)'; issue 25 point 5). `GET
+   * /rollouts/{id}` only (null in the list).
+   */
+  waitingFor: z.string().nullable(),
   waves: z.array(ZRolloutWave),
   counts: ZRolloutTargetCounts,
 });
@@ -128,7 +135,7 @@ export type TWaveDecisionRequest = z.infer<typeof ZWaveDecisionRequest>;
  */
 export const ZRollbackRequest = z.object({ dryRun: z.boolean().default(false) });
 export type TRollbackRequest = z.input<typeof ZRollbackRequest>;
-export const ZRolloutsResponse = zPaged(ZRollout.omit({ waves: true }));
+export const ZRolloutsResponse = zPaged(ZRollout.omit({ waves: true, waitingFor: true }));
 export type TRolloutsResponse = z.infer<typeof ZRolloutsResponse>;
 
 /** One target of a rollout (`GET /rollouts/{id}/targets`). */

@@ -4,7 +4,8 @@
  * its own transaction holding the rollout's row (`for update skip locked`, so two
  * workers never work on one rollout at once), and moves it as far as it can:
  *
- * 1. Running, the current wave's targets Pending: applies them in this
+ * 1. Running, the current wave's targets Pending (those of a class whose
+ *    change windows are all closed wait: `windows.ts`): applies them in this
  *    transaction: an audit activity RolloutWave (user: the rollout's starter;
  *    params rolloutId, wave (numbered from 1, as the rollout page shows it),
  *    targets; changes of every target) and the software
@@ -52,7 +53,8 @@ import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { ROLLOUT_USER, haltRollout, rejectWave, waveNeedsApproval } from './approvals.js';
 import { concurrencyOf, thresholdExceeded } from './waves.js';
 import { stepBake, type BakeState } from './bake.js';
-import { fleetFrozen } from './rollouts.repository.js';
+import { fleetFrozen, selectPendingTargetClasses } from './rollouts.repository.js';
+import { selectClosedClasses } from './windows.js';
 import type { TaskEvents } from '../push/events.js';
 export { ROLLOUT_USER } from './approvals.js';
 import {
@@ -157,13 +159,23 @@ function targetOutcome(outcomes: (Outcome | null)[]): Outcome | null {
 }
 
 /**
- * Applies the first `limit` Pending targets of the rollout's current wave, in
- * request order (step 1; all of them without `maxConcurrent`). Answers false
- * when the update was refused (the rollout is then halted).
+ * The first `limit` Pending targets of the rollout's current wave, in request
+ * order, that may be released at `now`: those whose classes (`windows.ts`:
+ * a machine's, an account's and its machines') have no change window closed.
  */
-async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, config: TSoftwareUpdateConfig, limit: number): Promise<boolean> {
+async function releasableTargets(tx: DbOrTx, r: RolloutRow, limit: number, now: Date): Promise<number[]> {
+  const closed = await selectClosedClasses(tx, now);
+  if (closed.size === 0) return (await selectWaveTargetIds(tx, r.id, r.currentWave, 'Pending')).slice(0, limit);
+  const pending = await selectPendingTargetClasses(tx, r.id, r.currentWave, r.kind);
+  return pending.filter((t) => !t.classIds.some((c) => closed.has(c))).slice(0, limit).map((t) => t.id);
+}
+
+/**
+ * Applies `targetIds` (Pending targets of the rollout's current wave: step 1).
+ * Answers false when the update was refused (the rollout is then halted).
+ */
+async function applyWave(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow, config: TSoftwareUpdateConfig, targetIds: number[]): Promise<boolean> {
   const wave = r.currentWave;
-  const targetIds = (await selectWaveTargetIds(tx, r.id, wave, 'Pending')).slice(0, limit);
   const principal: Principal = { ...r.principal, jti: `rollout-${r.id}` };
   const restores = r.rollbackOf === null ? null : await selectTargetRestores(tx, r.id, targetIds);
   const o: WaveUpdate = { principal, kind: r.kind, config, targetIds, restores };
@@ -271,7 +283,9 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
     // The cap (maxConcurrent): only as many targets deploy at once; the next pass releases more as they finish.
     const room = concurrencyOf(size, plan.maxConcurrent) - counts.Deploying - counts.AwaitingApproval;
     if (counts.Pending > 0 && r.status === 'Running' && room > 0 && !thresholdExceeded(counts.Failed, size, plan) && !(await fleetFrozen(tx))) {
-      if (!(await applyWave(tx, deps, r, config, room))) break;
+      // Change windows (windows.ts): targets of a class whose windows are closed wait for the next opening.
+      const ready = await releasableTargets(tx, r, room, deps.now?.() ?? new Date());
+      if (ready.length > 0 && !(await applyWave(tx, deps, r, config, ready))) break;
     }
     await evaluateWave(tx, deps, r, plan);
     let after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;

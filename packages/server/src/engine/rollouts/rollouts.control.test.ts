@@ -106,12 +106,40 @@ describe('operator control and visibility', () => {
       const id = await start(ids, { waves: [{ kind: 'count', value: 1 }] });
       for (let i = 0; i < 3; i++) await rolloutPass({ db: db(), updates: applier, events });
       expect(await waveActivities(id)).toEqual([]);
-      expect((await get(id)).counts).toMatchObject({ Pending: 2 });
+      const frozen = await get(id);
+      expect(frozen.counts).toMatchObject({ Pending: 2 });
+      expect(frozen.waitingFor).toBe('Waiting for the fleet freeze to be released: frozen by admin: Change freeze');
       expect((await freeze({ frozen: false })).statusCode).toBe(200);
       const done = await runUntil(id, ['Completed', 'Halted']);
       expect(done.status).toBe('Completed');
     } finally {
       await freeze({ frozen: false });
+    }
+  }, 60_000);
+
+  it("holds a wave whose targets' class has its change windows closed, says until when, and releases it once a window is open", async () => {
+    const ids = await freshMachines(2);
+    const { rows } = await db().execute<{ class_id: number }>(sql`select class_id from machines where id = ${ids[0]}`);
+    const classId = rows[0]!.class_id;
+    // Only the day three days from now, all day long (UTC): closed today.
+    const day = ((new Date().getUTCDay() + 6 + 3) % 7) + 1;
+    const windows = (changeWindows: unknown) => db().execute(sql`update mma_classes set change_windows = ${JSON.stringify(changeWindows)}::jsonb where id = ${classId}`);
+    await windows([{ days: [day], start: '00:00', end: '24:00', timeZone: 'UTC' }]);
+    try {
+      const id = await start(ids, { waves: [{ kind: 'count', value: 1 }] });
+      for (let i = 0; i < 3; i++) await rolloutPass({ db: db(), updates: applier, events });
+      expect(await waveActivities(id)).toEqual([]);
+      const waiting = await get(id);
+      expect(waiting.counts).toMatchObject({ Pending: 2 });
+      const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][day - 1];
+      expect(waiting.waitingFor).toBe(`Waiting for the change window (opens ${weekday} 00:00 UTC)`);
+      // Every day: open now.
+      await windows([{ days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '24:00', timeZone: 'UTC' }]);
+      const done = await runUntil(id, ['Completed', 'Halted']);
+      expect(done.status).toBe('Completed');
+      expect(done.waitingFor).toBeNull();
+    } finally {
+      await windows([]);
     }
   }, 60_000);
 

@@ -266,6 +266,23 @@ export async function selectWaveTargetIds(tx: DbOrTx, rolloutId: number, wave: n
   return rows.map((r) => r.id);
 }
 
+/**
+ * The Pending targets of a wave in request order, each with the MMA classes its
+ * release needs open (change windows, issue 25 point 5): a machine's class; an
+ * account's class and its live machines' classes.
+ */
+export async function selectPendingTargetClasses(tx: DbOrTx, rolloutId: number, wave: number, kind: RolloutKind): Promise<{ id: number; classIds: number[] }[]> {
+  const classes =
+    kind === 'machines'
+      ? sql`array(select m.class_id from machines m where m.id = t.target_id)`
+      : sql`array(select a.class_id from accounts a where a.id = t.target_id
+          union select m.class_id from machines m where m.account_id = t.target_id and m.deleted_at is null)`;
+  const { rows } = await tx.execute<{ id: number; classIds: number[] }>(sql`
+    select t.target_id as id, ${classes} as "classIds" from rollout_targets t
+    where t.rollout_id = ${rolloutId} and t.wave = ${wave} and t.state = 'Pending' order by t.position`);
+  return rows;
+}
+
 /** The machines of `machineIds` with their account (to map machines to account targets). */
 export async function selectMachineAccounts(tx: DbOrTx, machineIds: number[]): Promise<{ id: number; accountId: number }[]> {
   if (machineIds.length === 0) return [];

@@ -20,7 +20,7 @@ import { accounts, machines, mmaClasses, mmaInstances } from '../../db/schema.js
 import { countScopedMachines, sumCounts } from '../machines/fleet-counts.js';
 import { visible } from '../machines/machines.repository.js';
 
-/** A class and its instance (if any) as the API answers them (spec 3 §3 MMA class). */
+/** A class and its instance (if any) as the API answers them (spec 3 §3 MMA class), with its change windows (issue 25 point 5). */
 export function mmaClassJson(c: typeof mmaClasses.$inferSelect, i: typeof mmaInstances.$inferSelect | null): TMmaClass {
   return {
     id: c.id,
@@ -28,6 +28,7 @@ export function mmaClassJson(c: typeof mmaClasses.$inferSelect, i: typeof mmaIns
     image: c.image,
     isProduction: c.isProduction,
     mmaInstance: i && mmaInstanceJson(i),
+    changeWindows: c.changeWindows,
   };
 }
 

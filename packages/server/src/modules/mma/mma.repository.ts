@@ -39,7 +39,7 @@ export async function selectJumpStartImage(db: DbOrTx, name: string) {
   return row;
 }
 
-export async function updateClass(tx: DbOrTx, id: number, values: { name: string; image: string | null }) {
+export async function updateClass(tx: DbOrTx, id: number, values: Pick<typeof mmaClasses.$inferInsert, 'name' | 'image' | 'changeWindows'>) {
   const [row] = await tx.update(mmaClasses).set(values).where(eq(mmaClasses.id, id)).returning();
   return row!;
 }

@@ -30,7 +30,7 @@ export const mmaRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'updateMmaClass',
         description:
-          "Edits an MMA class and its instance: name, image (a jump-start SaaS image or null), deployer version and branch, standby, priority group, CAA host (spec 3 §2.7, §7 MMA). 403 for class Customer Production without group CustomerProductionAccess; 422 for an image that is not a jump-start image. Switching standby off lets the class's queued operations start (DESIGN §12). Answers the class as the list has it. Audited.",
+          "Edits an MMA class and its instance: name, image (a jump-start SaaS image or null), deployer version and branch, standby, priority group, CAA host, and the class's change windows (issue 25 point 5: days 1–7, ISO, Monday 1; start and end HH:mm, end after start; an IANA time zone; at most 20; left out, kept) (spec 3 §2.7, §7 MMA). 403 for class Customer Production without group CustomerProductionAccess; 422 for an image that is not a jump-start image. Switching standby off lets the class's queued operations start (DESIGN §12). Answers the class as the list has it. Audited.",
         tags,
         summary: 'Edit an MMA class and its instance (audited)',
         params: ZIdParams,

@@ -8,6 +8,7 @@
  * instance (unique `class_id`).
  */
 import { boolean, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import type { TChangeWindow } from '@fleet/contracts';
 import { ts } from '../../db/schema-types.js';
 
 export const mmaClasses = pgTable('mma_classes', {
@@ -18,9 +19,10 @@ export const mmaClasses = pgTable('mma_classes', {
   /**
    * Issue 25 point 5: when a rollout's wave may start on this class's machines,
    * a list of windows `{days: 1–7 (ISO, Monday 1), start: 'HH:mm', end: 'HH:mm',
-   * timeZone: IANA}` (ZChangeWindow); empty: any time.
+   * timeZone: IANA}` (ZChangeWindow); empty: any time. Written only through
+   * `PUT /mma/classes/{id}`, which validates it.
    */
-  changeWindows: jsonb('change_windows').$type<Record<string, unknown>[]>().notNull().default([]),
+  changeWindows: jsonb('change_windows').$type<TChangeWindow[]>().notNull().default([]),
 });
 
 export const mmaInstances = pgTable('mma_instances', {

@@ -2,7 +2,8 @@
  * The MMA screen's rules (spec 3 §2.7, §6, §7 MMA; DESIGN §5, §12):
  *
  * - `instances`: one MMA instance per class, with its class name.
- * - `updateClass`: edits a class (name, image) and its instance (deployer
+ * - `updateClass`: edits a class (name, image, change windows: issue 25 point 5,
+ *   left out they are kept) and its instance (deployer
  *   version and branch, standby, priority group, CAA host) in one transaction
  *   with the audit activity `UpdateMmaClass` (field-level changes of MmaClass and
  *   MmaInstance). 404 unknown class; 403 for class Customer Production without
@@ -53,7 +54,7 @@ export function createMmaService({ db, audit }: { db: Db; audit: AuditService })
         }
         const deployerBranch = body.deployerBranch || i.deployerBranch;
         const deployerChanged = body.deployerVersion !== i.deployerVer || deployerBranch !== i.deployerBranch;
-        const classValues = { name: body.name, image };
+        const classValues = { name: body.name, image, changeWindows: body.changeWindows ?? c.changeWindows };
         const instanceValues = {
           deployerVer: body.deployerVersion,
           deployerBranch,
@@ -62,7 +63,7 @@ export function createMmaService({ db, audit }: { db: Db; audit: AuditService })
           caaHost: body.caaHost || null,
         };
         const changes = [
-          ...diffChanges('MmaClass', { name: c.name, image: c.image }, classValues),
+          ...diffChanges('MmaClass', { name: c.name, image: c.image, changeWindows: c.changeWindows }, classValues),
           ...diffChanges(
             'MmaInstance',
             { deployerVer: i.deployerVer, deployerBranch: i.deployerBranch, standby: i.standby, priorityGroup: i.priorityGroup, caaHost: i.caaHost },

@@ -2,15 +2,26 @@
  * API tests of the MMA screen (spec 3 §2.7, §6, §7 MMA; DESIGN §5, §12): the
  * instances list, editing a class (merged answer, jump-start images only,
  * deployer version stamp, audit with field-level changes), the Customer
- * Production group rule, viewer refusal, and standby off releasing the class's
- * queued operations through the real operation agent.
+ * Production group rule, viewer refusal, standby off releasing the class's
+ * queued operations through the real operation agent, and the change windows
+ * of a class (issue 25 point 5: written, read back, audited, refused when bad,
+ * and read by the rollout engine's `selectClosedClasses`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { CLASS_CUSTOMER_PRODUCTION, CLASS_CUSTOMER_STAGING, CLASS_EXPERIMENTAL, type TMmaClass, type TMmaInstance } from '@fleet/contracts';
+import {
+  CLASS_CUSTOMER_PRODUCTION,
+  CLASS_CUSTOMER_STAGING,
+  CLASS_EXPERIMENTAL,
+  MAX_CHANGE_WINDOWS,
+  type TChangeWindow,
+  type TMmaClass,
+  type TMmaInstance,
+} from '@fleet/contracts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app.js';
 import { mmaInstances, saasImages } from '../../db/schema.js';
+import { selectClosedClasses } from '../../engine/rollouts/windows.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { activities } from '../../../test/account-fixtures.js';
 import { sleep, startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
@@ -127,6 +138,82 @@ describe('PUT /mma/classes/{id}', () => {
     expect(await count()).toBe(before + (c.mmaInstance!.standby ? 0 : 1));
     await put(CLASS_CUSTOMER_STAGING, bodyOf(c, { standby: false }));
     expect(await count()).toBe(before - (c.mmaInstance!.standby ? 1 : 0));
+  });
+});
+
+describe('change windows (issue 25 point 5)', () => {
+  const NIGHTS: TChangeWindow = { days: [1, 2, 3, 4, 5], start: '02:00', end: '05:00', timeZone: 'Europe/Berlin' };
+  const SATURDAY: TChangeWindow = { days: [6], start: '10:00', end: '24:00', timeZone: 'UTC' };
+  const staging = async () => (await classes()).find((c) => c.id === CLASS_CUSTOMER_STAGING)!;
+
+  it('sets the windows of a class, reads them back, keeps them when left out, clears them with [], audited as a class change', async () => {
+    const before = await staging();
+    expect(before.changeWindows, 'seeded without windows').toEqual([]);
+    const res = await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { changeWindows: [NIGHTS, SATURDAY] }), 'operator');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as TMmaClass).changeWindows).toEqual([NIGHTS, SATURDAY]);
+    expect((await classes('viewer')).find((c) => c.id === CLASS_CUSTOMER_STAGING)!.changeWindows).toEqual([NIGHTS, SATURDAY]);
+    const [activity] = await activities(t, undefined, 'UpdateMmaClass');
+    expect(activity).toMatchObject({ user: 'operator' });
+    expect(activity!.metadata.changes).toEqual([{ entityName: 'MmaClass', propertyName: 'changeWindows', oldValue: [], newValue: [NIGHTS, SATURDAY] }]);
+
+    const kept = await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { priorityGroup: before.mmaInstance!.priorityGroup + 1 }));
+    expect((kept.json() as TMmaClass).changeWindows, 'left out: kept').toEqual([NIGHTS, SATURDAY]);
+    const cleared = await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { changeWindows: [] }));
+    expect((cleared.json() as TMmaClass).changeWindows).toEqual([]);
+    expect((await staging()).changeWindows).toEqual([]);
+  });
+
+  it('the rollout engine reads the classes closed now, with their next opening', async () => {
+    const before = await staging();
+    await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { changeWindows: [NIGHTS, SATURDAY] }));
+    try {
+      // Tuesday 2026-06-16 06:00 in Berlin: closed until Wednesday 02:00 (00:00Z).
+      const closed = await selectClosedClasses(t.database.db, new Date('2026-06-16T04:00:00Z'));
+      expect([...closed.keys()], 'only the class with windows').toEqual([CLASS_CUSTOMER_STAGING]);
+      expect(closed.get(CLASS_CUSTOMER_STAGING)).toEqual({ opensAt: new Date('2026-06-17T00:00:00Z'), text: 'Wed 02:00 Europe/Berlin' });
+      // Friday 2026-06-19 06:00 in Berlin: the Saturday window in UTC opens first.
+      expect((await selectClosedClasses(t.database.db, new Date('2026-06-19T04:00:00Z'))).get(CLASS_CUSTOMER_STAGING)?.text).toBe('Sat 10:00 UTC');
+      // Inside a window: not listed.
+      expect((await selectClosedClasses(t.database.db, new Date('2026-06-16T01:00:00Z'))).size).toBe(0);
+    } finally {
+      await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { changeWindows: [] }));
+    }
+    expect((await selectClosedClasses(t.database.db, new Date('2026-06-16T04:00:00Z'))).size, 'no windows: always open').toBe(0);
+  });
+
+  it('refuses bad windows (400 naming the field) and keeps the class unchanged', async () => {
+    const before = await staging();
+    const cases: [unknown, string, RegExp][] = [
+      [[{ ...NIGHTS, timeZone: 'Mars/Olympus_Mons' }], 'changeWindows.0.timeZone', /IANA time zone/],
+      [[{ ...NIGHTS, timeZone: 'Europe/Berlin; drop table' }], 'changeWindows.0.timeZone', /IANA time zone/],
+      [[{ ...NIGHTS, timeZone: 'x'.repeat(65) }], 'changeWindows.0.timeZone', /.+/],
+      [[NIGHTS, { ...NIGHTS, start: '05:00', end: '02:00' }], 'changeWindows.1.end', /never crosses midnight/],
+      [[{ ...NIGHTS, start: '02:00', end: '02:00' }], 'changeWindows.0.end', /after start/],
+      [[{ ...NIGHTS, days: [1, 8] }], 'changeWindows.0.days.1', /1 \(Monday\) to 7 \(Sunday\)/],
+      [[{ ...NIGHTS, days: [] }], 'changeWindows.0.days', /At least one day/],
+      [[{ ...NIGHTS, days: [2, 2] }], 'changeWindows.0.days', /at most once/],
+      [[{ ...NIGHTS, start: '24:00' }], 'changeWindows.0.start', /HH:mm/],
+      [[{ ...NIGHTS, end: '5:00' }], 'changeWindows.0.end', /HH:mm/],
+      [[{ ...NIGHTS, end: '24:01' }], 'changeWindows.0.end', /HH:mm/],
+      [Array.from({ length: MAX_CHANGE_WINDOWS + 1 }, () => NIGHTS), 'changeWindows', /At most 20/],
+      ['always', 'changeWindows', /.+/],
+    ];
+    for (const [changeWindows, field, message] of cases) {
+      const res = await put(CLASS_CUSTOMER_STAGING, bodyOf(before, { changeWindows }));
+      expect(res.statusCode, `${JSON.stringify(changeWindows).slice(0, 120)}: ${res.body}`).toBe(400);
+      const errors = res.json().errors as { propertyName: string; errorMessage: string }[];
+      expect(errors.map((e) => e.propertyName), res.body).toContain(field);
+      expect(errors.find((e) => e.propertyName === field)!.errorMessage).toMatch(message);
+    }
+    expect(await staging()).toEqual(before);
+  });
+
+  it('needs group CustomerProductionAccess for the windows of Customer Production, as any edit of it', async () => {
+    const cp = (await classes()).find((c) => c.id === CLASS_CUSTOMER_PRODUCTION)!;
+    expect((await put(CLASS_CUSTOMER_PRODUCTION, bodyOf(cp, { changeWindows: [NIGHTS] }), 'operator')).statusCode).toBe(403);
+    expect((await put(CLASS_CUSTOMER_PRODUCTION, bodyOf(cp, { changeWindows: [NIGHTS] }), 'viewer')).statusCode).toBe(403);
+    expect((await classes()).find((c) => c.id === CLASS_CUSTOMER_PRODUCTION)!.changeWindows).toEqual(cp.changeWindows);
   });
 });
 

@@ -83,6 +83,7 @@ import {
 import { selectWaveDecisions, waveAwaitsApproval, type WaveDecisionRow } from '../../engine/rollouts/approvals.repository.js';
 import { selectRolloutsPage, selectTargetsPage } from './rollouts.repository.js';
 import { selectBakes, selectFailingProbes, type BakeRow } from '../../engine/rollouts/bake.repository.js';
+import { rolloutWaitingFor } from '../../engine/rollouts/windows.js';
 
 type Transition = 'pause' | 'resume' | 'abort';
 
@@ -93,7 +94,7 @@ const ACTIONS: Record<Transition, { action: string; from: TRolloutStatus[]; verb
 };
 
 /** A rollout row as the list shows it (ZRollout without waves). */
-function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts, o: { secondApproverRequired: boolean; principal: Principal }): Omit<TRollout, 'waves'> {
+function summaryOf(r: RolloutRow, counts: TRolloutTargetCounts, o: { secondApproverRequired: boolean; principal: Principal }): Omit<TRollout, 'waves' | 'waitingFor'> {
   return {
     secondApproverRequired: o.secondApproverRequired,
     startedByYou: r.principal.userId === o.principal.userId,
@@ -197,8 +198,11 @@ export function createRolloutService({
     const baking = bakes.get(r.currentWave);
     const failingProbes = baking && !baking.result ? await selectFailingProbes(db, r.id, r.currentWave, FAILING_PROBES_SHOWN) : [];
     const summary = summaryOf(r, totalCounts(progress.map((w) => w.counts)), { secondApproverRequired: requireSecondApprover, principal });
+    const current = progress[r.currentWave];
+    const waiting = r.status === 'Running' && current && current.counts.Pending > 0 ? await rolloutWaitingFor(db, r, new Date()) : null;
     return {
       ...summary,
+      waitingFor: waiting,
       waves: progress.map(({ counts, startedAt, lastChange }, index) => {
         const size = Object.values(counts).reduce((a, b) => a + b, 0);
         const final = counts.Pending === 0 && counts.Deploying === 0 && counts.AwaitingApproval === 0;

@@ -2,15 +2,25 @@
  * The Edit MMA Class dialog (spec 3 §2.7, §9: 600 px): Name, Image (only
  * jump-start images, each shown with name, description and deployer version;
  * choosing one copies its jump-start deployer version), Deployer Version,
- * Standby, Priority Group and CAA Target Machine; Save sends
+ * Standby, Priority Group, CAA Target Machine and the class's change windows
+ * (issue 25 point 5: `components/ChangeWindowsFields.tsx`); Save sends
  * `PUT /mma/classes/{id}` and closes on success.
  */
 import { useMemo } from 'react';
 import { Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
-import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN, MMA_CLASS_DIALOG_WIDTH, type TMmaClass, type TSaasImage, type TUpdateMmaClassRequest } from '@fleet/contracts';
+import {
+  HOST_NAME_MESSAGE,
+  HOST_NAME_PATTERN,
+  MMA_CLASS_DIALOG_WIDTH,
+  type TChangeWindow,
+  type TMmaClass,
+  type TSaasImage,
+  type TUpdateMmaClassRequest,
+} from '@fleet/contracts';
 import { useSaasImages } from '../catalogues/api/queries';
 import { versionLabel } from '../software-versions/version-format';
 import { useUpdateMmaClass } from './api/mutations';
+import { ChangeWindowsFields } from './components/ChangeWindowsFields';
 
 interface Values {
   name: string;
@@ -19,6 +29,7 @@ interface Values {
   standby: boolean;
   priorityGroup: number;
   caaHost: string;
+  changeWindows: TChangeWindow[];
 }
 
 /** Jump-start images, one per name (an image name is offered in several regions). */
@@ -49,6 +60,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
       standby: values.standby,
       priorityGroup: values.priorityGroup ?? 0,
       caaHost: values.caaHost?.trim() ? values.caaHost.trim() : null,
+      changeWindows: (values.changeWindows ?? []).map((w) => ({ ...w, days: [...w.days].sort((a, b) => a - b) })),
     };
     update.mutate({ id: mmaClass.id, body }, { onSuccess: onClose });
   };
@@ -75,6 +87,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
           standby: instance.standby,
           priorityGroup: instance.priorityGroup,
           caaHost: instance.caaHost ?? '',
+          changeWindows: mmaClass.changeWindows,
         }}
       >
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: '' }]}>
@@ -112,6 +125,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
         <Form.Item label="CAA Target Machine" name="caaHost" rules={[{ pattern: HOST_NAME_PATTERN, message: HOST_NAME_MESSAGE }]}>
           <Input maxLength={253} />
         </Form.Item>
+        <ChangeWindowsFields initial={mmaClass.changeWindows} />
       </Form>
     </Modal>
   );

@@ -3,7 +3,8 @@
  * isProduction), commit hash with time-ago text and the full hash and time (with
  * its zone) in a tooltip, image or 'None', deployer commit (`branch / hash` when
  * it names its branch) with 'updated …' and its time as a tooltip, standby, priority
- * group and CAA target machine. Rows on standby are highlighted as errors. The
+ * group, CAA target machine and change windows (issue 25 point 5: one line per
+ * window, `Mon–Fri 02:00–05:00 Europe/Berlin`, or 'Any time'). Rows on standby are highlighted as errors. The
  * edit button opens the Edit MMA Class dialog; it is hidden without `write`, and
  * for Customer Production without group CustomerProductionAccess (the server
  * refuses it too).
@@ -12,7 +13,7 @@ import { useState } from 'react';
 import { Button, Card, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { EditOutlined } from '@ant-design/icons';
-import { CLASS_CUSTOMER_PRODUCTION, type TMmaClass } from '@fleet/contracts';
+import { changeWindowLabel, CLASS_CUSTOMER_PRODUCTION, type TMmaClass } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { versionLabel } from '../software-versions/version-format';
@@ -33,6 +34,7 @@ export default function MmaPage() {
     {
       title: 'Name',
       key: 'name',
+      width: 120,
       render: (_, c) => (
         <>
           {c.name} {c.isProduction && <Tag color="red">PROD</Tag>}
@@ -42,7 +44,7 @@ export default function MmaPage() {
     {
       title: 'Commit',
       key: 'commit',
-      width: 180,
+      width: 140,
       render: (_, c) =>
         c.mmaInstance && (
           <Tooltip title={`${c.mmaInstance.commitHash} — ${formatDateTime(c.mmaInstance.commitTimestamp, DATE_TIME_SECONDS_FORMAT)}`}>
@@ -57,7 +59,7 @@ export default function MmaPage() {
     {
       title: 'Deployer Commit',
       key: 'deployer',
-      width: 180,
+      width: 150,
       render: (_, c) =>
         c.mmaInstance && (
           <>
@@ -77,11 +79,26 @@ export default function MmaPage() {
     {
       title: 'Standby',
       key: 'standby',
-      width: 100,
+      width: 90,
       render: (_, c) => c.mmaInstance && (c.mmaInstance.standby ? <Tag color="error">Standby</Tag> : <Tag color="success">Active</Tag>),
     },
-    { title: 'Priority Group', key: 'priorityGroup', width: 110, render: (_, c) => c.mmaInstance?.priorityGroup },
-    { title: 'CAA Target Machine', key: 'caaHost', width: 210, render: (_, c) => c.mmaInstance?.caaHost ?? '' },
+    { title: 'Priority Group', key: 'priorityGroup', width: 80, render: (_, c) => c.mmaInstance?.priorityGroup },
+    { title: 'CAA Target Machine', key: 'caaHost', width: 170, render: (_, c) => c.mmaInstance?.caaHost ?? '' },
+    {
+      title: 'Change Windows',
+      key: 'changeWindows',
+      width: 180,
+      render: (_, c) =>
+        c.changeWindows.length === 0 ? (
+          <Typography.Text type="secondary">Any time</Typography.Text>
+        ) : (
+          c.changeWindows.map((w, i) => (
+            <div key={i} className="mma-change-window-label">
+              {changeWindowLabel(w)}
+            </div>
+          ))
+        ),
+    },
     {
       title: 'Actions',
       key: 'actions',
@@ -105,7 +122,7 @@ export default function MmaPage() {
         dataSource={classes.data ?? []}
         loading={classes.isLoading}
         pagination={false}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1130 }}
         rowClassName={(c) => (c.mmaInstance?.standby ? 'mma-standby-row' : '')}
         locale={{ emptyText: classes.isError ? 'MMA classes could not be loaded' : 'No MMA classes' }}
       />

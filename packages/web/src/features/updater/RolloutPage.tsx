@@ -5,7 +5,8 @@
  * (Abort asks first), and Approve wave or Reject while the current wave waits
  * for approval (issue 25; `components/WaveApproval.tsx`), Roll back of a rollout
  * that no longer moves (`components/RollbackButton.tsx`) and the links between
- * a rollout and its rollback. Live: RolloutProgress events of `/taskHub` update the
+ * a rollout and its rollback; what a Running rollout waits for (the fleet
+ * freeze, a change window) in a banner. Live: RolloutProgress events of `/taskHub` update the
  * page (`useTaskHub` keeps the channel open), with a poll every 15 s behind
  * them until the rollout is aborted or completed. Unknown ids show an error
  * with a link back to the list.
@@ -126,6 +127,7 @@ export default function RolloutPage() {
         extra={<Controls rollout={r} />}
       >
         {r.reason && <Alert type={r.status === 'Halted' ? 'error' : 'info'} showIcon title={r.reason} style={{ marginBottom: 12 }} />}
+        {r.waitingFor && <Alert type="warning" showIcon title={r.waitingFor} style={{ marginBottom: 12 }} data-testid="rollout-waiting" />}
         <div style={{ marginBottom: 12 }}>
           <WaveApproval rollout={r} />
         </div>

@@ -13,7 +13,7 @@ import { useRollouts } from './api/queries';
 import { CountTags, STATE_COLORS } from './components/RolloutProgress';
 
 const PAGE = 20;
-type Row = Omit<TRollout, 'waves'>;
+type Row = Omit<TRollout, 'waves' | 'waitingFor'>;
 
 const COLUMNS: TableProps<Row>['columns'] = [
   { key: 'id', title: 'Rollout', dataIndex: 'id', width: 100, render: (id: number) => <Link to={`/rollouts/${id}`}>Rollout {id}</Link> },

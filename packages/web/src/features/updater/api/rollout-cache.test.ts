@@ -31,6 +31,7 @@ const rollout: TRollout = {
   currentWave: 0,
   rollbackOf: null,
   rolledBackBy: null,
+  waitingFor: null,
   waves: [],
   counts: counts({ Pending: 3 }),
 };
