@@ -4,7 +4,14 @@
  * breadcrumb and the user menu, the fleet counters and the standby banner, and
  * the routed page. In the mobile layout (body narrower than 1021 px) the sidebar
  * closes and, when opened, lies over the page; choosing an entry closes it.
+ *
+ * No jumps (issue 26): the counters bar has its final size from the first
+ * paint (placeholders), and the page stays invisible (laid out, its data
+ * loading) until the answers that decide the banners above it have come (the
+ * standby and freeze states, at most {@link BANNERS_WAIT_MS}), so a banner never
+ * pushes the page down under the operator's pointer.
  */
+import { useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
 import { Button, Flex, Layout, Typography, theme } from 'antd';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
@@ -17,16 +24,32 @@ import { StandbyBanner } from './shell/StandbyBanner';
 import { FreezeBanner } from './shell/FleetFreeze';
 import { UserMenu } from './shell/UserMenu';
 import { useSidebar } from './shell/use-sidebar';
+import { useFleetFreeze, useMmaStats } from '../features/fleet/api/queries';
 
 const SIDER_WIDTH = 220;
 const SIDER_COLLAPSED_WIDTH = 64;
 /** Text at the foot of the sidebar (spec 1 §2 Shell). */
 export const SIDEBAR_FOOTER = 'DotNet5';
+/** The longest the page waits for the banners' answers before it shows anyway, ms. */
+export const BANNERS_WAIT_MS = 3000;
+
+/** Whether the banners above the page are known: the standby and freeze answers came (or failed), or {@link BANNERS_WAIT_MS} passed. */
+function useBannersKnown(): boolean {
+  const standby = useMmaStats(true);
+  const freeze = useFleetFreeze();
+  const [waited, setWaited] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWaited(true), BANNERS_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return waited || (!standby.isPending && !freeze.isPending);
+}
 
 export default function Shell() {
   const sidebar = useSidebar();
   const { token } = theme.useToken();
   const overlay = sidebar.isMobile && sidebar.open;
+  const bannersKnown = useBannersKnown();
 
   return (
     <Layout style={{ minHeight: '100vh' }} className={sidebar.isMobile ? 'layout-mobile' : 'layout-desktop'}>
@@ -92,7 +115,7 @@ export default function Shell() {
         </div>
         <StandbyBanner />
         <FreezeBanner />
-        <Layout.Content style={{ padding: sidebar.isMobile ? 8 : 16, minWidth: 0 }}>
+        <Layout.Content style={{ padding: sidebar.isMobile ? 8 : 16, minWidth: 0, visibility: bannersKnown ? 'visible' : 'hidden' }}>
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -2,8 +2,10 @@
  * The mini dashboard of the top bar (spec 3 §2.9): machine counts per class
  * (Experimental, Internal Testing, Internal Production, Customer Staging,
  * Customer Production, On Premise) and the needs-admin, turbo and unmanaged
- * counts, from `GET /machines/stats` every 30 s. Shows nothing until the first
- * answer; failures are silent.
+ * counts, from `GET /machines/stats` every 30 s. Until the first answer it
+ * shows the same chips with a placeholder for each count (the classes' names
+ * from the contracts), so the bar has its final size from the first paint and
+ * nothing below it moves when the counts arrive (issue 26); failures are silent.
  *
  * Every count is of one scope (features/fleet/count-scope.ts, named in its
  * tooltip), the same for every user, and each chip is a link to the Machines
@@ -16,7 +18,7 @@
 import { Link } from 'react-router';
 import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { TMachineStats } from '@fleet/contracts';
-import { TOP_BAR_CLASS_IDS } from '@fleet/contracts/constants';
+import { TOP_BAR_CLASS_IDS, className } from '@fleet/contracts/constants';
 import { useMachineStats } from '../../features/fleet/api/queries';
 import { FreezeButton } from './FleetFreeze';
 import { FLEET_COUNT_SCOPE, HIDDEN_CLASS_RULE } from '../../features/fleet/count-scope';
@@ -75,12 +77,32 @@ function Counter({ label, value, color, what, filters, restricted = 0, closed = 
   );
 }
 
+/** A chip's count before the first answer: as wide as a three-digit count, so the bar does not reflow when it arrives. */
+const PENDING_COUNT = '\u2007\u2007\u2007';
+
+/** The bar before the first answer: every chip it will show, with no count and no link. */
+function PendingCounters() {
+  const labels = [...TOP_BAR_CLASS_IDS.map(className), 'Needs admin', 'Turbo', 'Unmanaged'];
+  return (
+    <Flex component="section" aria-label="Fleet counters" aria-busy gap={4} align="center" wrap style={{ minHeight: 24 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        Machines
+      </Typography.Text>
+      {labels.map((label) => (
+        <Tag key={label} style={{ marginInlineEnd: 0, fontSize: 12, paddingInline: 6 }}>
+          {label}: <strong>{PENDING_COUNT}</strong>
+        </Tag>
+      ))}
+      <FreezeButton />
+    </Flex>
+  );
+}
+
 export function FleetCounters() {
   const { data } = useMachineStats(true);
-  if (!data) return null;
+  if (!data) return <PendingCounters />;
 
   return (
-    // One line that scrolls sideways on narrow screens, so the page never jumps when counters arrive.
     <Flex component="section" aria-label="Fleet counters" gap={4} align="center" wrap style={{ minHeight: 24 }}>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         Machines

@@ -100,7 +100,7 @@ export default function EditAccountPage() {
     });
 
   const tabs = [
-    { key: 'machines', label: 'Machines', children: <MachinesPanel accountId={a.id} /> },
+    { key: 'machines', label: 'Machines', children: <MachinesPanel accountId={a.id} expectedRows={a.machineStats.machines} /> },
     { key: 'sites', label: 'Sites', children: <SitesTab accountId={a.id} canWrite={canWrite} /> },
     { key: 'services', label: 'Services', children: <ServicesTab accountId={a.id} /> },
   ];

@@ -76,7 +76,8 @@ export default function AccountsListPage() {
         onDelete={confirmDelete}
         onViewLogins={setLoginsFor}
       />
-      <AccountsFooter info={info.isError ? undefined : info.data} />
+      {/* Below the table once its first page came: the rows never push the statistics down under the pointer (issue 26). */}
+      <AccountsFooter info={info.isError || !accounts.data ? undefined : info.data} />
       <LauncherLoginsModal account={loginsFor} onClose={() => setLoginsFor(undefined)} />
       {modalHolder}
     </Card>

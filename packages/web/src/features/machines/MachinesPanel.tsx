@@ -56,6 +56,8 @@ export interface MachinesPanelProps {
   emptyText?: string;
   /** The table body scrolls under a fixed header past this height, pixels (default: the page grows). */
   scrollY?: number;
+  /** How many machines the first page will list, when known (the account's count): their height is kept while they load. */
+  expectedRows?: number;
 }
 
 /** A selection of machines kept by the panel's owner, across pages and filters. */
@@ -88,6 +90,7 @@ export function MachinesPanel({
   onPage,
   emptyText,
   scrollY,
+  expectedRows,
 }: MachinesPanelProps) {
   const { canWrite, hasPermission } = useAuth();
   const [warnFirst, warningHolder] = useOperationWarning();
@@ -176,6 +179,7 @@ export function MachinesPanel({
         selectedIds={selectedIds}
         preserveSelection={selection !== undefined}
         scrollY={scrollY}
+        expectedRows={expectedRows}
         onPageChange={setPage}
         onSelect={selection ? selection.onChange : setOwnSelectedIds}
         canWrite={canWrite}

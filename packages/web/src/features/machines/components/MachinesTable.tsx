@@ -30,6 +30,8 @@ interface Props extends Omit<ColumnContext, 'actionsFixed'> {
   totalCapped?: boolean;
   preserveSelection?: boolean;
   scrollY?: number;
+  /** How many rows the first page will have, when known (an account's machine count): the table keeps their height while it loads. */
+  expectedRows?: number;
   onPageChange(page: number): void;
   onSelect(ids: number[]): void;
 }
@@ -45,40 +47,56 @@ export function MachinesTable({
   totalCapped = false,
   preserveSelection = false,
   scrollY,
+  expectedRows,
   onPageChange,
   onSelect,
   ...ctx
 }: Props) {
   const actionsFixed = useActionsColumnFixed();
+  // While the first page loads, the space its rows will take (no jump of what is below; issue 26).
+  const reserved = loading && items.length === 0 && expectedRows ? reservedHeight(Math.min(expectedRows, pageSize), scrollY) : undefined;
   return (
-    <Table<TMachine>
-      rowKey="id"
-      size="small"
-      columns={machineColumns({ ...ctx, actionsFixed })}
-      dataSource={items}
-      loading={loading}
-      scroll={{ x: 'max-content', y: scrollY }}
-      rowClassName={machineRowClass}
-      rowSelection={{
-        selectedRowKeys: selectedIds,
-        preserveSelectedRowKeys: preserveSelection,
-        onChange: (keys) => onSelect(keys.map(Number)),
-        getCheckboxProps: (m) => ({ 'aria-label': `Select ${m.name}` }),
-        columnTitle: (checkbox) => <InertInMeasureRow>{checkbox}</InertInMeasureRow>,
-      }}
-      expandable={{
-        expandedRowRender: (m) => <pre className="machine-json">{JSON.stringify(m, null, 2)}</pre>,
-      }}
-      locale={{ emptyText: loading ? ' ' : <Typography.Text type="secondary">{emptyText ?? EMPTY_MACHINES_TEXT}</Typography.Text> }}
-      pagination={{
-        current: page,
-        pageSize,
-        total,
-        showSizeChanger: false,
-        hideOnSinglePage: false,
-        showTotal: (n, [from, to]) => `${from}-${to} of ${totalCapped ? 'at least ' : ''}${n} machines`,
-        onChange: onPageChange,
-      }}
-    />
+    <div style={{ minHeight: reserved }}>
+      <Table<TMachine>
+        rowKey="id"
+        size="small"
+        columns={machineColumns({ ...ctx, actionsFixed })}
+        dataSource={items}
+        loading={loading}
+        scroll={{ x: 'max-content', y: scrollY }}
+        rowClassName={machineRowClass}
+        rowSelection={{
+          selectedRowKeys: selectedIds,
+          preserveSelectedRowKeys: preserveSelection,
+          onChange: (keys) => onSelect(keys.map(Number)),
+          getCheckboxProps: (m) => ({ 'aria-label': `Select ${m.name}` }),
+          columnTitle: (checkbox) => <InertInMeasureRow>{checkbox}</InertInMeasureRow>,
+        }}
+        expandable={{
+          expandedRowRender: (m) => <pre className="machine-json">{JSON.stringify(m, null, 2)}</pre>,
+        }}
+        locale={{ emptyText: loading ? ' ' : <Typography.Text type="secondary">{emptyText ?? EMPTY_MACHINES_TEXT}</Typography.Text> }}
+        pagination={{
+          current: page,
+          pageSize,
+          total,
+          showSizeChanger: false,
+          hideOnSinglePage: false,
+          showTotal: (n, [from, to]) => `${from}-${to} of ${totalCapped ? 'at least ' : ''}${n} machines`,
+          onChange: onPageChange,
+        }}
+      />
+    </div>
   );
+}
+
+/** Pixels of the small machine table: header, rows, pagination with its margins (measured at 1440 px). */
+const TABLE_HEAD_PX = 39;
+const MACHINE_ROW_PX = 41;
+const PAGINATION_PX = 56;
+
+/** The height of the machine table with `rows` rows, its body at most `scrollY` high. */
+function reservedHeight(rows: number, scrollY: number | undefined): number {
+  const body = rows * MACHINE_ROW_PX;
+  return TABLE_HEAD_PX + (scrollY === undefined ? body : Math.min(body, scrollY)) + PAGINATION_PX;
 }

@@ -12,6 +12,7 @@
 import { useCallback, useState } from 'react';
 import { MachinesPanel, type MachineSelection, type MachinesPanelPage } from '../../machines/MachinesPanel';
 import type { TargetSelection } from '../use-target-selection';
+import { MACHINE_PAGE_SIZE } from '@fleet/contracts';
 import type { UpdaterTargetQuery } from '../use-updater-params';
 import { SelectionBar } from './SelectionBar';
 
@@ -49,6 +50,8 @@ export function MachineTargets({ query, selection }: Props) {
         onPage={onPage}
         emptyText="No machines match the filters"
         scrollY={MACHINE_TARGETS_SCROLL_Y}
+        // A full page while it loads: the cards below keep their place (issue 26).
+        expectedRows={MACHINE_PAGE_SIZE}
       />
     </>
   );
