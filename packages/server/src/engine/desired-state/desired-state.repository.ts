@@ -217,9 +217,12 @@ export interface DeployCandidate {
 
 /**
  * Up to `limit` machines to deploy (DESIGN §12): obsolete, live (not deleted,
- * not being terminated), managed, with no unfinished UpdateSoftware, and whose
- * latest UpdateSoftware was not cancelled by an operator for the same versions
- * (a cancel stands until the desired versions change). By id.
+ * not being terminated), managed, with no unfinished UpdateSoftware, whose
+ * latest UpdateSoftware was not cancelled for the same versions and the same
+ * cause (a cancel stands until the desired versions change, or another change
+ * such as a later rollout asks for them again), and whose desired versions are
+ * not a Halted or Aborted rollout's wave (nothing deploys, nor is retried,
+ * after a rollout gave up: issue 25). By id.
  */
 export async function selectDeployCandidates(tx: DbOrTx, limit: number): Promise<DeployCandidate[]> {
   const { rows } = await tx.execute<{
@@ -252,9 +255,14 @@ export async function selectDeployCandidates(tx: DbOrTx, limit: number): Promise
         where o.machine_id = m.id and o.finished_at is null and o.type_name = 'UpdateSoftware')
       and not exists (
         select 1 from (
-          select o.decision, o.params from operations o
+          select o.decision, o.params, o.activity_id from operations o
           where o.machine_id = m.id and o.type_name = 'UpdateSoftware' order by o.id desc limit 1) last
-        where last.decision = 'CANCEL' and last.params->'versions' = m.desired_versions)
+        where last.decision = 'CANCEL' and last.params->'versions' = m.desired_versions
+          and last.activity_id is not distinct from m.desired_activity_id)
+      -- A halted or aborted rollout's versions are not deployed any more, not even retried (issue 25).
+      and not exists (
+        select 1 from rollout_targets rt join rollouts r on r.id = rt.rollout_id
+        where rt.activity_id = m.desired_activity_id and r.status in ('Halted', 'Aborted'))
     order by m.id
     limit ${limit}`);
   return rows.map((r) => ({

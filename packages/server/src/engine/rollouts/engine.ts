@@ -4,6 +4,10 @@
  * its own transaction holding the rollout's row (`for update skip locked`, so two
  * workers never work on one rollout at once), and moves it as far as it can:
  *
+ * Each step evaluates the current wave's targets in flight (step 2) before it
+ * releases more (step 1), so a failure past the threshold halts the rollout
+ * before another target is released.
+ *
  * 1. Running, the current wave's targets Pending (those of a class whose
  *    change windows are all closed wait: `windows.ts`): applies them in this
  *    transaction: an audit activity RolloutWave (user: the rollout's starter;
@@ -271,14 +275,16 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
   for (const [wave, c] of earlier.entries()) if (c.Deploying + c.AwaitingApproval > 0) await evaluateWave(tx, deps, r, plan, wave);
   for (let step = 0; step <= plan.waves.length + 2; step++) {
     const waves = await selectWaveCounts(tx, r.id);
-    const counts = waves[r.currentWave];
-    if (!counts) {
+    if (!waves[r.currentWave]) {
       if (r.status === 'Running') {
         r.status = 'Completed';
         await updateRollout(tx, r.id, { status: 'Completed', reason: null, currentWave: Math.max(0, waves.length - 1) });
       }
       break;
     }
+    // The targets in flight first: a failure past the threshold halts the rollout before anything more is released.
+    await evaluateWave(tx, deps, r, plan);
+    const counts = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
     const size = Object.values(counts).reduce((a, b) => a + b, 0);
     // The cap (maxConcurrent): only as many targets deploy at once; the next pass releases more as they finish.
     const room = concurrencyOf(size, plan.maxConcurrent) - counts.Deploying - counts.AwaitingApproval;
@@ -287,7 +293,6 @@ async function advance(tx: DbOrTx, deps: RolloutEngineDeps, r: RolloutRow): Prom
       const ready = await releasableTargets(tx, r, room, deps.now?.() ?? new Date());
       if (ready.length > 0 && !(await applyWave(tx, deps, r, config, ready))) break;
     }
-    await evaluateWave(tx, deps, r, plan);
     let after = (await selectWaveCounts(tx, r.id))[r.currentWave]!;
     if (r.status !== 'Running') break;
     // Every target final and the threshold holding: the wave bakes (bake.ts) before the next one, which may fail targets.

@@ -168,5 +168,18 @@ describe('approval perWave outside production', () => {
     expect(aborted.statusCode, aborted.body).toBe(200);
     expect((await targetsOf(id)).map((t) => [t.state, t.detail])).toEqual([['Failed', `Cancelled: rollout ${id} aborted`]]);
     await expect.poll(async () => (await updatesOf(ids[0]!))[0]?.status, { timeout: 15_000 }).toBe('FAILURE');
+    // Nothing deploys the aborted rollout's versions again, not even as a retry.
+    const cancelled = (await updatesOf(ids[0]!))[0]!;
+    await f.deploys.pass();
+    await f.deploys.pass();
+    expect((await updatesOf(ids[0]!))[0]!.id).toBe(cancelled.id);
+
+    // A later rollout to the same versions is a new request: the earlier cancel does not hold it.
+    const again = await startUpdate(ids, { waves: [] }, 'operator');
+    expect(again.statusCode, again.body).toBe(200);
+    const next = await passUntil((again.json() as { rolloutId: number }).rolloutId, (r) => r.status !== 'Running');
+    expect(next.status, next.reason ?? '').toBe('Completed');
+    expect(next.counts).toMatchObject({ Succeeded: 1 });
+    expect((await updatesOf(ids[0]!))[0]).toMatchObject({ status: 'SUCCESS' });
   }, 60_000);
 });

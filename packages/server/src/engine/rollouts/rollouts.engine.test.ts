@@ -248,4 +248,39 @@ describe('a wave under a cap (maxConcurrent) and its threshold (issue 25 point 4
     expect(ids.slice(8 - notReleased).filter((m) => updates.has(m))).toEqual([]);
     expect((await targetsOf(id)).slice(8 - notReleased).map((x) => x.detail)).toEqual(Array(notReleased).fill('Not applied: wave 1 passed its failure threshold'));
   }, 60_000);
+
+  it('halts in the pass that sees the failure before it releases anything more (the failure is evaluated first)', async () => {
+    const ids = await freshMachines(4);
+    f.agent.failNext({ machineId: ids[1]!, typeName: 'UpdateSoftware', message: 'Simulated deploy failure' });
+    const id = await start(ids, { waves: [], maxConcurrent: { kind: 'count', value: 2 }, maxFailedTargets: 0, maxFailedPercent: 100 });
+    await rolloutPass({ db: db(), updates: applier, events });
+    expect((await waveActivities(id)).length).toBe(1);
+    // Both deploys end (the second FAILURE) before the next pass; the first target was seen Succeeded by an earlier pass.
+    const ended = async () => {
+      const updates = await updatesPerMachine(ids.slice(0, 2));
+      const { rows } = await db().execute<{ n: number }>(sql`
+        select count(*)::int as n from operations where machine_id = any(${sql.param(ids.slice(0, 2))}::int[]) and type_name = 'UpdateSoftware' and finished_at is not null`);
+      return updates.size === 2 && rows[0]!.n === 2;
+    };
+    const end = Date.now() + 30_000;
+    while (!(await ended())) {
+      if (Date.now() > end) throw new Error('the two deploys did not end');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await db().execute(sql`update rollout_targets set state = 'Succeeded', updated_at = now() where rollout_id = ${id} and target_id = ${ids[0]}`);
+    // One slot is free and the failure is not seen yet: the pass sees the failure first, halts, and releases nothing.
+    await rolloutPass({ db: db(), updates: applier, events });
+    const halted = await get(id);
+    expect(halted.status).toBe('Halted');
+    expect((await waveActivities(id)).length).toBe(1);
+    expect(halted.counts).toMatchObject({ Succeeded: 1, Failed: 1, NotApplied: 2 });
+    // The failed deploy is not retried once the rollout halted (nothing deploys after a rollout gave up).
+    const haltedAt = (await db().execute<{ at: string }>(sql`select updated_at::text as at from rollouts where id = ${id}`)).rows[0]!.at;
+    await f.deploys.pass();
+    await f.deploys.pass();
+    const { rows: after } = await db().execute<{ n: number }>(
+      sql`select count(*)::int as n from operations where machine_id = ${ids[1]!} and type_name = 'UpdateSoftware' and queued_at > ${haltedAt}::timestamptz`,
+    );
+    expect(after[0]!.n).toBe(0);
+  }, 60_000);
 });

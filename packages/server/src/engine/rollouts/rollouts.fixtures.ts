@@ -116,6 +116,8 @@ export type RolloutApp = ReturnType<typeof rolloutData> & {
   readonly t: TestApp;
   readonly agent: SimulatedAgent;
   readonly operations: OperationEngine;
+  /** The deploy controller (every 100 ms; `pass()` runs one now). */
+  readonly deploys: DeployController;
   readonly events: TaskEvents;
   /** Every event emitted since the start. */
   readonly seen: FleetEvent[];
@@ -218,6 +220,9 @@ export function useRolloutApp(): RolloutApp {
     },
     get operations() {
       return operations;
+    },
+    get deploys() {
+      return deploys;
     },
     events,
     seen,

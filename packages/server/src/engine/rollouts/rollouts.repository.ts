@@ -344,13 +344,20 @@ export async function selectDeployingMachines(tx: DbOrTx, rolloutId: number, wav
       m.managed, (m.deleted_at is not null or m.terminate) as gone,
       exists (select 1 from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
               and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE') as failed,
-      (select o.decision_reason from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
-         and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE' and o.decision = 'CANCEL' and o.decision_reason is not null
-       order by o.id desc limit 1) as cancelled,
+      coalesce(
+        (select o.decision_reason from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
+           and o.type_name = 'UpdateSoftware' and o.status = 'FAILURE' and o.decision = 'CANCEL' and o.decision_reason is not null
+         order by o.id desc limit 1),
+        -- Stopped before its deploy was queued: the deploy controller queues none for a halted or aborted rollout's wave.
+        case when r.status in ('Halted', 'Aborted') and m.obsolete and m.desired_activity_id = rt.activity_id
+               and not exists (select 1 from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id
+                 and o.type_name = 'UpdateSoftware' and o.finished_at is null)
+             then 'rollout ' || r.id || ' ' || lower(r.status) || ' before its deploy started' end) as cancelled,
       (select case when count(*) = 0 then null when bool_or(o.operation_mode = ${OPERATION_MODE_ANOMALY}) then 'anomaly' else 'wave' end
          from operations o where o.machine_id = m.id and o.activity_id = rt.activity_id and o.type_name = 'UpdateSoftware'
            and o.pending and o.decision is null and o.finished_at is null) as awaiting
-    from rollout_targets rt cross join lateral unnest(rt.machine_ids) as mid(id) join machines m on m.id = mid.id
+    from rollout_targets rt join rollouts r on r.id = rt.rollout_id
+      cross join lateral unnest(rt.machine_ids) as mid(id) join machines m on m.id = mid.id
     where rt.rollout_id = ${rolloutId} and rt.wave = ${wave} and rt.state in ('Deploying', 'AwaitingApproval')
     order by rt.position, m.id`);
   return rows;
