@@ -53,7 +53,8 @@ describe('accessibility (axe: no serious or critical violation)', () => {
       await page.getByRole('region', { name: card }).waitFor();
     }
     await settled(page);
-    await expectAccessible(page, 'edit account, machines tab');
+    // With the two audits Lighthouse found failing here (issue 26 point 4): the tasks button's name starts with its count, the expand column has a header.
+    await expectAccessible(page, 'edit account, machines tab', { rules: ['label-content-name-mismatch', 'td-has-header'] });
     await page.getByRole('button', { name: 'Manage Templates' }).click();
     await checkDialog(page, 'Manage Templates');
     for (const tab of ['Sites', 'Services']) {

@@ -158,7 +158,7 @@ describe('edit account as viewer', () => {
     expect(await switches.count()).toBeGreaterThan(0);
     for (const s of await switches.all()) expect(await s.isDisabled()).toBe(true);
 
-    await page.getByRole('button', { name: /^Tasks of / }).first().click();
+    await page.getByRole('button', { name: / — Tasks of / }).first().click();
     await page.getByRole('dialog', { name: /^Tasks of / }).waitFor();
     expect(await page.getByRole('button', { name: /^Cancel task/ }).count()).toBe(0);
     await page.keyboard.press('Escape');

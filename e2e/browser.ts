@@ -319,11 +319,13 @@ function relatedTo(node: Awaited<ReturnType<AxeBuilder['analyze']>>['violations'
  * AA and best practices, with target size switched on) and fails, naming
  * `screen`, with every serious or critical violation and the elements it found
  * it on. `within` (a CSS selector) limits the check to that part of the page,
- * e.g. an open dialog.
+ * e.g. an open dialog; `rules` switches on more of axe's rules (experimental
+ * ones Lighthouse runs, such as `label-content-name-mismatch`).
  */
-export async function expectAccessible(page: Page, screen: string, opts: { within?: string } = {}): Promise<void> {
+export async function expectAccessible(page: Page, screen: string, opts: { within?: string; rules?: string[] } = {}): Promise<void> {
+  const rules = Object.fromEntries(['target-size', ...(opts.rules ?? [])].map((rule) => [rule, { enabled: true }]));
   // Only violations are read: axe then skips writing out selectors of every passing element (its documented speed-up).
-  const builder = new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } }, resultTypes: ['violations'] });
+  const builder = new AxeBuilder({ page }).options({ rules, resultTypes: ['violations'] });
   // axe.run in the page itself. The default (runPartial per frame, then finishRun
   // in a blank page) opens a new page, so a new renderer process, and injects axe
   // twice at every check: 3 to 5 times the CPU (the edit account page: 13 s of the

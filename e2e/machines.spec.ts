@@ -107,7 +107,7 @@ describe('machine lifecycle, live', () => {
     await r.getByText(`Stop machine ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
     expect(await r.locator('button', { hasText: /Start|Stop/ }).isDisabled()).toBe(true);
 
-    await r.getByRole('button', { name: `Tasks of ${machine.name}` }).click();
+    await r.getByRole('button', { name: `— Tasks of ${machine.name}`, exact: false }).click();
     const drawer = page.getByRole('dialog', { name: `Tasks of ${machine.name}` });
     const taskRow = drawer.locator('.ant-table-tbody tr', { hasText: 'StopMachine' }).first();
     await expect.poll(() => taskRow.innerText(), { timeout: LIVE_TIMEOUT }).toContain('Completed');
@@ -240,7 +240,7 @@ describe('machine lifecycle, live', () => {
       queued.push(await api<TTask>(`/machines/${machine.id}/${action}`, adminToken, { method: 'POST' }));
     }
     const victim = queued[4]!;
-    await row(page, machine).getByRole('button', { name: `Tasks of ${machine.name}` }).click();
+    await row(page, machine).getByRole('button', { name: `— Tasks of ${machine.name}`, exact: false }).click();
     const drawer = page.getByRole('dialog', { name: `Tasks of ${machine.name}` });
     const victimRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${victim.id}"]`);
     await victimRow.getByText('New', { exact: true }).waitFor();

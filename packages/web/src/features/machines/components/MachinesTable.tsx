@@ -73,6 +73,8 @@ export function MachinesTable({
           columnTitle: (checkbox) => <InertInMeasureRow>{checkbox}</InertInMeasureRow>,
         }}
         expandable={{
+          // The expand column's header: its cells (the row's details button) have a header to name them (td-has-header).
+          columnTitle: <span className="visually-hidden">Details</span>,
           expandedRowRender: (m) => <pre className="machine-json">{JSON.stringify(m, null, 2)}</pre>,
         }}
         locale={{ emptyText: loading ? ' ' : <Typography.Text type="secondary">{emptyText ?? EMPTY_MACHINES_TEXT}</Typography.Text> }}

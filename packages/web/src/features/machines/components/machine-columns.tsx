@@ -94,7 +94,8 @@ export function machineColumns(ctx: ColumnContext): Column[] {
       key: 'tasks',
       title: 'Tasks',
       render: (_, m) => (
-        <Button size="small" type="link" aria-label={`Tasks of ${m.name}`} onClick={() => ctx.onViewTasks(m)}>
+        // The name starts with the count it shows (label in name, WCAG 2.5.3).
+        <Button size="small" type="link" aria-label={`${unfinishedTasks(m).length} — Tasks of ${m.name}`} onClick={() => ctx.onViewTasks(m)}>
           {unfinishedTasks(m).length}
         </Button>
       ),
