@@ -31,7 +31,7 @@ const SIDER_COLLAPSED_WIDTH = 64;
 /** Text at the foot of the sidebar (spec 1 §2 Shell). */
 export const SIDEBAR_FOOTER = 'DotNet5';
 /** The longest the page waits for the banners' answers before it shows anyway, ms. */
-export const BANNERS_WAIT_MS = 3000;
+export const BANNERS_WAIT_MS = 10_000;
 
 /** Whether the banners above the page are known: the standby and freeze answers came (or failed), or {@link BANNERS_WAIT_MS} passed. */
 function useBannersKnown(): boolean {
