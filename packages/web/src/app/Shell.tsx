@@ -24,17 +24,21 @@ import { StandbyBanner } from './shell/StandbyBanner';
 import { FreezeBanner } from './shell/FleetFreeze';
 import { UserMenu } from './shell/UserMenu';
 import { useSidebar } from './shell/use-sidebar';
-import { useFleetFreeze, useMmaStats } from '../features/fleet/api/queries';
+import { prefetchShellQueries, useFleetFreeze, useMmaStats } from '../features/fleet/api/queries';
+import { useQueryClient } from '@tanstack/react-query';
 
 const SIDER_WIDTH = 220;
 const SIDER_COLLAPSED_WIDTH = 64;
 /** Text at the foot of the sidebar (spec 1 §2 Shell). */
 export const SIDEBAR_FOOTER = 'DotNet5';
 /** The longest the page waits for the banners' answers before it shows anyway, ms. */
-export const BANNERS_WAIT_MS = 10_000;
+export const BANNERS_WAIT_MS = 1500;
 
 /** Whether the banners above the page are known: the standby and freeze answers came (or failed), or {@link BANNERS_WAIT_MS} passed. */
 function useBannersKnown(): boolean {
+  const client = useQueryClient();
+  // Before the page's queries: the banners' answers come first.
+  useState(() => prefetchShellQueries(client));
   const standby = useMmaStats(true);
   const freeze = useFleetFreeze();
   const [waited, setWaited] = useState(false);

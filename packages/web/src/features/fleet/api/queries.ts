@@ -4,10 +4,22 @@
  * `STATS_REFRESH_MS` (30 s) while signed in. Failures are silent (spec 1 §8):
  * the last counters stay, or none are shown.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { STATS_REFRESH_MS, type TFleetFreeze, type TMachineStats, type TMmaStats } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { fleetKeys } from './keys';
+
+/**
+ * Starts the shell's own reads (machine and MMA stats, the freeze) before the
+ * page's: called while the shell first renders, so their requests leave first
+ * (a page's queries start in its effects, which run before the shell's) and the
+ * banners above the page are known early (issue 26).
+ */
+export function prefetchShellQueries(client: QueryClient): void {
+  void client.prefetchQuery({ queryKey: fleetKeys.machineStats(), queryFn: ({ signal }) => api.get<TMachineStats>('machines/stats', { signal }) });
+  void client.prefetchQuery({ queryKey: fleetKeys.mmaStats(), queryFn: ({ signal }) => api.get<TMmaStats>('mma/stats', { signal }) });
+  void client.prefetchQuery({ queryKey: fleetKeys.freeze(), queryFn: ({ signal }) => api.get<TFleetFreeze>('fleet/freeze', { signal }) });
+}
 
 export function useMachineStats(enabled: boolean) {
   return useQuery({
