@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { slowFirst } from './vitest.sequencer.js';
+import { consoleSchemaValues } from './packages/contracts/src/console-values.ts';
 
 /**
  * Unit and API tests (`npm run test:unit`). API tests run the real Fastify app
@@ -17,6 +18,8 @@ import { slowFirst } from './vitest.sequencer.js';
  * (`afterAll`), fake timers (`vi.useRealTimers()`), spies (`mockRestore()`).
  */
 export default defineConfig({
+  // As the console's build defines it (packages/web/vite.config.ts, src/lib/schema-values.ts).
+  define: { __CONSOLE_SCHEMA_VALUES__: JSON.stringify(consoleSchemaValues()) },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['packages/server/test/global-setup.ts'],

@@ -16,6 +16,7 @@ import { CATALOGUE_LISTS } from './catalogues.js';
 import { VIEWER_FIRST_PAGES } from './fleet.js';
 import { ACCOUNTS_LIST_SCENARIOS, OPERATOR_SCENARIOS } from './accounts-list.js';
 import { ACCOUNT_SECTIONS, type Call, type Section } from './account-lifecycle.js';
+import { ROUTES_WITH_IDS, screensOf } from './web-vitals.js';
 
 describe('bench/web-bundle', () => {
   it('measures every lazily loaded page of the router table, each an existing file', () => {
@@ -28,6 +29,16 @@ describe('bench/web-bundle', () => {
     expect(pages.find((p) => p.route === '/viewer/issues')?.page).toBe('src/features/issues/IssuesViewerPage.tsx');
     // Each signed-in route loads the shell, then its page.
     expect(consoleRoutes().find(([route]) => route === '/account/list')?.[1]).toEqual(['src/app/Shell.tsx', 'src/features/accounts/AccountsListPage.tsx']);
+  });
+});
+
+describe('bench/web-vitals', () => {
+  it('audits every page of the router table but the /viewer redirect, the login page first, each id filled in', () => {
+    const screens = screensOf(Object.fromEntries(ROUTES_WITH_IDS.map((route) => [route, 7])));
+    const routes = consoleRoutes().map(([route]) => route);
+    expect(screens.map((s) => s.route)).toEqual(['/login', ...routes.filter((r) => r !== '/login' && r !== '/viewer')]);
+    expect(screens.filter((s) => s.path.includes(':'))).toEqual([]);
+    expect(screens.find((s) => s.route === '/rollouts/:id')?.path).toBe('/rollouts/7');
   });
 });
 

@@ -3,7 +3,7 @@
  * from Vite's build manifest (`packages/web/dist/.vite/manifest.json`). The entry
  * (index.html) and its static imports load first; a route adds its lazily loaded
  * page chunk(s) and their static imports. Budget (issue 2): 300 KB gzip for the
- * login route. Every page of the router table is measured (`consolePages`).
+ * login route. Every page of the router table is measured (`routePages`, packages/web/build/route-pages.ts).
  * Builds the console first.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { root } from './lib/server.js';
+import { consoleRoutes, routePages } from '../packages/web/build/route-pages.js';
+
+/** Every page of the router table (packages/web/build/route-pages.ts). */
+export { consoleRoutes, routePages as consolePages };
 
 interface ManifestChunk {
   file: string;
@@ -20,45 +24,6 @@ interface ManifestChunk {
 }
 
 const dist = join(root, 'packages/web/dist');
-
-const web = join(root, 'packages/web');
-
-/**
- * Every lazily loaded page of the console, read from its router table
- * (`src/app/routes.tsx`, and `router.tsx` for the sign-in page and the shell):
- * the route (`/viewer/issues`) and the page's module as a manifest key
- * (`src/features/issues/IssuesViewerPage.tsx`). Read from the source, so that a
- * page added to or removed from the table is measured without an edit here (a
- * hand-kept list once named a page that no longer existed and crashed the run).
- */
-export function consolePages(): { route: string; page: string }[] {
-  const pageKey = (from: string) => `src/app/${from}.tsx`.replace(/src\/app\/\.\.\//, 'src/').replace('src/app/./', 'src/app/');
-  const pages: { route: string; page: string }[] = [];
-  let group = '';
-  for (const line of readFileSync(join(web, 'src/app/routes.tsx'), 'utf8').split('\n')) {
-    if (/^\s*(\*|\/\/|\/\*)/.test(line)) continue;
-    const path = /\bpath: '([^']+)'/.exec(line)?.[1];
-    const loaded = /import\('([^']+)'\)/.exec(line)?.[1];
-    if (/^ {2}\{ path: /.test(line)) group = '';
-    if (/^ {4}path: '/.test(line)) group = `/${path}`;
-    if (!loaded) continue;
-    const route = path === undefined ? group : /^ {2}\{ path: /.test(line) ? `/${path}` : `${group}/${path}`;
-    pages.push({ route, page: pageKey(loaded) });
-  }
-  const router = readFileSync(join(web, 'src/app/router.tsx'), 'utf8');
-  for (const [, loaded] of router.matchAll(/import\('([^']+)'\)/g)) {
-    pages.push({ route: loaded === './LoginPage' ? '/login' : '(every signed-in route)', page: pageKey(loaded!) });
-  }
-  return pages;
-}
-
-/** Routes and the page modules they load: the sign-in page alone, every other page after the shell. */
-export function consoleRoutes(): [string, string[]][] {
-  const pages = consolePages();
-  const shell = pages.find((p) => p.page === 'src/app/Shell.tsx')?.page;
-  if (!shell) throw new Error('router.tsx no longer loads src/app/Shell.tsx: update bench/web-bundle.ts');
-  return pages.filter((p) => p.page !== shell).map((p) => [p.route, p.route === '/login' ? [p.page] : [shell, p.page]]);
-}
 
 export function benchWebBundle(): void {
   const build = spawnSync('npm', ['run', 'build', '-w', 'packages/web'], { cwd: root, encoding: 'utf8' });

@@ -5,10 +5,10 @@
  * the Content-Security-Policy watch of a page.
  */
 import { AxeBuilder } from '@axe-core/playwright';
-import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import type { E2eServer } from './global-setup.js';
+import { chromiumLaunch } from './chromium-args.js';
 import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup } from '@fleet/contracts';
 
 /** The e2e server of this worker (`global-setup.ts`: one per worker, so spec files running at once never share a fleet). */
@@ -19,30 +19,8 @@ export function server(): E2eServer {
 
 export const baseUrl = () => server().baseUrl;
 
-/**
- * Flags of @sparticuz/chromium that suit AWS Lambda but not a test run:
- * `--single-process` kills the browser with its first closed context, the
- * web-security switches would hide what a real browser refuses, and the GPU
- * emulated by SwiftShader (ANGLE) costs a core's worth of compositing on this
- * 2-core machine, where `--disable-gpu` composites in software (about a fifth
- * less time for a spec file; issue 23, the suite's time).
- */
-const UNSUITED_FLAGS = new Set([
-  '--single-process',
-  '--disable-web-security',
-  '--allow-running-insecure-content',
-  '--ignore-gpu-blocklist',
-  '--in-process-gpu',
-  '--use-gl=angle',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-]);
-/** This machine has no network beyond the npm registry; keep Chromium from trying. */
-const OFFLINE_FLAGS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-
 export async function launchBrowser(): Promise<Browser> {
-  const args = [...chromium.args.filter((a) => !UNSUITED_FLAGS.has(a)), ...OFFLINE_FLAGS];
-  return playwright.launch({ executablePath: await chromium.executablePath(), args, headless: true });
+  return playwright.launch({ ...(await chromiumLaunch()), headless: true });
 }
 
 /**

@@ -28,3 +28,4 @@ export * from './mma.js';
 export * from './updater.js';
 export * from './rollouts.js';
 export * from './version-label.js';
+export * from './console-values.js';

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
@@ -17,11 +18,15 @@ import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 const database = useTestDatabase({ max: 5 });
 const apps: FastifyInstance[] = [];
 
-/** A console build stand-in: an index.html and one script. */
+/** A console build stand-in: an index.html and one script, with its compressed copies. */
 const webDist = mkdtempSync(join(tmpdir(), 'fleet-web-'));
 mkdirSync(join(webDist, 'assets'));
 writeFileSync(join(webDist, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body></body></html>');
-writeFileSync(join(webDist, 'assets/app.js'), 'console.log("console");');
+// As the build writes them beside each file (packages/web/vite.config.ts).
+const APP_JS = 'console.log("console"); '.repeat(100);
+writeFileSync(join(webDist, 'assets/app.js'), APP_JS);
+writeFileSync(join(webDist, 'assets/app.js.gz'), gzipSync(APP_JS));
+writeFileSync(join(webDist, 'assets/app.js.br'), brotliCompressSync(APP_JS));
 
 async function app(rateLimit: { perUser: number; perAddress: number }) {
   const built = await buildApp({ db: database.db, config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist, rateLimit } });
@@ -97,6 +102,24 @@ describe('security headers', () => {
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
     }
+  });
+
+  it("sends the console's files brotli'd or gzip'd as the browser accepts, hashed assets cached for a year, the page revalidated", async () => {
+    const asset = (encoding?: string) => a.inject({ method: 'GET', url: '/assets/app.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await asset('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(APP_JS);
+    const gz = await asset('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(APP_JS);
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(APP_JS);
+    for (const res of [br, gz, plain]) {
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
+    }
+    expect((await get(a, '/')).headers['cache-control']).toBe('no-cache');
   });
 
   it('sends the same headers on API answers, errors included', async () => {

@@ -1,7 +1,8 @@
 /**
  * Entry of the console (DESIGN §10): antd theme (colours with enough contrast,
  * app/theme.ts; target sizes, app/accessibility.css), toasts, the query client,
- * the session, then the hash router. zod runs without JIT (no eval under the
+ * the session, then the hash router; the first screen's reads start as soon as
+ * the user is known (app/first-screen.ts). zod runs without JIT (no eval under the
  * Content-Security-Policy). A user who asks the system for reduced motion
  * gets no antd animations (dropdowns, dialogs and collapses open and close at
  * once). Icons do not insert their style sheet each (`zeroRuntime`): antd's
@@ -18,6 +19,7 @@ import { IconProvider } from '@ant-design/icons';
 import { AuthProvider } from './app/auth/AuthProvider';
 import { queryClient } from './app/query-client';
 import { router } from './app/router';
+import { prefetchFirstScreen } from './app/first-screen';
 import { ToastProvider } from './app/ToastProvider';
 import { consoleTheme } from './app/theme';
 import 'antd/dist/antd.css';
@@ -35,6 +37,8 @@ const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').ma
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
+
+prefetchFirstScreen(queryClient, router);
 
 createRoot(root).render(
   <StrictMode>

@@ -6,6 +6,7 @@
  * `bench/web-bundle.ts` reads it too: keep one entry with its `import()` per line.
  */
 import type { ComponentType, ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
 import {
   BookOutlined,
@@ -18,15 +19,23 @@ import {
   UnorderedListOutlined,
 } from '@ant-design/icons';
 import { PERMISSION_WRITE } from '@fleet/contracts/constants';
+import { prefetchAccountsListPage } from '../features/accounts/prefetch';
 
 /** A page module: its default export is the page component. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
+
+/**
+ * Starts a page's first reads from its URL query (`search`) while its code still
+ * loads, when it is the first screen of a page load (app/first-screen.ts).
+ */
+export type PagePrefetch = (client: QueryClient, search: URLSearchParams) => void;
 
 /** What each matched route carries (`useMatches()[i].handle`). */
 export interface RouteHandle {
   title: string;
   /** Permission the user must hold; without it the guard sends the user to /. */
   permission?: string;
+  prefetch?: PagePrefetch;
 }
 
 export interface AppRoute {
@@ -45,6 +54,8 @@ export interface AppRoute {
   /** The page of the parent route itself, instead of a plain redirect (e.g. `/viewer`, which loads the lookup first). */
   indexPage?: PageLoader;
   page?: PageLoader;
+  /** The page's first reads, started before its code has loaded (issue 26). */
+  prefetch?: PagePrefetch;
   children?: AppRoute[];
 }
 
@@ -58,7 +69,7 @@ export const APP_ROUTES: AppRoute[] = [
     icon: <TeamOutlined />,
     redirect: HOME_PATH,
     children: [
-      { path: 'list', title: 'List Accounts', page: () => import('../features/accounts/AccountsListPage') },
+      { path: 'list', title: 'List Accounts', prefetch: prefetchAccountsListPage, page: () => import('../features/accounts/AccountsListPage') },
       { path: 'new', title: 'New Account', permission: PERMISSION_WRITE, page: () => import('../features/account-create/CreateAccountPage') },
       { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: () => import('../features/account-edit/EditAccountPage') },
     ],
@@ -115,7 +126,7 @@ export function lazyPage(load: PageLoader): RouteObject['lazy'] {
 
 /** Turns a table entry into a React Router route (index redirect, handle, lazy page). */
 export function toRouteObject(route: AppRoute): RouteObject {
-  const handle: RouteHandle = { title: route.title, permission: route.permission };
+  const handle: RouteHandle = { title: route.title, permission: route.permission, prefetch: route.prefetch };
   if (route.children) {
     const index: RouteObject[] = route.indexPage
       ? [{ index: true, lazy: lazyPage(route.indexPage) }]

@@ -20,7 +20,8 @@ import { useEffect, useState } from 'react';
 import { Button, Flex, Form, Tabs, Typography, type FormInstance } from 'antd';
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { CLASS_ADD_ON, ZGeneralTemplateValues, ZLicenseConfig, type TInstancePolicy } from '@fleet/contracts';
+import { CLASS_ADD_ON, type TInstancePolicy } from '@fleet/contracts';
+import { SCHEMA_VALUES } from '../../lib/schema-values';
 import { ApiError } from '../../app/api-client';
 import { useToast } from '../../app/toast';
 import { fieldErrorLine } from '../account-settings/shared/use-push-section';
@@ -43,7 +44,7 @@ import { SitesFields } from './components/SitesFields';
 import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
 
 /** The properties of a new account before anything is typed (spec 1 §9): a general template's defaults, no parent, no name yet. */
-const NEW_PROPERTIES = { ...generalTemplateToProperties(ZGeneralTemplateValues.parse({})), parentId: null, name: '', urlFriendlyName: '' };
+const NEW_PROPERTIES = { ...generalTemplateToProperties(structuredClone(SCHEMA_VALUES.generalTemplateDefaults)), parentId: null, name: '', urlFriendlyName: '' };
 
 const ERROR_TITLE = 'The account could not be saved as a draft';
 
@@ -88,7 +89,7 @@ export default function CreateAccountPage() {
   const firstInstanceType = instanceTypes.data?.find((t) => t.memorySize === null)?.id;
   useEffect(() => {
     if (forms.license.isFieldsTouched()) return;
-    forms.license.setFieldsValue(ZLicenseConfig.parse(firstInstanceType === undefined ? {} : { cloudInstanceType: firstInstanceType }));
+    forms.license.setFieldsValue({ ...SCHEMA_VALUES.licenseConfigDefaults, ...(firstInstanceType === undefined ? {} : { cloudInstanceType: firstInstanceType }) });
   }, [forms.license, firstInstanceType]);
 
   const onNext = async () => {

@@ -63,47 +63,50 @@ const sameSet = (a: number[], b: number[]) => a.length === b.length && a.every((
 /** The default classes of the list (spec 1 §2: all but On Premise and Add-on Account). */
 const defaultClassIds: number[] = [...DEFAULT_LIST_CLASS_IDS];
 
+/** The list's filters, sort, page and the API query they make, read from the URL query `params`. */
+export function accountListState(params: URLSearchParams) {
+  const filters: AccountListFilters = {
+    search: params.get('search') ?? '',
+    classIds: params.has('classIds')
+      ? readList(params, 'classIds', (raw) => {
+          const id = Number(raw);
+          return LIST_CLASS_IDS.includes(id) ? id : undefined;
+        })
+      : defaultClassIds,
+    saasImage: params.get('saasImage') || undefined,
+    machineStatusInclude: readList(params, 'machineStatusInclude', asStatus),
+    machineStatusExclude: readList(params, 'machineStatusExclude', asStatus),
+  };
+  const explicitSort = asSortField(params.get('sortBy'));
+  const sortDirection: TSortDirection = params.get('sortDirection') === 'Descending' ? 'Descending' : 'Ascending';
+  const sort: AccountSort | undefined = explicitSort
+    ? { sortBy: explicitSort, sortDirection }
+    : filters.search.trim()
+      ? undefined
+      : { sortBy: 'name', sortDirection: 'Ascending' };
+  const page = readPage(params);
+
+  const filter: AccountFilter = {
+    search: filters.search.trim() || undefined,
+    classIds: filters.classIds,
+    saasImage: filters.saasImage,
+    machineStatusInclude: filters.machineStatusInclude,
+    machineStatusExclude: filters.machineStatusExclude,
+  };
+  const query: AccountListQuery = {
+    ...filter,
+    sortBy: sort?.sortBy,
+    sortDirection: sort?.sortDirection ?? 'Ascending',
+    startIndex: (page - 1) * ACCOUNTS_PAGE_SIZE,
+    limit: ACCOUNTS_PAGE_SIZE,
+  };
+  return { filters, sort, page, filter, query };
+}
+
 export function useAccountListParams() {
   const [params, setParams] = useSearchParams();
 
-  const state = useMemo(() => {
-    const filters: AccountListFilters = {
-      search: params.get('search') ?? '',
-      classIds: params.has('classIds')
-        ? readList(params, 'classIds', (raw) => {
-            const id = Number(raw);
-            return LIST_CLASS_IDS.includes(id) ? id : undefined;
-          })
-        : defaultClassIds,
-      saasImage: params.get('saasImage') || undefined,
-      machineStatusInclude: readList(params, 'machineStatusInclude', asStatus),
-      machineStatusExclude: readList(params, 'machineStatusExclude', asStatus),
-    };
-    const explicitSort = asSortField(params.get('sortBy'));
-    const sortDirection: TSortDirection = params.get('sortDirection') === 'Descending' ? 'Descending' : 'Ascending';
-    const sort: AccountSort | undefined = explicitSort
-      ? { sortBy: explicitSort, sortDirection }
-      : filters.search.trim()
-        ? undefined
-        : { sortBy: 'name', sortDirection: 'Ascending' };
-    const page = readPage(params);
-
-    const filter: AccountFilter = {
-      search: filters.search.trim() || undefined,
-      classIds: filters.classIds,
-      saasImage: filters.saasImage,
-      machineStatusInclude: filters.machineStatusInclude,
-      machineStatusExclude: filters.machineStatusExclude,
-    };
-    const query: AccountListQuery = {
-      ...filter,
-      sortBy: sort?.sortBy,
-      sortDirection: sort?.sortDirection ?? 'Ascending',
-      startIndex: (page - 1) * ACCOUNTS_PAGE_SIZE,
-      limit: ACCOUNTS_PAGE_SIZE,
-    };
-    return { filters, sort, page, filter, query };
-  }, [params]);
+  const state = useMemo(() => accountListState(params), [params]);
 
   const setFilters = (patch: Partial<AccountListFilters>) =>
     setParams(

@@ -33,12 +33,12 @@
 import {
   CLASS_ADD_ON,
   CONFIG_COMPONENTS,
-  TEMPLATE_VALUE_SCHEMAS,
   type TPushAccountPropertiesRequest,
   type TTemplate,
   type TTemplateType,
 } from '@fleet/contracts';
 import type { SectionKey } from '../account-settings/shared/section-forms';
+import { SCHEMA_VALUES } from '../../lib/schema-values';
 
 /** The form each kind of template loads into and is saved from. */
 export const KIND_SECTION = {
@@ -73,7 +73,7 @@ export function kindsForClass(classId: number | undefined): TTemplateType[] {
 // ---------------------------------------------------------------- key lists
 
 /** The settings a template of each kind holds, as its contract schema (`TEMPLATE_VALUE_SCHEMAS`) lists them, in that order. */
-const LICENSE_KEYS = Object.keys(TEMPLATE_VALUE_SCHEMAS['license-settings'].shape);
+const LICENSE_KEYS = SCHEMA_VALUES.templateKeys['license-settings'];
 const LICENSE_NULLABLE: ReadonlySet<string> = new Set([
   'cloudInstanceType',
   'redisCloudInstanceType',
@@ -85,14 +85,14 @@ const LICENSE_NULLABLE: ReadonlySet<string> = new Set([
 /** The component versions and modes go last, after the instance's other settings. */
 const INSTANCE_COMPONENT_KEYS: readonly string[] = CONFIG_COMPONENTS.flatMap((c) => [`${c}VersionMode`, `${c}Version`]);
 const INSTANCE_KEYS = [
-  ...Object.keys(TEMPLATE_VALUE_SCHEMAS['instance-settings'].shape).filter((key) => !INSTANCE_COMPONENT_KEYS.includes(key)),
+  ...SCHEMA_VALUES.templateKeys['instance-settings'].filter((key) => !INSTANCE_COMPONENT_KEYS.includes(key)),
   ...INSTANCE_COMPONENT_KEYS,
 ];
 const INSTANCE_NULLABLE: ReadonlySet<string> = new Set(['sampleDataFile', 'marketingVersion', 'autoStopTime', 'bundleVersion', 'accountLibraryFile']);
 /** Instance fields the server locks once an account has them (spec 1 §2 Instance Settings card). */
 const LOCKED_INSTANCE_KEYS = ['region', 'vmImageName', 'enableSsl', 'includeSampleData', 'sampleDataFile'] as const;
 
-const BACKUP_KEYS = Object.keys(TEMPLATE_VALUE_SCHEMAS['backup-settings'].shape);
+const BACKUP_KEYS = SCHEMA_VALUES.templateKeys['backup-settings'];
 
 /** The general template's own (not contact or billing) fields, and which of them may be null. */
 const GENERAL_PLAIN_KEYS = ['classId', 'description', 'customer', 'managed', 'whiteGlove', 'autoTest', 'autoTestBranch', 'maintainer'] as const;

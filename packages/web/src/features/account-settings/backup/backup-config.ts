@@ -6,7 +6,8 @@
  * 30-minute steps; the console shows them as they are, labelled UTC, so what an
  * operator sees is what the server runs.
  */
-import { EOL_ACTIONS, ZBackupConfig, normaliseBackupTimes, type TBackupConfig } from '@fleet/contracts';
+import { EOL_ACTIONS, normaliseBackupTimes, type TBackupConfig } from '@fleet/contracts';
+import { SCHEMA_VALUES } from '../../../lib/schema-values';
 
 /** Days of the weekly backup, numbered 1 (Monday) to 7 (Sunday) (spec 1 §5, §9). */
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
@@ -38,7 +39,7 @@ const DEFAULT_BACKUP_TIME = '05:00';
  * manual and daily, MoveToGlacier for weekly and monthly.
  */
 export function defaultBackupConfig(): TBackupConfig {
-  return ZBackupConfig.parse({ times: [DEFAULT_BACKUP_TIME] });
+  return { ...structuredClone(SCHEMA_VALUES.backupConfigDefaults), times: [DEFAULT_BACKUP_TIME] };
 }
 
 /**

@@ -21,7 +21,8 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Flex } from 'antd';
 import { EditOutlined, FileAddOutlined } from '@ant-design/icons';
 import type { FormInstance } from 'antd';
-import { ZMachineConfig, type TMachineConfigInput } from '@fleet/contracts';
+import type { TMachineConfigInput } from '@fleet/contracts';
+import { SCHEMA_VALUES } from '../../../lib/schema-values';
 import { loadSection } from '../shared/use-section-values';
 
 export interface InstanceTemplateGateProps {
@@ -38,7 +39,7 @@ const GATE_NOTE = 'Choose a template, Customize or Start from scratch to edit th
 
 /** The instance settings of a new account with nothing chosen (spec 1 §9 machine defaults). */
 function instanceDefaults(): TMachineConfigInput {
-  return ZMachineConfig.parse({});
+  return structuredClone(SCHEMA_VALUES.machineConfigDefaults);
 }
 
 /** Replaces the form's values by the defaults (Start from scratch). */

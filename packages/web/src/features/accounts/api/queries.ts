@@ -3,28 +3,38 @@
  * call. List, statistics and launcher-login failures are silent (spec 1 §8):
  * the screens show an empty table or no statistics.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { TAccountLookup, TAccountsInfo, TLauncherLogin, TListAccountsResponse } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { accountKeys } from './keys';
 import { filterParams, listParams, type AccountFilter, type AccountListQuery } from './params';
 
-/** `GET /accounts`: one page of accounts; the previous page stays shown while the next loads. */
-export function useAccounts(query: AccountListQuery) {
-  return useQuery({
+const accountsQuery = (query: AccountListQuery) =>
+  queryOptions({
     queryKey: accountKeys.list(query),
     queryFn: ({ signal }) => api.get<TListAccountsResponse>('accounts', { searchParams: listParams(query), signal }),
-    placeholderData: keepPreviousData,
   });
+
+const accountsInfoQuery = (filter: AccountFilter) =>
+  queryOptions({
+    queryKey: accountKeys.info(filter),
+    queryFn: ({ signal }) => api.get<TAccountsInfo>('accounts/info', { searchParams: filterParams(filter), signal }),
+  });
+
+/** `GET /accounts`: one page of accounts; the previous page stays shown while the next loads. */
+export function useAccounts(query: AccountListQuery) {
+  return useQuery({ ...accountsQuery(query), placeholderData: keepPreviousData });
 }
 
 /** `GET /accounts/info`: footer statistics of the accounts matching `filter`. */
 export function useAccountsInfo(filter: AccountFilter) {
-  return useQuery({
-    queryKey: accountKeys.info(filter),
-    queryFn: ({ signal }) => api.get<TAccountsInfo>('accounts/info', { searchParams: filterParams(filter), signal }),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...accountsInfoQuery(filter), placeholderData: keepPreviousData });
+}
+
+/** Starts the list's two reads for `query` and `filter` before the list's code runs (a first screen, issue 26). */
+export function prefetchAccountsList(client: QueryClient, query: AccountListQuery, filter: AccountFilter): void {
+  void client.prefetchQuery(accountsQuery(query));
+  void client.prefetchQuery(accountsInfoQuery(filter));
 }
 
 /**
