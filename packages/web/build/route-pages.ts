@@ -8,7 +8,7 @@
  *
  * Read from the source, so that a page added to or removed from the table needs
  * no edit here (a hand-kept list once named a page that no longer existed).
- * The table keeps one entry with its `import()` per line (routes.tsx says so);
+ * The table keeps one entry with its `page: () => import()` per line (routes.tsx says so);
  * `routePages()` throws when it finds no page, or a page module that is not a file.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ export function routePages(web = WEB_ROOT): RoutePage[] {
   for (const line of readFileSync(join(web, 'src/app/routes.tsx'), 'utf8').split('\n')) {
     if (/^\s*(\*|\/\/|\/\*)/.test(line)) continue;
     const path = /\bpath: '([^']+)'/.exec(line)?.[1];
-    const loaded = /import\('([^']+)'\)/.exec(line)?.[1];
+    const loaded = /\b(?:page|indexPage): \(\) => import\('([^']+)'\)/.exec(line)?.[1];
     if (/^ {2}\{ path: /.test(line)) group = '';
     if (/^ {4}path: '/.test(line)) group = `/${path}`;
     if (!loaded) continue;

@@ -14,20 +14,26 @@
  */
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import type { createHashRouter } from 'react-router';
-import { prefetchShellQueries } from '../features/fleet/api/queries';
 import { authKeys } from './auth/auth-api';
 import { getToken } from './auth/token-store';
 import type { RouteHandle } from './routes';
 
 type Router = ReturnType<typeof createHashRouter>;
 
-/** Starts the reads of the screen `router` opened at (module docstring). */
+/**
+ * Starts the reads of the screen `router` opened at (module docstring). Their
+ * code is imported here, not with the entry: the shell's and the page's chunks,
+ * which index.html's route preload has already asked for.
+ */
 function prefetchScreen(client: QueryClient, router: Router): void {
   const { location, matches } = router.state;
   if (matches.some((m) => m.route.path === 'login')) return;
-  prefetchShellQueries(client);
+  void import('../features/fleet/api/queries').then(({ prefetchShellQueries }) => prefetchShellQueries(client));
   const search = new URLSearchParams(location.search);
-  for (const match of matches) (match.route.handle as RouteHandle | undefined)?.prefetch?.(client, search);
+  for (const match of matches) {
+    const load = (match.route.handle as RouteHandle | undefined)?.prefetch;
+    if (load) void load().then(({ default: prefetch }) => prefetch(client, search));
+  }
 }
 
 /** Call once, before the first render: waits for the stored token's user, then starts the first screen's reads. */

@@ -3,7 +3,8 @@
  * §2.1, spec 3 §2): path, title, permission, sidebar entry and lazily loaded page.
  * The sidebar (`shell/SideMenu`), the breadcrumb, the document title and the
  * permission guard all read this table; `router.tsx` turns it into routes.
- * `bench/web-bundle.ts` reads it too: keep one entry with its `import()` per line.
+ * `build/route-pages.ts` reads it at build time (the route preload, the benches):
+ * keep one entry with its `page: () => import()` per line.
  */
 import type { ComponentType, ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
@@ -19,7 +20,6 @@ import {
   UnorderedListOutlined,
 } from '@ant-design/icons';
 import { PERMISSION_WRITE } from '@fleet/contracts/constants';
-import { prefetchAccountsListPage } from '../features/accounts/prefetch';
 
 /** A page module: its default export is the page component. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
@@ -29,13 +29,15 @@ export type PageLoader = () => Promise<{ default: ComponentType }>;
  * loads, when it is the first screen of a page load (app/first-screen.ts).
  */
 export type PagePrefetch = (client: QueryClient, search: URLSearchParams) => void;
+/** A module whose default export is a page's {@link PagePrefetch}: loaded only for a first screen. */
+export type PrefetchLoader = () => Promise<{ default: PagePrefetch }>;
 
 /** What each matched route carries (`useMatches()[i].handle`). */
 export interface RouteHandle {
   title: string;
   /** Permission the user must hold; without it the guard sends the user to /. */
   permission?: string;
-  prefetch?: PagePrefetch;
+  prefetch?: PrefetchLoader;
 }
 
 export interface AppRoute {
@@ -55,7 +57,7 @@ export interface AppRoute {
   indexPage?: PageLoader;
   page?: PageLoader;
   /** The page's first reads, started before its code has loaded (issue 26). */
-  prefetch?: PagePrefetch;
+  prefetch?: PrefetchLoader;
   children?: AppRoute[];
 }
 
@@ -69,7 +71,7 @@ export const APP_ROUTES: AppRoute[] = [
     icon: <TeamOutlined />,
     redirect: HOME_PATH,
     children: [
-      { path: 'list', title: 'List Accounts', prefetch: prefetchAccountsListPage, page: () => import('../features/accounts/AccountsListPage') },
+      { path: 'list', title: 'List Accounts', prefetch: () => import('../features/accounts/prefetch'), page: () => import('../features/accounts/AccountsListPage') },
       { path: 'new', title: 'New Account', permission: PERMISSION_WRITE, page: () => import('../features/account-create/CreateAccountPage') },
       { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: () => import('../features/account-edit/EditAccountPage') },
     ],

@@ -1,14 +1,16 @@
 /**
  * Library Manager (spec 3 §2.6, §5): the library files (name, url, package,
  * type, inS3, addedBy, date, actions) in a table at most the window's height
- * minus 300 px tall (a scroll region with a sticky header), with row selection; Delete removes the selected files
+ * minus 300 px tall (a scroll region whose header row stays at its top: CSS `position: sticky`,
+ * not antd's `sticky`, whose separate header table left the body's cells without
+ * headers, axe td-has-header), with row selection; Delete removes the selected files
  * after 'Deleting library file(s) will also delete files from S3. Are you sure
  * you want to continue?' (disabled while nothing is selected), a row's delete
  * button removes that file after the same question, and the cloud-download
  * button opens the Sync library files dialog. Without `write` the table is
  * read-only (no selection, sync or delete).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Card, Modal, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
@@ -19,6 +21,7 @@ import { useActionsColumnFixed } from '../../lib/use-mobile-layout';
 import { useDeleteLibraryFiles } from './api/mutations';
 import { useLibraryTable } from './api/queries';
 import { SyncLibraryFilesDialog } from './SyncLibraryFilesDialog';
+import './library-manager.css';
 
 export const DELETE_LIBRARY_FILES_CONFIRM = 'Deleting library file(s) will also delete files from S3. Are you sure you want to continue?';
 
@@ -42,7 +45,6 @@ export default function LibraryManagerPage() {
   const [syncOpen, setSyncOpen] = useState(false);
   const [modal, modalHolder] = Modal.useModal();
   const height = useTableHeight();
-  const regionRef = useRef<HTMLDivElement>(null);
   const actionsFixed = useActionsColumnFixed();
 
   const confirmDelete = (ids: number[]) => {
@@ -116,7 +118,7 @@ export default function LibraryManagerPage() {
     >
       {modalHolder}
       {/* The scroll box is a focusable, named region so that the keyboard can scroll it (axe scrollable-region-focusable). */}
-      <div ref={regionRef} role="region" aria-label="Library files" tabIndex={0} style={{ maxHeight: height, overflow: 'auto' }}>
+      <div className="library-files" role="region" aria-label="Library files" tabIndex={0} style={{ maxHeight: height, overflow: 'auto' }}>
         <Table<TLibraryFile>
           rowKey="id"
           size="small"
@@ -124,9 +126,8 @@ export default function LibraryManagerPage() {
           dataSource={files.data?.items ?? []}
           loading={files.isLoading}
           pagination={false}
-          sticky={{ getContainer: () => regionRef.current ?? window }}
           rowSelection={canWrite ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) } : undefined}
-          locale={{ emptyText: files.isError ? 'Library files could not be loaded' : 'No library files' }}
+          locale={{ emptyText: <Typography.Text type="secondary">{files.isError ? 'Library files could not be loaded' : 'No library files'}</Typography.Text> }}
         />
       </div>
       <SyncLibraryFilesDialog open={syncOpen} onClose={() => setSyncOpen(false)} />

@@ -14,7 +14,7 @@
  * viewers' shared selector and parameters, `features/viewer`).
  */
 import { useMemo } from 'react';
-import { Card, Table } from 'antd';
+import { Card, Table, Typography } from 'antd';
 import { REQUEST_STATISTICS_SORTS, type TRequestStatistic, type TRequestStatisticStatus } from '@fleet/contracts';
 import { ClassFilter } from '../viewer/components/ClassFilter';
 import { FilterSelect } from '../viewer/components/FilterSelect';
@@ -69,7 +69,7 @@ export default function RequestStatisticsViewerPage() {
           columns={requestStatisticsColumns(filter.sort)}
           dataSource={statistics.isError ? [] : (statistics.data?.items ?? [])}
           loading={statistics.isLoading}
-          locale={{ emptyText: statistics.isLoading ? ' ' : 'No request statistics' }}
+          locale={{ emptyText: statistics.isLoading ? ' ' : <Typography.Text type="secondary">No request statistics</Typography.Text> }}
           onChange={onSortChange(REQUEST_STATISTICS_SORTS, setSort)}
           // A capped total is a lower bound: the server counts to the end of the block of 100 rows the page starts in, plus a page.
           pagination={viewerPagination({ page, pageSize, list: statistics, noun: 'URLs', onChange: setPage })}
