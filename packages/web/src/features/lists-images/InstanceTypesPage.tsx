@@ -3,6 +3,8 @@
  * empty placeholder (spec 3 §2, spec 1 §2); it shows the machine instance types
  * and the Redis (cache) instance types, read-only: name, cloud code, storage
  * (GB), memory (GB, Redis only) and credit cost (cloud credits per hour).
+ * The Redis table comes once the first has its rows: the first table growing
+ * under it would push it down while the operator reads (issue 26, no jumps).
  */
 import { Card, Space, Table } from 'antd';
 import type { TableColumnsType } from 'antd';
@@ -36,7 +38,7 @@ export default function InstanceTypesPage() {
     <Card title="Instance Types">
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
         <TypesTable title="Instance types" query={machineTypes} redis={false} />
-        <TypesTable title="Redis instance types" query={redisTypes} redis />
+        {!machineTypes.isLoading && <TypesTable title="Redis instance types" query={redisTypes} redis />}
       </Space>
     </Card>
   );
