@@ -57,7 +57,7 @@ import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { ROLLOUT_USER, haltRollout, rejectWave, waveNeedsApproval } from './approvals.js';
 import { concurrencyOf, thresholdExceeded } from './waves.js';
 import { stepBake, type BakeState } from './bake.js';
-import { fleetFrozen, selectPendingTargetClasses } from './rollouts.repository.js';
+import { selectWaveCounts, selectWaveTimes, totalCounts } from './progress.repository.js';
 import { selectClosedClasses } from './windows.js';
 import type { TaskEvents } from '../push/events.js';
 export { ROLLOUT_USER } from './approvals.js';
@@ -67,18 +67,17 @@ import {
   lockActiveRollout,
   markApplied,
   markNotApplied,
+  fleetFrozen,
   selectActiveRolloutIds,
   selectDeployingMachines,
   selectFirstTargets,
   selectMachineAccounts,
+  selectPendingTargetClasses,
   selectRolloutState,
   selectTargetInfo,
   selectTargetRestores,
-  selectWaveCounts,
   selectWaveTargetIds,
-  selectWaveTimes,
   setTargetStates,
-  totalCounts,
   updateRollout,
   type DeployingMachine,
   type RolloutKind,

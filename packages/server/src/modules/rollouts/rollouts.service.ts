@@ -70,16 +70,14 @@ import {
   lockRollout,
   markNotApplied,
   notifyRolloutsChanged,
-  selectCountsOf,
   selectRollout,
   selectHasProductionTargets,
   selectRolloutAccounts,
-  selectWaveProgress,
   setRolloutActivity,
-  totalCounts,
   updateRollout,
   type RolloutRow,
 } from '../../engine/rollouts/rollouts.repository.js';
+import { selectCountsOf, selectWaveProgress, totalCounts } from '../../engine/rollouts/progress.repository.js';
 import { selectWaveDecisions, waveAwaitsApproval, type WaveDecisionRow } from '../../engine/rollouts/approvals.repository.js';
 import { selectRolloutsPage, selectTargetsPage } from './rollouts.repository.js';
 import { selectBakes, selectFailingProbes, type BakeRow } from '../../engine/rollouts/bake.repository.js';
