@@ -50,7 +50,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { TBatchResult, TListAccountsResponse, TListCommitsResponse, TOperationsPage, TRolloutsResponse, TUpdateAccountsRequest } from '@fleet/contracts';
-import { root, startServer, token, type BenchServer } from './lib/server.js';
+import { apiClient, root, startServer, token, type BenchServer } from './lib/server.js';
 import { percentile } from './lib/load.js';
 import type { ScreenRun } from './lib/lighthouse.js';
 import { consoleRoutes } from './web-bundle.js';
@@ -72,37 +72,23 @@ function buildConsole(): void {
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
 }
 
-/** A client of the bench server's API as admin. */
-async function apiClient(baseUrl: string) {
-  const authorization = `Bearer ${await token(baseUrl)}`;
-  return async <T>(path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${baseUrl}/api/v1${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? { authorization } : { authorization, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${body === undefined ? 'GET' : 'POST'} ${path} ${res.status}: ${(await res.text()).slice(0, 300)}`);
-    return (await res.json()) as T;
-  };
-}
-
 /** The routes of the router table with an id, which {@link routeIds} fills. */
 export const ROUTES_WITH_IDS = ['/account/edit/:id', '/operations/:id', '/rollouts/:id'] as const;
 
 /** The ids of {@link ROUTES_WITH_IDS} on the bench server (module docstring, step 2). */
 async function routeIds(server: BenchServer): Promise<Record<(typeof ROUTES_WITH_IDS)[number], number>> {
-  const call = await apiClient(server.baseUrl);
-  const account = (await call<TListAccountsResponse>('/accounts?limit=50')).items.find((a) => !a.restricted && a.machineStats.machines > 0);
+  const { get, post } = await apiClient(server.baseUrl);
+  const account = (await get<TListAccountsResponse>('/accounts?limit=50')).items.find((a) => !a.restricted && a.machineStats.machines > 0);
   if (!account) throw new Error('the demo seed has no account with machines');
-  const operation = (await call<TOperationsPage>('/operations?limit=1')).items[0];
+  const operation = (await get<TOperationsPage>('/operations?limit=1')).items[0];
   if (!operation) throw new Error('the demo seed has no operation');
-  let rolloutId = (await call<TRolloutsResponse>('/rollouts?limit=1')).items[0]?.id;
+  let rolloutId = (await get<TRolloutsResponse>('/rollouts?limit=1')).items[0]?.id;
   // The launcher of one account to a commit it does not run yet, as a rollout with the default plan.
-  const commits = (await call<TListCommitsResponse>('/software/launcher/commits?branch=release%2F8.1&limit=20')).items.filter((c) => !c.isBreaking);
+  const commits = (await get<TListCommitsResponse>('/software/launcher/commits?branch=release%2F8.1&limit=20')).items.filter((c) => !c.isBreaking);
   for (const commit of commits) {
     if (rolloutId !== undefined) break;
     const update: TUpdateAccountsRequest = { accounts: [account.id], launcherVersionMode: 'Select', launcherVersion: `${commit.branch}|${commit.shortHash}`, rollout: {} };
-    rolloutId = (await call<TBatchResult>('/software-update/update-accounts', update)).rolloutId ?? undefined;
+    rolloutId = (await post<TBatchResult>('/software-update/update-accounts', update)).rolloutId ?? undefined;
   }
   if (rolloutId === undefined) throw new Error(`no rollout could be made for account ${account.id}`);
   return { '/account/edit/:id': account.id, '/operations/:id': operation.id, '/rollouts/:id': rolloutId };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TBatchResult, TRollout, TRolloutPlanInput } from '@fleet/contracts';
-import { root, token, type BenchServer } from './server.js';
+import { apiClient, root, type BenchServer } from './server.js';
 
 /** A client of the bench server's API as `admin`, and a connection to its database. */
 export interface Bench {
@@ -23,22 +23,13 @@ export interface Bench {
 export async function connectBench(server: BenchServer): Promise<Bench> {
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8').trim() });
   await db.connect();
-  const headers = { authorization: `Bearer ${await token(server.baseUrl)}`, 'content-type': 'application/json' };
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${server.baseUrl}/api/v1${path}`, {
-      method,
-      headers: body === undefined ? { authorization: headers.authorization } : headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} ${res.status}: ${(await res.text()).slice(0, 500)}`);
-    return (await res.json()) as T;
-  };
+  const api = await apiClient(server.baseUrl);
   return {
     baseUrl: server.baseUrl,
-    headers,
+    headers: api.headers,
     db,
-    get: (path) => call('GET', path),
-    post: (path, body) => call('POST', path, body),
+    get: api.get,
+    post: api.post,
     close: () => db.end(),
   };
 }

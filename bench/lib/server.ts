@@ -247,3 +247,18 @@ export async function connectTaskHub(baseUrl: string, bearer: string): Promise<S
   });
   return socket;
 }
+
+/** A client of the bench server's API as `username` (admin): GET and JSON POST, throwing with the status and body on an error. */
+export async function apiClient(baseUrl: string, username = 'admin') {
+  const headers = { authorization: `Bearer ${await token(baseUrl, username)}`, 'content-type': 'application/json' };
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: body === undefined ? { authorization: headers.authorization } : headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} ${res.status}: ${(await res.text()).slice(0, 500)}`);
+    return (await res.json()) as T;
+  };
+  return { headers, get: <T>(path: string) => call<T>('GET', path), post: <T>(path: string, body?: unknown) => call<T>('POST', path, body) };
+}

@@ -4,10 +4,17 @@
  * `STATS_REFRESH_MS` (30 s) while signed in. Failures are silent (spec 1 §8):
  * the last counters stay, or none are shown.
  */
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { STATS_REFRESH_MS, type TFleetFreeze, type TMachineStats, type TMmaStats } from '@fleet/contracts';
 import { api } from '../../../app/api-client';
 import { fleetKeys } from './keys';
+
+const machineStatsQuery = queryOptions({
+  queryKey: fleetKeys.machineStats(),
+  queryFn: ({ signal }) => api.get<TMachineStats>('machines/stats', { signal }),
+});
+const mmaStatsQuery = queryOptions({ queryKey: fleetKeys.mmaStats(), queryFn: ({ signal }) => api.get<TMmaStats>('mma/stats', { signal }) });
+const freezeQuery = queryOptions({ queryKey: fleetKeys.freeze(), queryFn: ({ signal }) => api.get<TFleetFreeze>('fleet/freeze', { signal }) });
 
 /**
  * Starts the shell's own reads (machine and MMA stats, the freeze) before the
@@ -16,35 +23,20 @@ import { fleetKeys } from './keys';
  * banners above the page are known early (issue 26).
  */
 export function prefetchShellQueries(client: QueryClient): void {
-  void client.prefetchQuery({ queryKey: fleetKeys.machineStats(), queryFn: ({ signal }) => api.get<TMachineStats>('machines/stats', { signal }) });
-  void client.prefetchQuery({ queryKey: fleetKeys.mmaStats(), queryFn: ({ signal }) => api.get<TMmaStats>('mma/stats', { signal }) });
-  void client.prefetchQuery({ queryKey: fleetKeys.freeze(), queryFn: ({ signal }) => api.get<TFleetFreeze>('fleet/freeze', { signal }) });
+  void client.prefetchQuery(machineStatsQuery);
+  void client.prefetchQuery(mmaStatsQuery);
+  void client.prefetchQuery(freezeQuery);
 }
 
 export function useMachineStats(enabled: boolean) {
-  return useQuery({
-    queryKey: fleetKeys.machineStats(),
-    queryFn: ({ signal }) => api.get<TMachineStats>('machines/stats', { signal }),
-    enabled,
-    refetchInterval: STATS_REFRESH_MS,
-  });
+  return useQuery({ ...machineStatsQuery, enabled, refetchInterval: STATS_REFRESH_MS });
 }
 
 export function useMmaStats(enabled: boolean) {
-  return useQuery({
-    queryKey: fleetKeys.mmaStats(),
-    queryFn: ({ signal }) => api.get<TMmaStats>('mma/stats', { signal }),
-    enabled,
-    refetchInterval: STATS_REFRESH_MS,
-  });
+  return useQuery({ ...mmaStatsQuery, enabled, refetchInterval: STATS_REFRESH_MS });
 }
 
 /** `GET /fleet/freeze` (issue 25): whether the fleet is frozen, refetched with the counters. */
 export function useFleetFreeze() {
-  return useQuery({
-    queryKey: fleetKeys.freeze(),
-    queryFn: ({ signal }) => api.get<TFleetFreeze>('fleet/freeze', { signal }),
-    refetchInterval: STATS_REFRESH_MS,
-  });
+  return useQuery({ ...freezeQuery, refetchInterval: STATS_REFRESH_MS });
 }
-
