@@ -9,7 +9,7 @@ import { chromium as playwright, type Browser, type BrowserContext, type Locator
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import type { E2eServer } from './global-setup.js';
 import { chromiumLaunch } from './chromium-args.js';
-import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup } from '@fleet/contracts';
+import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup, type TMmaClass, type TUpdateMmaClassRequest } from '@fleet/contracts';
 
 /** The e2e server of this worker (`global-setup.ts`: one per worker, so spec files running at once never share a fleet). */
 export function server(): E2eServer {
@@ -258,6 +258,27 @@ export const NO_SOFTWARE = {
   ...Object.fromEntries(CONFIG_COMPONENTS.map((key) => [`${key}VersionMode`, 'None'])),
 } as NonNullable<TCreateAccountRequest['machineConfig']>;
 let created = 0;
+
+/**
+ * Edits MMA class `classId` as the admin (`PUT /mma/classes/{id}`): its fields
+ * as they are now, with `patch` over them (change windows, mode, standby).
+ */
+export async function updateMmaClass(classId: number, patch: Partial<TUpdateMmaClassRequest>): Promise<TMmaClass> {
+  const token = await apiToken('admin');
+  const c = (await api<TMmaClass[]>('/mma/classes', token)).find((x) => x.id === classId)!;
+  const i = c.mmaInstance!;
+  const body: TUpdateMmaClassRequest = {
+    name: c.name,
+    image: c.image,
+    deployerBranch: i.deployerBranch,
+    deployerVersion: i.deployerVer,
+    standby: i.standby,
+    priorityGroup: i.priorityGroup,
+    caaHost: i.caaHost,
+    ...patch,
+  };
+  return api<TMmaClass>(`/mma/classes/${classId}`, token, { method: 'PUT', body: JSON.stringify(body) });
+}
 
 /**
  * A new account made through the API as a user would through the console: a

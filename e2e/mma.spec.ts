@@ -36,6 +36,7 @@ import {
   openDropdown,
   pagesPerTest,
   signIn,
+  updateMmaClass,
   useBrowserAndAdmin,
 } from './browser.js';
 
@@ -63,8 +64,10 @@ afterAll(async () => {
 const openPage = pagesPerTest(() => browser);
 
 const classes = () => api<TMmaClass[]>('/mma/classes', adminToken);
-const row = (page: Page, name: string) => page.locator('.ant-table-tbody tr[data-row-key]').filter({ has: page.getByRole('cell', { name, exact: false }) }).first();
-const rowOf = (page: Page, id: number) => page.locator(`.ant-table-tbody tr[data-row-key="${id}"]`);
+// The classes table's rows (the registered MMAs' table below it has rows keyed by id too).
+const row = (page: Page, name: string) =>
+  page.locator('.mma-classes-table .ant-table-tbody tr[data-row-key]').filter({ has: page.getByRole('cell', { name, exact: false }) }).first();
+const rowOf = (page: Page, id: number) => page.locator(`.mma-classes-table .ant-table-tbody tr[data-row-key="${id}"]`);
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
 
 describe('MMA as admin', () => {
@@ -122,21 +125,8 @@ describe('MMA as admin', () => {
 
 describe('change windows (issue 25 point 5)', () => {
   /** Customer Staging without windows again, as seeded. */
-  const clearWindows = async () => {
-    const c = (await classes()).find((x) => x.id === CLASS_CUSTOMER_STAGING)!;
-    const i = c.mmaInstance!;
-    const body: TUpdateMmaClassRequest = {
-      name: c.name,
-      image: c.image,
-      deployerBranch: i.deployerBranch,
-      deployerVersion: i.deployerVer,
-      standby: i.standby,
-      priorityGroup: i.priorityGroup,
-      caaHost: i.caaHost,
-      changeWindows: [],
-    };
-    await api(`/mma/classes/${CLASS_CUSTOMER_STAGING}`, adminToken, { method: 'PUT', body: JSON.stringify(body) });
-  };
+  const clearWindows = () => updateMmaClass(CLASS_CUSTOMER_STAGING, { changeWindows: [] });
+
   afterAll(clearWindows);
 
   it('adds a window to Customer Staging in the dialog, shows it in the table, and the server has it', async () => {

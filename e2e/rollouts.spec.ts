@@ -46,8 +46,6 @@ import {
   CLASS_CUSTOMER_PRODUCTION,
   CLASS_EXPERIMENTAL,
   type TChangeWindow,
-  type TMmaClass,
-  type TUpdateMmaClassRequest,
   type TListCommitsResponse,
   type TListMachinesResponse,
     type TRollout,
@@ -56,7 +54,7 @@ import {
   type TUpdaterMachine,
   type TVersionState,
 } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, updateMmaClass, useBrowserAndAdmin } from './browser.js';
 import { ROLLOUT_FAILING_ACCOUNT, ROLLOUT_PROBE_FAILING_ACCOUNT } from './global-setup.js';
 
 const PREFIX = `rllt${Date.now() % 100_000}`;
@@ -147,21 +145,7 @@ async function created(accountId: number) {
 const closedDay = ((new Date().getUTCDay() + 6 + 3) % 7) + 1;
 
 /** Sets the change windows of class `classId` (PUT /mma/classes/{id}, its other fields as they are). */
-async function setWindows(classId: number, changeWindows: TChangeWindow[]) {
-  const c = (await api<TMmaClass[]>('/mma/classes', adminToken)).find((x) => x.id === classId)!;
-  const i = c.mmaInstance!;
-  const body: TUpdateMmaClassRequest = {
-    name: c.name,
-    image: c.image,
-    deployerBranch: i.deployerBranch,
-    deployerVersion: i.deployerVer,
-    standby: i.standby,
-    priorityGroup: i.priorityGroup,
-    caaHost: i.caaHost,
-    changeWindows,
-  };
-  await api(`/mma/classes/${classId}`, adminToken, { method: 'PUT', body: JSON.stringify(body) });
-}
+const setWindows = (classId: number, changeWindows: TChangeWindow[]) => updateMmaClass(classId, { changeWindows });
 
 /** The launcher each machine of `accountIds` runs (`branch|shortHash`, or 'none'), by machine id. */
 async function runningLaunchers(accountIds: number[]): Promise<Record<number, string>> {

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TListAccountsResponse, TTemplate } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, newPage, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, browser, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
 
 let operatorToken: string;
 /** An account with every section (class Internal Testing, not a template account). */
@@ -25,6 +25,13 @@ beforeAll(async () => {
 });
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';
+/** A fresh page per call, closed after the test whatever its outcome. */
+const newPage = pagesPerTest(() => browser);
+/**
+ * A short tag unique to this attempt of a test: the names of the templates it
+ * makes carry it, so that a retried test does not find its first attempt's too.
+ */
+const attempt = () => Math.random().toString(36).slice(2, 7);
 
 const templates = (kind: string, token = adminToken) => api<TTemplate[]>(`/template/${kind}`, token);
 const createTemplate = (kind: string, body: Record<string, unknown>, token = adminToken) =>
@@ -73,7 +80,7 @@ const toast = (page: Page, text: string) => page.locator('.ant-message-notice').
 
 describe('saving templates from the page', () => {
   it('saves a template of every kind with the values of its card; an empty name is skipped', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const posts: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().includes('/api/v1/template/')) posts.push(req.url());
@@ -136,9 +143,9 @@ describe('saving templates from the page', () => {
 
 describe('loading templates into the cards', () => {
   it('loads a backup template: the daily schedule and retention show its values', async () => {
-    const name = 'E2E load backup';
+    const name = `E2E load backup ${attempt()}`;
     await createTemplate('backup-settings', { name, times: ['03:30', '21:00'], monthlyBackupDay: 17, weeklyBackupDay: 5, dailyDaysToRetain: 11 });
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'Backup Settings');
     await dialog.getByLabel('Search templates').fill(name);
@@ -156,7 +163,7 @@ describe('loading templates into the cards', () => {
   });
 
   it("loads an instance template but keeps the existing account's locked region and image", async () => {
-    const name = 'E2E load instance';
+    const name = `E2E load instance ${attempt()}`;
     const own = account.machineConfig!;
     const smoke = !own.runSmokeTest;
     // A region and image other than the account's, which an existing account must keep.
@@ -165,7 +172,7 @@ describe('loading templates into the cards', () => {
         ? { region: 'us-east-1', vmImageName: 'irmn-8.1.3-win2022-use1' }
         : { region: 'eu-west-1', vmImageName: 'irmn-8.1.3-win2022-euw1' };
     await createTemplate('instance-settings', { name, ...other, marketingVersion: 'E2E Marketing 9.9', runSmokeTest: smoke });
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'Instance Settings');
     await dialog.getByLabel('Search templates').fill('E2E load');
@@ -182,7 +189,7 @@ describe('loading templates into the cards', () => {
   });
 
   it("loads a general template into Account Properties without touching the account's name", async () => {
-    const name = 'E2E load general';
+    const name = `E2E load general ${attempt()}`;
     await createTemplate('general', {
       name,
       classId: account.classId,
@@ -192,7 +199,7 @@ describe('loading templates into the cards', () => {
       billingPeriod: 'Yearly',
       billingAmount: 321,
     });
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page);
     await dialog.getByLabel('Search templates').fill(name);
     await dialog.getByRole('button', { name: `Select ${name}` }).click();
@@ -210,14 +217,14 @@ describe('loading templates into the cards', () => {
   });
 
   it('picks a license template in the License Settings header', async () => {
-    const name = 'E2E pick license';
+    const name = `E2E pick license ${attempt()}`;
     await createTemplate('license-settings', { name, instancePolicy: 'InstancePerSiteMaster', cloudCredits: 432, maxUsers: 77, maxSites: 9 });
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     const card = page.getByRole('region', { name: 'License Settings' });
     const picker = card.getByRole('combobox', { name: 'License Settings template' });
     await picker.click();
-    await picker.fill('E2E pick');
+    await picker.fill(name);
     await page.locator('.ant-select-item-option').filter({ hasText: name }).click();
     await toast(page, 'Template loaded').waitFor();
     // The header's picker does not fold the card.
@@ -230,9 +237,9 @@ describe('loading templates into the cards', () => {
 
 describe('replacing and deleting templates', () => {
   it("saves the card's current values into the selected template", async () => {
-    const name = 'E2E replace backup';
+    const name = `E2E replace backup ${attempt()}`;
     await createTemplate('backup-settings', { name, monthlyBackupDay: 2 });
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     const card = page.getByRole('region', { name: 'Backup Settings' });
     await card.getByLabel('Monthly backup day').fill('23');
@@ -247,15 +254,15 @@ describe('replacing and deleting templates', () => {
   });
 
   it('deletes a template only after Yes', async () => {
-    const name = 'E2E delete general';
+    const name = `E2E delete general ${attempt()}`;
     const created = await createTemplate('general', { name });
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const deletes: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'DELETE' && req.url().includes('/api/v1/template/')) deletes.push(req.url());
     });
     const dialog = await openDialog(page);
-    await dialog.getByLabel('Search templates').fill('E2E delete');
+    await dialog.getByLabel('Search templates').fill(name);
     await expect.poll(() => rowNames(dialog)).toEqual([name]);
 
     await dialog.getByRole('button', { name: `Delete ${name}` }).click();
@@ -276,9 +283,9 @@ describe('replacing and deleting templates', () => {
   });
 
   it("shows the error toasts when the server refuses another user's template", async () => {
-    const name = 'E2E operator public backup';
+    const name = `E2E operator public backup ${attempt()}`;
     await createTemplate('backup-settings', { name, isPublic: true }, operatorToken);
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'Backup Settings');
     await dialog.getByLabel('Search templates').fill(name);
@@ -295,27 +302,33 @@ describe('replacing and deleting templates', () => {
 
 describe('finding templates', () => {
   it('filters by search, version-only and Template/Account, 7 per page', async () => {
-    for (const name of ['vE2E filter one', 'E2E filter two', 'E2E filter three']) await createTemplate('license-settings', { name });
-    for (let i = 1; i <= 8; i++) await createTemplate('license-settings', { name: `E2E paged ${String(i).padStart(2, '0')}` });
+    const tag = attempt();
+    const filtered = [`vE2E filter one ${tag}`, `E2E filter two ${tag}`, `E2E filter three ${tag}`];
+    for (const name of filtered) await createTemplate('license-settings', { name });
+    const paged = Array.from({ length: 8 }, (_, i) => `E2E paged ${tag} ${String(i + 1).padStart(2, '0')}`);
+    for (const name of paged) await createTemplate('license-settings', { name });
     const listed = await templates('license-settings');
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'License Settings');
 
     await dialog.getByLabel('Search templates').fill('FILTER');
-    await expect.poll(async () => (await rowNames(dialog)).sort()).toEqual(['E2E filter three', 'E2E filter two', 'vE2E filter one']);
+    await expect.poll(async () => (await rowNames(dialog)).filter((n) => n.endsWith(tag)).sort()).toEqual([...filtered].sort());
+    await dialog.getByLabel('Search templates').fill(`FILTER ONE ${tag.toUpperCase()}`);
+    await expect.poll(() => rowNames(dialog)).toEqual([filtered[0]]);
+    await dialog.getByLabel('Search templates').fill('FILTER');
     await dialog.getByRole('switch', { name: 'Version only' }).click();
-    await expect.poll(() => rowNames(dialog)).toEqual(['vE2E filter one']);
+    await expect.poll(async () => (await rowNames(dialog)).filter((n) => n.endsWith(tag))).toEqual([filtered[0]]);
     await dialog.getByLabel('Search templates').fill('');
     const versionNames = listed.filter((t) => t.isTemplate && t.name.startsWith('v')).map((t) => t.name);
     await expect.poll(() => rowNames(dialog)).toEqual(versionNames.slice(0, 7));
     await dialog.getByRole('switch', { name: 'Version only' }).click();
 
-    await dialog.getByLabel('Search templates').fill('E2E paged');
-    await expect.poll(() => rowNames(dialog)).toEqual(['01', '02', '03', '04', '05', '06', '07'].map((n) => `E2E paged ${n}`));
+    await dialog.getByLabel('Search templates').fill(`E2E paged ${tag}`);
+    await expect.poll(() => rowNames(dialog)).toEqual(paged.slice(0, 7));
     await dialog.getByText('1-7 of 8').waitFor();
     await dialog.locator('.ant-pagination-item-2').click();
-    await expect.poll(() => rowNames(dialog)).toEqual(['E2E paged 08']);
+    await expect.poll(() => rowNames(dialog)).toEqual([paged[7]]);
 
     await dialog.getByLabel('Search templates').fill('');
     await dialog.locator('label').filter({ hasText: /^Account$/ }).click();
@@ -333,14 +346,14 @@ describe('finding templates', () => {
     await createTemplate('general', { name, isPublic: false }, operatorToken);
     expect(await byName('general', name)).toBeUndefined();
 
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page);
     await dialog.getByLabel('Search templates').fill('E2E operator');
     await dialog.getByText('No templates').waitFor();
     expect(await rowNames(dialog)).toEqual([]);
     await context.close();
 
-    const operator = await newPage(browser);
+    const operator = await newPage();
     const own = await openDialog(operator.page, 'operator');
     await own.getByLabel('Search templates').fill('E2E operator');
     await expect.poll(() => rowNames(own)).toEqual([name]);
@@ -352,7 +365,7 @@ describe('finding templates', () => {
 
 describe('who gets what', () => {
   it('offers no Manage Templates to a viewer', async () => {
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     await signIn(page, 'viewer', 'viewer', `/account/edit/${account.id}`);
     await page.getByRole('region', { name: 'Backup Settings' }).waitFor();
     expect(await page.getByRole('button', { name: 'Manage Templates' }).count()).toBe(0);
@@ -362,7 +375,7 @@ describe('who gets what', () => {
 
   it('offers only the general and license kinds for an add-on account', async () => {
     const [addOn] = (await api<TListAccountsResponse>('/accounts?classIds=200&limit=1', adminToken)).items;
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage();
     const dialog = await openDialog(page, 'admin', addOn!.id);
     expect(await dialog.getByRole('tab').allInnerTexts()).toEqual(['General', 'License Settings']);
     await context.close();

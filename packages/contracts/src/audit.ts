@@ -82,6 +82,10 @@ export const AUDIT_ACTIONS = [
   'AutoStop',
   /** An operator edited an MMA class and its instance (spec 3 §2.7). */
   'UpdateMmaClass',
+  /** Remote MMAs (issue 27 point 1): a registration token created by an admin, exchanged by an MMA (user `MMA`), a credential revoked. */
+  'CreateMmaRegistrationToken',
+  'RegisterMmaAgent',
+  'RevokeMmaAgent',
   /** Library Manager (spec 3 §2.6): files imported from the cloud library, files deleted with their objects. */
   'SyncLibraryFiles',
   'DeleteLibraryFiles',

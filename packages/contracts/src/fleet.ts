@@ -43,6 +43,15 @@ export type TMachineStats = z.infer<typeof ZMachineStats>;
 export const ZMmaStats = z.object({ standby: z.number().int(), standbyClasses: z.array(ZClassRef) });
 export type TMmaStats = z.infer<typeof ZMmaStats>;
 
+/**
+ * How a class's MMA instance runs its operations (issue 27 point 1; DESIGN §17):
+ * `simulated`, in the server's worker (the default); `remote`, by MMA processes
+ * that registered for the class and claim its operations over the MMA protocol.
+ */
+export const MMA_INSTANCE_MODES = ['simulated', 'remote'] as const;
+export const ZMmaInstanceMode = z.enum(MMA_INSTANCE_MODES, { error: 'Must be simulated or remote' });
+export type TMmaInstanceMode = z.infer<typeof ZMmaInstanceMode>;
+
 /** The state of a class's MMA instance (spec 3 §3 MMA class `mmaInstance`; `GET /mma/instances` adds its ids). */
 export const ZMmaInstanceState = z.object({
   commitHash: z.string(),
@@ -53,6 +62,7 @@ export const ZMmaInstanceState = z.object({
   standby: z.boolean(),
   priorityGroup: z.number().int(),
   caaHost: z.string().nullable(),
+  mode: ZMmaInstanceMode,
 });
 
 export type TMmaInstanceState = z.infer<typeof ZMmaInstanceState>;

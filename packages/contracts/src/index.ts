@@ -25,6 +25,7 @@ export * from './request-statistics.js';
 export * from './images.js';
 export * from './library.js';
 export * from './mma.js';
+export * from './mma-agents.js';
 export * from './updater.js';
 export * from './rollouts.js';
 export * from './version-label.js';

@@ -1,10 +1,11 @@
 /**
  * MMA calls beyond the reads of `fleet.ts` (spec 3 §2.7, §7 MMA; DESIGN §12):
- * the instances list and editing a class with its instance.
+ * the instances list and editing a class with its instance. The remote MMAs'
+ * registration and credentials are `mma-agents.ts`.
  */
 import { z } from 'zod';
 import { ZChangeWindows } from './change-windows.js';
-import { ZMmaInstanceState } from './fleet.js';
+import { ZMmaInstanceMode, ZMmaInstanceState } from './fleet.js';
 
 /** Width of the Edit MMA Class dialog, px (spec 3 §9). */
 export const MMA_CLASS_DIALOG_WIDTH = 600;
@@ -44,5 +45,7 @@ export const ZUpdateMmaClassRequest = z.object({
   priorityGroup: z.number().int().min(0).max(1000),
   caaHost: z.string().trim().max(253).regex(HOST_NAME_PATTERN, HOST_NAME_MESSAGE).nullable(),
   changeWindows: ZChangeWindows.optional(),
+  /** Issue 27 point 1: simulated (in the worker) or remote (registered MMA processes); left out, kept. */
+  mode: ZMmaInstanceMode.optional(),
 });
 export type TUpdateMmaClassRequest = z.infer<typeof ZUpdateMmaClassRequest>;

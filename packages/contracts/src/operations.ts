@@ -96,6 +96,7 @@ export const OPERATION_WAITING_REASONS = [
   'notBefore',
   'machineTerminating',
   'classStandby',
+  'mmaDisconnected',
   'panic',
   'unmanaged',
   'manualMaintenance',

@@ -23,7 +23,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
-import { DEVOPS_EMAIL } from '@fleet/contracts';
+import { DEVOPS_EMAIL, sessionRoles } from '@fleet/contracts';
 import { DEFAULT_GRAFANA_URL, type Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
@@ -32,7 +32,7 @@ import { badRequest, forbidden, unauthorized } from './lib/problem.js';
 import { apiErrorHandler, frameworkErrorHandler, sendProblem } from './lib/error-handler.js';
 import { createSerializerCompiler } from './lib/json-text.js';
 import { nulByteErrors } from './lib/input-guard.js';
-import { API_INFO, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
+import { API_INFO, MMA_AGENT_SECURITY_SCHEME, PROBLEM_SCHEMA_NAME, apiDescriptionTransform, problemDetailsComponent } from './lib/openapi.js';
 import { registerHttpSecurity } from './lib/http-security.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { mailerFromEnvironment, type Mailer } from './lib/mailer.js';
@@ -142,7 +142,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       servers: [{ url: '/' }],
       tags: moduleTags(MODULES),
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          [MMA_AGENT_SECURITY_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An MMA authentication token (`mmat_…`), from `POST /mma-agent/register` (issue 27).',
+          },
+        },
         schemas: { [PROBLEM_SCHEMA_NAME]: problemDetailsComponent() },
       },
       security: [{ bearer: [] }],
@@ -159,8 +166,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         const header = req.headers.authorization;
         const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
         if (!token) throw unauthorized('A bearer token is required');
+        if (routeConfig.mmaAgent) {
+          req.mmaAgent = await app.services.mmaAgents.authenticate(token, req.ip);
+          return;
+        }
         req.principal = await app.services.auth.authenticate(token);
         if (routeNeedsWrite(req.method, routeConfig) && !canWrite(req.principal)) throw forbidden('This action needs the write permission');
+        if (routeConfig.requireAdmin && !sessionRoles(req.principal.permissions, req.principal.groups).includes('admin')) {
+          throw forbidden('This action needs an admin (permission admin, or write with group CustomerProductionAccess)');
+        }
       });
       api.addHook('preValidation', async (req) => {
         const errors = [
@@ -193,7 +207,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || !hasWeb || req.method !== 'GET') {
+    // A missing asset (a page of an older build asking for a chunk this one does not have) is a 404, not the page.
+    if (req.url.startsWith('/api/') || req.url.startsWith('/assets/') || !hasWeb || req.method !== 'GET') {
       return sendProblem(reply, { type: 'about:blank', title: 'Not Found', status: 404, detail: `${req.method} ${req.url.split('?')[0]} does not exist` });
     }
     // Revalidated on every load: a new build's page names new assets (sendFile would set maxAge).

@@ -32,6 +32,7 @@ import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
 import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
+import { newMmaAgent, newRegistration } from './mma-agent-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { TEST_DATA_KEY } from './db-url.js';
 import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
@@ -65,6 +66,9 @@ let awaitingRollouts: { approve: number; reject: number };
 /** A Completed rollout that changed its machine (Roll back; issue 25). */
 let rolledOut: number;
 let adminToken: string;
+/** An MMA whose credential the base request of `revokeMmaAgent` revokes, and the token of another, for the MMA protocol (issue 27). */
+let revocableAgent: number;
+let mmaAgentToken: string;
 /** The operator's password hash as seeded (`changePassword` is fuzzed as the operator). */
 let operatorHash: string;
 
@@ -117,6 +121,8 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   updateSaasImage: () => current(`/cloud/images/${ids.saasImage}`),
   createSaasImage: async () => ({ name: 'fuzz-image', region: SPARE_CLOUD_IMAGES[0].region, cloudImage: SPARE_CLOUD_IMAGES[0].imageId }),
   login: async () => ({ username: 'viewer', password: 'viewer' }),
+  // A registration token of its own for each request (each works once).
+  registerMmaAgent: () => newRegistration(t),
   // A cloud library file of its own for each request (a synced file is known afterwards).
   syncLibraryFiles: async () => ({ urls: [await newCloudLibraryFile(t)] }),
   // The edit fields alone, valid for a definition of any data type (null: no default).
@@ -140,6 +146,7 @@ const BASE_PATHS: Record<string, () => Record<string, string>> = {
   approveRolloutWave: () => ({ id: String(awaitingRollouts.approve), wave: '1' }),
   rejectRolloutWave: () => ({ id: String(awaitingRollouts.reject), wave: '1' }),
   rollbackRollout: () => ({ id: String(rolledOut) }),
+  revokeMmaAgent: () => ({ id: String(revocableAgent) }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */
@@ -185,6 +192,8 @@ beforeAll(async () => {
     reject: await newRolloutAwaitingApproval(t, ids.machine, 'lead'),
   };
   rolledOut = await newRolledOutRollout(t, ids.machine, 'lead');
+  revocableAgent = (await newMmaAgent(t)).id;
+  mmaAgentToken = (await newMmaAgent(t)).token;
   // Count every committed row change of every table (a rolled-back change rolls its count back too).
   await t.database.db.execute(sql.raw(`
     create table fuzz_writes (n bigint not null);
@@ -213,8 +222,12 @@ interface Sent {
 
 const failures: string[] = [];
 
-/** The token a request of `operation` goes with: for a self-service one, a session of its own, the operator's password put back first. */
+/**
+ * The token a request of `operation` goes with: an MMA's on the MMA protocol; for a self-service one, a session of its own,
+ * the operator's password put back first; else the admin's.
+ */
 async function tokenFor(operation: Operation): Promise<string> {
+  if (operation.path.startsWith('/api/v1/mma-agent/')) return mmaAgentToken;
   if (!OWN_SESSION.has(operation.operationId)) return adminToken;
   await t.database.db.execute(sql`update users set password_hash = ${operatorHash} where username = 'operator' and password_hash <> ${operatorHash}`);
   return t.login('operator');

@@ -31,6 +31,8 @@ export interface PathIds {
   /** The first IRMN version and the first SaaS image (by id). */
   irmnVersion: number;
   saasImage: number;
+  /** A registered MMA (issue 27; 1, unknown, when none is). */
+  mmaAgent: number;
   /** A rollout (1, unknown, when there is none). */
   rollout: number;
 }
@@ -68,6 +70,7 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
   const { componentConfig } = await one<{ componentConfig: number }>(sql`select min(id) as "componentConfig" from component_configs`);
   const { deployerConfig } = await one<{ deployerConfig: number }>(sql`select min(id) as "deployerConfig" from deployer_configs`);
   const rollout = await db.execute<{ id: number }>(sql`select id from rollouts order by id limit 1`);
+  const mmaAgent = await db.execute<{ id: number }>(sql`select id from mma_agents order by id limit 1`);
   return {
     account,
     machine,
@@ -84,6 +87,7 @@ export async function findPathIds(db: Db): Promise<Omit<PathIds, 'draft'>> {
     irmnVersion,
     saasImage,
     rollout: rollout.rows[0]?.id ?? 1,
+    mmaAgent: mmaAgent.rows[0]?.id ?? 1,
   };
 }
 

@@ -61,7 +61,8 @@ export type RefKind =
   | 'libraryFile'
   | 'irmnVersion'
   | 'saasImage'
-  | 'rollout';
+  | 'rollout'
+  | 'mmaAgent';
 
 /** One id an operation takes. `many`: a list of ids (a body array, a comma list). */
 export interface Ref {
@@ -108,6 +109,7 @@ const KIND_BY_SEGMENT: Record<string, RefKind> = {
   'component-configs': 'componentConfig',
   'deployer-configs': 'deployerConfig',
   rollouts: 'rollout',
+  agents: 'mmaAgent',
 };
 
 /** The operations of the document, in document order. */

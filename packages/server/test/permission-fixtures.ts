@@ -22,6 +22,7 @@ import type { RefKind } from './openapi-walk.js';
 import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { startRollout } from '../src/engine/rollouts/start.js';
 import { insertActivity } from '../src/modules/audit/audit.repository.js';
+import { newMmaAgent, newRegistration } from './mma-agent-fixtures.js';
 
 export type User = 'viewer' | 'operator' | 'admin';
 /** The bad tokens: each is a copy of a live admin token with exactly one defect. */
@@ -34,7 +35,7 @@ export interface World {
 }
 
 /** Kinds of rows every world shares (catalogue rows, not an account's). */
-export type SharedKind = 'template' | 'commit' | 'componentConfig' | 'deployerConfig' | 'irmnVersion' | 'saasImage';
+export type SharedKind = 'template' | 'commit' | 'componentConfig' | 'deployerConfig' | 'irmnVersion' | 'saasImage' | 'mmaAgent';
 
 /**
  * Rows known to the whole run: a public template and a commit (for the enum path
@@ -48,6 +49,8 @@ export interface Shared {
   deployerConfig: number;
   irmnVersion: number;
   saasImage: number;
+  /** A registered MMA (issue 27), for the refused cells of its revocation. */
+  mmaAgent: number;
 }
 
 const one = async <T>(t: TestApp, query: ReturnType<typeof sql>): Promise<T> => {
@@ -262,6 +265,7 @@ export async function setUpWorlds(t: TestApp) {
     deployerConfig: (await one<{ id: number }>(t, sql`select min(id) as id from deployer_configs`)).id,
     irmnVersion: await newIrmnVersion(t),
     saasImage: await newSaasImage(t),
+    mmaAgent: (await newMmaAgent(t)).id,
   };
   return { visible, hidden, viewerWorld: { ...visible, ids: { ...visible.ids, draft: copy.id } }, hiddenMachine: hiddenMachine.id, shared };
 }
@@ -370,6 +374,10 @@ export const FIXTURES: Record<string, Fixture> = {
   abortRollout: { fresh: async (c) => ({ rollout: await newRollout(c.t, c.world.ids.machine, c.user) }) },
   // Freezing works for a fleet frozen or not (releasing one that is not frozen is 409).
   setFleetFreeze: { body: () => ({ frozen: true, reason: 'Permission matrix' }) },
+  // Remote MMAs (issue 27): a fresh registration token per exchange, an MMA per revocation, an MMA's own token.
+  registerMmaAgent: { body: (c) => newRegistration(c.t) },
+  revokeMmaAgent: { fresh: async (c) => ({ mmaAgent: (await newMmaAgent(c.t)).id }) },
+  getMmaAgentSelf: { token: async (c) => (await newMmaAgent(c.t)).token },
   // A wave waiting for approval, of a rollout another user started (the four-eyes rule; issue 25).
   approveRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
   rejectRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },

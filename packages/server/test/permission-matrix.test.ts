@@ -14,7 +14,9 @@
  *   account): 404 for an id in the path; for an id in the query or body, the
  *   answer an unknown id gets (hidden is indistinguishable from absent); with
  *   class id 5 in a body, 403; an admins-only mutation (the fleet freeze), 403;
- * - admin on the rows of a Customer Production account: success.
+ * - admin on the rows of a Customer Production account: success;
+ * - the MMA protocol (issue 27): every user's token 401, an MMA's token success
+ *   (its registration is public: the registration token is in the body).
  *
  * Refused cells run first and must change no row (a checksum of every table);
  * no cell answers 5xx; no success answered to viewer or operator carries a
@@ -34,9 +36,9 @@ import { startTestApp, type TestApp } from './harness.js';
 import { buildRequest, operationsOf, refsOf, type Operation, type Ref, type RefKind } from './openapi-walk.js';
 import { FIXTURES, addHiddenRows, badTokens, newDraft, newTask, newTemplate, setUpWorlds, type BadToken, type User, type World } from './permission-fixtures.js';
 
-const PUBLIC = new Set(['login', 'getHealth']);
+const PUBLIC = new Set(['login', 'getHealth', 'registerMmaAgent']);
 /** Mutations for admins only (permission admin, or write with CustomerProductionAccess): 403 to the operator. */
-const ADMIN_ONLY = new Set(['setFleetFreeze']);
+const ADMIN_ONLY = new Set(['setFleetFreeze', 'createMmaRegistrationToken', 'revokeMmaAgent']);
 /** Mutations of the caller's own session or password: no `write` needed. */
 const SELF_SERVICE = new Set(['logout', 'changePassword']);
 /** Reads that reveal secrets, so need `write` (the routes' `requireWrite`). */
@@ -51,6 +53,13 @@ const WRITE_ONLY_READS = new Set(['listUpdaterMachines', 'listUpdaterMachineIds'
  * proves they reveal nothing but names, classes and counts.
  */
 const COUNTED_FOR_EVERYONE = new Set(['listAccounts', 'getAccountsInfo', 'getMachineStats']);
+/**
+ * The MMA protocol (issue 27): a route an MMA calls with its own authentication
+ * token (the fixture's), refused (401) to every user's token.
+ */
+const isMmaProtocol = (op: Operation) => op.path.startsWith('/api/v1/mma-agent/') && !PUBLIC_MMA.has(op.operationId);
+/** The MMA protocol's public route: the registration token is in the body. */
+const PUBLIC_MMA = new Set(['registerMmaAgent']);
 /** Changes the caller's password: runs after every other cell. */
 const LAST = new Set(['changePassword']);
 /** Kinds of id that can name a hidden row (a draft is its author's only: the admin's is hidden from the operator). */
@@ -89,7 +98,9 @@ function worldValue(w: World, ref: Ref): number | string | undefined {
   if (ref.name === 'parentId') return undefined;
   if (ref.kind === 'template') return worlds.shared.template;
   if (ref.kind === 'commit') return worlds.shared.commit;
-  if (ref.kind === 'componentConfig' || ref.kind === 'deployerConfig' || ref.kind === 'irmnVersion' || ref.kind === 'saasImage') return worlds.shared[ref.kind];
+  if (ref.kind === 'componentConfig' || ref.kind === 'deployerConfig' || ref.kind === 'irmnVersion' || ref.kind === 'saasImage' || ref.kind === 'mmaAgent') {
+    return worlds.shared[ref.kind];
+  }
   return w.ids[ref.kind];
 }
 
@@ -271,6 +282,10 @@ async function refusedCells() {
     if (PUBLIC.has(op.operationId)) continue;
     record(op, 'anonymous', '401', await send(op, { world: visible, value, withFixture: false }));
     for (const bad of BAD_TOKENS) record(op, bad, '401', await send(op, { token: tokens[bad], world: visible, value, withFixture: false }));
+    if (isMmaProtocol(op)) {
+      for (const user of ['viewer', 'operator', 'admin'] as const) record(op, user, '401', await send(op, { token: tokens[user], world: visible, value, withFixture: false }));
+      continue;
+    }
     if (needsWrite(op)) record(op, 'viewer', '403', await send(op, { token: tokens.viewer, world: worlds.viewerWorld, value, withFixture: false }));
     for (const v of hiddenVariants(op)) {
       const as = (id: number) => (r: Ref) =>
@@ -308,6 +323,11 @@ async function successCells() {
       const value = (r: Ref) => worldValue(worlds.visible, r);
       record(op, 'anonymous', '2xx', await send(op, { world: worlds.visible, value, withFixture: true, user: 'viewer' }));
       for (const bad of BAD_TOKENS) record(op, bad, '2xx', await send(op, { token: tokens[bad], world: worlds.visible, value, withFixture: true, user: 'viewer' }));
+      continue;
+    }
+    if (isMmaProtocol(op)) {
+      const value = (r: Ref) => worldValue(worlds.visible, r);
+      record(op, 'MMA', '2xx', await send(op, { user: 'admin', world: worlds.visible, value, withFixture: true }));
       continue;
     }
     for (const { user, world } of callers) {
@@ -349,7 +369,8 @@ describe('the permission matrix over every operation of the OpenAPI document', (
   it('answers every read of the operator as before when hidden rows are added (no count or row of them shows)', async () => {
     // Reads that audit themselves would differ between the two passes by their own audit rows.
     const reads = operations.filter(
-      (op) => op.method === 'GET' && !PUBLIC.has(op.operationId) && !SECRET_READS.has(op.operationId) && !COUNTED_FOR_EVERYONE.has(op.operationId),
+      (op) =>
+        op.method === 'GET' && !PUBLIC.has(op.operationId) && !SECRET_READS.has(op.operationId) && !COUNTED_FOR_EVERYONE.has(op.operationId) && !isMmaProtocol(op),
     );
     const pass = async () => {
       const out = new Map<string, string>();

@@ -44,6 +44,14 @@ declare module 'fastify' {
      * id is in the body. Documentation only.
      */
     problems?: readonly ExtraProblemStatus[];
+    /** The route needs an admin (`sessionRoles`: permission `admin`, or `write` with group CustomerProductionAccess); the `/api/v1` hook checks it. */
+    requireAdmin?: boolean;
+    /**
+     * An MMA protocol route (issue 27): called with an MMA authentication token
+     * (security scheme `mmaAgentToken`), never a user's; the `/api/v1` hook sets
+     * `req.mmaAgent` and no principal.
+     */
+    mmaAgent?: boolean;
   }
 }
 
@@ -51,8 +59,8 @@ type ProblemStatus = 400 | 403 | 429 | 503 | ExtraProblemStatus;
 
 const PROBLEMS: Record<ProblemStatus, string> = {
   400: 'Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`.',
-  401: 'No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password).',
-  403: 'The user lacks permission `write`, or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER).',
+  401: 'No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked).',
+  403: 'The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER).',
   404: 'Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess).',
   409: 'Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated, an operation whose state refuses the decision, no operation to reset.',
   422: 'A business rule refuses the request (for example: add-on accounts have no instance settings, sites or keys).',
@@ -60,6 +68,9 @@ const PROBLEMS: Record<ProblemStatus, string> = {
   502: 'A service outside the console (the mail server) failed.',
   503: 'The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`.',
 };
+
+/** Name of the security scheme of the MMA protocol's routes (an MMA authentication token as a bearer token). */
+export const MMA_AGENT_SECURITY_SCHEME = 'mmaAgentToken';
 
 /** Name of the shared problem-details schema in `components.schemas`. */
 export const PROBLEM_SCHEMA_NAME = 'ProblemDetails';
@@ -92,7 +103,14 @@ interface JsonParams {
 export function problemStatuses(route: {
   method: string;
   url: string;
-  config: { public?: boolean; selfService?: boolean; requireWrite?: boolean; problems?: readonly ExtraProblemStatus[] };
+  config: {
+    public?: boolean;
+    selfService?: boolean;
+    requireWrite?: boolean;
+    requireAdmin?: boolean;
+    mmaAgent?: boolean;
+    problems?: readonly ExtraProblemStatus[];
+  };
   validates: boolean;
   params?: JsonParams;
 }): ProblemStatus[] {
@@ -100,7 +118,7 @@ export function problemStatuses(route: {
   if (route.validates) statuses.add(400);
   if (!route.config.public) {
     statuses.add(401);
-    if (routeNeedsWrite(route.method, route.config)) statuses.add(403);
+    if (!route.config.mmaAgent && (route.config.requireAdmin || routeNeedsWrite(route.method, route.config))) statuses.add(403);
   }
   const pathParams = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
   if (pathParams.some((name) => !route.params?.properties?.[name]?.enum)) statuses.add(404);
@@ -111,6 +129,8 @@ const ACCESS = {
   public: 'Public: no token needed.',
   read: 'Needs a signed-in user (any permission).',
   write: 'Needs permission `write`.',
+  admin: 'Needs an admin: permission `admin`, or `write` with group CustomerProductionAccess.',
+  mmaAgent: 'Needs an MMA authentication token (`POST /mma-agent/register`); user tokens are refused.',
   self: "Needs a signed-in user; acts on the user's own session or password, so no `write` needed.",
 };
 
@@ -144,11 +164,26 @@ export const apiDescriptionTransform: SwaggerTransform = (input) => {
   for (const status of statuses) if (!(status in response)) response[status] = problemResponse(status);
   // The route's own 503 (the health body) comes with Retry-After too.
   response[503] = { headers: RETRY_AFTER, ...(response[503] as object) };
-  const access = config.public ? ACCESS.public : routeNeedsWrite(method, config) ? ACCESS.write : config.selfService ? ACCESS.self : ACCESS.read;
+  const access = config.public
+    ? ACCESS.public
+    : config.mmaAgent
+      ? ACCESS.mmaAgent
+      : config.requireAdmin
+        ? ACCESS.admin
+        : routeNeedsWrite(method, config)
+          ? ACCESS.write
+          : config.selfService
+            ? ACCESS.self
+            : ACCESS.read;
   const description = typeof schema.description === 'string' ? `${schema.description.trim()} ${access}` : undefined;
   return {
     ...result,
-    schema: { ...schema, response, ...(description ? { description } : {}), ...(config.public ? { security: [] } : {}) },
+    schema: {
+      ...schema,
+      response,
+      ...(description ? { description } : {}),
+      ...(config.public ? { security: [] } : config.mmaAgent ? { security: [{ [MMA_AGENT_SECURITY_SCHEME]: [] }] } : {}),
+    },
   };
 };
 

@@ -32,6 +32,7 @@ import { auditModule } from './audit/audit.module.js';
 import { fleetModule } from './fleet/fleet.module.js';
 import { freezeModule } from './freeze/freeze.module.js';
 import { mmaModule } from './mma/mma.module.js';
+import { mmaAgentsModule } from './mma-agents/mma-agents.module.js';
 import { cataloguesModule } from './catalogues/catalogues.module.js';
 import { imagesModule } from './images/images.module.js';
 import { backupsModule } from './backups/backups.module.js';
@@ -65,6 +66,7 @@ export const MODULES = [
   fleetModule,
   freezeModule,
   mmaModule,
+  mmaAgentsModule,
   cataloguesModule,
   imagesModule,
   backupsModule,

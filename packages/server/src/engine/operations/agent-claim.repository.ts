@@ -19,7 +19,7 @@ import { CLAIM_LOCK_NAMESPACE } from '../tasks/tasks.repository.js';
 import type { OperationRow } from './operations.repository.js';
 import { logLine } from './agent.repository.js';
 import { finishIn, timedOut, type EndedOperation, type OperationOutcome } from './agent-finish.repository.js';
-import { machineReady, operationStartable } from './start-rules.js';
+import { inProcessClass, machineReady, operationStartable } from './start-rules.js';
 
 /** The same line made by PostgreSQL (for lines written inside a claim). */
 const sqlLogLine = (text: SQL) => sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ' ' || ${text} || E'\\n'`;
@@ -36,6 +36,12 @@ export interface ClaimOptions {
   staleMs: number;
   maxAttempts: number;
   panicFailures: number;
+  /**
+   * Which machines `m` this claimer starts operations on (an SQL condition):
+   * by default the classes the worker runs ({@link inProcessClass}); a remote
+   * MMA's claim names its class (issue 27).
+   */
+  scope?: SQL;
 }
 
 /** An operation a claim made RUNNING for the worker: started (attempt 1) or resumed (attempt + 1). */
@@ -125,7 +131,7 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
     const { rows: next } = await tx.execute<{ id: number }>(sql`
       select x.id from unnest(${sql.param(free)}::int[]) as t(machine_id) cross join lateral (
         select o.id from operations o join machines m on m.id = o.machine_id
-        where o.machine_id = t.machine_id and ${operationStartable} and ${machineReady}
+        where o.machine_id = t.machine_id and ${operationStartable} and ${machineReady} and ${o.scope ?? inProcessClass}
         order by o.id limit 1 for update of o) x`);
     if (next.length === 0) return { claimed, ended, busy };
     const started = await tx

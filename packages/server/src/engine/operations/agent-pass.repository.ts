@@ -9,13 +9,14 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { overdue, staleLease } from './agent-claim.repository.js';
-import { activeInstanceState, machineReady, operationStartable } from './start-rules.js';
+import { activeInstanceState, inProcessClass, machineReady, operationStartable } from './start-rules.js';
 
 /**
  * Machines that need the agent (the level-driven pass): an operation decided
  * CANCEL and not started, a RUNNING one whose lease is stale or that is past
  * its timeout by more than `staleMs`, or a startable one on a machine that
- * lets it start and runs no operation. Oldest work first.
+ * lets it start, runs no operation and is of a class the worker runs (not a
+ * remote MMA's: issue 27). Oldest work first.
  */
 export async function selectMachinesNeedingAgent(db: DbOrTx, { staleMs, limit }: { staleMs: number; limit: number }): Promise<number[]> {
   const { rows } = await db.execute<{ machineId: number }>(sql`
@@ -23,7 +24,7 @@ export async function selectMachinesNeedingAgent(db: DbOrTx, { staleMs, limit }:
     where o.finished_at is null and (
       (o.status is null and o.decision = 'CANCEL')
       or (o.status = 'RUNNING' and (${staleLease(staleMs)} or ${overdue(staleMs)}))
-      or (${operationStartable} and ${machineReady}
+      or (${operationStartable} and ${machineReady} and ${inProcessClass}
           and not exists (select 1 from operations r where r.machine_id = m.id and r.status = 'RUNNING')))
     group by o.machine_id order by min(o.id) limit ${limit}`);
   return rows.map((r) => r.machineId);

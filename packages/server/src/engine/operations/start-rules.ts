@@ -14,7 +14,7 @@
  * ({@link WAITING_BEHIND}).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
+import { MMA_AGENT_CONNECTED_S, OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
 import { FLEET_FROZEN } from '../../modules/freeze/freeze.schema.js';
 
@@ -81,6 +81,15 @@ export const MACHINE_RULES: readonly StartRule[] = [
       || ' is on standby: an admin can switch standby off on the MMA screen'`,
   },
   {
+    reason: 'mmaDisconnected',
+    // Issue 27 point 1: a remote class's operations are claimed by its registered MMAs only (see inProcessClass).
+    holds: sql`(exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')
+      and not exists (select 1 from mma_agents ma where ma.class_id = m.class_id and ma.revoked_at is null
+        and ma.last_seen_at > now() - ${MMA_AGENT_CONNECTED_S} * interval '1 second'))`,
+    message: sql`'MMA class ' || coalesce((select mc.name from mma_classes mc where mc.id = m.class_id), 'Class ' || m.class_id)
+      || ' runs its operations on remote MMAs and none is connected: it starts when one connects (an admin registers MMAs on the MMA screen)'`,
+  },
+  {
     reason: 'panic',
     holds: sql`m.needs_admin`,
     message: sql`'The machine is in Panic: Reset failure (write permission) lets it run'`,
@@ -118,6 +127,14 @@ export const operationStartable = sql`o.status is null and o.finished_at is null
 
 /** The machine `m` lets an operation start: none of {@link MACHINE_RULES} holds. (No RUNNING operation is checked apart.) */
 export const machineReady = noneHolds(MACHINE_RULES);
+
+/**
+ * The machine `m`'s operations are the worker's to run: its class's MMA
+ * instance is not `remote` (issue 27 point 1). Not a start rule: a remote
+ * class's operation waits for its MMAs (`mmaDisconnected`), and the worker's
+ * engine leaves it to them whether they are connected or not.
+ */
+export const inProcessClass = sql`not exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')`;
 
 /**
  * Beyond the rules, a machine runs one operation at a time, its oldest

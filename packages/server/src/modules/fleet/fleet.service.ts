@@ -43,6 +43,7 @@ export function mmaInstanceJson(i: typeof mmaInstances.$inferSelect): TMmaInstan
     standby: i.standby,
     priorityGroup: i.priorityGroup,
     caaHost: i.caaHost,
+    mode: i.mode,
   };
 }
 

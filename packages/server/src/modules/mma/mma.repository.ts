@@ -47,7 +47,7 @@ export async function updateClass(tx: DbOrTx, id: number, values: Pick<typeof mm
 export async function updateInstance(
   tx: DbOrTx,
   classId: number,
-  values: Pick<typeof mmaInstances.$inferInsert, 'deployerVer' | 'deployerBranch' | 'deployerVerUpdatedAt' | 'standby' | 'priorityGroup' | 'caaHost'>,
+  values: Pick<typeof mmaInstances.$inferInsert, 'deployerVer' | 'deployerBranch' | 'deployerVerUpdatedAt' | 'standby' | 'priorityGroup' | 'caaHost' | 'mode'>,
 ) {
   const [row] = await tx.update(mmaInstances).set(values).where(eq(mmaInstances.classId, classId)).returning();
   return row!;

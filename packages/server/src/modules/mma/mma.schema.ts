@@ -5,10 +5,12 @@
  *
  * Invariants: class ids are fixed (DESIGN §6: 1 Experimental … 5 Customer
  * Production, 6 On Premise, 200 Add-on Account); a class has at most one MMA
- * instance (unique `class_id`).
+ * instance (unique `class_id`); an instance's `mode` is 'simulated' or 'remote'
+ * (a check constraint).
  */
-import { boolean, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import type { TChangeWindow } from '@fleet/contracts';
+import { boolean, check, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import type { TChangeWindow, TMmaInstanceMode } from '@fleet/contracts';
 import { ts } from '../../db/schema-types.js';
 
 export const mmaClasses = pgTable('mma_classes', {
@@ -36,4 +38,10 @@ export const mmaInstances = pgTable('mma_instances', {
   standby: boolean('standby').notNull().default(false),
   priorityGroup: integer('priority_group').notNull().default(0),
   caaHost: text('caa_host'),
-});
+  /**
+   * Issue 27 point 1 (DESIGN §17): 'simulated' (the worker runs the class's
+   * operations) or 'remote' (registered MMA processes claim them,
+   * `modules/mma-agents`). Written only through `PUT /mma/classes/{id}`.
+   */
+  mode: text('mode').$type<TMmaInstanceMode>().notNull().default('simulated'),
+}, (t) => [check('mma_instances_mode_check', sql`${t.mode} in ('simulated', 'remote')`)]);

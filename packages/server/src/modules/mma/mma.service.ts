@@ -11,7 +11,11 @@
  *   image, or a class without an instance. A new deployer version or branch
  *   stamps `deployerVerUpdatedAt`. Switching standby off wakes the agents of the
  *   class's machines with queued operations, which then start (the agent's start
- *   rule reads standby; its 5 s pass would also find them).
+ *   rule reads standby; its 5 s pass would also find them). `mode` (issue 27
+ *   point 1; left out, kept): 'remote' leaves the class's operations to its
+ *   registered MMAs from the next start on (running ones finish where they
+ *   run); back to 'simulated' wakes the worker's engine for them, as standby
+ *   off does.
  */
 import { CLASS_CUSTOMER_PRODUCTION, type TMmaClass, type TMmaInstance, type TUpdateMmaClassRequest } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
@@ -61,12 +65,13 @@ export function createMmaService({ db, audit }: { db: Db; audit: AuditService })
           standby: body.standby,
           priorityGroup: body.priorityGroup,
           caaHost: body.caaHost || null,
+          mode: body.mode ?? i.mode,
         };
         const changes = [
           ...diffChanges('MmaClass', { name: c.name, image: c.image, changeWindows: c.changeWindows }, classValues),
           ...diffChanges(
             'MmaInstance',
-            { deployerVer: i.deployerVer, deployerBranch: i.deployerBranch, standby: i.standby, priorityGroup: i.priorityGroup, caaHost: i.caaHost },
+            { deployerVer: i.deployerVer, deployerBranch: i.deployerBranch, standby: i.standby, priorityGroup: i.priorityGroup, caaHost: i.caaHost, mode: i.mode },
             instanceValues,
           ),
         ];
@@ -75,7 +80,8 @@ export function createMmaService({ db, audit }: { db: Db; audit: AuditService })
           ...instanceValues,
           deployerVerUpdatedAt: deployerChanged ? new Date() : i.deployerVerUpdatedAt,
         });
-        const released = i.standby && !body.standby ? await repo.notifyQueuedOfClass(tx, id) : 0;
+        const released =
+          (i.standby && !body.standby) || (i.mode === 'remote' && instanceValues.mode === 'simulated') ? await repo.notifyQueuedOfClass(tx, id) : 0;
         await audit.record(tx, {
           action: 'UpdateMmaClass',
           user: principal.username,

@@ -2,18 +2,20 @@
  * The Edit MMA Class dialog (spec 3 §2.7, §9: 600 px): Name, Image (only
  * jump-start images, each shown with name, description and deployer version;
  * choosing one copies its jump-start deployer version), Deployer Version,
- * Standby, Priority Group, CAA Target Machine and the class's change windows
- * (issue 25 point 5: `components/ChangeWindowsFields.tsx`); Save sends
+ * Standby, how the class runs its operations (issue 27 point 1: simulated in
+ * the worker, or remote MMAs), Priority Group, CAA Target Machine and the
+ * class's change windows (issue 25 point 5: `components/ChangeWindowsFields.tsx`); Save sends
  * `PUT /mma/classes/{id}` and closes on success.
  */
 import { useMemo } from 'react';
-import { Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
+import { Form, Input, InputNumber, Modal, Radio, Select, Switch, Typography } from 'antd';
 import {
   HOST_NAME_MESSAGE,
   HOST_NAME_PATTERN,
   MMA_CLASS_DIALOG_WIDTH,
   type TChangeWindow,
   type TMmaClass,
+  type TMmaInstanceMode,
   type TSaasImage,
   type TUpdateMmaClassRequest,
 } from '@fleet/contracts';
@@ -30,6 +32,7 @@ interface Values {
   priorityGroup: number;
   caaHost: string;
   changeWindows: TChangeWindow[];
+  mode: TMmaInstanceMode;
 }
 
 /** Jump-start images, one per name (an image name is offered in several regions). */
@@ -61,6 +64,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
       priorityGroup: values.priorityGroup ?? 0,
       caaHost: values.caaHost?.trim() ? values.caaHost.trim() : null,
       changeWindows: (values.changeWindows ?? []).map((w) => ({ ...w, days: [...w.days].sort((a, b) => a - b) })),
+      mode: values.mode,
     };
     update.mutate({ id: mmaClass.id, body }, { onSuccess: onClose });
   };
@@ -88,6 +92,7 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
           priorityGroup: instance.priorityGroup,
           caaHost: instance.caaHost ?? '',
           changeWindows: mmaClass.changeWindows,
+          mode: instance.mode,
         }}
       >
         <Form.Item label="Name" name="name" rules={[{ required: true, whitespace: true, message: '' }]}>
@@ -118,6 +123,18 @@ export function EditMmaClassDialog({ mmaClass, onClose }: { mmaClass: TMmaClass;
         </Form.Item>
         <Form.Item label="Standby" name="standby" valuePropName="checked">
           <Switch />
+        </Form.Item>
+        <Form.Item
+          label="Runs operations"
+          name="mode"
+          extra="Remote: the class's registered MMAs claim its operations; they wait while none is connected."
+        >
+          <Radio.Group
+            options={[
+              { value: 'simulated', label: 'Simulated, in the worker' },
+              { value: 'remote', label: 'Remote MMAs' },
+            ]}
+          />
         </Form.Item>
         <Form.Item label="Priority Group" name="priorityGroup">
           <InputNumber min={0} max={1000} precision={0} />
