@@ -138,7 +138,7 @@ async function main() {
     await ensureOperationTypes(database.db);
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
     // One provider for the API (cloud images) and the engines, so that injected faults and state are shared.
-    const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs });
+    const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs, aws: config.aws });
     app = await buildApp({ db: database.db, config, logger: log, events, cloud, store });
     const services = app.services;
     // The push channel: with several processes (ROLE api or worker) the Postgres

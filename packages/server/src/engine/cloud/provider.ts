@@ -1,7 +1,7 @@
 /**
  * The cloud provider interface (DESIGN §8): what the task engine asks of a cloud.
- * The `simulated` provider implements it on PostgreSQL; an AWS provider can be
- * added behind the same interface.
+ * The `simulated` provider implements it on PostgreSQL, the `aws` provider on
+ * Amazon EC2 (`aws.ts`, issue 27 point 4); `index.ts` chooses by `CLOUD_PROVIDER`.
  *
  * State rules follow EC2: `start` of a running or pending instance and `stop` of
  * a stopped or stopping one are no-ops that answer the instance; `terminate` of a
