@@ -266,8 +266,13 @@ let created = 0;
 export async function updateMmaClass(classId: number, patch: Partial<TUpdateMmaClassRequest>): Promise<TMmaClass> {
   const token = await apiToken('admin');
   const c = (await api<TMmaClass[]>('/mma/classes', token)).find((x) => x.id === classId)!;
+  return api<TMmaClass>(`/mma/classes/${classId}`, token, { method: 'PUT', body: JSON.stringify({ ...mmaClassBody(c), ...patch }) });
+}
+
+/** The `PUT /mma/classes/{id}` body that leaves class `c` (as `GET /mma/classes` lists it) as it is. */
+export function mmaClassBody(c: TMmaClass): TUpdateMmaClassRequest {
   const i = c.mmaInstance!;
-  const body: TUpdateMmaClassRequest = {
+  return {
     name: c.name,
     image: c.image,
     deployerBranch: i.deployerBranch,
@@ -275,9 +280,7 @@ export async function updateMmaClass(classId: number, patch: Partial<TUpdateMmaC
     standby: i.standby,
     priorityGroup: i.priorityGroup,
     caaHost: i.caaHost,
-    ...patch,
   };
-  return api<TMmaClass>(`/mma/classes/${classId}`, token, { method: 'PUT', body: JSON.stringify(body) });
 }
 
 /**

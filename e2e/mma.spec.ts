@@ -22,7 +22,6 @@ import {
   type TQueuedOperationsResponse,
   type TSaasImage,
   type TTaskListResponse,
-  type TUpdateMmaClassRequest,
 } from '@fleet/contracts';
 import {
   adminToken,
@@ -33,6 +32,7 @@ import {
   createAccount,
   expectAccessible,
   NO_SOFTWARE,
+  mmaClassBody,
   openDropdown,
   pagesPerTest,
   signIn,
@@ -48,19 +48,7 @@ useBrowserAndAdmin();
 beforeAll(async () => {
   seeded = (await classes()).find((c) => c.id === CLASS_INTERNAL_TESTING)!;
 });
-afterAll(async () => {
-  const i = seeded.mmaInstance!;
-  const body: TUpdateMmaClassRequest = {
-    name: seeded.name,
-    image: seeded.image,
-    deployerBranch: i.deployerBranch,
-    deployerVersion: i.deployerVer,
-    standby: i.standby,
-    priorityGroup: i.priorityGroup,
-    caaHost: i.caaHost,
-  };
-  await api(`/mma/classes/${CLASS_INTERNAL_TESTING}`, adminToken, { method: 'PUT', body: JSON.stringify(body) });
-});
+afterAll(() => api(`/mma/classes/${CLASS_INTERNAL_TESTING}`, adminToken, { method: 'PUT', body: JSON.stringify(mmaClassBody(seeded)) }));
 const openPage = pagesPerTest(() => browser);
 
 const classes = () => api<TMmaClass[]>('/mma/classes', adminToken);

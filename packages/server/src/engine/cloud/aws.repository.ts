@@ -1,6 +1,6 @@
 /**
  * SQL of the `aws` provider (DESIGN §8, §17; `aws.ts`): the catalogue rows it
- * reads (machine instance types, region names), the machine a launch tags, and
+ * reads (region names; its instance types are `catalogue.repository.ts`'s), the machine a launch tags, and
  * our record of its instances in `cloud_instances`.
  *
  * The rest of the console knows a machine's instances only through
@@ -10,11 +10,11 @@
  * every later answer. `next_status` and `settles_at` (the simulated cloud's
  * transitions) stay null: EC2's own state is stored as it is.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TInstanceState } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { cloudInstances, instanceTypes, machines, regions } from '../../db/schema.js';
-import type { CloudInstance, CloudInstanceType } from './provider.js';
+import { cloudInstances, machines, regions } from '../../db/schema.js';
+import type { CloudInstance } from './provider.js';
 
 /** Our record of an instance as EC2 last answered it, and how long ago it was launched (milliseconds, by the database's clock). */
 export interface InstanceRecord extends CloudInstance {
@@ -39,21 +39,6 @@ export async function selectInstanceRecord(db: DbOrTx, cloudId: string): Promise
     .from(cloudInstances)
     .where(eq(cloudInstances.cloudId, cloudId));
   return row;
-}
-
-/** The catalogue's machine instance types (not cache types), by id: ours, with EC2's code in `cloudCode`. */
-export function selectMachineTypes(db: DbOrTx): Promise<CloudInstanceType[]> {
-  return db
-    .select({
-      id: instanceTypes.id,
-      name: instanceTypes.name,
-      cloudCode: instanceTypes.cloudCode,
-      storageSize: instanceTypes.storageSize,
-      cloudCreditCost: instanceTypes.cloudCreditCost,
-    })
-    .from(instanceTypes)
-    .where(eq(instanceTypes.isRedis, false))
-    .orderBy(asc(instanceTypes.id));
 }
 
 /** The names of the catalogue's regions, by cloud code. */

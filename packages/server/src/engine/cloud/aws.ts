@@ -33,6 +33,7 @@ import { DEFAULT_AWS_MAX_ATTEMPTS } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { NOT_FOUND_CODES, TAGS, instanceState, launchTags, newestFirst, tagValue, toCloudError, toCloudImage, toCloudInstance } from './aws-mapping.js';
 import * as repo from './aws.repository.js';
+import { selectMachineTypes } from './catalogue.repository.js';
 import { CloudError, type CloudImage, type CloudInstance, type CloudProvider } from './provider.js';
 
 type Ec2Sdk = typeof import('@aws-sdk/client-ec2');
@@ -116,7 +117,7 @@ export function createAwsCloud(options: AwsCloudOptions): CloudProvider {
 
   /** EC2's instance as ours, with the catalogue type of its EC2 type (our record's if it has that code); our row follows. */
   async function answer(found: Instance, region: string, record: repo.InstanceRecord | undefined): Promise<CloudInstance> {
-    const types = await repo.selectMachineTypes(db);
+    const types = await selectMachineTypes(db);
     const code = found.InstanceType as string | undefined;
     const type = types.find((t) => t.id === record?.instanceTypeId && t.cloudCode === code) ?? types.find((t) => t.cloudCode === code);
     const i = toCloudInstance(found, {
@@ -219,7 +220,7 @@ export function createAwsCloud(options: AwsCloudOptions): CloudProvider {
     async launch({ machineId, region, instanceTypeId, clientToken }) {
       const imageId = launchImageIds[region];
       if (!imageId) throw new CloudError('InvalidParameterValue', `No image to launch from is configured for region ${region} (AWS_LAUNCH_IMAGE_ID)`);
-      const [types, machine] = await Promise.all([repo.selectMachineTypes(db), repo.selectMachineTagFacts(db, machineId)]);
+      const [types, machine] = await Promise.all([selectMachineTypes(db), repo.selectMachineTagFacts(db, machineId)]);
       const type = types.find((t) => t.id === instanceTypeId);
       if (!type) throw new CloudError('InvalidParameterValue', `Unknown instance type ${instanceTypeId}`);
       const tags = launchTags({ id: machineId, name: machine?.name, accountId: machine?.accountId });
@@ -271,7 +272,7 @@ export function createAwsCloud(options: AwsCloudOptions): CloudProvider {
     async changeInstanceType(cloudId, instanceTypeId) {
       const i = await mustRead(cloudId);
       if (i.status !== 'stopped') throw refuse(i, 'modified (it must be stopped)');
-      const type = (await repo.selectMachineTypes(db)).find((t) => t.id === instanceTypeId);
+      const type = (await selectMachineTypes(db)).find((t) => t.id === instanceTypeId);
       if (!type) throw new CloudError('InvalidParameterValue', `Unknown instance type ${instanceTypeId}`);
       await ec2(i.region, { action: 'ModifyInstanceAttribute', instanceType: type.cloudCode }, (c, sdk) =>
         c.send(new sdk.ModifyInstanceAttributeCommand({ InstanceId: cloudId, InstanceType: { Value: type.cloudCode } })),
@@ -362,6 +363,6 @@ export function createAwsCloud(options: AwsCloudOptions): CloudProvider {
       return regions.filter((r) => enabled.has(r)).map((cloudCode) => ({ name: names.get(cloudCode) ?? cloudCode, cloudCode }));
     },
 
-    instanceTypes: () => repo.selectMachineTypes(db),
+    instanceTypes: () => selectMachineTypes(db),
   };
 }

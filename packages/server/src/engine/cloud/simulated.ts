@@ -27,6 +27,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-or
 import type { TInstanceState } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { cloudImages, cloudInstances, instanceTypes, regions } from '../../db/schema.js';
+import { selectMachineTypes } from './catalogue.repository.js';
 import { CloudError, type CloudCall, type CloudImage, type CloudImageState, type CloudInstance, type CloudProvider } from './provider.js';
 
 /** The provider with its fault injection switches (tests). */
@@ -314,18 +315,6 @@ export function createSimulatedCloud({ db, delayMs = DEFAULT_SIM_DELAY_MS }: Sim
       return db.select({ name: regions.name, cloudCode: regions.cloudCode }).from(regions).orderBy(asc(regions.id));
     },
 
-    async instanceTypes() {
-      return db
-        .select({
-          id: instanceTypes.id,
-          name: instanceTypes.name,
-          cloudCode: instanceTypes.cloudCode,
-          storageSize: instanceTypes.storageSize,
-          cloudCreditCost: instanceTypes.cloudCreditCost,
-        })
-        .from(instanceTypes)
-        .where(eq(instanceTypes.isRedis, false))
-        .orderBy(asc(instanceTypes.id));
-    },
+    instanceTypes: () => selectMachineTypes(db),
   };
 }

@@ -14,9 +14,10 @@
  * ({@link WAITING_BEHIND}).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { MMA_AGENT_CONNECTED_S, OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
+import { OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
 import { FLEET_FROZEN } from '../../modules/freeze/freeze.schema.js';
+import { AGENT_CONNECTED } from '../../modules/mma-agents/mma-agents.schema.js';
 
 /** A start rule: `holds` is true while it keeps the operation `o` of machine `m` from starting. */
 export interface StartRule {
@@ -32,6 +33,9 @@ export interface StartRule {
  */
 export const activeInstanceState = sql`(select case when c.next_status is not null and c.settles_at <= now() then c.next_status else c.status end
   from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1)`;
+
+/** The machine `m`'s class runs its operations on remote MMAs (issue 27; `modules/mma-agents`). */
+const remoteClass = sql`exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')`;
 
 /** The rules on the operation itself, in the order the console names them. */
 export const OPERATION_RULES: readonly StartRule[] = [
@@ -82,10 +86,8 @@ export const MACHINE_RULES: readonly StartRule[] = [
   },
   {
     reason: 'mmaDisconnected',
-    // Issue 27 point 1: a remote class's operations are claimed by its registered MMAs only (see inProcessClass).
-    holds: sql`(exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')
-      and not exists (select 1 from mma_agents ma where ma.class_id = m.class_id and ma.revoked_at is null
-        and ma.last_seen_at > now() - ${MMA_AGENT_CONNECTED_S} * interval '1 second'))`,
+    // Issue 27: a remote class's operations are claimed by its registered MMAs only (see inProcessClass).
+    holds: sql`(${remoteClass} and not exists (select 1 from mma_agents where mma_agents.class_id = m.class_id and ${AGENT_CONNECTED}))`,
     message: sql`'MMA class ' || coalesce((select mc.name from mma_classes mc where mc.id = m.class_id), 'Class ' || m.class_id)
       || ' runs its operations on remote MMAs and none is connected: it starts when one connects (an admin registers MMAs on the MMA screen)'`,
   },
@@ -134,7 +136,7 @@ export const machineReady = noneHolds(MACHINE_RULES);
  * class's operation waits for its MMAs (`mmaDisconnected`), and the worker's
  * engine leaves it to them whether they are connected or not.
  */
-export const inProcessClass = sql`not exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')`;
+export const inProcessClass = sql`not ${remoteClass}`;
 
 /**
  * Beyond the rules, a machine runs one operation at a time, its oldest

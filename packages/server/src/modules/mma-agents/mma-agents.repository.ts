@@ -5,13 +5,14 @@
  * Hashes are SHA-256 hex strings; times are PostgreSQL's `now()`.
  */
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { MMA_AGENT_CONNECTED_S } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { mmaClasses } from '../mma/mma.schema.js';
-import { mmaAgents, mmaRegistrationTokens } from './mma-agents.schema.js';
+import { AGENT_CONNECTED, mmaAgents, mmaRegistrationTokens } from './mma-agents.schema.js';
 
-/** What `operations.worker` holds for an operation a remote MMA runs: `mma-agent:{id}@{host}`. */
+/** What `operations.worker` holds for an operation a remote MMA runs: `mma-agent:{id}@{host}`; this is its start. */
 export const agentWorkerPrefix = (agentId: number) => `mma-agent:${agentId}@`;
+/** {@link agentWorkerPrefix} of the agent row `mma_agents` in SQL. */
+const agentWorkerPrefixSql = sql`'mma-agent:' || ${mmaAgents.id} || '@'`;
 
 /** Inserts a registration token's hash for class `classId`, valid `ttlSeconds`; answers its expiry. */
 export async function insertRegistrationToken(tx: DbOrTx, o: { classId: number; tokenHash: string; createdBy: string; ttlSeconds: number }): Promise<Date> {
@@ -71,20 +72,24 @@ export async function touchAgent(db: DbOrTx, tokenHash: string, address: string)
   return row;
 }
 
-/** Every agent with its class name, whether it is connected and the operations it runs, by class then id (at most `limit`). */
-export async function selectAgents(db: DbOrTx, limit: number) {
+/**
+ * The agents with their class name, whether each is connected and the
+ * operations it runs, by class then id: all of them (at most `limit`), or
+ * agent `id` alone.
+ */
+export async function selectAgents(db: DbOrTx, o: { limit: number; id?: number }) {
   return db
     .select({
       a: mmaAgents,
       className: mmaClasses.name,
-      connected: sql<boolean>`(${mmaAgents.revokedAt} is null and ${mmaAgents.lastSeenAt} > now() - ${MMA_AGENT_CONNECTED_S} * interval '1 second')`,
-      running: sql<number>`(select count(*)::int from operations o where o.status = 'RUNNING'
-        and starts_with(o.worker, 'mma-agent:' || ${mmaAgents.id} || '@'))`,
+      connected: sql<boolean>`${AGENT_CONNECTED}`,
+      running: sql<number>`(select count(*)::int from operations o where o.status = 'RUNNING' and starts_with(o.worker, ${agentWorkerPrefixSql}))`,
     })
     .from(mmaAgents)
     .innerJoin(mmaClasses, eq(mmaClasses.id, mmaAgents.classId))
+    .where(o.id === undefined ? undefined : eq(mmaAgents.id, o.id))
     .orderBy(asc(mmaAgents.classId), asc(mmaAgents.id))
-    .limit(limit);
+    .limit(o.limit);
 }
 
 /** Agent `id` with its class, locked until the transaction ends; undefined when unknown. */

@@ -14,6 +14,7 @@
  *   never undone (register again for a new credential).
  */
 import { sql } from 'drizzle-orm';
+import { MMA_AGENT_CONNECTED_S } from '@fleet/contracts';
 import { index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { ts } from '../../db/schema-types.js';
 import { mmaClasses } from '../mma/mma.schema.js';
@@ -50,3 +51,10 @@ export const mmaAgents = pgTable(
   },
   (t) => [index('mma_agents_live_class_idx').on(t.classId, t.lastSeenAt).where(sql`revoked_at is null`)],
 );
+
+/**
+ * A row of `mma_agents` (named by its table, not an alias) is a connected MMA:
+ * not revoked, seen within {@link MMA_AGENT_CONNECTED_S} seconds. The one
+ * definition the MMA screen's list and the start rule `mmaDisconnected` read.
+ */
+export const AGENT_CONNECTED = sql`(mma_agents.revoked_at is null and mma_agents.last_seen_at > now() - ${MMA_AGENT_CONNECTED_S} * interval '1 second')`;

@@ -33,7 +33,7 @@ import {
   type TMmaAgentRegisterResponse,
   type TMmaRegistrationToken,
 } from '@fleet/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { hasCustomerProductionAccess, type Principal } from '../../auth/principal.js';
 import { conflict, forbidden, notFound, unauthorized } from '../../lib/problem.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -72,7 +72,7 @@ export interface MmaAgentsService {
 
 export function createMmaAgentsService({ db, audit }: { db: Db; audit: AuditService }): MmaAgentsService {
   /** The class `classId` locked for the change, 404 unknown, 403 Customer Production without the group. */
-  async function classForChange(tx: Parameters<Parameters<Db['transaction']>[0]>[0], principal: Principal, classId: number) {
+  async function classForChange(tx: Tx, principal: Principal, classId: number) {
     const found = await selectClassForUpdate(tx, classId);
     if (!found) throw notFound(`MMA class ${classId}`);
     if (classId === CLASS_CUSTOMER_PRODUCTION && !hasCustomerProductionAccess(principal)) {
@@ -81,14 +81,9 @@ export function createMmaAgentsService({ db, audit }: { db: Db; audit: AuditServ
     return found.c;
   }
 
-  async function agentJson(id: number): Promise<TMmaAgent> {
-    const agent = (await list()).find((a) => a.id === id);
-    if (!agent) throw notFound(`MMA agent ${id}`);
-    return agent;
-  }
-
-  async function list(): Promise<TMmaAgent[]> {
-    const rows = await repo.selectAgents(db, MAX_AGENTS_LISTED);
+  /** The agents as `GET /mma/agents` answers them: all, or agent `id` alone. */
+  async function agents(id?: number): Promise<TMmaAgent[]> {
+    const rows = await repo.selectAgents(db, { limit: MAX_AGENTS_LISTED, id });
     return rows.map(({ a, className, connected, running }) => ({
       id: a.id,
       mmaClassId: a.classId,
@@ -157,7 +152,7 @@ export function createMmaAgentsService({ db, audit }: { db: Db; audit: AuditServ
       return agent;
     },
 
-    list,
+    list: () => agents(),
 
     async revoke({ principal, id }) {
       await db.transaction(async (tx) => {
@@ -172,7 +167,7 @@ export function createMmaAgentsService({ db, audit }: { db: Db; audit: AuditServ
           params: { agentId: id, classId: agent.classId, host: agent.host },
         });
       });
-      return agentJson(id);
+      return (await agents(id))[0]!;
     },
   };
 }

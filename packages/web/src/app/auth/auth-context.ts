@@ -30,3 +30,8 @@ export function useAuth(): AuthState {
   if (!state) throw new Error('useAuth must be used under <AuthProvider>');
   return state;
 }
+
+/** The signed-in user is an admin (role `admin` of `GET /user/me`: permission admin, or write with CustomerProductionAccess). */
+export function useIsAdmin(): boolean {
+  return useAuth().user?.roles.includes('admin') ?? false;
+}

@@ -9,14 +9,10 @@
 import { useState } from 'react';
 import { Alert, Button, Modal, Typography } from 'antd';
 import { ReasonField } from '../../components/ReasonField';
-import { useAuth } from '../auth/auth-context';
+import { useIsAdmin } from '../auth/auth-context';
 import { useFleetFreeze } from '../../features/fleet/api/queries';
 import { useSetFleetFreeze } from '../../features/fleet/api/mutations';
 import { formatDateTime } from '../../lib/format';
-
-function useIsAdmin(): boolean {
-  return useAuth().user?.roles.includes('admin') ?? false;
-}
 
 /**
  * Freeze fleet, the last item of the counters bar, for admins. It is drawn with

@@ -11,7 +11,7 @@ import { Button, Card, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined } from '@ant-design/icons';
 import { CLASS_CUSTOMER_PRODUCTION, type TMmaAgent, type TMmaClass } from '@fleet/contracts';
-import { useAuth } from '../../../app/auth/auth-context';
+import { useAuth, useIsAdmin } from '../../../app/auth/auth-context';
 import { formatDateTime } from '../../../lib/format';
 import { useMmaAgents, useRevokeMmaAgent } from '../api/agents';
 import { timeAgo } from '../time-ago';
@@ -34,8 +34,8 @@ function Connection({ agent }: { agent: TMmaAgent }) {
 }
 
 export function MmaAgentsCard({ classes }: { classes: TMmaClass[] }) {
-  const { user, hasCustomerProductionAccess } = useAuth();
-  const admin = user?.roles.includes('admin') ?? false;
+  const { hasCustomerProductionAccess } = useAuth();
+  const admin = useIsAdmin();
   const agents = useMmaAgents();
   const revoke = useRevokeMmaAgent();
   const [registering, setRegistering] = useState(false);
