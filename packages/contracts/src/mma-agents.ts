@@ -13,7 +13,9 @@
  * runner's credential).
  */
 import { z } from 'zod';
+import { ZRefId } from './common.js';
 import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN } from './mma.js';
+import { ZOperationTypeName, type TOperationTypeName } from './operations.js';
 
 /** How long a registration token can be exchanged, seconds (1 hour). */
 export const MMA_REGISTRATION_TOKEN_TTL_S = 3600;
@@ -86,3 +88,115 @@ export type TMmaAgentRegisterResponse = z.infer<typeof ZMmaAgentRegisterResponse
 /** `GET /mma-agent/whoami`: the MMA the authentication token belongs to (a check that the credential works). */
 export const ZMmaAgentSelf = z.object({ id: z.number().int(), mmaClassId: z.number().int(), host: z.string(), version: z.string() });
 export type TMmaAgentSelf = z.infer<typeof ZMmaAgentSelf>;
+
+/**
+ * The operation types a remote MMA runs (issue 27 point 2): the ones whose
+ * work is all on the machine (their output and deployer log), and
+ * UpdateSoftware, whose deployed versions the server records at the finish.
+ * The others (Backup, RestoreBackup, PublishSampleData, TestLatestCode,
+ * CreateJumpStartAmi) need the server's object store or cloud and wait on a
+ * remote class (`remoteTypeUnsupported`) until the protocol carries them.
+ */
+export const REMOTE_OPERATION_TYPES = ['SmokeTest', 'Populate', 'ReinstallSampleData', 'ApplyConfig', 'UpdateSoftware'] as const satisfies readonly TOperationTypeName[];
+
+/**
+ * Operation types that can run again from the start after their MMA was lost
+ * (their work ends in the same state however often it runs): a lost one is
+ * offered again (attempt + 1); any other type ends FAILURE 'MMA lost'.
+ */
+export const IDEMPOTENT_OPERATION_TYPES = [
+  'SmokeTest',
+  'ApplyConfig',
+  'UpdateSoftware',
+  'TestLatestCode',
+  'Backup',
+  'CreateJumpStartAmi',
+] as const satisfies readonly TOperationTypeName[];
+
+/** A remote MMA's lease on an operation lasts this long without a heartbeat, seconds (`MMA_LEASE_S`). */
+export const MMA_LEASE_S_DEFAULT = 60;
+/** Longest long poll of a claim, seconds. */
+export const MMA_CLAIM_WAIT_MAX_S = 30;
+/** Most operations one claim answers (and one heartbeat renews). */
+export const MMA_CLAIM_MAX_OPERATIONS = 64;
+/** Longest text one append carries, characters. */
+export const MMA_APPEND_MAX_CHARS = 65_536;
+/** Longest log of one stream of one operation, characters (an append past it is refused). */
+export const MMA_LOG_MAX_CHARS = 10_000_000;
+
+/** `POST /mma-agent/operations/claim`: up to `maxOperations` operations, waiting up to `waitSeconds` for one. */
+export const ZMmaClaimRequest = z.object({
+  maxOperations: z.number().int().min(1).max(MMA_CLAIM_MAX_OPERATIONS).default(1),
+  waitSeconds: z.number().int().min(0).max(MMA_CLAIM_WAIT_MAX_S).default(MMA_CLAIM_WAIT_MAX_S),
+});
+export type TMmaClaimRequest = z.input<typeof ZMmaClaimRequest>;
+
+/** A lease: the operation and the attempt that holds it (every write about the operation carries it). */
+export const ZMmaLease = z.object({ operationId: ZRefId, attempt: z.number().int().min(1).max(1000) });
+export type TMmaLease = z.infer<typeof ZMmaLease>;
+
+/**
+ * An operation a claim gave the MMA: its lease, type, parameters (for
+ * UpdateSoftware, `versions` is the target: `component → {branch}|{hash}`),
+ * how long it may run (ms left before its timeout), its machine, and the
+ * length of its output and deployer log so far (the offsets of the next
+ * appends: a resumed operation keeps what the lost attempt wrote).
+ */
+export const ZMmaClaimedOperation = z.object({
+  operationId: z.number().int(),
+  attempt: z.number().int(),
+  typeName: ZOperationTypeName,
+  params: z.record(z.string(), z.unknown()),
+  remainingMs: z.number().int(),
+  resumed: z.boolean(),
+  machine: z.object({ id: z.number().int(), name: z.string(), accountId: z.number().int(), hostName: z.string().nullable() }),
+  outputOffset: z.number().int(),
+  deployerLogOffset: z.number().int(),
+});
+export type TMmaClaimedOperation = z.infer<typeof ZMmaClaimedOperation>;
+export const ZMmaClaimResponse = z.object({ operations: z.array(ZMmaClaimedOperation) });
+export type TMmaClaimResponse = z.infer<typeof ZMmaClaimResponse>;
+
+/** `POST /mma-agent/heartbeat`: the leases of the operations the MMA runs. */
+export const ZMmaHeartbeatRequest = z.object({ leases: z.array(ZMmaLease).max(MMA_CLAIM_MAX_OPERATIONS) });
+export type TMmaHeartbeatRequest = z.infer<typeof ZMmaHeartbeatRequest>;
+/** Of those: the leases renewed, the ones lost (stop: another attempt or an operator ended it), and the ones to cancel (stop the command, then finish FAILURE). */
+export const ZMmaHeartbeatResponse = z.object({
+  renewed: z.array(z.number().int()),
+  lost: z.array(z.number().int()),
+  cancel: z.array(z.object({ operationId: z.number().int(), by: z.string() })),
+});
+export type TMmaHeartbeatResponse = z.infer<typeof ZMmaHeartbeatResponse>;
+
+export const MMA_LOG_STREAMS = ['output', 'deployerLog'] as const;
+/**
+ * `POST /mma-agent/operations/{id}/append`: `text` (whole lines, each ending in
+ * a newline) written at `offset` of `stream` (the stream's length in
+ * characters when the MMA wrote it): a retried append whose text is already
+ * there is not written twice; one past the end (a gap) is refused (409).
+ */
+export const ZMmaAppendRequest = z.object({
+  attempt: z.number().int().min(1).max(1000),
+  stream: z.enum(MMA_LOG_STREAMS),
+  offset: z.number().int().min(0).max(MMA_LOG_MAX_CHARS),
+  text: z.string().max(MMA_APPEND_MAX_CHARS),
+});
+export type TMmaAppendRequest = z.infer<typeof ZMmaAppendRequest>;
+/** The stream's length after the append (the next offset). */
+export const ZMmaAppendResponse = z.object({ offset: z.number().int() });
+export type TMmaAppendResponse = z.infer<typeof ZMmaAppendResponse>;
+
+/**
+ * `POST /mma-agent/operations/{id}/finish`: how the attempt ended. A FAILURE's
+ * `message` is the output's last line (and counts toward Panic). For
+ * UpdateSoftware a SUCCESS means the claimed `versions` are installed: the
+ * server records them (one path with the simulated agent's).
+ */
+export const ZMmaFinishRequest = z.object({
+  attempt: z.number().int().min(1).max(1000),
+  status: z.enum(['SUCCESS', 'FAILURE']),
+  message: z.string().trim().max(2000).optional(),
+});
+export type TMmaFinishRequest = z.infer<typeof ZMmaFinishRequest>;
+export const ZMmaFinishResponse = z.object({ operationId: z.number().int(), status: z.enum(['SUCCESS', 'FAILURE']) });
+export type TMmaFinishResponse = z.infer<typeof ZMmaFinishResponse>;

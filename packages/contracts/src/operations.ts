@@ -97,6 +97,7 @@ export const OPERATION_WAITING_REASONS = [
   'machineTerminating',
   'classStandby',
   'mmaDisconnected',
+  'remoteTypeUnsupported',
   'panic',
   'unmanaged',
   'manualMaintenance',

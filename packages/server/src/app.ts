@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Logger } from 'pino';
 import { DEVOPS_EMAIL, sessionRoles } from '@fleet/contracts';
-import { DEFAULT_GRAFANA_URL, type Config } from './config.js';
+import { DEFAULT_AGENT, DEFAULT_GRAFANA_URL, type Config } from './config.js';
 import type { Db } from './db/client.js';
 import { canWrite, routeNeedsWrite, type Principal } from './auth/principal.js';
 import { createTokenService } from './auth/tokens.js';
@@ -69,7 +69,8 @@ declare module 'fastify' {
 export interface AppOptions {
   db: Db;
   /** `grafanaUrl` absent: {@link DEFAULT_GRAFANA_URL}. */
-  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> & Partial<Pick<Config, 'production' | 'grafanaUrl' | 'rolloutRequireSecondApprover'>>;
+  config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> &
+    Partial<Pick<Config, 'production' | 'grafanaUrl' | 'rolloutRequireSecondApprover' | 'agent'>>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -130,6 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       store: opts.store ?? createLocalObjectStore({ root: join(tmpdir(), `fleet-console-objects-${process.pid}`) }),
       grafanaUrl: config.grafanaUrl === undefined ? DEFAULT_GRAFANA_URL : config.grafanaUrl,
       rolloutRequireSecondApprover: config.rolloutRequireSecondApprover ?? true,
+      agent: config.agent ?? DEFAULT_AGENT,
     }),
   );
 

@@ -75,6 +75,13 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_USER: '60', RATE_LIMIT_PER_ADDRESS: '600' }).rateLimit).toEqual({ perUser: 60, perAddress: 600 });
   });
 
+  it("reads a remote MMA's lease, seconds (MMA_LEASE_S: default 60, at least 10; issue 27)", () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).agent.mmaLeaseSeconds).toBe(60);
+    expect(loadConfig({ DATA_DIR: dir, MMA_LEASE_S: '15' }).agent.mmaLeaseSeconds).toBe(15);
+    expect(() => loadConfig({ DATA_DIR: dir, MMA_LEASE_S: '5' })).toThrow(/MMA_LEASE_S must be a whole number of seconds, at least 10/);
+  });
+
   it('reads the probe interval, seconds (default 60, 0 switches probes off), and the machines whose probes fail (DESIGN §14)', () => {
     const dir = freshDir();
     expect(loadConfig({ DATA_DIR: dir }).probes).toEqual({ intervalS: 60, failMachines: [] });

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 
 export type SeedKind = 'demo' | 'none' | 'scale';
 export type Role = 'all' | 'api' | 'worker';
@@ -38,9 +39,12 @@ export interface Config {
    * failures of one class within `ANOMALY_WINDOW_MINUTES` that switch the class's
    * standby on (defaults 5 and 10). `SIM_AGENT_FAIL_MACHINES`: names of
    * machines whose every operation the simulated agent fails (tests of
-   * another process, such as the e2e suite).
+   * another process, such as the e2e suite). `MMA_LEASE_S`: how long a remote
+   * MMA's lease on an operation lasts without a heartbeat (issue 27; default
+   * 60, at least 10): then the operation is offered again when its type is
+   * idempotent, else it ends FAILURE 'MMA lost'.
    */
-  agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number };
+  agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number; mmaLeaseSeconds: number };
   /** `SERVER_STATUS_INTERVAL_S`: how often the worker checks the site server status of running managed machines (DESIGN §14; default 60). */
   serverStatusIntervalS: number;
   /** `ROLLOUT_PASS_MS`: how often the worker's rollout engine looks at the running rollouts (DESIGN §15; default 1000). */
@@ -141,7 +145,7 @@ export class ConfigError extends Error {}
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
-export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10 } as const;
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT } as const;
 
 /** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
 export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';
@@ -302,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     panicFailures: wholeNumber('PANIC_FAILURES', env.PANIC_FAILURES, DEFAULT_AGENT.panicFailures, 'failures'),
     anomalyFailures: wholeNumber('ANOMALY_FAILURES', env.ANOMALY_FAILURES, DEFAULT_AGENT.anomalyFailures, 'failures'),
     anomalyWindowMinutes: wholeNumber('ANOMALY_WINDOW_MINUTES', env.ANOMALY_WINDOW_MINUTES, DEFAULT_AGENT.anomalyWindowMinutes, 'minutes'),
+    mmaLeaseSeconds: wholeNumber('MMA_LEASE_S', env.MMA_LEASE_S, DEFAULT_AGENT.mmaLeaseSeconds, 'seconds', 10),
   };
 
   return {

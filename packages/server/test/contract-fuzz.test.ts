@@ -32,7 +32,7 @@ import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
 import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
-import { newMmaAgent, newRegistration } from './mma-agent-fixtures.js';
+import { newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { TEST_DATA_KEY } from './db-url.js';
 import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
@@ -44,6 +44,11 @@ import { misfit, parameterValue, schemaAt } from './json-schema-check.js';
 /** Operations exempt from "a refused request changes no row", and why. */
 const WRITES_WHEN_REFUSED: Record<string, string> = {
   login: 'a failed sign-in is audited and counted for the throttle (DESIGN §5)',
+  // Issue 27: the hook marks the MMA seen (its connection on the MMA screen) before the body is validated.
+  claimMmaOperations: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  mmaHeartbeat: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  appendMmaOperationLog: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  finishMmaOperation: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
 };
 /**
  * Values outside their documented schema that the server rightly accepts
@@ -68,7 +73,8 @@ let rolledOut: number;
 let adminToken: string;
 /** An MMA whose credential the base request of `revokeMmaAgent` revokes, and the token of another, for the MMA protocol (issue 27). */
 let revocableAgent: number;
-let mmaAgentToken: string;
+/** An operation a remote MMA claimed (the MMA protocol's appends and finish; its token is the protocol's). */
+let claimed: ClaimedOperation;
 /** The operator's password hash as seeded (`changePassword` is fuzzed as the operator). */
 let operatorHash: string;
 
@@ -123,6 +129,10 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   login: async () => ({ username: 'viewer', password: 'viewer' }),
   // A registration token of its own for each request (each works once).
   registerMmaAgent: () => newRegistration(t),
+  // The MMA protocol: no wait, and the claimed operation's lease at the output's current end.
+  claimMmaOperations: async () => ({ waitSeconds: 0 }),
+  appendMmaOperationLog: async () => ({ attempt: claimed.attempt, stream: 'output', offset: await outputLength(claimed.operationId), text: 'fuzz\n' }),
+  finishMmaOperation: async () => ({ attempt: claimed.attempt, status: 'SUCCESS' }),
   // A cloud library file of its own for each request (a synced file is known afterwards).
   syncLibraryFiles: async () => ({ urls: [await newCloudLibraryFile(t)] }),
   // The edit fields alone, valid for a definition of any data type (null: no default).
@@ -147,6 +157,8 @@ const BASE_PATHS: Record<string, () => Record<string, string>> = {
   rejectRolloutWave: () => ({ id: String(awaitingRollouts.reject), wave: '1' }),
   rollbackRollout: () => ({ id: String(rolledOut) }),
   revokeMmaAgent: () => ({ id: String(revocableAgent) }),
+  appendMmaOperationLog: () => ({ id: String(claimed.operationId) }),
+  finishMmaOperation: () => ({ id: String(claimed.operationId) }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */
@@ -156,6 +168,12 @@ const BASE_QUERIES: Record<string, () => Record<string, string>> = {
   listMachineComponentConfigs: () => ({ ids: String(ids.machine) }),
   listMachineDeployerConfigs: () => ({ ids: String(ids.machine) }),
 };
+
+/** The length of an operation's output, characters (the offset of its next append). */
+async function outputLength(id: number): Promise<number> {
+  const { rows } = await t.database.db.execute<{ n: number }>(sql`select char_length(output)::int as n from operations where id = ${id}`);
+  return rows[0]!.n;
+}
 
 async function current(url: string): Promise<unknown> {
   const res = await t.call({ method: 'GET', url, token: adminToken });
@@ -193,7 +211,7 @@ beforeAll(async () => {
   };
   rolledOut = await newRolledOutRollout(t, ids.machine, 'lead');
   revocableAgent = (await newMmaAgent(t)).id;
-  mmaAgentToken = (await newMmaAgent(t)).token;
+  claimed = await newClaimedOperation(t);
   // Count every committed row change of every table (a rolled-back change rolls its count back too).
   await t.database.db.execute(sql.raw(`
     create table fuzz_writes (n bigint not null);
@@ -227,7 +245,12 @@ const failures: string[] = [];
  * the operator's password put back first; else the admin's.
  */
 async function tokenFor(operation: Operation): Promise<string> {
-  if (operation.path.startsWith('/api/v1/mma-agent/')) return mmaAgentToken;
+  if (operation.path.startsWith('/api/v1/mma-agent/')) {
+    // The MMA renews its lease before each call, as it would every 5 s: the fuzz runs longer than MMA_LEASE_S.
+    const lease = { operationId: claimed.operationId, attempt: claimed.attempt };
+    await t.call({ method: 'POST', url: '/mma-agent/heartbeat', token: claimed.token, body: { leases: [lease] } });
+    return claimed.token;
+  }
   if (!OWN_SESSION.has(operation.operationId)) return adminToken;
   await t.database.db.execute(sql`update users set password_hash = ${operatorHash} where username = 'operator' and password_hash <> ${operatorHash}`);
   return t.login('operator');

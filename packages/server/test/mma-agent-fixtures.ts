@@ -4,7 +4,11 @@
  * (its id and authentication token). The permission matrix's fixtures of the
  * MMA routes (`permission-fixtures.ts`) are made with these.
  */
-import { CLASS_EXPERIMENTAL, type TMmaAgentRegisterResponse, type TMmaRegistrationToken } from '@fleet/contracts';
+import { sql } from 'drizzle-orm';
+import { CLASS_EXPERIMENTAL, CLASS_ON_PREMISE, type TMmaAgentRegisterResponse, type TMmaClaimResponse, type TMmaRegistrationToken } from '@fleet/contracts';
+import { createSimulatedCloud } from '../src/engine/cloud/simulated.js';
+import { createOperationQueue } from '../src/engine/operations/queue.js';
+import { insertAccount, insertMachine } from './fixtures.js';
 import type { TestApp } from './harness.js';
 
 let registered = 0;
@@ -27,4 +31,44 @@ export async function newMmaAgent(t: TestApp, classId = CLASS_EXPERIMENTAL): Pro
   const res = await t.call({ method: 'POST', url: '/mma-agent/register', body: await newRegistration(t, classId) });
   if (res.statusCode !== 200) throw new Error(`MMA registration: ${res.statusCode} ${res.body}`);
   return res.json() as TMmaAgentRegisterResponse;
+}
+
+/** An operation a remote MMA claimed: its lease, the offset of its output's next append, and the MMA's token. */
+export interface ClaimedOperation {
+  operationId: number;
+  attempt: number;
+  outputOffset: number;
+  token: string;
+}
+
+/**
+ * Class On Premise switched to remote (standby off), an MMA of it, a fresh
+ * machine of the class with a running instance, and a SmokeTest on it that
+ * the MMA claimed through `POST /mma-agent/operations/claim`.
+ */
+export async function newClaimedOperation(t: TestApp): Promise<ClaimedOperation> {
+  const db = t.database.db;
+  await db.execute(sql`update mma_instances set mode = 'remote', standby = false where class_id = ${CLASS_ON_PREMISE}`);
+  const agent = await newMmaAgent(t, CLASS_ON_PREMISE);
+  registered += 1;
+  const account = await insertAccount(db, { name: `MMA claimed ${registered}`, classId: CLASS_ON_PREMISE });
+  const machine = await insertMachine(db, { accountId: account.id, classId: CLASS_ON_PREMISE, instanceTypeId: 2, isLauncher: true });
+  const cloud = createSimulatedCloud({ db, delayMs: 0 });
+  const { cloudId } = await cloud.launch({ machineId: machine.id, region: 'us-east-1', instanceTypeId: 2, clientToken: `claimed-${machine.id}` });
+  await cloud.describe(cloudId);
+  const queue = createOperationQueue({ announce: () => undefined });
+  const [queued] = await db.transaction((tx) =>
+    queue.enqueue(tx, [
+      {
+        machine: { id: machine.id, accountId: account.id, classId: CLASS_ON_PREMISE, accountClassId: CLASS_ON_PREMISE, operationMode: machine.operationMode, failCounter: 0 },
+        typeName: 'SmokeTest',
+        user: 'admin',
+        activityId: null,
+      },
+    ]),
+  );
+  const res = await t.call({ method: 'POST', url: '/mma-agent/operations/claim', token: agent.token, body: { waitSeconds: 0, maxOperations: 64 } });
+  const claimed = (res.json() as TMmaClaimResponse).operations.find((o) => o.operationId === queued!.operation.id);
+  if (!claimed) throw new Error(`the MMA did not claim operation ${queued!.operation.id}: ${res.statusCode} ${res.body}`);
+  return { operationId: claimed.operationId, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token: agent.token };
 }

@@ -22,7 +22,10 @@ import type { RefKind } from './openapi-walk.js';
 import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { startRollout } from '../src/engine/rollouts/start.js';
 import { insertActivity } from '../src/modules/audit/audit.repository.js';
-import { newMmaAgent, newRegistration } from './mma-agent-fixtures.js';
+import { newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+
+/** The operation the last `fresh` of an MMA route claimed (its body and token read it). */
+let lastClaimed: ClaimedOperation | undefined;
 
 export type User = 'viewer' | 'operator' | 'admin';
 /** The bad tokens: each is a copy of a live admin token with exactly one defect. */
@@ -378,6 +381,19 @@ export const FIXTURES: Record<string, Fixture> = {
   registerMmaAgent: { body: (c) => newRegistration(c.t) },
   revokeMmaAgent: { fresh: async (c) => ({ mmaAgent: (await newMmaAgent(c.t)).id }) },
   getMmaAgentSelf: { token: async (c) => (await newMmaAgent(c.t)).token },
+  claimMmaOperations: { body: () => ({ waitSeconds: 0 }), token: async (c) => (await newMmaAgent(c.t)).token },
+  mmaHeartbeat: { body: () => ({ leases: [] }), token: async (c) => (await newMmaAgent(c.t)).token },
+  // An operation an MMA claimed, made by `fresh`; its lease and the MMA's token for the call.
+  appendMmaOperationLog: {
+    fresh: async (c) => ({ operation: (lastClaimed = await newClaimedOperation(c.t)).operationId }),
+    body: () => ({ attempt: lastClaimed!.attempt, stream: 'output', offset: lastClaimed!.outputOffset, text: 'matrix\n' }),
+    token: async () => lastClaimed!.token,
+  },
+  finishMmaOperation: {
+    fresh: async (c) => ({ operation: (lastClaimed = await newClaimedOperation(c.t)).operationId }),
+    body: () => ({ attempt: lastClaimed!.attempt, status: 'SUCCESS' }),
+    token: async () => lastClaimed!.token,
+  },
   // A wave waiting for approval, of a rollout another user started (the four-eyes rule; issue 25).
   approveRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },
   rejectRolloutWave: { fresh: async (c) => ({ rollout: await newRolloutAwaitingApproval(c.t, c.world.ids.machine, 'lead') }) },

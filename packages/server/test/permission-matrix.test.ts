@@ -326,7 +326,8 @@ async function successCells() {
       continue;
     }
     if (isMmaProtocol(op)) {
-      const value = (r: Ref) => worldValue(worlds.visible, r);
+      const fresh: Partial<Record<RefKind, number>> = { ...(await FIXTURES[op.operationId]?.fresh?.({ t, user: 'admin', world: worlds.visible, ids: {} })) };
+      const value = (r: Ref) => fresh[r.kind] ?? worldValue(worlds.visible, r);
       record(op, 'MMA', '2xx', await send(op, { user: 'admin', world: worlds.visible, value, withFixture: true }));
       continue;
     }

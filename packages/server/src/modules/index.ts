@@ -33,6 +33,7 @@ import { fleetModule } from './fleet/fleet.module.js';
 import { freezeModule } from './freeze/freeze.module.js';
 import { mmaModule } from './mma/mma.module.js';
 import { mmaAgentsModule } from './mma-agents/mma-agents.module.js';
+import { mmaProtocolModule } from './mma-protocol/mma-protocol.module.js';
 import { cataloguesModule } from './catalogues/catalogues.module.js';
 import { imagesModule } from './images/images.module.js';
 import { backupsModule } from './backups/backups.module.js';
@@ -67,6 +68,7 @@ export const MODULES = [
   freezeModule,
   mmaModule,
   mmaAgentsModule,
+  mmaProtocolModule,
   cataloguesModule,
   imagesModule,
   backupsModule,

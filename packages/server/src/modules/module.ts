@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/client.js';
 import type { TokenService } from '../auth/tokens.js';
+import type { Config } from '../config.js';
 import type { CloudProvider } from '../engine/cloud/index.js';
 import type { TaskEvents } from '../engine/push/events.js';
 import type { TaskQueue } from '../engine/tasks/queue.js';
@@ -55,6 +56,8 @@ export interface ModuleContext {
   grafanaUrl: string | null;
   /** `ROLLOUT_REQUIRE_SECOND_APPROVER`: a wave's approver must not be the rollout's starter (default true). */
   rolloutRequireSecondApprover: boolean;
+  /** The operation agent's settings (`Config.agent`): Panic and anomaly thresholds the MMA protocol's finishes apply too. */
+  agent: Config['agent'];
 }
 
 /** What the registry reads of any module, whatever its service's type. */

@@ -106,25 +106,62 @@ async function deploy(ctx: OperationEffectContext, target: Record<string, string
   }
   if (changed.length > 0) await ctx.work(STEP_MS.restart);
 
-  const written = await db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ status: string | null; finished_at: Date | null }>(
-      sql`select status, finished_at from operations where id = ${operation.id} for update`,
-    );
-    const row = rows[0];
-    if (!row || row.status !== 'RUNNING' || row.finished_at !== null) {
-      throw new OperationFailure('The operation was ended while deploying; the version state was not written');
-    }
-    if (await hasStateOf(tx, operation.id)) return false;
-    await tx.update(versionStates).set({ current: false }).where(sql`${versionStates.machineId} = ${machine.id} and ${versionStates.current}`);
-    await tx.insert(versionStates).values({ machineId: machine.id, current: true, components: stateComponents(commits), operationId: operation.id });
-    await tx
-      .update(machines)
-      .set({ currentVersions: target, ...(bundleVersion ? { bundleVersion } : {}) })
-      .where(eq(machines.id, machine.id));
-    return true;
-  });
+  const written = await writeVersionState(db, { operationId: operation.id, machineId: machine.id, target, commits, bundleVersion });
+  if (written === 'ended') throw new OperationFailure('The operation was ended while deploying; the version state was not written');
   await ctx.output(written ? `Version state recorded: ${changed.length} changed, ${keys.length - changed.length} unchanged` : 'The version state was already recorded');
   return written;
+}
+
+/**
+ * The version state write of a deploy, in one transaction under the operation
+ * row's lock: the previous current state becomes historical, a new current one
+ * is written (every component's commit or null, the operation's id), the
+ * machine's current versions become `target` (and its bundle version
+ * `bundleVersion` when given). Answers true when written, false when this
+ * operation had written it already, 'ended' when the operation is no longer
+ * RUNNING (nothing written).
+ */
+async function writeVersionState(
+  db: DbOrTx,
+  o: { operationId: number; machineId: number; target: Record<string, string>; commits: Map<string, TComponentVersion>; bundleVersion: string | null },
+): Promise<boolean | 'ended'> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ status: string | null; finished_at: Date | null }>(
+      sql`select status, finished_at from operations where id = ${o.operationId} for update`,
+    );
+    const row = rows[0];
+    if (!row || row.status !== 'RUNNING' || row.finished_at !== null) return 'ended' as const;
+    if (await hasStateOf(tx, o.operationId)) return false;
+    await tx.update(versionStates).set({ current: false }).where(sql`${versionStates.machineId} = ${o.machineId} and ${versionStates.current}`);
+    await tx.insert(versionStates).values({ machineId: o.machineId, current: true, components: stateComponents(o.commits), operationId: o.operationId });
+    await tx
+      .update(machines)
+      .set({ currentVersions: o.target, ...(o.bundleVersion ? { bundleVersion: o.bundleVersion } : {}) })
+      .where(eq(machines.id, o.machineId));
+    return true;
+  });
+}
+
+/**
+ * What a remote MMA's UpdateSoftware SUCCESS means (issue 27 point 2): the
+ * operation's `params.versions` (fixed at its claim) are installed; records
+ * them as the simulated deploy does ({@link writeVersionState}). Answers
+ * `{ error }` (the operation then ends FAILURE with it) when the params name
+ * no versions or a commit the catalogue does not know, or the operation
+ * ended meanwhile.
+ */
+export async function recordDeployedState(
+  db: DbOrTx,
+  o: { operationId: number; machineId: number; params: Record<string, unknown> },
+): Promise<{ written?: boolean; error?: string }> {
+  const target = o.params.versions;
+  if (!isVersionMap(target)) return { error: 'The operation names no versions to record' };
+  const commits = await selectCommitsOf(db, target);
+  const missing = Object.keys(target).filter((k) => !commits.has(k));
+  if (missing.length > 0) return { error: `Unknown commit for ${missing.map((k) => `${label(k)} (${target[k]})`).join(', ')}` };
+  const bundle = o.params.bundleVersion;
+  const written = await writeVersionState(db, { ...o, target, commits, bundleVersion: typeof bundle === 'string' && bundle !== '' ? bundle : null });
+  return written === 'ended' ? { error: 'The operation ended before its versions were recorded' } : { written };
 }
 
 /** UpdateSoftware: see the module docstring. */

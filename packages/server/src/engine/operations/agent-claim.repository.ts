@@ -18,14 +18,13 @@ import { operations } from '../../db/schema.js';
 import { CLAIM_LOCK_NAMESPACE } from '../tasks/tasks.repository.js';
 import type { OperationRow } from './operations.repository.js';
 import { logLine } from './agent.repository.js';
-import { finishIn, timedOut, type EndedOperation, type OperationOutcome } from './agent-finish.repository.js';
-import { inProcessClass, machineReady, operationStartable } from './start-rules.js';
+import { cancelledOutcome, finishIn, timedOut, type EndedOperation, type OperationOutcome } from './agent-finish.repository.js';
+import { inProcessClass, machineReady, operationStartable, remoteClass } from './start-rules.js';
+import { IDEMPOTENT_OPERATION_TYPES, MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 
 /** The same line made by PostgreSQL (for lines written inside a claim). */
 const sqlLogLine = (text: SQL) => sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ' ' || ${text} || E'\\n'`;
 
-/** A RUNNING operation `o` whose worker stopped renewing its lease. */
-export const staleLease = (staleMs: number) => sql`coalesce(o.heartbeat_at, o.started_at) < now() - ${staleMs} * interval '1 millisecond'`;
 /** A RUNNING operation `o` past its timeout by more than `graceMs`. */
 export const overdue = (graceMs: number) => sql`o.started_at + o.timeout_seconds * interval '1 second' + ${graceMs} * interval '1 millisecond' < now()`;
 
@@ -42,6 +41,8 @@ export interface ClaimOptions {
    * MMA's claim names its class (issue 27).
    */
   scope?: SQL;
+  /** How long a remote MMA's lease lasts without a heartbeat, ms (`MMA_LEASE_S`; default {@link MMA_LEASE_S_DEFAULT} s). */
+  remoteLeaseMs?: number;
 }
 
 /** An operation a claim made RUNNING for the worker: started (attempt 1) or resumed (attempt + 1). */
@@ -73,9 +74,15 @@ export interface OperationClaims {
  *    (failCounter unchanged);
  * 2. a RUNNING operation past its timeout whose lease is stale, or past it by
  *    more than `staleMs` whatever its lease, ends FAILURE (timed out); one whose
- *    lease is stale is resumed (attempt + 1) or, after `maxAttempts`, ends
- *    FAILURE "The worker running this operation stopped responding"; one whose
- *    lease is fresh makes the machine busy;
+ *    lease is fresh makes the machine busy (also one decided CANCEL: its runner
+ *    stops it at its next heartbeat). A stale lease of one decided CANCEL ends
+ *    FAILURE "Cancelled by X" (not counted). Any other stale lease (older than `staleMs`,
+ *    or `remoteLeaseMs` on a remote class: issue 27): a remote MMA's operation
+ *    of a type not in IDEMPOTENT_OPERATION_TYPES ends FAILURE 'MMA lost'
+ *    (counted), whoever claims; otherwise an operation out of `scope` is left
+ *    to its own claimers (busy), and one in scope is resumed (attempt + 1) or,
+ *    after `maxAttempts`, ends FAILURE "The worker running this operation
+ *    stopped responding";
  * 3. otherwise the oldest startable operation (lowest id) becomes RUNNING
  *    (attempt 1) if the machine lets it start.
  *
@@ -99,19 +106,52 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
       returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.fail_counter as "failCounter"`);
     for (const c of cancelled.rows) ended.push({ ...c, status: 'FAILURE', counted: false, panicked: false });
 
-    const { rows: running } = await tx.execute<{ id: number; machineId: number; attempts: number; timeoutSeconds: number; stale: boolean; timedOut: boolean; overdue: boolean }>(sql`
-      select o.id, o.machine_id as "machineId", o.attempts, o.timeout_seconds as "timeoutSeconds", ${staleLease(o.staleMs)} as stale,
+    const scope = o.scope ?? inProcessClass;
+    const leaseMs = sql`(case when ${remoteClass} then ${o.remoteLeaseMs ?? MMA_LEASE_S_DEFAULT * 1000}::int else ${o.staleMs}::int end)`;
+    const { rows: running } = await tx.execute<{
+      id: number;
+      machineId: number;
+      attempts: number;
+      timeoutSeconds: number;
+      typeName: string;
+      remote: boolean;
+      inScope: boolean;
+      stale: boolean;
+      timedOut: boolean;
+      overdue: boolean;
+      decision: string | null;
+      decidedBy: string | null;
+      decisionReason: string | null;
+    }>(sql`
+      select o.id, o.machine_id as "machineId", o.attempts, o.timeout_seconds as "timeoutSeconds", o.type_name as "typeName",
+        o.decision, o.decided_by as "decidedBy", o.decision_reason as "decisionReason",
+        ${remoteClass} as remote, ${scope} as "inScope",
+        coalesce(o.heartbeat_at, o.started_at) < now() - ${leaseMs} * interval '1 millisecond' as stale,
         ${overdue(0)} as "timedOut", ${overdue(o.staleMs)} as overdue
-      from operations o where o.machine_id = any(${sql.param(ids)}::int[]) and o.status = 'RUNNING' order by o.machine_id`);
+      from operations o join machines m on m.id = o.machine_id
+      where o.machine_id = any(${sql.param(ids)}::int[]) and o.status = 'RUNNING' order by o.machine_id`);
     for (const r of running) {
       const lease = { operationId: r.id, attempt: r.attempts };
-      if (r.overdue || (r.stale && r.timedOut)) {
-        const done = await finishIn(tx, lease, timedOut(r.timeoutSeconds), { panicFailures: o.panicFailures });
+      const end = async (outcome: OperationOutcome) => {
+        const done = await finishIn(tx, lease, outcome, { panicFailures: o.panicFailures });
         if (done) ended.push(done);
+      };
+      if (r.overdue || (r.stale && r.timedOut)) {
+        await end(timedOut(r.timeoutSeconds));
       } else if (!r.stale) {
         busy.push(r.machineId);
+      } else if (r.decision === 'CANCEL') {
+        // Cancelled while it ran, and whoever ran it is gone: it ends as cancelled, never resumed.
+        await end(cancelledOutcome(r));
+      } else if (r.remote && !(IDEMPOTENT_OPERATION_TYPES as readonly string[]).includes(r.typeName)) {
+        // Issue 27: a remote MMA stopped renewing its lease; the type cannot run again from the start.
+        await end({ status: 'FAILURE', message: 'MMA lost: the MMA running it stopped renewing its lease', counts: true });
+      } else if (!r.inScope) {
+        // Another claimer's to resume (a remote class's MMAs, or the worker): left alone.
+        busy.push(r.machineId);
       } else if (r.attempts < o.maxAttempts) {
-        const line = logLine(`Resumed on ${o.worker} after the worker running it stopped responding (attempt ${r.attempts + 1})`);
+        const why = r.remote ? 'the MMA running it was lost' : 'the worker running it stopped responding';
+        const line = logLine(`Resumed on ${o.worker} after ${why} (attempt ${r.attempts + 1})`);
         const { rows } = await tx.execute<{ id: number; remainingMs: number }>(sql`
           update operations o set attempts = o.attempts + 1, heartbeat_at = now(), worker = ${o.worker}, output = o.output || ${line}
           where o.id = ${r.id}
@@ -119,9 +159,7 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
         const [resumed] = await tx.select().from(operations).where(eq(operations.id, rows[0]!.id));
         claimed.push({ operation: resumed!, resumed: true, remainingMs: Number(rows[0]!.remainingMs) });
       } else {
-        const outcome: OperationOutcome = { status: 'FAILURE', message: `The worker running this operation stopped responding (${r.attempts} attempts)`, counts: true };
-        const done = await finishIn(tx, lease, outcome, { panicFailures: o.panicFailures });
-        if (done) ended.push(done);
+        await end({ status: 'FAILURE', message: `The worker running this operation stopped responding (${r.attempts} attempts)`, counts: true });
       }
     }
 
@@ -131,7 +169,7 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
     const { rows: next } = await tx.execute<{ id: number }>(sql`
       select x.id from unnest(${sql.param(free)}::int[]) as t(machine_id) cross join lateral (
         select o.id from operations o join machines m on m.id = o.machine_id
-        where o.machine_id = t.machine_id and ${operationStartable} and ${machineReady} and ${o.scope ?? inProcessClass}
+        where o.machine_id = t.machine_id and ${operationStartable} and ${machineReady} and ${scope}
         order by o.id limit 1 for update of o) x`);
     if (next.length === 0) return { claimed, ended, busy };
     const started = await tx

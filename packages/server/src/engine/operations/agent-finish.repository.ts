@@ -40,6 +40,22 @@ export const timedOut = (timeoutSeconds: number): OperationOutcome => ({
   counts: true,
 });
 
+/** Who cancelled an operation (its decision CANCEL): the operator, or the reason a rollout's halt gave. */
+export interface CancelDecision {
+  decidedBy: string | null;
+  decisionReason: string | null;
+}
+
+/**
+ * The failure of an operation cancelled while it ran (issue 27): not counted
+ * toward Panic; its last line says who cancelled it, as a queued one's does.
+ */
+export const cancelledOutcome = (c: CancelDecision): OperationOutcome => ({
+  status: 'FAILURE',
+  message: c.decisionReason ? `Cancelled: ${c.decisionReason}` : `Cancelled by ${c.decidedBy ?? 'an operator'}`,
+  counts: false,
+});
+
 /** An operation to end: its lease, how it ends, and the lines (already formatted) written since the last write. */
 export interface OperationFinish {
   lease: OperationLease;
@@ -180,8 +196,9 @@ async function raiseOperationIssues(
  * the threshold, or standby already on).
  *
  * A counted failure is a FAILURE the agent ended after starting it: its
- * `worker` is set. Cancelled operations never started; a reset clears the
- * lease (OPS-SEMANTICS), so neither counts.
+ * `worker` is set and it was not cancelled. A cancel before the start leaves
+ * no worker, one while it ran keeps its decision CANCEL, and a reset clears
+ * the lease (OPS-SEMANTICS), so none counts.
  */
 export async function switchStandbyOnAnomaly(
   db: Db,
@@ -190,7 +207,7 @@ export async function switchStandbyOnAnomaly(
   return db.transaction(async (tx) => {
     const { rows: recent } = await tx.execute<{ id: number; accountId: number; machineId: number }>(sql`
       select o.id, o.account_id as "accountId", o.machine_id as "machineId" from operations o
-      where o.class_id = ${classId} and o.status = 'FAILURE' and o.worker is not null
+      where o.class_id = ${classId} and o.status = 'FAILURE' and o.worker is not null and o.decision is distinct from 'CANCEL'
         and o.finished_at > now() - ${windowMinutes} * interval '1 minute'
         and o.finished_at > coalesce((select max(a.time) from audit_activities a
           where a.action = 'MmaStandby' and a.params->>'classId' = ${String(classId)}), '-infinity')`);

@@ -6,10 +6,13 @@
  * finish), `checkpoint`, `fenced`, `work(ms)` scaled by `simDelayMs` (real ms
  * per nominal second) and an abort signal. Its lease is renewed every
  * `heartbeatMs` (ms) with the lines written since; the signal fires at its
- * timeout (`remainingMs`), on a lost lease, or when the engine stops.
+ * timeout (`remainingMs`), on a lost lease, when a lease write finds it decided
+ * CANCEL (issue 27: a running operation is cancelled at its next heartbeat),
+ * or when the engine stops.
  *
  * Outcomes: the agent resolves, SUCCESS; it throws, FAILURE with its message
- * (counted); the timeout, FAILURE "Timed out" (counted); each goes to the
+ * (counted); the timeout, FAILURE "Timed out" (counted); a cancel, FAILURE
+ * "Cancelled by X" (not counted); each goes to the
  * engine's batched finish. A lost lease ends nothing (the operation was taken
  * over, timed out or reset elsewhere); a stop or a database that went away
  * hands the operation to the next engine: its lease is released, or, when the
@@ -25,13 +28,13 @@ import type { HandedOverLeases } from '../handed-over-leases.js';
 import type { EffectMachine, OperationEffectContext } from './effects.js';
 import type { OperationRow } from './operations.repository.js';
 import { appendLogs, lockLease, logLine, mergeOperationParams, releaseOperationLease, renewLease, type OperationLease } from './agent.repository.js';
-import { timedOut, type EndedOperation, type OperationFinish, type OperationOutcome } from './agent-finish.repository.js';
+import { cancelledOutcome, timedOut, type CancelDecision, type EndedOperation, type OperationFinish, type OperationOutcome } from './agent-finish.repository.js';
 import type { ReportFailure } from './agent-finish.js';
 import type { MachineAgent } from './agent.js';
 
 /** Why a running operation is aborted. */
 export class Abort extends Error {
-  constructor(readonly kind: 'timeout' | 'lost' | 'stopping') {
+  constructor(readonly kind: 'timeout' | 'lost' | 'stopping' | 'cancelled') {
     super(`operation aborted: ${kind}`);
   }
 }
@@ -80,6 +83,8 @@ export async function runOperation(
   // every write of this lease goes through `serial`, so lines keep their order.
   let output = '';
   let deployerLog = '';
+  /** An operator's CANCEL the last lease write found (the run stops). */
+  let cancel: CancelDecision = { decidedBy: null, decisionReason: null };
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const p = chain.then(fn, fn);
@@ -92,6 +97,10 @@ export async function runOperation(
       output = deployerLog = '';
       const held = o || d ? await appendLogs(db, lease, o, d) : await renewLease(db, lease);
       if (!held) abort('lost');
+      else if (held.decision === 'CANCEL') {
+        cancel = held;
+        abort('cancelled');
+      }
     });
   const beat = setInterval(() => write().catch((err: unknown) => report('operation heartbeat failed', err, { operationId: row.id })), s.heartbeatMs);
   const timer = setTimeout(() => abort('timeout'), Math.max(0, remainingMs));
@@ -148,6 +157,8 @@ export async function runOperation(
     const reason = controller.signal.aborted ? (controller.signal.reason as Abort) : undefined;
     if (reason?.kind === 'timeout') {
       outcome = timedOut(row.timeoutSeconds);
+    } else if (reason?.kind === 'cancelled') {
+      outcome = cancelledOutcome(cancel);
     } else if (reason?.kind === 'lost') {
       log?.info({ operationId: row.id }, 'operation taken over, timed out or reset elsewhere');
       return;

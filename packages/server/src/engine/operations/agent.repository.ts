@@ -32,15 +32,24 @@ export const logLine = (text: string, at = new Date()) => `${at.toISOString()} $
 const leased = (lease: OperationLease) =>
   and(eq(operations.id, lease.operationId), eq(operations.status, 'RUNNING'), eq(operations.attempts, lease.attempt));
 
-/** Renews the lease; false when it was lost. */
-export async function renewLease(db: DbOrTx, lease: OperationLease): Promise<boolean> {
-  const rows = await db.update(operations).set({ heartbeatAt: sql`now()` }).where(leased(lease)).returning({ id: operations.id });
-  return rows.length > 0;
+/**
+ * What a lease write found: undefined when the lease was lost; else the
+ * operation's decision, CANCEL when an operator cancelled it while it runs
+ * (the run stops and ends FAILURE 'Cancelled by …', issue 27).
+ */
+export type HeldLease = { decision: string | null; decidedBy: string | null; decisionReason: string | null } | undefined;
+
+const heldLease = { decision: operations.decision, decidedBy: operations.decidedBy, decisionReason: operations.decisionReason };
+
+/** Renews the lease; undefined when it was lost. */
+export async function renewLease(db: DbOrTx, lease: OperationLease): Promise<HeldLease> {
+  const [row] = await db.update(operations).set({ heartbeatAt: sql`now()` }).where(leased(lease)).returning(heldLease);
+  return row;
 }
 
-/** Appends formatted lines to the output and deployer log and renews the lease; false when the lease was lost. */
-export async function appendLogs(db: DbOrTx, lease: OperationLease, output: string, deployerLog: string): Promise<boolean> {
-  const rows = await db
+/** Appends formatted lines to the output and deployer log and renews the lease; undefined when the lease was lost. */
+export async function appendLogs(db: DbOrTx, lease: OperationLease, output: string, deployerLog: string): Promise<HeldLease> {
+  const [row] = await db
     .update(operations)
     .set({
       output: sql`${operations.output} || ${output}`,
@@ -48,8 +57,8 @@ export async function appendLogs(db: DbOrTx, lease: OperationLease, output: stri
       heartbeatAt: sql`now()`,
     })
     .where(leased(lease))
-    .returning({ id: operations.id });
-  return rows.length > 0;
+    .returning(heldLease);
+  return row;
 }
 
 /** Merges checkpoint values into the operation's params; false when the lease was lost. */

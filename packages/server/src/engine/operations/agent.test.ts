@@ -215,6 +215,37 @@ describe('cancel, timeout, failures', () => {
     expect(linesOf(done.output)).toEqual(['Cancelled by bob']);
   });
 
+  it('a CANCEL of a RUNNING operation stops it at its next heartbeat: FAILURE "Cancelled by …", not counted, the next one starts', async () => {
+    const machine = await f.machine({ failCounter: 2 });
+    const id = await f.enqueue(machine, 'RestoreBackup');
+    const next = await f.enqueue(machine, 'SmokeTest');
+    await f.until('the gate reached', async () => (await f.row(id)).output.includes('Gate reached'));
+    // What PATCH /machines/{id}/operations/{operationId} CANCEL writes on a running operation (operations.repository decideOperation).
+    await f.database.db.update(operations).set({ decision: 'CANCEL', decidedBy: 'carol' }).where(eq(operations.id, id));
+    const done = await f.settled(id);
+    expect(done).toMatchObject({ status: 'FAILURE', failCounter: 2, decision: 'CANCEL', attempts: 1 });
+    expect(linesOf(done.output).at(-1)).toBe('Cancelled by carol');
+    expect(done.output).not.toContain('Gate passed');
+    expect((await f.settled(next)).status).toBe('SUCCESS');
+    expect((await f.machineRow(machine.id)).failCounter).toBe(0);
+  });
+
+  it('a RUNNING operation cancelled after its worker died ends cancelled at the next claim, not resumed', async () => {
+    const machine = await f.machine();
+    const id = await f.enqueue(machine, 'RestoreBackup');
+    await f.until('the gate reached', async () => (await f.row(id)).output.includes('Gate reached'));
+    await f.engine.stop();
+    try {
+      const stale = new Date(Date.now() - 60_000);
+      await f.database.db.update(operations).set({ status: 'RUNNING', finishedAt: null, heartbeatAt: stale, worker: 'dead:1:abc', decision: 'CANCEL', decisionReason: 'rollout 7 halted' }).where(eq(operations.id, id));
+    } finally {
+      await f.engine.start();
+    }
+    const done = await f.settled(id);
+    expect(done).toMatchObject({ status: 'FAILURE', attempts: 1, failCounter: 0 });
+    expect(linesOf(done.output).at(-1)).toBe('Cancelled: rollout 7 halted');
+  });
+
   it('an operation running past its timeout ends FAILURE and counts', async () => {
     const machine = await f.machine();
     const id = await f.enqueue(machine, 'RestoreBackup', { timeoutSeconds: 1 });

@@ -48,6 +48,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 import { isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { TaskEvents } from '../push/events.js';
@@ -99,6 +100,8 @@ export const AGENT_ENGINE_DEFAULTS = {
   anomalyWindowMinutes: 10,
   /** How long `stop()` waits for running operations, ms. */
   stopTimeoutMs: 10_000,
+  /** A remote MMA's lease without a heartbeat, s (MMA_LEASE_S, issue 27): the pass ends or frees a lost MMA's operations after it. */
+  mmaLeaseSeconds: MMA_LEASE_S_DEFAULT,
 };
 
 export type OperationEngineSettings = typeof AGENT_ENGINE_DEFAULTS;
@@ -184,6 +187,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
         staleMs: s.staleMs,
         maxAttempts: s.maxAttempts,
         panicFailures: s.panicFailures,
+        remoteLeaseMs: s.mmaLeaseSeconds * 1000,
       });
     } catch (err) {
       // The level-driven pass finds these machines again.
@@ -263,7 +267,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   async function pass(): Promise<number> {
     // First, so that the machines of the operations handed over are found stale below and resumed now.
     await handedOver.release();
-    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit });
+    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit, remoteLeaseMs: s.mmaLeaseSeconds * 1000 });
     wake(machineIds);
     // Level-driven like the rest of the pass: a message waits until its machine runs managed.
     await deliverMessages().catch((err: unknown) => report('notification delivery failed', err));

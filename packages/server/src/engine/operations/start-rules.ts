@@ -14,7 +14,7 @@
  * ({@link WAITING_BEHIND}).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
+import { OPERATION_MODE_ANOMALY, REMOTE_OPERATION_TYPES, type TOperationWaitingReason } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
 import { FLEET_FROZEN } from '../../modules/freeze/freeze.schema.js';
 import { AGENT_CONNECTED } from '../../modules/mma-agents/mma-agents.schema.js';
@@ -35,7 +35,9 @@ export const activeInstanceState = sql`(select case when c.next_status is not nu
   from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1)`;
 
 /** The machine `m`'s class runs its operations on remote MMAs (issue 27; `modules/mma-agents`). */
-const remoteClass = sql`exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')`;
+export const remoteClass = sql`exists (select 1 from mma_instances mi where mi.class_id = m.class_id and mi.mode = 'remote')`;
+/** The name of the machine `m`'s class (SQL text). */
+const className = sql`coalesce((select mc.name from mma_classes mc where mc.id = m.class_id), 'Class ' || m.class_id)`;
 
 /** The rules on the operation itself, in the order the console names them. */
 export const OPERATION_RULES: readonly StartRule[] = [
@@ -88,8 +90,14 @@ export const MACHINE_RULES: readonly StartRule[] = [
     reason: 'mmaDisconnected',
     // Issue 27: a remote class's operations are claimed by its registered MMAs only (see inProcessClass).
     holds: sql`(${remoteClass} and not exists (select 1 from mma_agents where mma_agents.class_id = m.class_id and ${AGENT_CONNECTED}))`,
-    message: sql`'MMA class ' || coalesce((select mc.name from mma_classes mc where mc.id = m.class_id), 'Class ' || m.class_id)
+    message: sql`'MMA class ' || ${className}
       || ' runs its operations on remote MMAs and none is connected: it starts when one connects (an admin registers MMAs on the MMA screen)'`,
+  },
+  {
+    reason: 'remoteTypeUnsupported',
+    holds: sql`(${remoteClass} and o.type_name <> all(${sql.param([...REMOTE_OPERATION_TYPES])}::text[]))`,
+    message: sql`o.type_name || ' does not run on remote MMAs yet: it starts once class ' || ${className}
+      || ' runs its operations simulated again (Edit MMA Class on the MMA screen)'`,
   },
   {
     reason: 'panic',

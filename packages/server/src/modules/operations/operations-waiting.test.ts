@@ -173,15 +173,15 @@ describe('cancelling a queued operation', () => {
     expect(row!.output).toMatch(/Cancelled by operator/);
   });
 
-  it('refuses a viewer (403) and an operation that has started (409)', async () => {
+  it('refuses a viewer (403) and an operation that has finished (409)', async () => {
     const id = await queue(await machine(), 'SmokeTest');
     const { machineId } = await operation(id);
     const patch = (as: string) => t.call({ method: 'PATCH', url: `/machines/${machineId}/operations/${id}`, as, body: { params: 'CANCEL' } });
     expect((await patch('viewer')).statusCode).toBe(403);
-    await t.database.db.update(operations).set({ status: 'RUNNING', startedAt: new Date(), heartbeatAt: new Date() }).where(eq(operations.id, id));
-    const started = await patch('operator');
-    expect(started.statusCode).toBe(409);
-    expect(started.json().detail).toMatch(/has started or finished/);
+    await t.database.db.update(operations).set({ status: 'SUCCESS', startedAt: new Date(), finishedAt: new Date() }).where(eq(operations.id, id));
+    const finished = await patch('operator');
+    expect(finished.statusCode).toBe(409);
+    expect(finished.json().detail).toMatch(/has finished/);
   });
 });
 

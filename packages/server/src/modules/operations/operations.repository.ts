@@ -235,9 +235,11 @@ export async function findMachineOperation(db: DbOrTx, q: { machineId: number; o
 }
 
 /**
- * Records an operator's decision (OPS-SEMANTICS): PROCEED only while pending,
- * CANCEL only while not started (status and finishedAt null). Both clear
- * `pending`, name who decided and notify the agents (delivered on commit).
+ * Records an operator's decision (OPS-SEMANTICS): PROCEED only while pending
+ * (not started); CANCEL while not finished (queued, pending or RUNNING: a
+ * running one is stopped by whoever runs it at its next heartbeat, issue 27).
+ * Both clear `pending`, name who decided and notify the agents (delivered on
+ * commit).
  * Answers false when the operation is not (or no longer) in a state that allows
  * it: the condition is part of the update, so an agent starting it at the same
  * moment wins or loses cleanly.
@@ -253,9 +255,8 @@ export async function decideOperation(
       and(
         eq(operations.id, q.operationId),
         eq(operations.machineId, q.machineId),
-        isNull(operations.status),
         isNull(operations.finishedAt),
-        q.decision === 'PROCEED' ? eq(operations.pending, true) : undefined,
+        q.decision === 'PROCEED' ? and(eq(operations.pending, true), isNull(operations.status)) : sql`${operations.decision} is distinct from 'CANCEL'`,
       ),
     )
     .returning({ id: operations.id });

@@ -168,7 +168,7 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'updateMachineOperation',
         description:
-          'Approves (PROCEED) or cancels (CANCEL) an operation of the machine (spec 2 §2.2, §4; DESIGN §12). PROCEED only while it waits for approval; CANCEL only before it starts (it is then being cancelled until the agent ends it FAILURE naming the canceller). 404 for an operation of another machine, 409 when its state refuses. Audited; OperationQueued is emitted.',
+          'Approves (PROCEED) or cancels (CANCEL) an operation of the machine (spec 2 §2.2, §4; DESIGN §12). PROCEED only while it waits for approval; CANCEL until it finishes, once (it is then being cancelled until the agent ends it FAILURE naming the canceller; a running one is stopped at the next heartbeat of its agent, within 5 s, and the failure is not counted toward Panic). 404 for an operation of another machine, 409 when its state refuses. Audited; OperationQueued is emitted.',
         tags,
         summary: 'Approve (PROCEED) or cancel (CANCEL) an operation',
         params: ZMachineOperationParams,
@@ -267,7 +267,7 @@ export const operationRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'decideOperations',
         description:
           `One decision (PROCEED or CANCEL) for up to ${MAX_OPERATION_DECISIONS} operations (the approvals inbox, issue 24): each is decided and audited as ` +
-          '`PATCH /machines/{id}/operations/{operationId}` would. The ones refused (unknown or hidden, not pending for PROCEED, started or finished for CANCEL) are answered in `refused` with the reason; the others are decided. Needs `write`.',
+          '`PATCH /machines/{id}/operations/{operationId}` would. The ones refused (unknown or hidden, not pending for PROCEED, finished or already cancelled for CANCEL) are answered in `refused` with the reason; the others are decided. Needs `write`.',
         tags,
         summary: 'Proceed or cancel several operations',
         body: ZOperationDecisionsRequest,

@@ -17,8 +17,9 @@
  *   (422 naming `operations` otherwise); each dialog queues its own type with its
  *   params. Create AMI needs a known IRMN version, Test Latest Code a branch whose
  *   repository is not missing (422 with the reason the console shows).
- * - PROCEED only while pending; CANCEL only before the operation started; 409
- *   otherwise. Reset last operation with none unfinished: 409.
+ * - PROCEED only while pending; CANCEL until the operation finished (a running
+ *   one stops at its agent's next heartbeat, within 5 s: issue 27); 409
+ *   otherwise (also a second CANCEL). Reset last operation with none unfinished: 409.
  *
  * Locks: queueing locks the machine row (like the machine actions), so two
  * mutations of one machine run one after the other. Decisions and resets lock
@@ -95,7 +96,7 @@ export interface OperationService {
   /**
    * One decision for many operations (the approvals inbox): each decided and
    * audited on its own as {@link OperationService.decide} does; the ones it
-   * refuses (unknown or hidden, not pending for PROCEED, started for CANCEL)
+   * refuses (unknown or hidden, not pending for PROCEED, finished or already cancelled for CANCEL)
    * are answered with the reason instead of failing the others.
    */
   decideMany(o: { principal: Principal; decision: TOperationDecision; operationIds: number[] }): Promise<TOperationDecisionsResponse>;
@@ -268,7 +269,9 @@ export function createOperationService({
           throw conflict(
             decision === 'PROCEED'
               ? `Operation ${operationId} is not waiting for approval`
-              : `Operation ${operationId} has started or finished; only a queued or pending operation can be cancelled`,
+              : before.decision === 'CANCEL' && !before.finishedAt
+                ? `Operation ${operationId} is already being cancelled`
+                : `Operation ${operationId} has finished; only a queued, pending or running operation can be cancelled`,
           );
         }
         await audit.record(tx, {

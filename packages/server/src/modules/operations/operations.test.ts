@@ -207,17 +207,27 @@ describe('PATCH /machines/{id}/operations/{operationId}: approval', () => {
     expect((await decide(ids.cpOfAccount, op!.id, 'PROCEED')).statusCode).toBe(409);
   });
 
-  it('CANCEL of a queued operation is allowed; of a running or finished one 409', async () => {
+  it('CANCEL of a queued or running operation is allowed (once); of a finished one 409; PROCEED of a running one 409', async () => {
     const [a, b, c] = await queued(`/machines/${ids.other}/queue-operations`, { operations: ['ApplyConfig', 'SmokeTest', 'UpdateSoftware'] });
     expect((await decide(ids.other, a!.id, 'CANCEL', 'operator')).json()).toMatchObject({ decision: 'CANCEL', decidedBy: 'operator' });
-    await t.database.db.update(operations).set({ status: 'RUNNING', startedAt: new Date() }).where(eq(operations.id, b!.id));
+    const twice = await decide(ids.other, a!.id, 'CANCEL', 'admin');
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().detail).toBe(`Operation ${a!.id} is already being cancelled`);
+    expect((await row(a!.id)).decidedBy).toBe('operator');
+
+    await t.database.db.update(operations).set({ status: 'RUNNING', startedAt: new Date(), pending: true }).where(eq(operations.id, b!.id));
+    expect((await decide(ids.other, b!.id, 'PROCEED', 'operator')).statusCode).toBe(409);
     const running = await decide(ids.other, b!.id, 'CANCEL', 'operator');
-    expect(running.statusCode).toBe(409);
-    expect(running.json().detail).toContain('only a queued or pending operation can be cancelled');
-    await t.database.db.update(operations).set({ status: 'SUCCESS', finishedAt: new Date() }).where(eq(operations.id, b!.id));
-    expect((await decide(ids.other, b!.id, 'CANCEL', 'operator')).statusCode).toBe(409);
-    expect((await decide(ids.other, c!.id, 'PROCEED', 'operator')).statusCode).toBe(409);
+    expect(running.statusCode, running.body).toBe(200);
+    // Still RUNNING: whoever runs it stops it at its next heartbeat (engine/operations agent-run, the MMA protocol).
+    expect(running.json()).toMatchObject({ status: 'RUNNING', decision: 'CANCEL', decidedBy: 'operator' });
+
+    await t.database.db.update(operations).set({ status: 'SUCCESS', finishedAt: new Date(), decision: null }).where(eq(operations.id, b!.id));
+    const finished = await decide(ids.other, b!.id, 'CANCEL', 'operator');
+    expect(finished.statusCode).toBe(409);
+    expect(finished.json().detail).toBe(`Operation ${b!.id} has finished; only a queued, pending or running operation can be cancelled`);
     expect((await row(b!.id)).decision).toBeNull();
+    expect((await decide(ids.other, c!.id, 'PROCEED', 'operator')).statusCode).toBe(409);
   });
 
   it('answers 404 for an operation of another machine, an unknown one, a hidden machine; 403 to a viewer; 400 for bad params', async () => {

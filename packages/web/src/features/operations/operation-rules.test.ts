@@ -73,6 +73,7 @@ describe('Restore Backup choices (spec 2 §2.3, §5)', () => {
 describe('viewer texts (spec 2 §2.6, §9)', () => {
   it('names a status, or what an operation without one waits for', () => {
     expect(operationStatusText(operation({ id: 1, status: 'RUNNING' }))).toBe('RUNNING');
+    expect(operationStatusText(operation({ id: 1, status: 'RUNNING', decision: 'CANCEL' }))).toBe('CANCELLING');
     expect(operationStatusText(operation({ id: 1, status: 'FAILURE', finishTime: '2024-05-01T10:00:00.000Z' }))).toBe('FAILURE');
     expect(operationStatusText(operation({ id: 1, pending: true }))).toBe('PENDING');
     expect(operationStatusText(operation({ id: 1, pending: true, decision: 'CANCEL' }))).toBe('CANCELLING');

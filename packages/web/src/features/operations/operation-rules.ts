@@ -53,10 +53,10 @@ export function restoreRequest(latest: LatestBackups, chosen: ReadonlySet<TBacku
   return Object.values(request).some((v) => v !== null) ? request : undefined;
 }
 
-/** The status text of an operation in the viewers: its status, or what it waits for while it has none. */
+/** The status text of an operation in the viewers: CANCELLING while being cancelled (also a running one), else its status, or what it waits for while it has none. */
 export function operationStatusText(op: TOperation): string {
-  if (op.status) return op.status;
   if (isBeingCancelled(op)) return 'CANCELLING';
+  if (op.status) return op.status;
   if (isPendingOperation(op)) return 'PENDING';
   return isOperationFinished(op) ? 'FINISHED' : 'QUEUED';
 }

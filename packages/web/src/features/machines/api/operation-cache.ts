@@ -84,7 +84,7 @@ function recountPending(queryClient: QueryClient) {
 }
 
 /**
- * Puts an operation into the cache (machine rows, viewer pages, Operation Logs).
+ * Puts an operation into the cache (machine rows, viewer pages, Operation Logs, its own page).
  * Answers whether a cached machine list shows its machine.
  */
 export function applyOperation(queryClient: QueryClient, op: TOperation): boolean {
@@ -95,6 +95,8 @@ export function applyOperation(queryClient: QueryClient, op: TOperation): boolea
   for (const [key, data] of queryClient.getQueriesData<InfiniteData<TOperationListResponse>>({ queryKey: operationKeys.machineLogs(op.machineId) })) {
     if (data) queryClient.setQueryData(key, { ...data, pages: data.pages.map((p) => replaceIn(p, op)) });
   }
+  // The operation's own page (#/operations/{id}), when open.
+  if (queryClient.getQueryData(operationKeys.one(op.id))) queryClient.setQueryData(operationKeys.one(op.id), op);
   if (isNew && !isOperationFinished(op)) reloadForNew(queryClient, op.machineId);
   if (op.pending || op.decision !== null) recountPending(queryClient);
   return updateMachineRows(queryClient, op.machineId, (m) => ({ ...m, operations: mergeMachineOperations(m.operations, op) }));

@@ -1,17 +1,18 @@
 /**
  * What a queued operation waits for (issue 24 point 1; the server's `waiting`,
  * computed with the agent's own start rules): the sentence under its status in
- * the operation tables, and the Cancel of an operation that has not started
+ * the operation tables, and the Cancel of an operation that has not finished
  * (write permission; `PATCH /machines/{id}/operations/{operationId}` CANCEL,
- * audited by the server), asked for once more because it cannot be undone.
+ * audited by the server; a running one is stopped at its agent's next
+ * heartbeat, issue 27), asked for once more because it cannot be undone.
  */
 import { Button, Popconfirm, Typography } from 'antd';
 import { ClockCircleOutlined } from '@ant-design/icons';
 import type { TOperation } from '@fleet/contracts';
 import { isOperationFinished } from '../../machines/machine-status';
 
-/** Not started, not finished and not already being cancelled: an operator may still cancel it. */
-export const isCancellable = (op: TOperation) => op.status === null && !isOperationFinished(op) && op.decision !== 'CANCEL';
+/** Not finished and not already being cancelled (queued, pending or running): an operator may still cancel it. */
+export const isCancellable = (op: TOperation) => !isOperationFinished(op) && op.decision !== 'CANCEL';
 
 /** The operation's waiting reason as a secondary line, or nothing once it has started. */
 export function OperationWaitingText({ operation }: { operation: Pick<TOperation, 'waiting'> }) {
@@ -29,12 +30,17 @@ interface CancelProps {
   onCancel(operation: TOperation): void;
 }
 
-/** Cancel of a queued or pending operation, after a confirmation naming it. */
+/** Cancel of a queued, pending or running operation, after a confirmation naming it and saying what happens. */
 export function CancelOperationButton({ operation, loading, onCancel }: CancelProps) {
+  const running = operation.status === 'RUNNING';
   return (
     <Popconfirm
       title={`Cancel ${operation.typeName} on ${operation.machineName}?`}
-      description="It will not run. The agent ends it as FAILURE 'Cancelled by' you."
+      description={
+        running
+          ? "Its agent stops it within 5 seconds, leaving the machine as far as it got, and ends it as FAILURE 'Cancelled by' you."
+          : "It will not run. The agent ends it as FAILURE 'Cancelled by' you."
+      }
       okText="Cancel operation"
       okButtonProps={{ danger: true }}
       cancelText="Keep it"

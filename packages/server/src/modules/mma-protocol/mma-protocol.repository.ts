@@ -1,0 +1,104 @@
+/**
+ * SQL of the MMA protocol (issue 27 point 2; `mma-protocol.service.ts`): the
+ * machines of a claim as an MMA needs them, the lengths of a claimed
+ * operation's logs, a lease as the protocol checks it, the renewal of an
+ * MMA's leases and the append of log text at an offset. Every write is fenced
+ * by the lease (`status = 'RUNNING'`, the attempt, the MMA as its worker).
+ * Offsets and lengths count characters (Unicode code points, PostgreSQL's
+ * `char_length`).
+ */
+import { sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { operations } from '../../db/schema.js';
+
+/** A machine of a claim: what the MMA is told, and its desired versions (an UpdateSoftware's target when it names none). */
+export interface ClaimMachine {
+  id: number;
+  name: string;
+  accountId: number;
+  /** The active instance's host name, or null. */
+  hostName: string | null;
+  desiredVersions: Record<string, string>;
+}
+
+/** `value` is a version map (`component → {branch}|{hash}`). */
+export const isVersionMap = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/** The machines `ids` by id. */
+export async function selectClaimMachines(db: DbOrTx, ids: number[]): Promise<Map<number, ClaimMachine>> {
+  const { rows } = await db.execute<{ id: number; name: string; accountId: number; hostName: string | null; desiredVersions: Record<string, string> }>(sql`
+    select m.id, m.name, m.account_id as "accountId", m.desired_versions as "desiredVersions",
+      (select c.host_name from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1) as "hostName"
+    from machines m where m.id = any(${sql.param(ids)}::int[])`);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The lengths of the output and deployer log of operations `ids` (the offsets of their next appends). */
+export async function selectLogLengths(db: DbOrTx, ids: number[]): Promise<Map<number, { output: number; deployerLog: number }>> {
+  const { rows } = await db.execute<{ id: number; output: number; deployerLog: number }>(sql`
+    select id, char_length(output)::int as output, char_length(deployer_log)::int as "deployerLog" from operations where id = any(${sql.param(ids)}::int[])`);
+  return new Map(rows.map((r) => [r.id, { output: r.output, deployerLog: r.deployerLog }]));
+}
+
+/** Operation `id` as a protocol call checks it: its lease, its machine and class, its type and params; undefined when unknown. */
+export async function selectLease(db: DbOrTx, id: number) {
+  const { rows } = await db.execute<{
+    status: string | null;
+    attempts: number;
+    worker: string | null;
+    machineId: number;
+    classId: number;
+    typeName: string;
+    params: Record<string, unknown>;
+    decision: string | null;
+    decidedBy: string | null;
+    decisionReason: string | null;
+  }>(sql`
+    select o.status, o.attempts, o.worker, o.machine_id as "machineId", m.class_id as "classId", o.type_name as "typeName", o.params,
+      o.decision, o.decided_by as "decidedBy", o.decision_reason as "decisionReason"
+    from operations o join machines m on m.id = o.machine_id where o.id = ${id}`);
+  return rows[0];
+}
+
+/**
+ * Renews the leases of `leases` that the MMA whose workers start with
+ * `workerPrefix` holds on machines of class `classId`; answers the renewed
+ * operations with their decision (CANCEL: the MMA stops it).
+ */
+export async function renewLeases(db: DbOrTx, leases: { operationId: number; attempt: number }[], workerPrefix: string, classId: number) {
+  if (leases.length === 0) return [];
+  const { rows } = await db.execute<{ id: number; decision: string | null; decidedBy: string | null }>(sql`
+    update operations o set heartbeat_at = now()
+    from unnest(${sql.param(leases.map((l) => l.operationId))}::int[], ${sql.param(leases.map((l) => l.attempt))}::int[]) as l(id, attempt), machines m
+    where o.id = l.id and o.attempts = l.attempt and o.status = 'RUNNING' and starts_with(o.worker, ${workerPrefix})
+      and m.id = o.machine_id and m.class_id = ${classId}
+    returning o.id, o.decision, o.decided_by as "decidedBy"`);
+  return rows;
+}
+
+/**
+ * Writes `text` at `offset` of the stream of the leased operation and renews
+ * its lease, in one transaction under the operation row's lock. The part of
+ * `text` already in the stream (a retried append) is not written again.
+ * Answers the stream's length after it, 'gap' when `offset` is past the end
+ * (nothing written), 'lost' when the lease is.
+ */
+export async function appendAt(
+  db: Db,
+  o: { operationId: number; attempt: number; stream: 'output' | 'deployerLog'; offset: number; text: string },
+): Promise<number | 'gap' | 'lost'> {
+  const column = o.stream === 'output' ? operations.output : operations.deployerLog;
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ length: number }>(sql`
+      select char_length(${column})::int as length from ${operations}
+      where ${operations.id} = ${o.operationId} and ${operations.status} = 'RUNNING' and ${operations.attempts} = ${o.attempt} for update`);
+    if (!rows[0]) return 'lost' as const;
+    const length = rows[0].length;
+    if (o.offset > length) return 'gap' as const;
+    const chars = [...o.text];
+    const fresh = chars.slice(length - o.offset).join('');
+    await tx.execute(sql`update ${operations} set ${sql.identifier(column.name)} = ${column} || ${fresh}, heartbeat_at = now() where ${operations.id} = ${o.operationId}`);
+    return Math.max(length, o.offset + chars.length);
+  });
+}

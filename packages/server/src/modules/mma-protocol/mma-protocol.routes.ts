@@ -1,0 +1,98 @@
+/**
+ * The MMA protocol's operation calls (issue 27 point 2; DESIGN §17;
+ * `mma-protocol.service.ts`): claim with a long poll, heartbeat, append to a
+ * log at an offset, finish. Each is called with an MMA authentication token
+ * (`config.mmaAgent`); the `/api/v1` hook has set `req.mmaAgent`.
+ */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZIdParams,
+  ZMmaAppendRequest,
+  ZMmaAppendResponse,
+  ZMmaClaimRequest,
+  ZMmaClaimResponse,
+  ZMmaFinishRequest,
+  ZMmaFinishResponse,
+  ZMmaHeartbeatRequest,
+  ZMmaHeartbeatResponse,
+} from '@fleet/contracts';
+import { MMA_AGENT_PROTOCOL_TAG } from '../mma-agents/mma-agents.routes.js';
+
+export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = [MMA_AGENT_PROTOCOL_TAG];
+
+  app.post(
+    '/mma-agent/operations/claim',
+    {
+      config: { mmaAgent: true },
+      schema: {
+        operationId: 'claimMmaOperations',
+        description:
+          "Claims up to `maxOperations` operations of the MMA's class that the start rules let start now (standby, managed, Panic, instance running, approvals, not before, one at a time per machine), waiting up to `waitSeconds` (at most 30) for one: a long poll. Each comes with its lease (`operationId`, `attempt`), which every later call about it carries; an operation whose MMA was lost and whose type is idempotent comes again with the next attempt. An UpdateSoftware's `params.versions` is the target to install. Answers an empty list when nothing came in time.",
+        tags,
+        summary: 'Claim operations (long poll)',
+        body: ZMmaClaimRequest,
+        response: { 200: ZMmaClaimResponse },
+      },
+    },
+    async (req) => {
+      // A client gone mid-poll claims nothing more.
+      const gone = new AbortController();
+      req.raw.once('close', () => gone.abort());
+      return app.services.mmaProtocol.claim(req.mmaAgent!, { ...req.body, signal: gone.signal });
+    },
+  );
+
+  app.post(
+    '/mma-agent/heartbeat',
+    {
+      config: { mmaAgent: true },
+      schema: {
+        operationId: 'mmaHeartbeat',
+        description:
+          "Renews the leases of the operations the MMA runs (send every 5 s; a lease not renewed for MMA_LEASE_S, 60 s, is lost: the operation is offered again when its type is idempotent, else it ends FAILURE 'MMA lost'). Answers the leases renewed, the ones lost (stop those: another attempt or an operator ended them) and the ones to cancel (stop the command, then finish FAILURE).",
+        tags,
+        summary: 'Renew leases; hear of cancels',
+        body: ZMmaHeartbeatRequest,
+        response: { 200: ZMmaHeartbeatResponse },
+      },
+    },
+    (req) => app.services.mmaProtocol.heartbeat(req.mmaAgent!, req.body.leases),
+  );
+
+  app.post(
+    '/mma-agent/operations/:id/append',
+    {
+      config: { mmaAgent: true, problems: [409] },
+      schema: {
+        operationId: 'appendMmaOperationLog',
+        description:
+          "Writes whole lines at `offset` (characters) of the operation's output or deployer log, readable in the console at once, and renews the lease. The offset is the stream's length when the MMA wrote it (the claim gives the first), so a retried append is not written twice. 409 when the lease is lost or the offset is past the end; 404 for an operation of another class.",
+        tags,
+        summary: "Append to an operation's log",
+        params: ZIdParams,
+        body: ZMmaAppendRequest,
+        response: { 200: ZMmaAppendResponse },
+      },
+    },
+    (req) => app.services.mmaProtocol.append(req.mmaAgent!, req.params.id, req.body),
+  );
+
+  app.post(
+    '/mma-agent/operations/:id/finish',
+    {
+      config: { mmaAgent: true, problems: [409] },
+      schema: {
+        operationId: 'finishMmaOperation',
+        description:
+          "Ends the attempt SUCCESS or FAILURE (with the message as the output's last line; counted toward Panic), applied as the worker's own finishes are: the machine's fail counter, Panic, issues, OperationFinished. An UpdateSoftware SUCCESS records its versions as installed first. 409 when the lease is lost (it ended or another attempt runs it); 404 for an operation of another class.",
+        tags,
+        summary: 'Finish an operation',
+        params: ZIdParams,
+        body: ZMmaFinishRequest,
+        response: { 200: ZMmaFinishResponse },
+      },
+    },
+    (req) => app.services.mmaProtocol.finish(req.mmaAgent!, req.params.id, req.body),
+  );
+};

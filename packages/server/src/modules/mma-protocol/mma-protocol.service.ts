@@ -1,0 +1,210 @@
+/**
+ * The MMA protocol (issue 27 point 2; DESIGN §17): what a registered MMA does
+ * with the operations of its class, over `/mma-agent/...`. The anchors are
+ * GitLab Runner's job request (a long poll answering jobs with a token per
+ * job), its trace appends by range, and the GitHub Actions runner's
+ * cancellation through the job's renewal.
+ *
+ * - `claim`: the operations of the MMA's class that the start rules let start
+ *   (`engine/operations/start-rules.ts`, the ones the worker's claim applies,
+ *   not a copy), claimed by `claimOperations` with the class as its scope, so
+ *   the leases, the one-RUNNING-per-machine rule and the resume of a lost
+ *   idempotent operation are the worker's. Waits up to `waitSeconds` for one
+ *   (polled every second: a level read, so nothing is missed). An
+ *   UpdateSoftware without versions gets its machine's desired versions as its
+ *   target at the claim (checkpointed in its params, as the simulated agent
+ *   does), so the MMA and the finish agree on what is installed.
+ * - `heartbeat`: renews the leases this MMA holds (fenced: the operation is
+ *   RUNNING, in that attempt, run by this MMA); the others are lost. A renewed
+ *   one decided CANCEL is answered to cancel.
+ * - `append`: `text` written at `offset` of the output or the deployer log
+ *   (characters): the offset is the stream's length when the MMA wrote it, so
+ *   a retried append already there is not written again; a gap is a 409.
+ * - `finish`: SUCCESS or FAILURE (counted toward Panic; a FAILURE of an
+ *   operation decided CANCEL is the cancel, 'Cancelled by X', not counted) through the worker's
+ *   finish (`finishOperations`: failCounter, Panic, issues, OperationFinished,
+ *   the anomaly rule). An UpdateSoftware SUCCESS records its versions first
+ *   (`recordDeployedState`, the simulated agent's own write).
+ *
+ * Every call about an operation is fenced by its lease: a stale MMA (its lease
+ * lost to a resume, a timeout or an operator's reset) gets 409 and changes
+ * nothing. An MMA sees only its class's operations (404 for another's).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import {
+  MMA_LEASE_S_DEFAULT,
+  type TMmaAppendRequest,
+  type TMmaClaimedOperation,
+  type TMmaClaimResponse,
+  type TMmaFinishRequest,
+  type TMmaFinishResponse,
+  type TMmaHeartbeatResponse,
+  type TMmaLease,
+  type TOperationTypeName,
+} from '@fleet/contracts';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/client.js';
+import { conflict, notFound } from '../../lib/problem.js';
+import type { TaskEvents } from '../../engine/push/events.js';
+import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
+import { selectMachinesNeedingAgent } from '../../engine/operations/agent-pass.repository.js';
+import { createOperationFinisher } from '../../engine/operations/agent-finish.js';
+import { cancelledOutcome, type OperationOutcome } from '../../engine/operations/agent-finish.repository.js';
+import { mergeOperationParams } from '../../engine/operations/agent.repository.js';
+import { remoteClass } from '../../engine/operations/start-rules.js';
+import { recordDeployedState } from '../../engine/desired-state/deploy-effects.js';
+import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
+import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
+import * as repo from './mma-protocol.repository.js';
+
+/** The engine settings the protocol applies (the worker's, from `Config.agent`). */
+export interface MmaProtocolSettings {
+  panicFailures: number;
+  anomalyFailures: number;
+  anomalyWindowMinutes: number;
+  /** A remote MMA's lease without a heartbeat, seconds (`MMA_LEASE_S`). */
+  mmaLeaseSeconds?: number;
+}
+
+export interface MmaProtocolService {
+  claim(agent: MmaAgentPrincipal, o: { maxOperations: number; waitSeconds: number; signal?: AbortSignal }): Promise<TMmaClaimResponse>;
+  heartbeat(agent: MmaAgentPrincipal, leases: TMmaLease[]): Promise<TMmaHeartbeatResponse>;
+  append(agent: MmaAgentPrincipal, operationId: number, body: TMmaAppendRequest): Promise<{ offset: number }>;
+  finish(agent: MmaAgentPrincipal, operationId: number, body: TMmaFinishRequest): Promise<TMmaFinishResponse>;
+}
+
+/** How often a waiting claim looks again, ms. */
+const CLAIM_POLL_MS = 1_000;
+/** The worker's own lease length, ms: a claim also ends what the worker would (timeouts past it). */
+const WORKER_STALE_MS = 30_000;
+const MAX_ATTEMPTS = 3;
+
+/** `operations.worker` of an operation this MMA runs. */
+const workerOf = (agent: MmaAgentPrincipal) => `${agentWorkerPrefix(agent.id)}${agent.host}`;
+
+export function createMmaProtocolService({
+  db,
+  events,
+  settings,
+  log,
+}: {
+  db: Db;
+  events: TaskEvents;
+  settings: MmaProtocolSettings;
+  log?: Logger;
+}): MmaProtocolService {
+  const remoteLeaseMs = (settings.mmaLeaseSeconds ?? MMA_LEASE_S_DEFAULT) * 1000;
+  const finisher = createOperationFinisher({
+    db,
+    events,
+    log,
+    report: (msg, err, fields) => log?.warn({ ...fields, err: err instanceof Error ? err.message : String(err) }, msg),
+    settings: { batchSize: 64, panicFailures: settings.panicFailures, anomalyFailures: settings.anomalyFailures, anomalyWindowMinutes: settings.anomalyWindowMinutes },
+  });
+
+  /** One look: claims what the class has for this MMA now. */
+  async function claimOnce(agent: MmaAgentPrincipal, max: number): Promise<TMmaClaimedOperation[]> {
+    const only = sql`m.class_id = ${agent.classId}`;
+    const scope = sql`(m.class_id = ${agent.classId} and ${remoteClass})`;
+    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: WORKER_STALE_MS, limit: max * 4, scope, only, remoteLeaseMs });
+    if (machineIds.length === 0) return [];
+    const claims = await claimOperations(db, {
+      machineIds: machineIds.slice(0, max),
+      worker: workerOf(agent),
+      staleMs: WORKER_STALE_MS,
+      maxAttempts: MAX_ATTEMPTS,
+      panicFailures: settings.panicFailures,
+      scope,
+      remoteLeaseMs,
+    });
+    await finisher.afterEnded(claims.ended);
+    if (claims.claimed.length === 0) return [];
+    const machines = await repo.selectClaimMachines(db, claims.claimed.map((c) => c.operation.machineId));
+    const lengths = await repo.selectLogLengths(db, claims.claimed.map((c) => c.operation.id));
+    const answered: TMmaClaimedOperation[] = [];
+    for (const c of claims.claimed) {
+      const row = c.operation;
+      const lease = { operationId: row.id, attempt: row.attempts };
+      const params = { ...row.params };
+      const machine = machines.get(row.machineId)!;
+      if (row.typeName === 'UpdateSoftware' && !repo.isVersionMap(params.versions)) {
+        // The target is fixed at the claim, as the simulated agent fixes it at its first attempt.
+        params.versions = machine.desiredVersions;
+        await mergeOperationParams(db, lease, { versions: params.versions });
+      }
+      answered.push({
+        operationId: row.id,
+        attempt: row.attempts,
+        typeName: row.typeName as TOperationTypeName,
+        params,
+        remainingMs: Math.round(c.remainingMs),
+        resumed: c.resumed,
+        machine: { id: machine.id, name: machine.name, accountId: machine.accountId, hostName: machine.hostName },
+        outputOffset: lengths.get(row.id)?.output ?? 0,
+        deployerLogOffset: lengths.get(row.id)?.deployerLog ?? 0,
+      });
+    }
+    await finisher.announce('OperationStarted', answered.map((a) => a.operationId));
+    return answered;
+  }
+
+  /** The RUNNING operation `operationId` of this MMA in `attempt` (its class, its lease), else 404 or 409. */
+  async function leased(agent: MmaAgentPrincipal, operationId: number, attempt: number) {
+    const row = await repo.selectLease(db, operationId);
+    if (!row || row.classId !== agent.classId) throw notFound(`Operation ${operationId}`);
+    if (row.status !== 'RUNNING' || row.attempts !== attempt || !row.worker?.startsWith(agentWorkerPrefix(agent.id))) {
+      throw conflict(`The lease of operation ${operationId} (attempt ${attempt}) is lost: it ended, or another attempt runs it; stop it`);
+    }
+    return row;
+  }
+
+  return {
+    async claim(agent, { maxOperations, waitSeconds, signal }) {
+      const deadline = Date.now() + waitSeconds * 1000;
+      for (;;) {
+        const operations = signal?.aborted ? [] : await claimOnce(agent, maxOperations);
+        if (operations.length > 0 || signal?.aborted) return { operations };
+        const left = deadline - Date.now();
+        if (left <= 0) return { operations: [] };
+        await sleep(Math.min(CLAIM_POLL_MS, left), undefined, { signal }).catch(() => undefined);
+      }
+    },
+
+    async heartbeat(agent, leases) {
+      const rows = await repo.renewLeases(db, leases, agentWorkerPrefix(agent.id), agent.classId);
+      const renewed = new Map(rows.map((r) => [r.id, r]));
+      return {
+        renewed: [...renewed.keys()],
+        lost: leases.map((l) => l.operationId).filter((id) => !renewed.has(id)),
+        cancel: rows.filter((r) => r.decision === 'CANCEL').map((r) => ({ operationId: r.id, by: r.decidedBy ?? 'an operator' })),
+      };
+    },
+
+    async append(agent, operationId, body) {
+      await leased(agent, operationId, body.attempt);
+      const result = await repo.appendAt(db, { operationId, attempt: body.attempt, stream: body.stream, offset: body.offset, text: body.text });
+      if (result === 'lost') throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: stop it`);
+      if (result === 'gap') throw conflict(`Offset ${body.offset} is past the end of the ${body.stream} of operation ${operationId}: send what comes before it first`);
+      return { offset: result };
+    },
+
+    async finish(agent, operationId, body) {
+      const row = await leased(agent, operationId, body.attempt);
+      const lease = { operationId, attempt: body.attempt };
+      let outcome: OperationOutcome =
+        body.status === 'SUCCESS'
+          ? { status: 'SUCCESS' }
+          : row.decision === 'CANCEL'
+            ? cancelledOutcome(row)
+            : { status: 'FAILURE', message: body.message || 'The MMA reported a failure', counts: true };
+      if (outcome.status === 'SUCCESS' && row.typeName === 'UpdateSoftware') {
+        const recorded = await recordDeployedState(db, { operationId, machineId: row.machineId, params: row.params });
+        if (recorded.error) outcome = { status: 'FAILURE', message: recorded.error, counts: true };
+      }
+      const ended = await finisher.finish({ lease, outcome });
+      if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
+      return { operationId, status: ended.status };
+    },
+  };
+}

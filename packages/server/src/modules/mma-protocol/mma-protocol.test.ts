@@ -1,0 +1,232 @@
+/**
+ * API tests of the MMA protocol (issue 27 point 2; DESIGN §17) through the real
+ * app, with the worker's operation engine running beside it on the same
+ * database (so that it is seen to leave a remote class alone): a registered
+ * MMA of Customer Staging (remote) claims its class's operations and only
+ * those, with a long poll; appends to the output and deployer log at offsets
+ * (a retried append written once, a gap refused); renews its leases; finishes
+ * SUCCESS and FAILURE (counted), an UpdateSoftware SUCCESS recording its
+ * versions; a lost lease: an idempotent type offered again in the next
+ * attempt (the old attempt fenced off), another type ended 'MMA lost'; and a
+ * type remote MMAs do not run yet waiting with its reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  CLASS_CUSTOMER_STAGING,
+  CLASS_EXPERIMENTAL,
+  type TMmaAgentRegisterResponse,
+  type TMmaClaimResponse,
+  type TMmaClass,
+  type TMmaHeartbeatResponse,
+  type TOperation,
+} from '@fleet/contracts';
+import { buildApp } from '../../app.js';
+import { startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
+import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
+
+let f: AgentFixture;
+let app: FastifyInstance;
+let admin: Record<string, string>;
+let mma: TMmaAgentRegisterResponse;
+
+beforeAll(async () => {
+  f = await startAgentFixture({ passMs: 200, anomalyFailures: 1_000 });
+  app = await buildApp({
+    db: f.database.db,
+    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
+  });
+  await app.ready();
+  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'admin' } });
+  admin = { authorization: `Bearer ${login.json().accessToken.token as string}` };
+  const list = (await app.inject({ method: 'GET', url: '/api/v1/mma/classes', headers: admin })).json() as TMmaClass[];
+  const c = list.find((x) => x.id === CLASS_CUSTOMER_STAGING)!;
+  const i = c.mmaInstance!;
+  const body = { name: c.name, image: c.image, deployerBranch: i.deployerBranch, deployerVersion: i.deployerVer, standby: false, priorityGroup: i.priorityGroup, caaHost: i.caaHost, mode: 'remote' };
+  expect((await app.inject({ method: 'PUT', url: `/api/v1/mma/classes/${CLASS_CUSTOMER_STAGING}`, headers: admin, payload: body })).statusCode).toBe(200);
+  mma = await register(CLASS_CUSTOMER_STAGING, 'staging-1.fleet.example');
+}, 60_000);
+afterAll(async () => {
+  await app?.close();
+  await f?.close();
+});
+
+async function register(classId: number, host: string): Promise<TMmaAgentRegisterResponse> {
+  const made = await app.inject({ method: 'POST', url: `/api/v1/mma/classes/${classId}/registration-tokens`, headers: admin });
+  const res = await app.inject({ method: 'POST', url: '/api/v1/mma-agent/register', payload: { token: made.json().token, host, version: '1.0.0' } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as TMmaAgentRegisterResponse;
+}
+const as = (agent: TMmaAgentRegisterResponse) => ({ authorization: `Bearer ${agent.token}` });
+const claim = async (agent = mma, body: Record<string, unknown> = { waitSeconds: 0, maxOperations: 8 }) => {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/mma-agent/operations/claim', headers: as(agent), payload: body });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as TMmaClaimResponse).operations;
+};
+const append = (id: number, body: Record<string, unknown>, agent = mma) =>
+  app.inject({ method: 'POST', url: `/api/v1/mma-agent/operations/${id}/append`, headers: as(agent), payload: body });
+const finish = (id: number, body: Record<string, unknown>, agent = mma) =>
+  app.inject({ method: 'POST', url: `/api/v1/mma-agent/operations/${id}/finish`, headers: as(agent), payload: body });
+const heartbeat = async (leases: { operationId: number; attempt: number }[]) => {
+  const res = await app.inject({ method: 'POST', url: '/api/v1/mma-agent/heartbeat', headers: as(mma), payload: { leases } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as TMmaHeartbeatResponse;
+};
+const staging = () => f.machine({ classId: CLASS_CUSTOMER_STAGING });
+
+describe('claim', () => {
+  it("answers its class's startable operations with their lease, and neither another class's nor a second one per machine", async () => {
+    const [m1, m2] = [await staging(), await staging()];
+    const other = await f.machine({ classId: CLASS_EXPERIMENTAL });
+    const a = await f.enqueue(m1, 'SmokeTest');
+    const b = await f.enqueue(m1, 'ApplyConfig');
+    const c = await f.enqueue(m2, 'Populate', { params: { populateLauncher: true } });
+    const elsewhere = await f.enqueue(other, 'SmokeTest');
+    const claimed = await claim();
+    expect(claimed.map((o) => o.operationId).sort()).toEqual([a, c].sort());
+    const first = claimed.find((o) => o.operationId === a)!;
+    expect(first).toMatchObject({ attempt: 1, typeName: 'SmokeTest', resumed: false, machine: { id: m1.id, accountId: m1.accountId } });
+    expect(first.machine.hostName).toMatch(/\.compute/);
+    expect(first.remainingMs).toBeGreaterThan(0);
+    const row = await f.row(a);
+    expect(row).toMatchObject({ status: 'RUNNING', attempts: 1, worker: `mma-agent:${mma.id}@staging-1.fleet.example` });
+    expect(first.outputOffset).toBe([...row.output].length);
+    expect((await f.row(b)).status, 'the second operation of the machine waits for the first').toBeNull();
+    // The worker ran the other class's operation; this MMA never saw it.
+    expect((await f.settled(elsewhere)).status).toBe('SUCCESS');
+    for (const o of claimed) expect((await finish(o.operationId, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(200);
+    const next = await claim();
+    expect(next.map((o) => o.operationId)).toEqual([b]);
+    expect((await finish(b, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(200);
+  });
+
+  it('waits for an operation queued while it polls (a long poll), and answers nothing after waitSeconds', async () => {
+    const started = Date.now();
+    expect(await claim(mma, { waitSeconds: 1 })).toEqual([]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const machine = await staging();
+    const polling = claim(mma, { waitSeconds: 20 });
+    const id = await f.enqueue(machine, 'SmokeTest');
+    const got = await polling;
+    expect(got.map((o) => o.operationId)).toEqual([id]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await finish(id, { attempt: 1, status: 'SUCCESS' });
+  }, 30_000);
+
+  it('keeps a type remote MMAs do not run yet waiting, with its reason', async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'Backup');
+    expect(await claim()).toEqual([]);
+    const res = await app.inject({ method: 'GET', url: `/api/v1/machines/${machine.id}/operations`, headers: admin });
+    const op = (res.json() as { items: TOperation[] }).items.find((o) => o.id === id)!;
+    expect(op.waiting).toMatchObject({ reason: 'remoteTypeUnsupported', message: expect.stringContaining('Backup does not run on remote MMAs yet') });
+  });
+});
+
+describe('append, heartbeat and finish', () => {
+  it('writes each line once at its offset, refuses a gap, and shows the lines in the console', async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'SmokeTest');
+    const [o] = await claim();
+    const line = 'smoke: PASS launcher sign-in ✓\n';
+    const first = await append(id, { attempt: 1, stream: 'output', offset: o!.outputOffset, text: line });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().offset).toBe(o!.outputOffset + [...line].length);
+    // The same append again (a retry after a lost answer): written once.
+    expect((await append(id, { attempt: 1, stream: 'output', offset: o!.outputOffset, text: line })).json().offset).toBe(first.json().offset);
+    const gap = await append(id, { attempt: 1, stream: 'output', offset: first.json().offset + 10, text: 'later\n' });
+    expect(gap.statusCode).toBe(409);
+    expect((await append(id, { attempt: 1, stream: 'deployerLog', offset: 0, text: 'deploy: step 1\n' })).statusCode).toBe(200);
+    const row = await f.row(id);
+    expect(row.output.split(line).length - 1).toBe(1);
+    expect(row.deployerLog).toBe('deploy: step 1\n');
+    const read = await app.inject({ method: 'GET', url: `/api/v1/operations/${id}/output`, headers: admin });
+    expect(read.json().content).toContain('smoke: PASS launcher sign-in ✓');
+
+    expect(await heartbeat([{ operationId: id, attempt: 1 }])).toEqual({ renewed: [id], lost: [], cancel: [] });
+    expect((await heartbeat([{ operationId: id, attempt: 2 }])).lost).toEqual([id]);
+
+    const done = await finish(id, { attempt: 1, status: 'SUCCESS' });
+    expect(done.json()).toEqual({ operationId: id, status: 'SUCCESS' });
+    expect((await f.row(id)).output.trimEnd().endsWith('Operation succeeded')).toBe(true);
+    expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(409);
+    expect((await append(id, { attempt: 1, stream: 'output', offset: 0, text: 'x\n' })).statusCode).toBe(409);
+    expect((await heartbeat([{ operationId: id, attempt: 1 }])).lost).toEqual([id]);
+  });
+
+  it("ends a FAILURE counted toward Panic, and hides the class's operations from another class's MMA (404)", async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'ApplyConfig');
+    await claim();
+    const stranger = await register(CLASS_EXPERIMENTAL, 'experimental-1.fleet.example');
+    expect((await finish(id, { attempt: 1, status: 'FAILURE', message: 'x' }, stranger)).statusCode).toBe(404);
+    expect((await append(id, { attempt: 1, stream: 'output', offset: 0, text: 'x\n' }, stranger)).statusCode).toBe(404);
+    expect(await claim(stranger)).toEqual([]);
+    const res = await finish(id, { attempt: 1, status: 'FAILURE', message: 'nginx -t: configuration test failed' });
+    expect(res.json()).toEqual({ operationId: id, status: 'FAILURE' });
+    const row = await f.row(id);
+    expect(row.output.trimEnd().endsWith('nginx -t: configuration test failed')).toBe(true);
+    expect((await f.machineRow(machine.id)).failCounter).toBe(1);
+  });
+
+  it("answers an operator's CANCEL of a running operation in the next heartbeat; its FAILURE is the cancel, not counted", async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'Populate', { params: { populateLauncher: true } });
+    await claim();
+    const cancel = await app.inject({ method: 'PATCH', url: `/api/v1/machines/${machine.id}/operations/${id}`, headers: admin, payload: { params: 'CANCEL' } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json()).toMatchObject({ status: 'RUNNING', decision: 'CANCEL' });
+    expect(await heartbeat([{ operationId: id, attempt: 1 }])).toEqual({ renewed: [id], lost: [], cancel: [{ operationId: id, by: 'admin' }] });
+    const res = await finish(id, { attempt: 1, status: 'FAILURE', message: 'Killed (SIGTERM)' });
+    expect(res.json()).toEqual({ operationId: id, status: 'FAILURE' });
+    const row = await f.row(id);
+    expect(row.output.trimEnd().endsWith('Cancelled by admin')).toBe(true);
+    expect((await f.machineRow(machine.id)).failCounter).toBe(0);
+  });
+
+  it('records the versions of an UpdateSoftware SUCCESS as installed (the version state, the current versions)', async () => {
+    const machine = await staging();
+    const { rows } = await f.database.db.execute<{ v: string }>(sql`
+      select b.name || '|' || c.short_hash as v from software_commits c join software_branches b on b.id = c.branch_id
+      where c.software = 'launcher' order by c.id desc limit 1`);
+    const versions = { launcher: rows[0]!.v };
+    const id = await f.enqueue(machine, 'UpdateSoftware', { params: { versions, bundleVersion: '9.9.9.1' } });
+    const [o] = await claim();
+    expect(o!.params.versions).toEqual(versions);
+    expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).json().status).toBe('SUCCESS');
+    const m = await f.machineRow(machine.id);
+    expect(m.currentVersions).toEqual(versions);
+    expect(m.bundleVersion).toBe('9.9.9.1');
+    const states = await f.database.db.execute<{ current: boolean }>(sql`select current from version_states where operation_id = ${id}`);
+    expect(states.rows).toEqual([{ current: true }]);
+  });
+});
+
+describe('a lost MMA (its lease not renewed for MMA_LEASE_S)', () => {
+  const expire = (id: number) => f.database.db.execute(sql`update operations set heartbeat_at = now() - interval '61 seconds' where id = ${id}`);
+
+  it('offers an idempotent operation again in the next attempt, and fences the lost attempt off', async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'SmokeTest');
+    await claim();
+    await expire(id);
+    const [again] = await claim();
+    expect(again).toMatchObject({ operationId: id, attempt: 2, resumed: true });
+    expect((await append(id, { attempt: 1, stream: 'output', offset: 0, text: 'stale\n' })).statusCode).toBe(409);
+    expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(409);
+    expect((await finish(id, { attempt: 2, status: 'SUCCESS' })).json().status).toBe('SUCCESS');
+    expect((await f.row(id)).output).toContain('after the MMA running it was lost (attempt 2)');
+  });
+
+  it("ends any other type FAILURE 'MMA lost', even when no MMA of the class claims again (the worker's pass does it)", async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'Populate', { params: { populateLauncher: true } });
+    await claim();
+    await expire(id);
+    const ended = await f.settled(id, 10_000);
+    expect(ended.status).toBe('FAILURE');
+    expect(ended.output).toContain('MMA lost');
+    expect((await f.machineRow(machine.id)).failCounter).toBeGreaterThanOrEqual(1);
+  });
+});
