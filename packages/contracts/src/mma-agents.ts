@@ -149,7 +149,21 @@ export const ZMmaClaimedOperation = z.object({
   params: z.record(z.string(), z.unknown()),
   remainingMs: z.number().int(),
   resumed: z.boolean(),
-  machine: z.object({ id: z.number().int(), name: z.string(), accountId: z.number().int(), hostName: z.string().nullable() }),
+  machine: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    accountId: z.number().int(),
+    /** The active instance's host name and cloud id, or null. */
+    hostName: z.string().nullable(),
+    cloudId: z.string().nullable(),
+    isLauncher: z.boolean(),
+    isSiteMaster: z.boolean(),
+    /** Spec 2 §3 sample data set and file (ReinstallSampleData). */
+    sampleData: z.string(),
+    sampleDataFile: z.string().nullable(),
+    /** The machine's desired versions (`component → {branch}|{hash}`). */
+    desiredVersions: z.record(z.string(), z.string()),
+  }),
   outputOffset: z.number().int(),
   deployerLogOffset: z.number().int(),
 });

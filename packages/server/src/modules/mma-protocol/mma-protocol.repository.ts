@@ -12,14 +12,20 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { operations } from '../../db/schema.js';
 
 /** A machine of a claim: what the MMA is told, and its desired versions (an UpdateSoftware's target when it names none). */
-export interface ClaimMachine {
+export type ClaimMachine = {
   id: number;
   name: string;
   accountId: number;
   /** The active instance's host name, or null. */
   hostName: string | null;
+  /** The active instance's cloud id, or null. */
+  cloudId: string | null;
+  isLauncher: boolean;
+  isSiteMaster: boolean;
+  sampleData: string;
+  sampleDataFile: string | null;
   desiredVersions: Record<string, string>;
-}
+};
 
 /** `value` is a version map (`component → {branch}|{hash}`). */
 export const isVersionMap = (v: unknown): v is Record<string, string> =>
@@ -27,10 +33,13 @@ export const isVersionMap = (v: unknown): v is Record<string, string> =>
 
 /** The machines `ids` by id. */
 export async function selectClaimMachines(db: DbOrTx, ids: number[]): Promise<Map<number, ClaimMachine>> {
-  const { rows } = await db.execute<{ id: number; name: string; accountId: number; hostName: string | null; desiredVersions: Record<string, string> }>(sql`
+  const { rows } = await db.execute<ClaimMachine>(sql`
     select m.id, m.name, m.account_id as "accountId", m.desired_versions as "desiredVersions",
-      (select c.host_name from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1) as "hostName"
-    from machines m where m.id = any(${sql.param(ids)}::int[])`);
+      m.is_launcher as "isLauncher", m.is_site_master as "isSiteMaster", m.sample_data as "sampleData", m.sample_data_file as "sampleDataFile",
+      c.host_name as "hostName", c.cloud_id as "cloudId"
+    from machines m left join lateral (
+      select c.host_name, c.cloud_id from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1) c on true
+    where m.id = any(${sql.param(ids)}::int[])`);
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -140,7 +140,7 @@ export function createMmaProtocolService({
         params,
         remainingMs: Math.round(c.remainingMs),
         resumed: c.resumed,
-        machine: { id: machine.id, name: machine.name, accountId: machine.accountId, hostName: machine.hostName },
+        machine,
         outputOffset: lengths.get(row.id)?.output ?? 0,
         deployerLogOffset: lengths.get(row.id)?.deployerLog ?? 0,
       });
