@@ -13,9 +13,9 @@
  * runner's credential).
  */
 import { z } from 'zod';
-import { ZRefId } from './common.js';
+import { ZRefId, zBoundedMap } from './common.js';
 import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN } from './mma.js';
-import { ZOperationTypeName, type TOperationTypeName } from './operations.js';
+import { ZOperationTypeName, ZSiteServerStatus, type TOperationTypeName } from './operations.js';
 
 /** How long a registration token can be exchanged, seconds (1 hour). */
 export const MMA_REGISTRATION_TOKEN_TTL_S = 3600;
@@ -214,3 +214,32 @@ export const ZMmaFinishRequest = z.object({
 export type TMmaFinishRequest = z.infer<typeof ZMmaFinishRequest>;
 export const ZMmaFinishResponse = z.object({ operationId: z.number().int(), status: z.enum(['SUCCESS', 'FAILURE']) });
 export type TMmaFinishResponse = z.infer<typeof ZMmaFinishResponse>;
+
+/** Most components one report names. */
+export const MMA_REPORT_MAX_COMPONENTS = 32;
+
+/**
+ * `POST /mma-agent/machines/{id}/report`: what the MMA read on a machine of its
+ * class (issue 27 point 2, reports; AWS SSM's inventory is the anchor): its
+ * site server status (spec 2 §2.3 Server Status; a false flag on a running
+ * managed machine raises a `server-status` issue at the worker's next check)
+ * and the versions installed (`component → {branch}|{hash}`, every component
+ * it runs: a difference from what the server last knew writes a new current
+ * version state; a difference from the desired versions makes the deploy
+ * controller queue an UpdateSoftware). At least one of the two.
+ */
+export const ZMmaMachineReport = z
+  .object({
+    siteServerStatus: ZSiteServerStatus.extend({ status: z.string().trim().min(1).max(40) }).optional(),
+    installedVersions: zBoundedMap(z.string().trim().min(1).max(64), z.string().trim().min(1).max(200), MMA_REPORT_MAX_COMPONENTS)
+      .refine((v) => Object.keys(v).length >= 1, 'Name at least one component')
+      .optional(),
+  })
+  .refine((r) => r.siteServerStatus !== undefined || r.installedVersions !== undefined, {
+    message: 'Report siteServerStatus, installedVersions or both',
+    path: ['siteServerStatus'],
+  });
+export type TMmaMachineReport = z.infer<typeof ZMmaMachineReport>;
+/** What the report changed: `versionStateWritten` when the installed versions differed from the machine's current ones. */
+export const ZMmaMachineReportResponse = z.object({ machineId: z.number().int(), reportedAt: z.string(), versionStateWritten: z.boolean() });
+export type TMmaMachineReportResponse = z.infer<typeof ZMmaMachineReportResponse>;

@@ -32,7 +32,7 @@ import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
 import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
-import { newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+import { HEALTHY_SITE_SERVER, newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { TEST_DATA_KEY } from './db-url.js';
 import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
@@ -49,6 +49,7 @@ const WRITES_WHEN_REFUSED: Record<string, string> = {
   mmaHeartbeat: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   appendMmaOperationLog: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   finishMmaOperation: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  reportMmaMachine: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
 };
 /**
  * Values outside their documented schema that the server rightly accepts
@@ -133,6 +134,7 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   claimMmaOperations: async () => ({ waitSeconds: 0 }),
   appendMmaOperationLog: async () => ({ attempt: claimed.attempt, stream: 'output', offset: await outputLength(claimed.operationId), text: 'fuzz\n' }),
   finishMmaOperation: async () => ({ attempt: claimed.attempt, status: 'SUCCESS' }),
+  reportMmaMachine: async () => ({ siteServerStatus: HEALTHY_SITE_SERVER }),
   // A cloud library file of its own for each request (a synced file is known afterwards).
   syncLibraryFiles: async () => ({ urls: [await newCloudLibraryFile(t)] }),
   // The edit fields alone, valid for a definition of any data type (null: no default).
@@ -159,6 +161,7 @@ const BASE_PATHS: Record<string, () => Record<string, string>> = {
   revokeMmaAgent: () => ({ id: String(revocableAgent) }),
   appendMmaOperationLog: () => ({ id: String(claimed.operationId) }),
   finishMmaOperation: () => ({ id: String(claimed.operationId) }),
+  reportMmaMachine: () => ({ id: String(claimed.machineId) }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */

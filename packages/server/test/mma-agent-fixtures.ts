@@ -13,6 +13,9 @@ import type { TestApp } from './harness.js';
 
 let registered = 0;
 
+/** A site server status with every flag true, as an MMA reports a healthy machine. */
+export const HEALTHY_SITE_SERVER = { status: 'Running', operational: true, diskSpaceOk: true, interServerCommOk: true, libraryImportOk: true, mongoOk: true, rabbitMqOk: true };
+
 /** A registration token of class `classId` (default Experimental), made by the admin. */
 export async function newRegistrationToken(t: TestApp, classId = CLASS_EXPERIMENTAL): Promise<string> {
   const res = await t.call({ method: 'POST', url: `/mma/classes/${classId}/registration-tokens`, as: 'admin' });
@@ -33,9 +36,11 @@ export async function newMmaAgent(t: TestApp, classId = CLASS_EXPERIMENTAL): Pro
   return res.json() as TMmaAgentRegisterResponse;
 }
 
-/** An operation a remote MMA claimed: its lease, the offset of its output's next append, and the MMA's token. */
+/** An operation a remote MMA claimed: its lease, its machine, the offset of its output's next append, and the MMA's token. */
 export interface ClaimedOperation {
   operationId: number;
+  /** Its machine (of the MMA's class: the one its reports name). */
+  machineId: number;
   attempt: number;
   outputOffset: number;
   token: string;
@@ -70,5 +75,5 @@ export async function newClaimedOperation(t: TestApp): Promise<ClaimedOperation>
   const res = await t.call({ method: 'POST', url: '/mma-agent/operations/claim', token: agent.token, body: { waitSeconds: 0, maxOperations: 64 } });
   const claimed = (res.json() as TMmaClaimResponse).operations.find((o) => o.operationId === queued!.operation.id);
   if (!claimed) throw new Error(`the MMA did not claim operation ${queued!.operation.id}: ${res.statusCode} ${res.body}`);
-  return { operationId: claimed.operationId, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token: agent.token };
+  return { operationId: claimed.operationId, machineId: machine.id, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token: agent.token };
 }

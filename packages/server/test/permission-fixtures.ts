@@ -22,7 +22,7 @@ import type { RefKind } from './openapi-walk.js';
 import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { startRollout } from '../src/engine/rollouts/start.js';
 import { insertActivity } from '../src/modules/audit/audit.repository.js';
-import { newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+import { HEALTHY_SITE_SERVER, newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 
 /** The operation the last `fresh` of an MMA route claimed (its body and token read it). */
 let lastClaimed: ClaimedOperation | undefined;
@@ -392,6 +392,11 @@ export const FIXTURES: Record<string, Fixture> = {
   finishMmaOperation: {
     fresh: async (c) => ({ operation: (lastClaimed = await newClaimedOperation(c.t)).operationId }),
     body: () => ({ attempt: lastClaimed!.attempt, status: 'SUCCESS' }),
+    token: async () => lastClaimed!.token,
+  },
+  reportMmaMachine: {
+    fresh: async (c) => ({ machine: (lastClaimed = await newClaimedOperation(c.t)).machineId }),
+    body: () => ({ siteServerStatus: HEALTHY_SITE_SERVER }),
     token: async () => lastClaimed!.token,
   },
   // A wave waiting for approval, of a rollout another user started (the four-eyes rule; issue 25).

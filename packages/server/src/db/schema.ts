@@ -24,6 +24,7 @@ export * from '../modules/audit/audit.schema.js';
 // Catalogues.
 export * from '../modules/mma/mma.schema.js';
 export * from '../modules/mma-agents/mma-agents.schema.js';
+export * from '../modules/mma-protocol/mma-protocol.schema.js';
 export * from '../modules/catalogues/catalogues.schema.js';
 export * from '../modules/images/images.schema.js';
 export * from '../modules/library/library.schema.js';

@@ -164,6 +164,38 @@ export async function recordDeployedState(
   return written === 'ended' ? { error: 'The operation ended before its versions were recorded' } : { written };
 }
 
+/**
+ * What a remote MMA's report of installed versions means (issue 27 point 2,
+ * reports): `installed` (`component → {branch}|{hash}`, every component the
+ * machine runs) is what runs there. When it differs from the machine's current
+ * versions, in one transaction under the machine row's lock: the previous
+ * current version state becomes historical, a new current one is written
+ * (without an operation), and `machines.current_versions` becomes `installed`
+ * (so the deploy controller sees any difference from the desired versions).
+ * Answers `{ unknown }` (nothing written) naming the components whose commit
+ * the catalogue does not know, else `{ written }`.
+ */
+export async function recordReportedVersions(
+  db: DbOrTx,
+  o: { machineId: number; installed: Record<string, string> },
+): Promise<{ written: boolean; unknown?: string[] }> {
+  const commits = await selectCommitsOf(db, o.installed);
+  const unknown = Object.keys(o.installed).filter((k) => !commits.has(k));
+  if (unknown.length > 0) return { written: false, unknown };
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ current: Record<string, string> }>(
+      sql`select current_versions as current from machines where id = ${o.machineId} for update`,
+    );
+    const current = rows[0]?.current ?? {};
+    const keys = new Set([...Object.keys(current), ...Object.keys(o.installed)]);
+    if ([...keys].every((k) => current[k] === o.installed[k])) return { written: false };
+    await tx.update(versionStates).set({ current: false }).where(sql`${versionStates.machineId} = ${o.machineId} and ${versionStates.current}`);
+    await tx.insert(versionStates).values({ machineId: o.machineId, current: true, components: stateComponents(commits), operationId: null });
+    await tx.update(machines).set({ currentVersions: o.installed }).where(eq(machines.id, o.machineId));
+    return { written: true };
+  });
+}
+
 /** UpdateSoftware: see the module docstring. */
 export const updateSoftware: OperationEffect = async (ctx) => {
   const given = ctx.operation.params.versions;

@@ -15,20 +15,28 @@
  *   Stopped with every flag false, which is its state, not a fault; an unmanaged
  *   one is not the agent's.
  * - Set-based: the machines whose status can have a false flag (Panic, or their
- *   latest finished operation failed) are read in one statement, so the check
+ *   latest finished operation failed; on a remote class, a false flag in its
+ *   MMA's last report, issue 27) are read in one statement, so the check
  *   costs one scan of machines however large the fleet.
  */
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { isDatabaseGone } from '../../db/client.js';
+import type { TSiteServerStatus } from '@fleet/contracts';
 import { SITE_SERVER_CHECKS, siteServerStatus } from '../../modules/operations/site-server-status.js';
+import { remoteClass } from '../operations/start-rules.js';
 import { raiseIssues } from './raise.js';
 
 /** The row of `engine_checks` this check claims. */
 export const SERVER_STATUS_CHECK = 'server-status';
 /** Default interval of the check, ms (`SERVER_STATUS_INTERVAL_S` 60). */
 export const SERVER_STATUS_INTERVAL_MS = 60_000;
+
+/** A remote machine's report `r` has a false flag (a machine not reported yet has none: its MMA has said nothing). */
+const REPORTED_FAULT = sql.raw(
+  `(${['operational', ...SITE_SERVER_CHECKS].map((f) => `(r.site_server_status->>'${f}')::boolean is false`).join(' or ')})`,
+);
 
 /** A flag of the site server status: `operational` and the checks. */
 export type ServerStatusFlag = 'operational' | (typeof SITE_SERVER_CHECKS)[number];
@@ -52,18 +60,33 @@ export interface ServerStatusFault {
  * way, as `selectSiteServerFacts`).
  */
 export async function selectServerStatusFaults(db: DbOrTx): Promise<ServerStatusFault[]> {
-  const { rows } = await db.execute<{ id: number; name: string; needsAdmin: boolean; lastFinishedStatus: string | null }>(sql`
-    select m.id, m.name, m.needs_admin as "needsAdmin", last.status as "lastFinishedStatus"
+  const { rows } = await db.execute<{
+    id: number;
+    name: string;
+    needsAdmin: boolean;
+    lastFinishedStatus: string | null;
+    remote: boolean;
+    reported: TSiteServerStatus | null;
+  }>(sql`
+    select m.id, m.name, m.needs_admin as "needsAdmin", last.status as "lastFinishedStatus", ${remoteClass} as remote, r.site_server_status as reported
     from machines m
     left join lateral (select o.status from operations o
       where o.machine_id = m.id and o.finished_at is not null order by o.id desc limit 1) last on true
+    left join machine_reports r on r.machine_id = m.id
     where m.deleted_at is null and m.managed and not m.terminate
-      and (m.needs_admin or last.status = 'FAILURE')
+      and (case when ${remoteClass} then ${REPORTED_FAULT} else m.needs_admin or last.status = 'FAILURE' end)
       and (select c.status from cloud_instances c where c.machine_id = m.id and c.active order by c.id desc limit 1) = 'running'
     order by m.id`);
   const faults: ServerStatusFault[] = [];
   for (const r of rows) {
-    const status = siteServerStatus({ machineId: r.id, needsAdmin: r.needsAdmin, instanceStatus: 'running', lastFinishedStatus: r.lastFinishedStatus });
+    const status = siteServerStatus({
+      machineId: r.id,
+      needsAdmin: r.needsAdmin,
+      instanceStatus: 'running',
+      lastFinishedStatus: r.lastFinishedStatus,
+      remote: r.remote,
+      reported: r.reported,
+    });
     const falseFlags = STATUS_FLAGS.filter((f) => !status[f]);
     if (falseFlags.length > 0) faults.push({ machineId: r.id, machineName: r.name, falseFlags, status });
   }

@@ -9,7 +9,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
+import type { TSiteServerStatus } from '@fleet/contracts';
 import { operations } from '../../db/schema.js';
+import { isoTime } from '../../db/sql-json.js';
 
 /** A machine of a claim: what the MMA is told, and its desired versions (an UpdateSoftware's target when it names none). */
 export type ClaimMachine = {
@@ -110,4 +112,33 @@ export async function appendAt(
     await tx.execute(sql`update ${operations} set ${sql.identifier(column.name)} = ${column} || ${fresh}, heartbeat_at = now() where ${operations.id} = ${o.operationId}`);
     return Math.max(length, o.offset + chars.length);
   });
+}
+
+/** Machine `id` as a report checks it: its class and whether it is deleted; undefined when unknown. */
+export async function selectReportMachine(db: DbOrTx, id: number) {
+  const { rows } = await db.execute<{ classId: number; deleted: boolean }>(
+    sql`select m.class_id as "classId", m.deleted_at is not null as deleted from machines m where m.id = ${id}`,
+  );
+  return rows[0];
+}
+
+/**
+ * Stores a report of machine `machineId` by MMA `agentId`: the parts given
+ * replace the stored ones, the others are kept (one row per machine).
+ * Answers the report's time (ISO).
+ */
+export async function upsertReport(
+  db: DbOrTx,
+  r: { machineId: number; agentId: number; siteServerStatus?: TSiteServerStatus; installedVersions?: Record<string, string> },
+): Promise<string> {
+  const status = r.siteServerStatus === undefined ? null : JSON.stringify(r.siteServerStatus);
+  const versions = r.installedVersions === undefined ? null : JSON.stringify(r.installedVersions);
+  const { rows } = await db.execute<{ reportedAt: string }>(sql`
+    insert into machine_reports as r (machine_id, agent_id, reported_at, site_server_status, installed_versions)
+    values (${r.machineId}, ${r.agentId}, now(), ${status}::jsonb, ${versions}::jsonb)
+    on conflict (machine_id) do update set agent_id = excluded.agent_id, reported_at = excluded.reported_at,
+      site_server_status = coalesce(excluded.site_server_status, r.site_server_status),
+      installed_versions = coalesce(excluded.installed_versions, r.installed_versions)
+    returning ${isoTime(sql`r.reported_at`)} as "reportedAt"`);
+  return rows[0]!.reportedAt;
 }

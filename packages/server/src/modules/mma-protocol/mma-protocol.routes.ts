@@ -1,7 +1,7 @@
 /**
  * The MMA protocol's operation calls (issue 27 point 2; DESIGN §17;
  * `mma-protocol.service.ts`): claim with a long poll, heartbeat, append to a
- * log at an offset, finish. Each is called with an MMA authentication token
+ * log at an offset, finish, and a machine's report. Each is called with an MMA authentication token
  * (`config.mmaAgent`); the `/api/v1` hook has set `req.mmaAgent`.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,6 +15,8 @@ import {
   ZMmaFinishResponse,
   ZMmaHeartbeatRequest,
   ZMmaHeartbeatResponse,
+  ZMmaMachineReport,
+  ZMmaMachineReportResponse,
 } from '@fleet/contracts';
 import { MMA_AGENT_PROTOCOL_TAG } from '../mma-agents/mma-agents.routes.js';
 
@@ -94,5 +96,23 @@ export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req) => app.services.mmaProtocol.finish(req.mmaAgent!, req.params.id, req.body),
+  );
+
+  app.post(
+    '/mma-agent/machines/:id/report',
+    {
+      config: { mmaAgent: true, problems: [422] },
+      schema: {
+        operationId: 'reportMmaMachine',
+        description:
+          "Reports what the MMA read on a machine of its class: its site server status (shown by the console's Server Status dialog; a false flag on a running managed machine raises a server-status issue at the worker's next check) and the versions installed (`component → {branch}|{hash}`, every component it runs; a difference from the machine's current versions writes a new current version state, and one from its desired versions makes the deploy controller queue an UpdateSoftware). A part not sent keeps its last report. 422 when the catalogue knows no commit for a version (nothing recorded); 404 for a machine of another class.",
+        tags,
+        summary: 'Report a machine',
+        params: ZIdParams,
+        body: ZMmaMachineReport,
+        response: { 200: ZMmaMachineReportResponse },
+      },
+    },
+    (req) => app.services.mmaProtocol.report(req.mmaAgent!, req.params.id, req.body),
   );
 };

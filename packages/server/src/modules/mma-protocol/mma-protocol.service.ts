@@ -26,6 +26,12 @@
  *   the anomaly rule). An UpdateSoftware SUCCESS records its versions first
  *   (`recordDeployedState`, the simulated agent's own write).
  *
+ * - `report`: a machine's site server status and installed versions
+ *   (`machine_reports`, one row per machine); installed versions that differ
+ *   from the current ones write a new current version state
+ *   (`recordReportedVersions`, the deploy's write without an operation);
+ *   unknown commits answer 422 and record nothing of the report.
+ *
  * Every call about an operation is fenced by its lease: a stale MMA (its lease
  * lost to a resume, a timeout or an operator's reset) gets 409 and changes
  * nothing. An MMA sees only its class's operations (404 for another's).
@@ -41,11 +47,13 @@ import {
   type TMmaFinishResponse,
   type TMmaHeartbeatResponse,
   type TMmaLease,
+  type TMmaMachineReport,
+  type TMmaMachineReportResponse,
   type TOperationTypeName,
 } from '@fleet/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
-import { conflict, notFound } from '../../lib/problem.js';
+import { conflict, notFound, unprocessable } from '../../lib/problem.js';
 import type { TaskEvents } from '../../engine/push/events.js';
 import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
 import { selectMachinesNeedingAgent } from '../../engine/operations/agent-pass.repository.js';
@@ -53,7 +61,7 @@ import { createOperationFinisher } from '../../engine/operations/agent-finish.js
 import { cancelledOutcome, type OperationOutcome } from '../../engine/operations/agent-finish.repository.js';
 import { mergeOperationParams } from '../../engine/operations/agent.repository.js';
 import { remoteClass } from '../../engine/operations/start-rules.js';
-import { recordDeployedState } from '../../engine/desired-state/deploy-effects.js';
+import { recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
 import * as repo from './mma-protocol.repository.js';
@@ -72,6 +80,7 @@ export interface MmaProtocolService {
   heartbeat(agent: MmaAgentPrincipal, leases: TMmaLease[]): Promise<TMmaHeartbeatResponse>;
   append(agent: MmaAgentPrincipal, operationId: number, body: TMmaAppendRequest): Promise<{ offset: number }>;
   finish(agent: MmaAgentPrincipal, operationId: number, body: TMmaFinishRequest): Promise<TMmaFinishResponse>;
+  report(agent: MmaAgentPrincipal, machineId: number, body: TMmaMachineReport): Promise<TMmaMachineReportResponse>;
 }
 
 /** How often a waiting claim looks again, ms. */
@@ -205,6 +214,21 @@ export function createMmaProtocolService({
       const ended = await finisher.finish({ lease, outcome });
       if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
       return { operationId, status: ended.status };
+    },
+
+    async report(agent, machineId, body) {
+      const machine = await repo.selectReportMachine(db, machineId);
+      if (!machine || machine.deleted || machine.classId !== agent.classId) throw notFound(`Machine ${machineId}`);
+      let versionStateWritten = false;
+      if (body.installedVersions) {
+        const recorded = await recordReportedVersions(db, { machineId, installed: body.installedVersions });
+        if (recorded.unknown) {
+          throw unprocessable(`The catalogue knows no commit for ${recorded.unknown.map((k) => `${k} (${body.installedVersions![k]})`).join(', ')}: nothing was recorded`);
+        }
+        versionStateWritten = recorded.written;
+      }
+      const reportedAt = await repo.upsertReport(db, { machineId, agentId: agent.id, ...body });
+      return { machineId, reportedAt, versionStateWritten };
     },
   };
 }

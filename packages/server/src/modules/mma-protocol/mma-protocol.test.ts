@@ -7,8 +7,11 @@
  * (a retried append written once, a gap refused); renews its leases; finishes
  * SUCCESS and FAILURE (counted), an UpdateSoftware SUCCESS recording its
  * versions; a lost lease: an idempotent type offered again in the next
- * attempt (the old attempt fenced off), another type ended 'MMA lost'; and a
- * type remote MMAs do not run yet waiting with its reason.
+ * attempt (the old attempt fenced off), another type ended 'MMA lost'; a
+ * type remote MMAs do not run yet waiting with its reason; an operator's
+ * cancel of a running operation heard in the heartbeat; and machine reports
+ * (the Server Status dialog, the server status issue, installed versions as
+ * a version state).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -23,6 +26,7 @@ import {
   type TOperation,
 } from '@fleet/contracts';
 import { buildApp } from '../../app.js';
+import { selectServerStatusFaults } from '../../engine/issues/server-status-check.js';
 import { startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
 
@@ -228,5 +232,64 @@ describe('a lost MMA (its lease not renewed for MMA_LEASE_S)', () => {
     expect(ended.status).toBe('FAILURE');
     expect(ended.output).toContain('MMA lost');
     expect((await f.machineRow(machine.id)).failCounter).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('reports (POST /mma-agent/machines/{id}/report)', () => {
+  const report = (machineId: number, body: Record<string, unknown>, agent = mma) =>
+    app.inject({ method: 'POST', url: `/api/v1/mma-agent/machines/${machineId}/report`, headers: as(agent), payload: body });
+  const degraded = { status: 'Degraded', operational: true, diskSpaceOk: true, interServerCommOk: true, libraryImportOk: true, mongoOk: false, rabbitMqOk: true };
+
+  it("shows the reported site server status in Server Status, raises the issue of its false flag, and says 'Not reported' before", async () => {
+    const machine = await staging();
+    const status = () => app.inject({ method: 'GET', url: `/api/v1/machines/${machine.id}/site-server-status`, headers: admin });
+    expect((await status()).json()).toMatchObject({ status: 'Not reported', operational: false });
+    expect((await selectServerStatusFaults(f.database.db)).map((x) => x.machineId)).not.toContain(machine.id);
+
+    const res = await report(machine.id, { siteServerStatus: degraded });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ machineId: machine.id, versionStateWritten: false });
+    expect((await status()).json()).toEqual(degraded);
+    const fault = (await selectServerStatusFaults(f.database.db)).find((x) => x.machineId === machine.id);
+    expect(fault?.falseFlags).toEqual(['mongoOk']);
+
+    // Healthy again: no fault; a report of versions only keeps the status.
+    await report(machine.id, { siteServerStatus: { ...degraded, status: 'Running', mongoOk: true } });
+    expect((await selectServerStatusFaults(f.database.db)).map((x) => x.machineId)).not.toContain(machine.id);
+  });
+
+  it('records installed versions that differ as a new current version state (once), refuses unknown commits (422) and bad bodies (400)', async () => {
+    const machine = await staging();
+    const { rows } = await f.database.db.execute<{ v: string }>(sql`
+      select b.name || '|' || c.short_hash as v from software_commits c join software_branches b on b.id = c.branch_id
+      where c.software = 'launcher' order by c.id desc limit 2`);
+    const installed = { launcher: rows[1]!.v };
+    const first = await report(machine.id, { installedVersions: installed });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().versionStateWritten).toBe(true);
+    expect((await f.machineRow(machine.id)).currentVersions).toEqual(installed);
+    expect((await report(machine.id, { installedVersions: installed })).json().versionStateWritten).toBe(false);
+    const states = await f.database.db.execute<{ current: boolean; operationId: number | null }>(
+      sql`select current, operation_id as "operationId" from version_states where machine_id = ${machine.id} order by id`,
+    );
+    expect(states.rows).toEqual([{ current: true, operationId: null }]);
+
+    const unknown = await report(machine.id, { installedVersions: { launcher: 'master|0000000' } });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().detail).toContain('launcher (master|0000000)');
+    expect((await f.machineRow(machine.id)).currentVersions).toEqual(installed);
+
+    const empty = await report(machine.id, {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors[0].propertyName).toBe('siteServerStatus');
+    expect((await report(machine.id, { siteServerStatus: { ...degraded, mongoOk: 'no' } })).statusCode).toBe(400);
+  });
+
+  it("answers 404 for a machine of another class, and another class's MMA cannot report this class's machine", async () => {
+    const other = await f.machine({ classId: CLASS_EXPERIMENTAL });
+    expect((await report(other.id, { siteServerStatus: degraded })).statusCode).toBe(404);
+    expect((await report(2_000_000_000, { siteServerStatus: degraded })).statusCode).toBe(404);
+    const stranger = await register(CLASS_EXPERIMENTAL, 'experimental-2.fleet.example');
+    expect((await report((await staging()).id, { siteServerStatus: degraded }, stranger)).statusCode).toBe(404);
   });
 });

@@ -20,6 +20,7 @@ import {
   type TSortOrder,
   type TOperationType,
   type TOperationTypeName,
+  type TSiteServerStatus,
 } from '@fleet/contracts';
 import { cappedCount, cappedTotalFields, countCap, pageCtes } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -37,6 +38,7 @@ import {
 } from '../../db/schema.js';
 import { toTask } from '../../engine/tasks/tasks.repository.js';
 import { OPERATION_QUEUED_CHANNEL } from '../../engine/operations/operations.repository.js';
+import { remoteClass } from '../../engine/operations/start-rules.js';
 import { operationJson } from './operation-json.js';
 
 /** The JSON of the operation row `o` joined with its machine `m`. */
@@ -338,7 +340,11 @@ export async function selectSiteServerFacts(db: DbOrTx, machineId: number) {
     .where(and(eq(operations.machineId, machineId), sql`${operations.finishedAt} is not null`))
     .orderBy(desc(operations.id))
     .limit(1);
-  return { instanceStatus: instance?.status ?? null, lastFinished: last ?? null };
+  const { rows } = await db.execute<{ remote: boolean; reported: TSiteServerStatus | null }>(sql`
+    select ${remoteClass} as remote,
+      (select r.site_server_status from machine_reports r where r.machine_id = m.id) as reported
+    from machines m where m.id = ${machineId}`);
+  return { instanceStatus: instance?.status ?? null, lastFinished: last ?? null, remote: rows[0]?.remote ?? false, reported: rows[0]?.reported ?? null };
 }
 
 /**

@@ -348,6 +348,8 @@ export function createOperationService({
         needsAdmin: found.machine.needsAdmin,
         instanceStatus: facts.instanceStatus,
         lastFinishedStatus: facts.lastFinished?.status ?? null,
+        remote: facts.remote,
+        reported: facts.reported,
       });
     },
 

@@ -13,11 +13,15 @@
  *   same one check false;
  * - otherwise status `Running`, every flag true.
  *
+ * A machine of a remote class (issue 27) is not simulated: with a running
+ * instance it answers what its MMA last reported (`machine_reports`,
+ * `POST /mma-agent/machines/{id}/report`), or `Not reported` with every flag
+ * false until one reports.
+ *
  * A false flag on a running managed machine is raised as a `server-status`
  * issue by the worker's periodic check (`engine/issues/server-status-check.ts`),
  * which reads the same facts and calls this function.
  *
- * Known limitations: a real agent would report each service's own health.
  */
 import type { TSiteServerStatus } from '@fleet/contracts';
 
@@ -28,6 +32,9 @@ export interface SiteServerFacts {
   instanceStatus: string | null;
   /** The status of the machine's latest finished operation, or null. */
   lastFinishedStatus: string | null;
+  /** Its class runs its operations on remote MMAs; then `reported` is its MMA's last report, or null. */
+  remote?: boolean;
+  reported?: TSiteServerStatus | null;
 }
 
 /** The checks of a site server, in the order `machineId mod 5` picks the failing one from. */
@@ -36,6 +43,7 @@ export const SITE_SERVER_CHECKS = ['diskSpaceOk', 'interServerCommOk', 'libraryI
 export function siteServerStatus(f: SiteServerFacts): TSiteServerStatus {
   const all = (ok: boolean) => Object.fromEntries(SITE_SERVER_CHECKS.map((c) => [c, ok])) as Record<(typeof SITE_SERVER_CHECKS)[number], boolean>;
   if (f.instanceStatus !== 'running') return { status: 'Stopped', operational: false, ...all(false) };
+  if (f.remote) return f.reported ?? { status: 'Not reported', operational: false, ...all(false) };
   const failing = f.needsAdmin || f.lastFinishedStatus === 'FAILURE';
   if (!failing) return { status: 'Running', operational: true, ...all(true) };
   const checks = all(true);
