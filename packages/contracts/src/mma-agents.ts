@@ -124,16 +124,22 @@ export const MMA_APPEND_MAX_CHARS = 65_536;
 /** Longest log of one stream of one operation, characters (an append past it is refused). */
 export const MMA_LOG_MAX_CHARS = 10_000_000;
 
-/** `POST /mma-agent/operations/claim`: up to `maxOperations` operations, waiting up to `waitSeconds` for one. */
-export const ZMmaClaimRequest = z.object({
-  maxOperations: z.number().int().min(1).max(MMA_CLAIM_MAX_OPERATIONS).default(1),
-  waitSeconds: z.number().int().min(0).max(MMA_CLAIM_WAIT_MAX_S).default(MMA_CLAIM_WAIT_MAX_S),
-});
-export type TMmaClaimRequest = z.input<typeof ZMmaClaimRequest>;
-
 /** A lease: the operation and the attempt that holds it (every write about the operation carries it). */
 export const ZMmaLease = z.object({ operationId: ZRefId, attempt: z.number().int().min(1).max(1000) });
 export type TMmaLease = z.infer<typeof ZMmaLease>;
+
+/**
+ * `POST /mma-agent/operations/claim`: up to `maxOperations` operations, waiting
+ * up to `waitSeconds` for one. `leases`: the operations the MMA runs, renewed
+ * before anything is claimed (as a heartbeat would), so that an MMA back from
+ * an outage never has its own running operations offered to it again.
+ */
+export const ZMmaClaimRequest = z.object({
+  maxOperations: z.number().int().min(1).max(MMA_CLAIM_MAX_OPERATIONS).default(1),
+  waitSeconds: z.number().int().min(0).max(MMA_CLAIM_WAIT_MAX_S).default(MMA_CLAIM_WAIT_MAX_S),
+  leases: z.array(ZMmaLease).max(MMA_CLAIM_MAX_OPERATIONS).default([]),
+});
+export type TMmaClaimRequest = z.input<typeof ZMmaClaimRequest>;
 
 /**
  * An operation a claim gave the MMA: its lease, type, parameters (for

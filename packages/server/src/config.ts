@@ -42,9 +42,12 @@ export interface Config {
    * another process, such as the e2e suite). `MMA_LEASE_S`: how long a remote
    * MMA's lease on an operation lasts without a heartbeat (issue 27; default
    * 60, at least 10): then the operation is offered again when its type is
-   * idempotent, else it ends FAILURE 'MMA lost'.
+   * idempotent, else it ends FAILURE 'MMA lost'. `mmaLeaseGraceFrom`: the
+   * time the configuration was loaded (the process's start): remote leases
+   * count from it at the earliest, so a server restart does not cost the MMAs
+   * their operations (unset in tests: no grace).
    */
-  agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number; mmaLeaseSeconds: number };
+  agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number; mmaLeaseSeconds: number; mmaLeaseGraceFrom?: Date };
   /** `SERVER_STATUS_INTERVAL_S`: how often the worker checks the site server status of running managed machines (DESIGN §14; default 60). */
   serverStatusIntervalS: number;
   /** `ROLLOUT_PASS_MS`: how often the worker's rollout engine looks at the running rollouts (DESIGN §15; default 1000). */
@@ -307,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anomalyFailures: wholeNumber('ANOMALY_FAILURES', env.ANOMALY_FAILURES, DEFAULT_AGENT.anomalyFailures, 'failures'),
     anomalyWindowMinutes: wholeNumber('ANOMALY_WINDOW_MINUTES', env.ANOMALY_WINDOW_MINUTES, DEFAULT_AGENT.anomalyWindowMinutes, 'minutes'),
     mmaLeaseSeconds: wholeNumber('MMA_LEASE_S', env.MMA_LEASE_S, DEFAULT_AGENT.mmaLeaseSeconds, 'seconds', 10),
+    mmaLeaseGraceFrom: new Date(),
   };
 
   return {

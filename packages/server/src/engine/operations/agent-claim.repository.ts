@@ -25,6 +25,23 @@ import { IDEMPOTENT_OPERATION_TYPES, MMA_LEASE_S_DEFAULT } from '@fleet/contract
 /** The same line made by PostgreSQL (for lines written inside a claim). */
 const sqlLogLine = (text: SQL) => sql`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ' ' || ${text} || E'\\n'`;
 
+/**
+ * A remote MMA's lease (issue 27): `leaseMs` without a heartbeat (`MMA_LEASE_S`),
+ * counted from `graceFrom` when its last heartbeat is older: the start of this
+ * server process, since MMAs cannot renew while the server is away (a
+ * restart does not cost them their operations). Default: 60 s, no grace.
+ */
+export interface RemoteLease {
+  leaseMs: number;
+  graceFrom: Date;
+}
+export const DEFAULT_REMOTE_LEASE: RemoteLease = { leaseMs: MMA_LEASE_S_DEFAULT * 1000, graceFrom: new Date(0) };
+
+/** The lease of the RUNNING operation `o` of machine `m` is stale: not renewed for `staleMs` (the worker's) or for its remote lease. */
+export const leaseStale = (staleMs: number, remote: RemoteLease) => sql`(case when ${remoteClass}
+  then greatest(coalesce(o.heartbeat_at, o.started_at), ${remote.graceFrom.toISOString()}::timestamptz) < now() - ${remote.leaseMs}::int * interval '1 millisecond'
+  else coalesce(o.heartbeat_at, o.started_at) < now() - ${staleMs}::int * interval '1 millisecond' end)`;
+
 /** A RUNNING operation `o` past its timeout by more than `graceMs`. */
 export const overdue = (graceMs: number) => sql`o.started_at + o.timeout_seconds * interval '1 second' + ${graceMs} * interval '1 millisecond' < now()`;
 
@@ -41,8 +58,8 @@ export interface ClaimOptions {
    * MMA's claim names its class (issue 27).
    */
   scope?: SQL;
-  /** How long a remote MMA's lease lasts without a heartbeat, ms (`MMA_LEASE_S`; default {@link MMA_LEASE_S_DEFAULT} s). */
-  remoteLeaseMs?: number;
+  /** A remote MMA's lease (`MMA_LEASE_S`; default {@link DEFAULT_REMOTE_LEASE}). */
+  remoteLease?: RemoteLease;
 }
 
 /** An operation a claim made RUNNING for the worker: started (attempt 1) or resumed (attempt + 1). */
@@ -77,7 +94,7 @@ export interface OperationClaims {
  *    lease is fresh makes the machine busy (also one decided CANCEL: its runner
  *    stops it at its next heartbeat). A stale lease of one decided CANCEL ends
  *    FAILURE "Cancelled by X" (not counted). Any other stale lease (older than `staleMs`,
- *    or `remoteLeaseMs` on a remote class: issue 27): a remote MMA's operation
+ *    or the `remoteLease` on a remote class: issue 27): a remote MMA's operation
  *    of a type not in IDEMPOTENT_OPERATION_TYPES ends FAILURE 'MMA lost'
  *    (counted), whoever claims; otherwise an operation out of `scope` is left
  *    to its own claimers (busy), and one in scope is resumed (attempt + 1) or,
@@ -107,7 +124,6 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
     for (const c of cancelled.rows) ended.push({ ...c, status: 'FAILURE', counted: false, panicked: false });
 
     const scope = o.scope ?? inProcessClass;
-    const leaseMs = sql`(case when ${remoteClass} then ${o.remoteLeaseMs ?? MMA_LEASE_S_DEFAULT * 1000}::int else ${o.staleMs}::int end)`;
     const { rows: running } = await tx.execute<{
       id: number;
       machineId: number;
@@ -126,7 +142,7 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
       select o.id, o.machine_id as "machineId", o.attempts, o.timeout_seconds as "timeoutSeconds", o.type_name as "typeName",
         o.decision, o.decided_by as "decidedBy", o.decision_reason as "decisionReason",
         ${remoteClass} as remote, ${scope} as "inScope",
-        coalesce(o.heartbeat_at, o.started_at) < now() - ${leaseMs} * interval '1 millisecond' as stale,
+        ${leaseStale(o.staleMs, o.remoteLease ?? DEFAULT_REMOTE_LEASE)} as stale,
         ${overdue(0)} as "timedOut", ${overdue(o.staleMs)} as overdue
       from operations o join machines m on m.id = o.machine_id
       where o.machine_id = any(${sql.param(ids)}::int[]) and o.status = 'RUNNING' order by o.machine_id`);

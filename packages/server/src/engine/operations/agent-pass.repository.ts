@@ -7,10 +7,9 @@
  * `limit` rows, oldest first; `staleMs` is milliseconds.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { overdue } from './agent-claim.repository.js';
-import { activeInstanceState, inProcessClass, machineReady, operationStartable, remoteClass } from './start-rules.js';
+import { DEFAULT_REMOTE_LEASE, leaseStale, overdue, type RemoteLease } from './agent-claim.repository.js';
+import { activeInstanceState, inProcessClass, machineReady, operationStartable } from './start-rules.js';
 
 /**
  * Machines that need the agent (the level-driven pass): an operation decided
@@ -21,23 +20,22 @@ import { activeInstanceState, inProcessClass, machineReady, operationStartable, 
  */
 export async function selectMachinesNeedingAgent(
   db: DbOrTx,
-  { staleMs, limit, scope = inProcessClass, only, remoteLeaseMs = MMA_LEASE_S_DEFAULT * 1000 }: {
+  { staleMs, limit, scope = inProcessClass, only, remoteLease = DEFAULT_REMOTE_LEASE }: {
     staleMs: number;
     limit: number;
     /** The machines `m` the caller starts operations on (default: the worker's classes; a remote MMA's claim: its class). */
     scope?: SQL;
     /** Machines `m` to look at at all (a remote MMA's claim: its class); default every machine. */
     only?: SQL;
-    /** A remote MMA's lease without a heartbeat, ms (issue 27). */
-    remoteLeaseMs?: number;
+    /** A remote MMA's lease (issue 27). */
+    remoteLease?: RemoteLease;
   },
 ): Promise<number[]> {
-  const leaseMs = sql`(case when ${remoteClass} then ${remoteLeaseMs}::int else ${staleMs}::int end)`;
   const { rows } = await db.execute<{ machineId: number }>(sql`
     select o.machine_id as "machineId" from operations o join machines m on m.id = o.machine_id
     where o.finished_at is null and ${only ?? sql`true`} and (
       (o.status is null and o.decision = 'CANCEL')
-      or (o.status = 'RUNNING' and (coalesce(o.heartbeat_at, o.started_at) < now() - ${leaseMs} * interval '1 millisecond' or ${overdue(staleMs)}))
+      or (o.status = 'RUNNING' and (${leaseStale(staleMs, remoteLease)} or ${overdue(staleMs)}))
       or (${operationStartable} and ${machineReady} and ${scope}
           and not exists (select 1 from operations r where r.machine_id = m.id and r.status = 'RUNNING')))
     group by o.machine_id order by min(o.id) limit ${limit}`);

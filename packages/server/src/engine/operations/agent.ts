@@ -102,6 +102,8 @@ export const AGENT_ENGINE_DEFAULTS = {
   stopTimeoutMs: 10_000,
   /** A remote MMA's lease without a heartbeat, s (MMA_LEASE_S, issue 27): the pass ends or frees a lost MMA's operations after it. */
   mmaLeaseSeconds: MMA_LEASE_S_DEFAULT,
+  /** Remote leases count from this time at the earliest (the server process's start; `RemoteLease.graceFrom`). */
+  mmaLeaseGraceFrom: new Date(0),
 };
 
 export type OperationEngineSettings = typeof AGENT_ENGINE_DEFAULTS;
@@ -132,8 +134,9 @@ export interface OperationEngine {
 
 export function createOperationEngine(options: OperationEngineOptions): OperationEngine {
   const { db, cloud, agent, events, log } = options;
-  const s: OperationEngineSettings = { ...AGENT_ENGINE_DEFAULTS };
-  for (const key of Object.keys(AGENT_ENGINE_DEFAULTS) as (keyof OperationEngineSettings)[]) s[key] = options[key] ?? AGENT_ENGINE_DEFAULTS[key];
+  const s = Object.fromEntries(
+    Object.entries(AGENT_ENGINE_DEFAULTS).map(([key, fallback]) => [key, options[key as keyof OperationEngineSettings] ?? fallback]),
+  ) as OperationEngineSettings;
   const workerName = options.workerName ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const now = options.now ?? (() => new Date());
   let listener: MachineNotificationListener | undefined;
@@ -147,6 +150,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   let claiming = false;
   /** Work in flight that `stop()` waits for: the claim, the running operations (through their finish). */
   const inFlight = new Set<Promise<unknown>>();
+  const remoteLease = { leaseMs: s.mmaLeaseSeconds * 1000, graceFrom: s.mmaLeaseGraceFrom };
   const running = new Map<number, (kind: Abort['kind']) => void>();
   /** Leases of operations handed over while the database was away: released by the next pass that reaches it. */
   const handedOver = createHandedOverLeases<OperationLease>({
@@ -187,7 +191,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
         staleMs: s.staleMs,
         maxAttempts: s.maxAttempts,
         panicFailures: s.panicFailures,
-        remoteLeaseMs: s.mmaLeaseSeconds * 1000,
+        remoteLease,
       });
     } catch (err) {
       // The level-driven pass finds these machines again.
@@ -267,7 +271,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   async function pass(): Promise<number> {
     // First, so that the machines of the operations handed over are found stale below and resumed now.
     await handedOver.release();
-    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit, remoteLeaseMs: s.mmaLeaseSeconds * 1000 });
+    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit, remoteLease });
     wake(machineIds);
     // Level-driven like the rest of the pass: a message waits until its machine runs managed.
     await deliverMessages().catch((err: unknown) => report('notification delivery failed', err));

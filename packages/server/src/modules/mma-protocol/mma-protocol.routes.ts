@@ -22,6 +22,10 @@ import { MMA_AGENT_PROTOCOL_TAG } from '../mma-agents/mma-agents.routes.js';
 
 export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = [MMA_AGENT_PROTOCOL_TAG];
+  // A server that stops answers its long polls at once (empty): a poll kept open through the stop would claim
+  // with the stopping server's view of the leases, for an MMA that cannot renew them meanwhile.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
 
   app.post(
     '/mma-agent/operations/claim',
@@ -30,18 +34,21 @@ export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'claimMmaOperations',
         description:
-          "Claims up to `maxOperations` operations of the MMA's class that the start rules let start now (standby, managed, Panic, instance running, approvals, not before, one at a time per machine), waiting up to `waitSeconds` (at most 30) for one: a long poll. Each comes with its lease (`operationId`, `attempt`), which every later call about it carries; an operation whose MMA was lost and whose type is idempotent comes again with the next attempt. An UpdateSoftware's `params.versions` is the target to install. Answers an empty list when nothing came in time.",
+          "Claims up to `maxOperations` operations of the MMA's class that the start rules let start now (standby, managed, Panic, instance running, approvals, not before, one at a time per machine), waiting up to `waitSeconds` (at most 30) for one: a long poll. Each comes with its lease (`operationId`, `attempt`), which every later call about it carries; an operation whose MMA was lost and whose type is idempotent comes again with the next attempt. An UpdateSoftware's `params.versions` is the target to install. Answers an empty list when nothing came in time. `leases` (the operations the MMA runs) are renewed first, as a heartbeat would: an MMA back from an outage is never offered its own running operations again.",
         tags,
         summary: 'Claim operations (long poll)',
         body: ZMmaClaimRequest,
         response: { 200: ZMmaClaimResponse },
       },
     },
-    async (req) => {
-      // A client gone mid-poll claims nothing more.
+    async (req, reply) => {
+      // A client gone mid-poll claims nothing more: its connection closed before the answer was sent (the
+      // response's 'close'; the request's own 'close' only says its body was read).
       const gone = new AbortController();
-      req.raw.once('close', () => gone.abort());
-      return app.services.mmaProtocol.claim(req.mmaAgent!, { ...req.body, signal: gone.signal });
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      });
+      return app.services.mmaProtocol.claim(req.mmaAgent!, { ...req.body, signal: AbortSignal.any([gone.signal, closing.signal]) });
     },
   );
 

@@ -9,7 +9,10 @@
  *   (`engine/operations/start-rules.ts`, the ones the worker's claim applies,
  *   not a copy), claimed by `claimOperations` with the class as its scope, so
  *   the leases, the one-RUNNING-per-machine rule and the resume of a lost
- *   idempotent operation are the worker's. Waits up to `waitSeconds` for one
+ *   idempotent operation are the worker's. The MMA's running `leases` are
+ *   renewed before each look (an MMA back from an outage claims before its
+ *   next heartbeat). A poll ends at once, empty, when its client goes away or
+ *   the server stops. Waits up to `waitSeconds` for one
  *   (polled every second: a level read, so nothing is missed). An
  *   UpdateSoftware without versions gets its machine's desired versions as its
  *   target at the claim (checkpointed in its params, as the simulated agent
@@ -73,10 +76,12 @@ export interface MmaProtocolSettings {
   anomalyWindowMinutes: number;
   /** A remote MMA's lease without a heartbeat, seconds (`MMA_LEASE_S`). */
   mmaLeaseSeconds?: number;
+  /** Leases count from this time at the earliest: the server process's start (default: no grace). */
+  mmaLeaseGraceFrom?: Date;
 }
 
 export interface MmaProtocolService {
-  claim(agent: MmaAgentPrincipal, o: { maxOperations: number; waitSeconds: number; signal?: AbortSignal }): Promise<TMmaClaimResponse>;
+  claim(agent: MmaAgentPrincipal, o: { maxOperations: number; waitSeconds: number; leases?: TMmaLease[]; signal?: AbortSignal }): Promise<TMmaClaimResponse>;
   heartbeat(agent: MmaAgentPrincipal, leases: TMmaLease[]): Promise<TMmaHeartbeatResponse>;
   append(agent: MmaAgentPrincipal, operationId: number, body: TMmaAppendRequest): Promise<{ offset: number }>;
   finish(agent: MmaAgentPrincipal, operationId: number, body: TMmaFinishRequest): Promise<TMmaFinishResponse>;
@@ -103,7 +108,7 @@ export function createMmaProtocolService({
   settings: MmaProtocolSettings;
   log?: Logger;
 }): MmaProtocolService {
-  const remoteLeaseMs = (settings.mmaLeaseSeconds ?? MMA_LEASE_S_DEFAULT) * 1000;
+  const remoteLease = { leaseMs: (settings.mmaLeaseSeconds ?? MMA_LEASE_S_DEFAULT) * 1000, graceFrom: settings.mmaLeaseGraceFrom ?? new Date(0) };
   const finisher = createOperationFinisher({
     db,
     events,
@@ -116,7 +121,7 @@ export function createMmaProtocolService({
   async function claimOnce(agent: MmaAgentPrincipal, max: number): Promise<TMmaClaimedOperation[]> {
     const only = sql`m.class_id = ${agent.classId}`;
     const scope = sql`(m.class_id = ${agent.classId} and ${remoteClass})`;
-    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: WORKER_STALE_MS, limit: max * 4, scope, only, remoteLeaseMs });
+    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: WORKER_STALE_MS, limit: max * 4, scope, only, remoteLease });
     if (machineIds.length === 0) return [];
     const claims = await claimOperations(db, {
       machineIds: machineIds.slice(0, max),
@@ -125,7 +130,7 @@ export function createMmaProtocolService({
       maxAttempts: MAX_ATTEMPTS,
       panicFailures: settings.panicFailures,
       scope,
-      remoteLeaseMs,
+      remoteLease,
     });
     await finisher.afterEnded(claims.ended);
     if (claims.claimed.length === 0) return [];
@@ -169,9 +174,11 @@ export function createMmaProtocolService({
   }
 
   return {
-    async claim(agent, { maxOperations, waitSeconds, signal }) {
+    async claim(agent, { maxOperations, waitSeconds, leases = [], signal }) {
       const deadline = Date.now() + waitSeconds * 1000;
       for (;;) {
+        // Its own running operations first, at each look: renewed, they are never stale to its own claim.
+        if (leases.length > 0 && !signal?.aborted) await repo.renewLeases(db, leases, agentWorkerPrefix(agent.id), agent.classId);
         const operations = signal?.aborted ? [] : await claimOnce(agent, maxOperations);
         if (operations.length > 0 || signal?.aborted) return { operations };
         const left = deadline - Date.now();

@@ -27,6 +27,8 @@ import {
 } from '@fleet/contracts';
 import { buildApp } from '../../app.js';
 import { selectServerStatusFaults } from '../../engine/issues/server-status-check.js';
+import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
+import { remoteClass } from '../../engine/operations/start-rules.js';
 import { startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
 
@@ -221,6 +223,31 @@ describe('a lost MMA (its lease not renewed for MMA_LEASE_S)', () => {
     expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(409);
     expect((await finish(id, { attempt: 2, status: 'SUCCESS' })).json().status).toBe('SUCCESS');
     expect((await f.row(id)).output).toContain('after the MMA running it was lost (attempt 2)');
+  });
+
+  it('renews the leases a claim carries before it claims: an MMA back from an outage keeps its operations', async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'SmokeTest');
+    await claim();
+    await expire(id);
+    expect(await claim(mma, { waitSeconds: 0, maxOperations: 8, leases: [{ operationId: id, attempt: 1 }] })).toEqual([]);
+    expect((await f.row(id)).attempts).toBe(1);
+    expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).json().status).toBe('SUCCESS');
+  });
+
+  it("counts a lease from the server process's start at the earliest (graceFrom): a restart does not cost an MMA its operations", async () => {
+    const machine = await staging();
+    // Idempotent: the fixture's worker leaves it to the class's MMAs however stale its lease (a Populate it would end).
+    const id = await f.enqueue(machine, 'SmokeTest');
+    await claim();
+    await expire(id);
+    const scope = sql`(m.class_id = ${CLASS_CUSTOMER_STAGING} and ${remoteClass})`;
+    const options = { machineIds: [machine.id], worker: 'test', staleMs: 30_000, maxAttempts: 3, panicFailures: 3, scope };
+    const justStarted = await claimOperations(f.database.db, { ...options, remoteLease: { leaseMs: 60_000, graceFrom: new Date() } });
+    expect(justStarted).toMatchObject({ claimed: [], ended: [], busy: [machine.id] });
+    expect((await f.row(id)).status).toBe('RUNNING');
+    const { claimed } = await claimOperations(f.database.db, { ...options, remoteLease: { leaseMs: 60_000, graceFrom: new Date(0) } });
+    expect(claimed.map((c) => [c.operation.id, c.operation.attempts])).toEqual([[id, 2]]);
   });
 
   it("ends any other type FAILURE 'MMA lost', even when no MMA of the class claims again (the worker's pass does it)", async () => {
