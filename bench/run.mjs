@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const all = ['web-bundle', 'accounts-list', 'machines-list', 'tasks', 'operations', 'fleet', 'account-lifecycle', 'catalogues', 'updater', 'web-vitals'];
+const all = ['web-bundle', 'accounts-list', 'machines-list', 'tasks', 'operations', 'operations-mma', 'fleet', 'account-lifecycle', 'catalogues', 'updater', 'web-vitals'];
 const chosen = process.argv.slice(2).length > 0 ? process.argv.slice(2) : all;
 for (const name of chosen) {
   if (!all.includes(name)) {

@@ -31,6 +31,9 @@ import { createScriptExecutor } from './executors/script.js';
 import { createSimulatedExecutor } from './executors/simulated.js';
 import type { Executor } from './executors/types.js';
 
+/** How long a full MMA waits after a slot frees before it claims, ms: slots freed meanwhile are claimed at once. */
+const CLAIM_GATHER_MS = 100;
+
 /** Wait after a claim the server refused (a 4xx other than 401: a bug, or a server of another version), ms. */
 const CLAIM_REFUSED_WAIT_MS = 30_000;
 
@@ -147,6 +150,9 @@ export async function runAgent({ client, config, configFile, log, stop, env = pr
       const free = config.concurrency - runs.size;
       if (free <= 0) {
         await nextSlot(claiming.signal);
+        // Runs end one by one: gather the slots freed meanwhile, so that one claim (a look at the class's whole queue
+        // on the server) takes several operations, not one each (bench/operations-mma: 49 operations/s when one each).
+        await sleep(CLAIM_GATHER_MS, undefined, { signal: claiming.signal }).catch(() => undefined);
         continue;
       }
       try {

@@ -70,6 +70,13 @@ export function useIsPhone(): boolean {
   return useSyncExternalStore(subscribe, isPhoneWidth);
 }
 
+/**
+ * The class of a pinned actions column (`app/accessibility.css`): its first
+ * button keeps 24px clear of a control of the scrolled cells that ends at the
+ * column's edge (a small switch cut by it), WCAG 2.2 SC 2.5.8 spacing.
+ */
+export const PINNED_ACTIONS_CLASS = 'pinned-actions';
+
 /** Where a table pins its actions column: at the end, but not on a phone (see `useIsPhone`). */
 export function useActionsColumnFixed(): 'end' | undefined {
   return useIsPhone() ? undefined : 'end';

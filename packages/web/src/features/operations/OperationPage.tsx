@@ -7,6 +7,7 @@
  * output and deployer log. Read again every 2 s until it finishes. The toast
  * after queueing and the operation tables link here.
  */
+import { useEffect } from 'react';
 import { Alert, Card, Descriptions, Empty, Flex, Spin, Tabs, Typography } from 'antd';
 import { Link, useParams } from 'react-router';
 import type { TOperation } from '@fleet/contracts';
@@ -27,8 +28,13 @@ const time = (iso: string | null) => formatDateTime(iso, DATE_TIME_SECONDS_FORMA
 /** A parameter's value as text: strings and numbers as they are, lists and objects as compact JSON. */
 const paramText = (value: unknown) => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value));
 
+/** A log of the operation, read again while it runs and once more when it has finished (its last lines come with the finish). */
 function OperationLog({ kind, operation }: { kind: OperationLogKind; operation: TOperation }) {
   const log = useOperationLog(kind, operation.id, operation.finishTime === null ? OPERATION_PAGE_REFRESH_MS : false);
+  const { refetch } = log;
+  useEffect(() => {
+    if (operation.finishTime !== null) void refetch();
+  }, [operation.finishTime, refetch]);
   if (log.isLoading) return <Spin />;
   if (log.isError) return <Alert type="error" showIcon title={errorText(log.error, 'The log could not be loaded')} />;
   return (

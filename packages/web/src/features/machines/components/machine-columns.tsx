@@ -21,6 +21,7 @@ import { unfinishedTasks } from '../machine-status';
 import type { MachineAction } from '../machine-actions';
 import { MachineActions } from './MachineActions';
 import { MachineStatusCell } from './MachineStatusCell';
+import { PINNED_ACTIONS_CLASS } from '../../../lib/use-mobile-layout';
 
 type Column = NonNullable<TableProps<TMachine>['columns']>[number];
 
@@ -142,6 +143,7 @@ export function machineColumns(ctx: ColumnContext): Column[] {
       key: 'actions',
       title: 'Actions',
       fixed: ctx.actionsFixed,
+      className: ctx.actionsFixed ? PINNED_ACTIONS_CLASS : undefined,
       render: (_, m) => (
         <MachineActions machine={m} actions={ctx.actions} canWrite={ctx.canWrite} onStart={ctx.onStart} onStop={ctx.onStop} onAction={ctx.onAction} />
       ),
