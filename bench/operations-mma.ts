@@ -55,6 +55,10 @@ export async function benchOperationsMma(): Promise<void> {
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
   await db.connect();
   const bearer = await token(server.baseUrl);
+  // What an interrupted run left (bench data only): its queued SmokeTests ended, its MMAs revoked, every class simulated.
+  await db.query(`update operations set status = 'FAILURE', finished_at = now() where user_name = 'bench' and finished_at is null`);
+  await db.query(`update mma_agents set revoked_at = now(), revoked_by = 'bench' where revoked_at is null`);
+  await db.query(`update mma_instances set mode = 'simulated' where mode = 'remote'`);
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-mma-'));
   writeFileSync(join(dir, 'mma.yaml'), MMA_CONFIG);
   const { rows: classes } = await db.query<{ classId: number; n: number }>(
