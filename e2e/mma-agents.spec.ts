@@ -36,16 +36,23 @@ afterAll(async () => {
   await updateMmaClass(CLASS_EXPERIMENTAL, { mode: 'simulated' });
 });
 
-/** The MMA's configuration: its host name, and a SmokeTest script whose lines come a second apart (about 10 s). */
-const mmaConfig = (host: string) => `
+/**
+ * The MMA's configuration: its host name, and a SmokeTest script whose lines
+ * come a second apart (about 10 s); while the file `slow` exists beside it, the
+ * script waits two minutes first (an operation to cancel while it runs).
+ */
+const mmaConfig = (host: string, folder: string) => `
 host: ${host}
 heartbeatSeconds: 2
 executors:
   SmokeTest:
     kind: script
     shell: bash
+    env:
+      SLOW_FLAG: ${join(folder, 'slow')}
     command: |
       echo "remote smoke on $FLEET_MACHINE_NAME"
+      if [ -f "$SLOW_FLAG" ]; then echo "waiting for the slow check"; sleep 120; fi
       for step in $(seq 1 10); do echo "check $step of 10 passed"; echo "::deployer:: step $step"; sleep 1; done
       echo "remote smoke done"
 `;
@@ -53,7 +60,7 @@ executors:
 /** The reference MMA process, started with `token`; its output, and its exit code once it ends. */
 async function startMma(token: string, host: string) {
   dir = await mkdtemp(join(tmpdir(), 'fleet-e2e-mma-'));
-  await writeFile(join(dir, 'mma.yaml'), mmaConfig(host));
+  await writeFile(join(dir, 'mma.yaml'), mmaConfig(host, dir));
   const output: string[] = [];
   mma = spawn(process.execPath, ['--import', 'tsx', 'packages/mma/src/cli.ts', '--server', baseUrl(), '--token', token, '--config', join(dir, 'mma.yaml'), '--state', join(dir, 'state.json')], {
     cwd: root,
@@ -133,6 +140,24 @@ describe('registered MMAs as admin', () => {
     expect(done.status).toBe('SUCCESS');
     await opPage.getByRole('tab', { name: 'Deployer Log' }).click();
     await expect.poll(() => opPage.locator('pre[aria-label="Deployer Log"]').innerText()).toContain('step 10');
+
+    // A running operation cancelled from its page: CANCELLING, then the MMA kills the script within its heartbeat.
+    await writeFile(join(dir!, 'slow'), '');
+    const [slow] = await queue(machine, ['SmokeTest']);
+    await opPage.goto(page.url().replace(/#.*$/, `#/operations/${slow!.id}`));
+    await expect.poll(() => opPage.locator('pre[aria-label="Output"]').innerText(), { timeout: 30_000 }).toContain('waiting for the slow check');
+    await opPage.getByRole('button', { name: `Cancel operation ${slow!.id}` }).click();
+    const confirmCancel = opPage.locator('.ant-popconfirm');
+    await confirmCancel.getByText('Its agent stops it within 5 seconds').waitFor();
+    const cancelledAt = Date.now();
+    await confirmCancel.getByRole('button', { name: 'Cancel operation' }).click();
+    await opPage.getByText('Operation has been cancelled').waitFor();
+    await opPage.locator('.ant-descriptions').getByText('CANCELLING', { exact: true }).or(opPage.locator('.ant-descriptions').getByText('FAILURE', { exact: true })).first().waitFor();
+    const cancelled = await finished(machine.id, slow!.id);
+    expect(Date.now() - cancelledAt).toBeLessThan(15_000);
+    expect(cancelled).toMatchObject({ status: 'FAILURE', decision: 'CANCEL', decidedBy: 'admin', failCounter: 0 });
+    await expect.poll(() => opPage.locator('pre[aria-label="Output"]').innerText()).toMatch(/Cancelled by admin\s*$/);
+    await opPage.locator('.ant-descriptions').getByText('FAILURE', { exact: true }).waitFor();
     await opPage.close();
 
     // Revoke: nothing happens on Cancel; after Revoke the MMA's next call is refused and the process stops.
