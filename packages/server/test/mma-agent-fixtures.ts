@@ -9,7 +9,11 @@ import { CLASS_EXPERIMENTAL, CLASS_ON_PREMISE, type TMmaAgentRegisterResponse, t
 import { createSimulatedCloud } from '../src/engine/cloud/simulated.js';
 import { createOperationQueue } from '../src/engine/operations/queue.js';
 import { insertAccount, insertMachine } from './fixtures.js';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
 import type { TestApp } from './harness.js';
+import { startAgentFixture, type AgentFixture } from './operation-fixtures.js';
+import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 
 let registered = 0;
 
@@ -76,4 +80,20 @@ export async function newClaimedOperation(t: TestApp): Promise<ClaimedOperation>
   const claimed = (res.json() as TMmaClaimResponse).operations.find((o) => o.operationId === queued!.operation.id);
   if (!claimed) throw new Error(`the MMA did not claim operation ${queued!.operation.id}: ${res.statusCode} ${res.body}`);
   return { operationId: claimed.operationId, machineId: machine.id, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token: agent.token };
+}
+
+/**
+ * The real app beside a running operation engine (`startAgentFixture`) on one
+ * test database, and the admin's authorization header: how the MMA tests see
+ * the worker leave a remote class alone while an MMA calls the protocol.
+ */
+export async function startAppBesideAgent(): Promise<{ f: AgentFixture; app: FastifyInstance; admin: Record<string, string> }> {
+  const f = await startAgentFixture({ passMs: 200, anomalyFailures: 1_000 });
+  const app = await buildApp({
+    db: f.database.db,
+    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
+  });
+  await app.ready();
+  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'admin' } });
+  return { f, app, admin: { authorization: `Bearer ${login.json().accessToken.token as string}` } };
 }

@@ -23,12 +23,11 @@ import {
   type TMmaRegistrationToken,
   type TOperation,
 } from '@fleet/contracts';
-import { buildApp } from '../../app.js';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
 import { selectMachinesNeedingAgent } from '../../engine/operations/agent-pass.repository.js';
-import { startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
-import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
+import type { AgentFixture } from '../../../test/operation-fixtures.js';
+import { startAppBesideAgent } from '../../../test/mma-agent-fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -180,14 +179,7 @@ describe('a class whose MMA instance is remote (the worker runs none of its oper
   let app: FastifyInstance;
   let headers: Record<string, string>;
   beforeAll(async () => {
-    f = await startAgentFixture({ passMs: 200, anomalyFailures: 1_000 });
-    app = await buildApp({
-      db: f.database.db,
-      config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
-    });
-    await app.ready();
-    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'admin' } });
-    headers = { authorization: `Bearer ${login.json().accessToken.token as string}` };
+    ({ f, app, admin: headers } = await startAppBesideAgent());
   }, 60_000);
   afterAll(async () => {
     await app.close();

@@ -58,7 +58,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound, unprocessable } from '../../lib/problem.js';
 import type { TaskEvents } from '../../engine/push/events.js';
-import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
+import { claimOperations, DEFAULT_REMOTE_LEASE } from '../../engine/operations/agent-claim.repository.js';
 import { selectMachinesNeedingAgent } from '../../engine/operations/agent-pass.repository.js';
 import { createOperationFinisher } from '../../engine/operations/agent-finish.js';
 import { cancelledOutcome, type OperationOutcome } from '../../engine/operations/agent-finish.repository.js';
@@ -108,7 +108,7 @@ export function createMmaProtocolService({
   settings: MmaProtocolSettings;
   log?: Logger;
 }): MmaProtocolService {
-  const remoteLease = { leaseMs: (settings.mmaLeaseSeconds ?? MMA_LEASE_S_DEFAULT) * 1000, graceFrom: settings.mmaLeaseGraceFrom ?? new Date(0) };
+  const remoteLease = { leaseMs: (settings.mmaLeaseSeconds ?? MMA_LEASE_S_DEFAULT) * 1000, graceFrom: settings.mmaLeaseGraceFrom ?? DEFAULT_REMOTE_LEASE.graceFrom };
   const finisher = createOperationFinisher({
     db,
     events,

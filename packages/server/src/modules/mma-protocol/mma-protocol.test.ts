@@ -25,12 +25,11 @@ import {
   type TMmaHeartbeatResponse,
   type TOperation,
 } from '@fleet/contracts';
-import { buildApp } from '../../app.js';
 import { selectServerStatusFaults } from '../../engine/issues/server-status-check.js';
 import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
 import { remoteClass } from '../../engine/operations/start-rules.js';
-import { startAgentFixture, type AgentFixture } from '../../../test/operation-fixtures.js';
-import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../../test/db-url.js';
+import type { AgentFixture } from '../../../test/operation-fixtures.js';
+import { startAppBesideAgent } from '../../../test/mma-agent-fixtures.js';
 
 let f: AgentFixture;
 let app: FastifyInstance;
@@ -38,14 +37,7 @@ let admin: Record<string, string>;
 let mma: TMmaAgentRegisterResponse;
 
 beforeAll(async () => {
-  f = await startAgentFixture({ passMs: 200, anomalyFailures: 1_000 });
-  app = await buildApp({
-    db: f.database.db,
-    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
-  });
-  await app.ready();
-  const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'admin' } });
-  admin = { authorization: `Bearer ${login.json().accessToken.token as string}` };
+  ({ f, app, admin } = await startAppBesideAgent());
   const list = (await app.inject({ method: 'GET', url: '/api/v1/mma/classes', headers: admin })).json() as TMmaClass[];
   const c = list.find((x) => x.id === CLASS_CUSTOMER_STAGING)!;
   const i = c.mmaInstance!;
