@@ -17,7 +17,7 @@ import type { Db } from '../../db/client.js';
 import { operations } from '../../db/schema.js';
 import { CLAIM_LOCK_NAMESPACE } from '../tasks/tasks.repository.js';
 import type { OperationRow } from './operations.repository.js';
-import { logLine } from './agent.repository.js';
+import { logLine, selectOperationEvents } from './agent.repository.js';
 import { cancelledOutcome, finishIn, timedOut, type EndedOperation, type OperationOutcome } from './agent-finish.repository.js';
 import { inProcessClass, machineReady, operationStartable, remoteClass } from './start-rules.js';
 import { IDEMPOTENT_OPERATION_TYPES, MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
@@ -121,7 +121,8 @@ export async function claimOperations(db: Db, o: ClaimOptions): Promise<Operatio
         output = o.output || ${sqlLogLine(sql`case when o.decision_reason is not null then 'Cancelled: ' || o.decision_reason else 'Cancelled by ' || coalesce(o.decided_by, 'an operator') end`)}
       where o.machine_id = any(${sql.param(ids)}::int[]) and o.status is null and o.finished_at is null and o.decision = 'CANCEL'
       returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.fail_counter as "failCounter"`);
-    for (const c of cancelled.rows) ended.push({ ...c, status: 'FAILURE', counted: false, panicked: false });
+    const cancelEvents = new Map((await selectOperationEvents(tx, cancelled.rows.map((c) => c.id))).map((e) => [e.operation.id, e]));
+    for (const c of cancelled.rows) ended.push({ ...c, status: 'FAILURE', counted: false, panicked: false, event: cancelEvents.get(c.id)! });
 
     const scope = o.scope ?? inProcessClass;
     const { rows: running } = await tx.execute<{

@@ -14,7 +14,8 @@ import type { Db, Tx } from '../../db/client.js';
 import { accounts, operations } from '../../db/schema.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { raiseIssue } from '../issues/raise.js';
-import { AGENT_USER, logLine, type OperationLease } from './agent.repository.js';
+import type { TOperation } from '@fleet/contracts';
+import { AGENT_USER, logLine, selectOperationEvents, type OperationLease } from './agent.repository.js';
 
 /** How an operation ends. `counts`: a failure that raises the machine's failCounter (not a cancel). */
 export type OperationOutcome = { status: 'SUCCESS' } | { status: 'FAILURE'; message: string; counts: boolean };
@@ -31,6 +32,12 @@ export interface EndedOperation {
   failCounter: number;
   /** This failure put the machine in Panic (failCounter reached the threshold). */
   panicked: boolean;
+  /**
+   * Its OperationFinished payload, read in the finish's own transaction: a
+   * finish that committed always has its event, even when the database goes
+   * away right after the commit (a read after it could fail, and the event was lost).
+   */
+  event: { operation: TOperation; classIds: number[] };
 }
 
 /** The failure of an operation that ran past its timeout. */
@@ -120,7 +127,7 @@ async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures 
     returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.type_name as "typeName",
       right(o.output, ${OUTPUT_TAIL_CHARS}) as "outputTail"`);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const results = new Map<number, EndedOperation>();
+  const results = new Map<number, Omit<EndedOperation, 'event'>>();
 
   const successes = finishes.filter((f) => f.outcome.status === 'SUCCESS' && byId.has(f.lease.operationId));
   if (successes.length > 0) {
@@ -151,7 +158,11 @@ async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures 
     if (counted) await raiseOperationIssues(tx, { ...row, message: outcome.message, failCounter, panicked });
     results.set(row.id, { id: row.id, machineId: row.machineId, classId: row.classId, status: 'FAILURE', counted, failCounter, panicked });
   }
-  return finishes.map((f) => results.get(f.lease.operationId));
+  const events = new Map((await selectOperationEvents(tx, [...results.keys()])).map((e) => [e.operation.id, e]));
+  return finishes.map((f) => {
+    const ended = results.get(f.lease.operationId);
+    return ended && { ...ended, event: events.get(ended.id)! };
+  });
 }
 
 /** Characters of an operation's output an issue log keeps (its end, where the failure is). */

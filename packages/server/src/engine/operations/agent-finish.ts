@@ -6,12 +6,13 @@
  * failCounter rule per operation, Panic at `panicFailures`). If a batch fails
  * (a deadlock with another writer of a machine), its operations are finished
  * one by one; a database that went away fails the whole batch. After the
- * commit, one read gives OperationFinished of all of them, then the anomaly
+ * commit, OperationFinished of each (its payload read in the finish's own
+ * transaction, so a committed finish is always announced), then the anomaly
  * rule runs for each class with a counted failure (`anomalyFailures` within
  * `anomalyWindowMinutes`); only then does each finish resolve, so that the
  * engine frees its machine's slot after its events.
  *
- * Failures of the event read and of the anomaly rule are reported, not thrown:
+ * Failures of the OperationStarted read and of the anomaly rule are reported, not thrown:
  * the operation has ended all the same.
  */
 import type { Logger } from 'pino';
@@ -56,7 +57,7 @@ export function createOperationFinisher({ db, events, log, report, settings: s }
   /** After operations ended: OperationFinished, then the anomaly rule of each class with a counted failure. */
   async function afterEnded(ended: EndedOperation[]): Promise<void> {
     if (ended.length === 0) return;
-    await announce('OperationFinished', ended.map((e) => e.id));
+    for (const e of ended) events.emit({ name: 'OperationFinished', ...e.event });
     for (const e of ended) if (e.panicked) log?.warn({ machineId: e.machineId, failCounter: e.failCounter }, 'machine in Panic after repeated operation failures');
     for (const classId of new Set(ended.filter((e) => e.counted).map((e) => e.classId))) {
       try {

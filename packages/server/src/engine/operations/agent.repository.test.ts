@@ -41,6 +41,8 @@ async function operation(m: typeof machines.$inferSelect, values: Partial<typeof
 
 const CLAIM = { worker: 'batch:1:abc', staleMs: 30_000, maxAttempts: 3, panicFailures: 3 };
 const row = async (id: number) => (await db().select().from(operations).where(eq(operations.id, id)))[0]!;
+/** An ended operation's OperationFinished payload, read in its finish's transaction: the operation as it ended. */
+const announced = (id: number, status: 'SUCCESS' | 'FAILURE') => ({ operation: expect.objectContaining({ id, status }), classIds: [1, 1] });
 
 describe('claimOperations (many machines, one transaction)', () => {
   it('cancels, finds busy, resumes, starts the oldest and leaves idle machines, each machine on its own', async () => {
@@ -61,7 +63,9 @@ describe('claimOperations (many machines, one transaction)', () => {
     const claims = await claimOperations(db(), { ...CLAIM, machineIds: [unmanaged.id, idle.id, cancelling.id, stale.id, busy.id, queued.id, queued.id] });
 
     expect(claims.busy).toEqual([busy.id]);
-    expect(claims.ended).toEqual([{ id: cancelledId, machineId: cancelling.id, classId: 1, status: 'FAILURE', counted: false, failCounter: 0, panicked: false }]);
+    expect(claims.ended).toEqual([
+      { id: cancelledId, machineId: cancelling.id, classId: 1, status: 'FAILURE', counted: false, failCounter: 0, panicked: false, event: announced(cancelledId, 'FAILURE') },
+    ]);
     const byMachine = new Map(claims.claimed.map((c) => [c.operation.machineId, c]));
     expect([...byMachine.keys()].sort((a, b) => a - b)).toEqual([queued.id, stale.id, cancelling.id].sort((a, b) => a - b));
     expect(byMachine.get(queued.id)).toMatchObject({ resumed: false, remainingMs: 600_000, operation: { id: first, status: 'RUNNING', attempts: 1, worker: CLAIM.worker } });
@@ -103,10 +107,10 @@ describe('finishOperations (many operations, one transaction)', () => {
     );
 
     expect(ended).toEqual([
-      { id: succeededId, machineId: recovering.id, classId: 1, status: 'SUCCESS', counted: false, failCounter: 0, panicked: false },
+      { id: succeededId, machineId: recovering.id, classId: 1, status: 'SUCCESS', counted: false, failCounter: 0, panicked: false, event: announced(succeededId, 'SUCCESS') },
       undefined,
-      { id: failedId, machineId: failing.id, classId: 1, status: 'FAILURE', counted: true, failCounter: 1, panicked: false },
-      { id: cleanId, machineId: clean.id, classId: 1, status: 'SUCCESS', counted: false, failCounter: 0, panicked: false },
+      { id: failedId, machineId: failing.id, classId: 1, status: 'FAILURE', counted: true, failCounter: 1, panicked: false, event: announced(failedId, 'FAILURE') },
+      { id: cleanId, machineId: clean.id, classId: 1, status: 'SUCCESS', counted: false, failCounter: 0, panicked: false, event: announced(cleanId, 'SUCCESS') },
     ]);
     const rows = new Map((await db().select().from(operations).where(inArray(operations.id, [succeededId, takenId, failedId, cleanId]))).map((r) => [r.id, r]));
     expect(rows.get(succeededId)).toMatchObject({ status: 'SUCCESS', failCounter: 0 });
