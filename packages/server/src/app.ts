@@ -44,6 +44,7 @@ import { createTaskEvents, type TaskEvents } from './engine/push/events.js';
 import { createTaskQueue, type TaskQueue } from './engine/tasks/queue.js';
 import { createOperationQueue, type OperationQueue } from './engine/operations/queue.js';
 import { MODULES, type Services } from './modules/index.js';
+import { registerMetricsRoute, type MetricsEndpoint } from './metrics/metrics-route.js';
 import { createServices, moduleTags, registerModuleRoutes } from './modules/module.js';
 
 export const API_PREFIX = '/api/v1';
@@ -86,6 +87,8 @@ export interface AppOptions {
    * for tests that do not look at stored files.
    */
   store?: ObjectStore;
+  /** `GET /metrics` and the request histogram (`METRICS_TOKEN`, issue 28); absent: no `/metrics` (404). */
+  metrics?: MetricsEndpoint;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -105,6 +108,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(createSerializerCompiler({ checkJsonText: opts.config.production !== true }));
   // First, so that its headers and limits apply to every answer, errors included.
   await registerHttpSecurity(app, opts.config.rateLimit);
+  // Before every route, so that its onResponse hook times them all.
+  if (opts.metrics) registerMetricsRoute(app, opts.metrics);
 
   const { db, config } = opts;
   const events = opts.events ?? createTaskEvents();

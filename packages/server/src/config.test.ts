@@ -99,4 +99,16 @@ describe('loadConfig (DESIGN §4)', () => {
       expect(() => loadConfig({ DATA_DIR: dir, GRAFANA_URL: bad }), bad).toThrow(/GRAFANA_URL must be the http\(s\) URL of Grafana, or none/);
     }
   });
+
+  it('reads the metrics token and port: off by default, at least 16 characters, the worker on METRICS_PORT or PORT (issue 28)', () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).metrics).toBeNull();
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'a-long-enough-token' }).metrics).toEqual({ token: 'a-long-enough-token', port: 3000 });
+    expect(loadConfig({ DATA_DIR: dir, PORT: '8080', METRICS_TOKEN: 'a-long-enough-token' }).metrics).toEqual({ token: 'a-long-enough-token', port: 8080 });
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' }).metrics).toEqual({ token: 'a-long-enough-token', port: 9464 });
+    for (const bad of ['short', 'has a space in it too', '               x']) {
+      expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: bad }), bad).toThrow('METRICS_TOKEN must be at least 16 characters, without spaces');
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be a port number/);
+  });
 });

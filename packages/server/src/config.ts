@@ -101,6 +101,13 @@ export interface Config {
    * {@link DEFAULT_GRAFANA_URL}; `none`: no machine has a Grafana link.
    */
   grafanaUrl: string | null;
+  /**
+   * `METRICS_TOKEN`: the bearer token Prometheus reads `GET /metrics` with
+   * (issue 28; `metrics/README.md`), at least 16 characters; unset: no
+   * `/metrics`. `METRICS_PORT`: where a worker (`ROLE=worker`, no API) serves
+   * it, default `PORT`; the API roles serve it beside the API.
+   */
+  metrics: { token: string; port: number } | null;
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
@@ -167,6 +174,18 @@ export function grafanaUrlConfig(value: string | undefined): string | null {
     throw new ConfigError(`GRAFANA_URL must be the http(s) URL of Grafana, or none (got '${value}')`);
   }
   return value.replace(/\/+$/, '');
+}
+
+/** `METRICS_TOKEN` and `METRICS_PORT` (see {@link Config.metrics}); throws a `ConfigError` for a short token or a bad port. */
+export function metricsConfig(env: NodeJS.ProcessEnv, port: number): Config['metrics'] {
+  const token = env.METRICS_TOKEN;
+  if (token === undefined || token === '') return null;
+  if (token.trim().length < 16 || /\s/.test(token)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : port;
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535) {
+    throw new ConfigError(`METRICS_PORT must be a port number (got '${env.METRICS_PORT}')`);
+  }
+  return { token, port: metricsPort };
 }
 
 /** Default `PROBE_INTERVAL_S`, seconds (DESIGN §14). */
@@ -339,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit,
     objectStore: objectStoreConfig(env, dataDir),
     grafanaUrl: grafanaUrlConfig(env.GRAFANA_URL),
+    metrics: metricsConfig(env, port),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',

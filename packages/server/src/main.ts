@@ -36,6 +36,9 @@ import { createTaskEvents } from './engine/push/events.js';
 import { createTaskHub } from './engine/push/task-hub.js';
 import { ENGINE_PARTS, startEngineParts, type MadeEnginePart } from './engine/parts.js';
 import { createObjectStore } from './storage/index.js';
+import type { FastifyInstance } from 'fastify';
+import { createFleetMetrics, type FleetMetrics } from './metrics/fleet-metrics.js';
+import { startMetricsServer } from './metrics/metrics-route.js';
 
 /** Longest graceful stop before the process exits anyway, ms (the engine waits up to 10 s for tasks). */
 const STOP_TIMEOUT_MS = 30_000;
@@ -62,6 +65,9 @@ async function main() {
   let database: OpenDatabase | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let hub: ReturnType<typeof createTaskHub> | undefined;
+  let metrics: FleetMetrics | undefined;
+  /** A worker's `/metrics` listener (`METRICS_PORT`); the API roles serve it on `app`. */
+  let metricsServer: FastifyInstance | undefined;
   /** The engine parts made so far, in start order (engine/parts.ts). */
   const engineParts: MadeEnginePart[] = [];
 
@@ -81,7 +87,12 @@ async function main() {
     }
   };
   const closeAll = async (): Promise<boolean> => {
-    const results = [await step('push channel', hub && (() => hub!.close())), await step('http', app && (() => app!.close()))];
+    const results = [
+      await step('push channel', hub && (() => hub!.close())),
+      await step('http', app && (() => app!.close())),
+      await step('metrics', metricsServer && (() => metricsServer!.close())),
+    ];
+    metrics?.close();
     // The engine parts in the reverse of their start order: what makes work before what does it.
     for (const part of engineParts.toReversed()) results.push(await step(part.name, () => part.run.stop()));
     results.push(await step('database', database && (() => database!.shutdown())));
@@ -139,7 +150,11 @@ async function main() {
     const events = createTaskEvents({ onListenerError: (err) => log.warn({ err }, 'task event listener failed') });
     // One provider for the API (cloud images) and the engines, so that injected faults and state are shared.
     const cloud = createCloudProvider({ name: config.cloudProvider, db: database.db, simDelayMs: config.simCloudDelayMs, aws: config.aws });
-    app = await buildApp({ db: database.db, config, logger: log, events, cloud, store });
+    // Prometheus metrics (METRICS_TOKEN, issue 28): the fleet gauges from the API roles only, so that they count once.
+    if (config.metrics) metrics = createFleetMetrics({ events });
+    if (config.role !== 'worker') metrics?.watchFleet(database.db);
+    const metricsEndpoint = metrics && config.metrics ? { metrics, token: config.metrics.token } : undefined;
+    app = await buildApp({ db: database.db, config, logger: log, events, cloud, store, metrics: config.role === 'worker' ? undefined : metricsEndpoint });
     const services = app.services;
     // The push channel: with several processes (ROLE api or worker) the Postgres
     // adapter carries events between them; a worker only broadcasts.
@@ -150,13 +165,20 @@ async function main() {
       pool: config.role === 'all' ? undefined : database.pool,
       log,
     });
+    const { io } = hub;
+    metrics?.watchPushClients(() => io.engine?.clientsCount ?? 0);
     if (config.role !== 'api') {
       const { operations, tasks } = app.deps;
-      await startEngineParts(ENGINE_PARTS, { config, db: database.db, log, events, cloud, store, operations, tasks }, engineParts);
+      await startEngineParts(ENGINE_PARTS, { config, db: database.db, log, events, cloud, store, operations, tasks, metrics }, engineParts);
     }
 
     if (config.role === 'worker') {
-      log.info('worker started: running machine tasks, operations and schedules, not serving HTTP');
+      if (metricsEndpoint) metricsServer = await startMetricsServer(metricsEndpoint, config.metrics!.port);
+      log.info(
+        metricsServer
+          ? `worker started: running machine tasks, operations and schedules; metrics on port ${config.metrics!.port}`
+          : 'worker started: running machine tasks, operations and schedules, not serving HTTP',
+      );
       return;
     }
     await app.listen({ port: config.port, host: '0.0.0.0' });

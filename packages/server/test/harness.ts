@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import type { ObjectStore } from '../src/storage/object-store.js';
 import { createLocalObjectStore } from '../src/storage/local-store.js';
 import { connectDatabase, type Database } from '../src/db/client.js';
@@ -144,7 +144,9 @@ export function useTestDatabase(opts: TestDatabaseOptions = {}): TestDatabase {
 }
 
 /** `store`: the object store of library files (default: a local one in a temporary folder). */
-export async function startTestApp(opts: { tokenLifetimeSeconds?: number; store?: ObjectStore } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { tokenLifetimeSeconds?: number; store?: ObjectStore; events?: AppOptions['events']; metrics?: AppOptions['metrics'] } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase({ max: 5 });
   const storeRoot = opts.store ? undefined : await mkdtemp(join(tmpdir(), 'fleet-test-objects-'));
   const store = opts.store ?? createLocalObjectStore({ root: storeRoot! });
@@ -154,6 +156,8 @@ export async function startTestApp(opts: { tokenLifetimeSeconds?: number; store?
     config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
     store,
+    events: opts.events,
+    metrics: opts.metrics,
   });
   await app.ready();
   const tokens = new Map<string, string>();

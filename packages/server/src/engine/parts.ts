@@ -44,6 +44,7 @@ import { createProbeEngine } from './probes/prober.js';
 import { createSimulatedEndpoint } from './probes/endpoint.js';
 import { startScheduler, type RunningScheduler } from './schedules/scheduler.js';
 import { startHistoryRetention } from './history/history.js';
+import type { FleetMetrics } from '../metrics/fleet-metrics.js';
 
 /** What the parts run on: the process's configuration and database, and what the API shares with them. */
 export interface EngineContext {
@@ -59,6 +60,8 @@ export interface EngineContext {
   /** The API's queues (`app.deps`), through which the deploy controller and the scheduler queue work. */
   operations: OperationQueue;
   tasks: TaskQueue;
+  /** The process's metrics (`METRICS_TOKEN`; `metrics/fleet-metrics.ts`): the probes report their lag and count to them. */
+  metrics?: FleetMetrics;
 }
 
 /** One part made from the context: started (when it has a `start`) after it was made, stopped at the end. */
@@ -136,10 +139,12 @@ export const ENGINE_PARTS: readonly EnginePart[] = [
   },
   {
     name: 'probes',
-    make: ({ config, db, log }) =>
-      config.probes.intervalS > 0
-        ? createProbeEngine({ db, endpoint: createSimulatedEndpoint({ failMachines: config.probes.failMachines }), intervalS: config.probes.intervalS, log })
-        : undefined,
+    make: ({ config, db, log, metrics }) => {
+      if (config.probes.intervalS === 0) return undefined;
+      const probes = createProbeEngine({ db, endpoint: createSimulatedEndpoint({ failMachines: config.probes.failMachines }), intervalS: config.probes.intervalS, log });
+      metrics?.watchProbes(probes.stats);
+      return probes;
+    },
   },
   {
     // Finished rollouts and operations' outputs deleted after HISTORY_RETENTION_DAYS (issue 25 point 6).
