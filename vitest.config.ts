@@ -34,6 +34,7 @@ export default defineConfig({
         'test/database-loss-embedded.test.ts',
         'operations/crash-recovery.test.ts',
         'test/contract-fuzz.test.ts',
+        'cli/src/cli.test.ts',
         'tasks/crash-recovery.test.ts',
       ]),
     },

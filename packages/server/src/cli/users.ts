@@ -1,4 +1,5 @@
 /**
+ * `fleet users <command>` (the command line, issue 28 point 4), also
  * `npm run users -- <command>`: manage console users (DESIGN §4).
  *
  *   add <username> --name <name> --email <email> [--password <pw>] [--permission write] [--group G]...
@@ -13,6 +14,7 @@
  * apply to signed-in users at their next request.
  */
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { asc, eq } from 'drizzle-orm';
@@ -23,7 +25,7 @@ import { embeddedUrlFile, startEmbeddedPostgres } from '../db/embedded.js';
 import { users } from '../db/schema.js';
 import { hashPassword } from '../modules/auth/auth.service.js';
 
-const USAGE = `Usage: npm run users -- <add|passwd|grant|revoke|disable|enable|list> [username] [options]
+const USAGE = `Usage: fleet users <add|passwd|grant|revoke|disable|enable|list> [username] [options]
   add <username> --name <name> --email <email> [--password <pw>] [--permission write] [--group <group>]
   passwd <username> [--password <pw>]
   grant|revoke <username> [--permission <p>]... [--group <g>]...
@@ -80,8 +82,15 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function main() {
+/**
+ * Runs one users command of `args` (`['add', 'pat', '--name', …]`) against the
+ * database (see the module docstring); prints what it did. A bad command line
+ * exits 2 with the usage; a refused change (an unknown or existing user, a
+ * short password) throws.
+ */
+export async function runUsersCommand(args: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
+    args,
     allowPositionals: true,
     options: {
       name: { type: 'string' },
@@ -158,7 +167,10 @@ async function main() {
   }
 }
 
-main().catch((err: Error) => {
-  console.error(`Error: ${err.message}`);
-  process.exit(1);
-});
+// Run as a script (`npm run users`): the command line's arguments.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runUsersCommand(process.argv.slice(2)).catch((err: Error) => {
+    console.error(`Error: ${err.message}`);
+    process.exit(1);
+  });
+}
