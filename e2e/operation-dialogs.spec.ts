@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TAccountDetail, TBackupFilesResponse, TIrmnVersion, TSaasImage } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
 import { openMenu } from './machine-panel.js';
 import { finished, LONG, newMachine, openAccount, operationsOf } from './operations-fixtures.js';
 
@@ -110,6 +110,9 @@ describe('Create Jump-start AMI', () => {
     });
     await signIn(picking, 'admin', 'admin', `/account/edit/${machine.accountId}`);
     const settings = picking.getByRole('region', { name: 'Instance Settings' });
+    // Once the Edit page's cards have loaded: while they arrive the button moves (a loaded runner's click timed out).
+    await settings.waitFor();
+    await settled(picking);
     await settings.getByRole('button', { name: 'Choose image' }).click();
     const picker = picking.getByRole('dialog', { name: 'Select image' });
     await picker.getByRole('radiogroup', { name: 'Jump-start' }).getByText('Yes', { exact: true }).click();

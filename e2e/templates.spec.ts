@@ -223,6 +223,10 @@ describe('loading templates into the cards', () => {
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     const card = page.getByRole('region', { name: 'License Settings' });
     const picker = card.getByRole('combobox', { name: 'License Settings template' });
+    // Once the cards have loaded, as clickManageTemplates does: while they arrive the header moves
+    // (on a loaded runner the click kept waiting for it to stand still, on both attempts).
+    await card.waitFor();
+    await settled(page);
     await picker.click();
     await picker.fill(name);
     await page.locator('.ant-select-item-option').filter({ hasText: name }).click();

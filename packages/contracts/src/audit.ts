@@ -104,6 +104,12 @@ export const AUDIT_ACTIONS = [
   'AbortRollout',
   'SaveSelection',
   'DeleteSelection',
+  /** Notification channels (issue 28 point 3): added, removed, subscribed, unsubscribed, tested by an admin. */
+  'AddNotificationChannel',
+  'RemoveNotificationChannel',
+  'AddNotificationSubscription',
+  'RemoveNotificationSubscription',
+  'TestNotificationChannel',
 ] as const;
 export const ZAuditAction = z.enum(AUDIT_ACTIONS);
 export type TAuditAction = z.infer<typeof ZAuditAction>;

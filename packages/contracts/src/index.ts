@@ -2,6 +2,7 @@
 export * from './constants.js';
 export * from './common.js';
 export * from './auth.js';
+export * from './sso.js';
 export * from './classes.js';
 export * from './accounts.js';
 export * from './audit.js';
@@ -30,3 +31,4 @@ export * from './updater.js';
 export * from './rollouts.js';
 export * from './version-label.js';
 export * from './console-values.js';
+export * from './notification-channels.js';

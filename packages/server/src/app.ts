@@ -46,6 +46,7 @@ import { createOperationQueue, type OperationQueue } from './engine/operations/q
 import { MODULES, type Services } from './modules/index.js';
 import { registerMetricsRoute, type MetricsEndpoint } from './metrics/metrics-route.js';
 import { createServices, moduleTags, registerModuleRoutes } from './modules/module.js';
+import { SSO_OFF } from './modules/sso/sso.config.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -71,7 +72,7 @@ export interface AppOptions {
   db: Db;
   /** `grafanaUrl` absent: {@link DEFAULT_GRAFANA_URL}. */
   config: Pick<Config, 'jwtSecret' | 'dataKey' | 'webDist' | 'rateLimit'> &
-    Partial<Pick<Config, 'production' | 'grafanaUrl' | 'rolloutRequireSecondApprover' | 'agent'>>;
+    Partial<Pick<Config, 'production' | 'grafanaUrl' | 'rolloutRequireSecondApprover' | 'agent' | 'sso'>>;
   logger?: Logger | false;
   /** Token lifetime override (tests). */
   tokenLifetimeSeconds?: number;
@@ -137,6 +138,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       grafanaUrl: config.grafanaUrl === undefined ? DEFAULT_GRAFANA_URL : config.grafanaUrl,
       rolloutRequireSecondApprover: config.rolloutRequireSecondApprover ?? true,
       agent: config.agent ?? DEFAULT_AGENT,
+      sso: config.sso ?? SSO_OFF,
     }),
   );
 

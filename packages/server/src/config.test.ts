@@ -111,4 +111,14 @@ describe('loadConfig (DESIGN §4)', () => {
     }
     expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be a port number/);
   });
+
+  it('reads PUBLIC_URL, the base of the notifications\' links: http://localhost:<PORT> by default, an http(s) URL without its trailing slash (issue 28)', () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ DATA_DIR: dir, PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'https://fleet.example.net/console/' }).publicUrl).toBe('https://fleet.example.net/console');
+    for (const bad of ['fleet.example.net', 'ftp://fleet.example.net', 'https://fleet.example.net/?a=1', 'https://fleet.example.net/#/x']) {
+      expect(() => loadConfig({ DATA_DIR: dir, PUBLIC_URL: bad }), bad).toThrow(/^PUBLIC_URL must be the http\(s\) URL the console is opened at/);
+    }
+  });
 });

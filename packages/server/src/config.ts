@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
+import { ssoConfig, type SsoConfig } from './modules/sso/sso.config.js';
 
 export type SeedKind = 'demo' | 'none' | 'scale';
 export type Role = 'all' | 'api' | 'worker';
@@ -108,6 +109,19 @@ export interface Config {
    * it, default `PORT`; the API roles serve it beside the API.
    */
   metrics: { token: string; port: number } | null;
+  /**
+   * `PUBLIC_URL`: the console's address as its users open it, without a trailing
+   * slash (default `http://localhost:<PORT>`): every notification message links
+   * to a page under it (issue 28 point 3; `engine/notification-delivery/README.md`).
+   */
+  publicUrl: string;
+  /**
+   * Single sign-on (issue 28 point 2; `modules/sso/sso.config.ts` names the
+   * variables: `OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`,
+   * `OIDC_NAME`, `OIDC_GROUPS_CLAIM`, `OIDC_GROUP_MAP`, `LOCAL_LOGIN`; the
+   * redirect URI is under `PUBLIC_URL`). `oidc` null: no single sign-on.
+   */
+  sso: SsoConfig;
   /** Folder of the built console served at `/`, if built. */
   webDist: string;
   logLevel: string;
@@ -164,15 +178,18 @@ export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';
 export function grafanaUrlConfig(value: string | undefined): string | null {
   if (value === undefined || value === '') return DEFAULT_GRAFANA_URL;
   if (value === 'none') return null;
+  return baseUrl(value, `GRAFANA_URL must be the http(s) URL of Grafana, or none (got '${value}')`);
+}
+
+/** `value` as a base URL: http(s), no query or fragment, without its trailing slash; else a `ConfigError` saying `message`. */
+function baseUrl(value: string, message: string): string {
   let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new ConfigError(`GRAFANA_URL must be the http(s) URL of Grafana, or none (got '${value}')`);
-  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) throw new ConfigError(message);
   return value.replace(/\/+$/, '');
 }
 
@@ -186,6 +203,12 @@ export function metricsConfig(env: NodeJS.ProcessEnv, port: number): Config['met
     throw new ConfigError(`METRICS_PORT must be a port number (got '${env.METRICS_PORT}')`);
   }
   return { token, port: metricsPort };
+}
+
+/** `PUBLIC_URL` (see {@link Config.publicUrl}): an http(s) URL without its trailing slash; throws a `ConfigError` for anything else. */
+export function publicUrlConfig(value: string | undefined, port: number): string {
+  if (value === undefined || value === '') return `http://localhost:${port}`;
+  return baseUrl(value, `PUBLIC_URL must be the http(s) URL the console is opened at (got '${value}')`);
 }
 
 /** Default `PROBE_INTERVAL_S`, seconds (DESIGN §14). */
@@ -359,6 +382,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     objectStore: objectStoreConfig(env, dataDir),
     grafanaUrl: grafanaUrlConfig(env.GRAFANA_URL),
     metrics: metricsConfig(env, port),
+    publicUrl: publicUrlConfig(env.PUBLIC_URL, port),
+    sso: ssoConfig(env, publicUrlConfig(env.PUBLIC_URL, port), ConfigError),
     webDist: resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? 'info',
     production: env.NODE_ENV === 'production',

@@ -25,6 +25,7 @@
  * request (body, path or rows) below. `FUZZ_SEED` replays another run of the
  * generators.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INT4_MAX } from '@fleet/contracts';
 import { sql } from 'drizzle-orm';
@@ -34,6 +35,7 @@ import { insertAccount } from './fixtures.js';
 import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
 import { HEALTHY_SITE_SERVER, newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
+import { insertHandoff } from '../src/modules/sso/sso.repository.js';
 import { TEST_DATA_KEY } from './db-url.js';
 import { SPARE_CLOUD_IMAGES } from '../src/seed/catalogue.js';
 import { fillPath, findPathIds, pathValues as pathValuesOf, type PathIds } from './openapi-requests.js';
@@ -128,6 +130,13 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   updateSaasImage: () => current(`/cloud/images/${ids.saasImage}`),
   createSaasImage: async () => ({ name: 'fuzz-image', region: SPARE_CLOUD_IMAGES[0].region, cloudImage: SPARE_CLOUD_IMAGES[0].imageId }),
   login: async () => ({ username: 'viewer', password: 'viewer' }),
+  // Issue 28: a sign-in code as a single sign-on callback hands one over, for each request (each works once).
+  exchangeSsoCode: async () => {
+    const code = randomUUID();
+    const [viewer] = (await t.database.db.execute<{ id: number }>(sql`select id from users where username = 'viewer'`)).rows;
+    await insertHandoff(t.database.db, { codeHash: createHash('sha256').update(code).digest('hex'), userId: viewer!.id, expiresAt: new Date(Date.now() + 60_000) });
+    return { code };
+  },
   // A registration token of its own for each request (each works once).
   registerMmaAgent: () => newRegistration(t),
   // The MMA protocol: no wait, and the claimed operation's lease at the output's current end.
@@ -148,6 +157,8 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
     deprecatedAtVersionId: null,
   }),
   updateDeployerConfig: async () => ({ protected: false, defaultValue: null, versionId: null, deprecatedAtVersionId: null }),
+  // A webhook channel (issue 28): the generated URL is no http(s) URL.
+  createNotificationChannel: async () => ({ kind: 'webhook', name: 'Fuzz hook', url: 'https://hooks.example/fuzz' }),
 };
 
 /** Path parameters naming other rows than `ids` (set in beforeAll). */

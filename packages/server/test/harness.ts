@@ -143,9 +143,9 @@ export function useTestDatabase(opts: TestDatabaseOptions = {}): TestDatabase {
   };
 }
 
-/** `store`: the object store of library files (default: a local one in a temporary folder). */
+/** `store`: the object store of library files (default: a local one in a temporary folder); `sso`: single sign-on (default off). */
 export async function startTestApp(
-  opts: { tokenLifetimeSeconds?: number; store?: ObjectStore; events?: AppOptions['events']; metrics?: AppOptions['metrics'] } = {},
+  opts: { tokenLifetimeSeconds?: number; store?: ObjectStore; events?: AppOptions['events']; metrics?: AppOptions['metrics']; sso?: AppOptions['config']['sso'] } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase({ max: 5 });
   const storeRoot = opts.store ? undefined : await mkdtemp(join(tmpdir(), 'fleet-test-objects-'));
@@ -153,7 +153,7 @@ export async function startTestApp(
   const app = await buildApp({
     db: database.db,
     // Limits no test reaches by accident (security-headers.test.ts tests them with low ones).
-    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 } },
+    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 }, sso: opts.sso },
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
     store,
     events: opts.events,

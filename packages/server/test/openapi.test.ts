@@ -87,8 +87,8 @@ describe('the OpenAPI description', () => {
 
   it('derives the problem responses from the route: validation, token, permission, id, declared statuses, rate limit, database away', () => {
     const statuses = (operationId: string) => Object.keys(operations.get(operationId)?.responses ?? {}).filter((s) => Number(s) >= 400 && Number(s) < 500);
-    // Public, validated, 401 declared (wrong credentials), throttled.
-    expect(statuses('login')).toEqual(['400', '401', '429']);
+    // Public, validated, 401 declared (wrong credentials), 403 declared (LOCAL_LOGIN=false), throttled.
+    expect(statuses('login')).toEqual(['400', '401', '403', '429']);
     expect(operations.get('login')?.security).toEqual([]);
     expect(statuses('getHealth')).toEqual(['429']);
     // A read with no input: token only.

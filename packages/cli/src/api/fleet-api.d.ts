@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in; 401 on wrong credentials, 429 after 5 failures a minute
-         * @description Signs in with username and password and answers a bearer JWT with its expiry (DESIGN §5, spec 1 §7 Auth and user). Wrong credentials answer 401; after 5 failed sign-ins of a username from one address within a minute, 429 with `Retry-After`. Every attempt is audited. Public: no token needed.
+         * @description Signs in with username and password and answers a bearer JWT with its expiry (DESIGN §5, spec 1 §7 Auth and user). Wrong credentials answer 401; after 5 failed sign-ins of a username from one address within a minute, 429 with `Retry-After`; with `LOCAL_LOGIN=false` (single sign-on only, issue 28 point 2), 403. Every attempt is audited. Public: no token needed.
          */
         post: operations["login"];
         delete?: never;
@@ -94,6 +94,46 @@ export interface paths {
          */
         put: operations["changePassword"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on and password sign-in offered
+         * @description Whether the login page offers 'Sign in with <name>' (single sign-on configured: `OIDC_ISSUER`…), the provider's name (`OIDC_NAME`), and whether it offers the password form (`LOCAL_LOGIN`). Public: no token needed.
+         */
+        get: operations["getSsoInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The access token of a single sign-on
+         * @description Exchanges the one-time code the single sign-on's callback put in the console's URL (`/#/login?sso=<code>`; valid once, for a minute) for the bearer JWT `POST /auth/login` answers (issue 28 point 2). An unknown, expired or used code: 400 naming `code`. Public: no token needed.
+         */
+        post: operations["exchangeSsoCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3208,6 +3248,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification channels (admins)
+         * @description Every notification channel with where it sends and its subscriptions, oldest first (issue 28); never a webhook's secret. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        get: operations["listNotificationChannels"];
+        put?: never;
+        /**
+         * Add a notification channel (admins, audited)
+         * @description Adds a channel: a webhook (POST JSON signed with X-Fleet-Signature: sha256=<HMAC-SHA256 of the body>), a Slack-compatible incoming webhook, or an email address. A webhook's secret is answered this once. 409 past 100 channels. Audited AddNotificationChannel. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        post: operations["createNotificationChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-channels/{id}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe a channel to events (admins, audited)
+         * @description Subscribes a channel to event kinds, optionally only those of one class or one account (400 when it does not exist). Events from then on are delivered; a channel gets an event once however many of its subscriptions match. 404 unknown channel; 409 past 50 subscriptions. Audited AddNotificationSubscription. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        post: operations["createNotificationSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-channels/{id}/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a subscription (admins, audited)
+         * @description Removes a subscription. 404 unknown. Audited RemoveNotificationSubscription. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        delete: operations["deleteNotificationSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message (admins, audited)
+         * @description 'Send test message': queues a test message to the channel through the worker's outbox; its delivery shows in GET /notification-deliveries. 404 unknown. Audited TestNotificationChannel. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        post: operations["testNotificationChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a notification channel (admins, audited)
+         * @description Removes a channel with its subscriptions and deliveries (those not sent are dropped). 404 unknown. Audited RemoveNotificationChannel. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        delete: operations["deleteNotificationChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent notification deliveries (admins)
+         * @description The newest deliveries of the outbox first (default 50, at most 200), optionally of one channel: status Pending, Sent or Failed, attempts, the last error, when sent or tried next. Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others. Needs permission `write`.
+         */
+        get: operations["listNotificationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3328,6 +3492,15 @@ export interface operations {
             };
             /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3510,6 +3683,114 @@ export interface operations {
             };
             /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getSsoInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        name: string | null;
+                        localLogin: boolean;
+                    };
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    exchangeSsoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accessToken: {
+                            token: string;
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4045,7 +4326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4730,7 +5011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4821,7 +5102,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4906,7 +5187,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5836,7 +6117,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5937,7 +6218,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6682,7 +6963,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6892,7 +7173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7057,7 +7338,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7173,7 +7454,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7276,7 +7557,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7512,7 +7793,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7599,7 +7880,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7686,7 +7967,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7773,7 +8054,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7958,7 +8239,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8236,7 +8517,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8333,7 +8614,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8417,7 +8698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8693,7 +8974,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9008,7 +9289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9323,7 +9604,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9852,7 +10133,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9955,7 +10236,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10058,7 +10339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10161,7 +10442,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10360,7 +10641,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10460,7 +10741,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10664,7 +10945,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11075,7 +11356,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11289,7 +11570,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11449,7 +11730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12450,7 +12731,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12657,7 +12938,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13313,7 +13594,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13520,7 +13801,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13603,7 +13884,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13808,7 +14089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14006,7 +14287,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14089,7 +14370,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14226,7 +14507,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14364,7 +14645,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14504,7 +14785,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14641,7 +14922,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14781,7 +15062,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14923,7 +15204,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15061,7 +15342,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15192,7 +15473,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15329,7 +15610,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15916,7 +16197,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16743,7 +17024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16839,7 +17120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16954,7 +17235,7 @@ export interface operations {
         parameters: {
             query?: {
                 accountId?: number;
-                action?: "CreateAccount" | "DeleteAccount" | "PushAccountProperties" | "PushLicenseSettings" | "PushInstanceSettings" | "PushBackupSettings" | "PushIdleSchedule" | "ViewLauncherLogins" | "Login" | "LoginFailed" | "Logout" | "ChangePassword" | "SaveDraftAccount" | "UpdateSite" | "CreateTemplate" | "UpdateTemplate" | "DeleteTemplate" | "MarkCommitBreaking" | "SendCreationMail" | "StartMachine" | "StopMachine" | "TerminateMachine" | "RecreateMachine" | "ResetFailureState" | "ChangeInstanceType" | "UpdateMachine" | "CreateMachine" | "CancelTask" | "ViewCredential" | "UpdateComponentConfig" | "UpdateDeployerConfig" | "CreateComponentConfig" | "CreateDeployerConfig" | "UpdateComponentConfigDefinition" | "DeleteComponentConfigDefinition" | "UpdateDeployerConfigDefinition" | "DeleteDeployerConfigDefinition" | "SendNotification" | "GenerateAccountKeys" | "DownloadAccountKeys" | "FollowLatestCommit" | "QueueOperations" | "ForceBackup" | "ForcePopulate" | "PublishSampleData" | "CreateJumpStartAmi" | "RestoreBackup" | "TestLatestCode" | "ResetLastOperation" | "ProceedOperation" | "CancelOperation" | "MmaStandby" | "UpdateIssue" | "CreateIrmnVersion" | "UpdateIrmnVersion" | "DeleteIrmnVersion" | "CreateSaasImage" | "UpdateSaasImage" | "DeleteSaasImage" | "DeleteCloudImage" | "ScheduledBackup" | "BackupRetention" | "IdleStop" | "IdleResume" | "AutoStop" | "UpdateMmaClass" | "CreateMmaRegistrationToken" | "RegisterMmaAgent" | "RevokeMmaAgent" | "SyncLibraryFiles" | "DeleteLibraryFiles" | "BatchUpdateMachines" | "BatchUpdateAccounts" | "BatchUpdateComponentConfigs" | "BatchUpdateDeployerConfigs" | "UpdateMachinesSoftware" | "UpdateAccountsSoftware" | "RolloutWave" | "RolloutHalted" | "PauseRollout" | "ResumeRollout" | "AbortRollout" | "SaveSelection" | "DeleteSelection";
+                action?: "CreateAccount" | "DeleteAccount" | "PushAccountProperties" | "PushLicenseSettings" | "PushInstanceSettings" | "PushBackupSettings" | "PushIdleSchedule" | "ViewLauncherLogins" | "Login" | "LoginFailed" | "Logout" | "ChangePassword" | "SaveDraftAccount" | "UpdateSite" | "CreateTemplate" | "UpdateTemplate" | "DeleteTemplate" | "MarkCommitBreaking" | "SendCreationMail" | "StartMachine" | "StopMachine" | "TerminateMachine" | "RecreateMachine" | "ResetFailureState" | "ChangeInstanceType" | "UpdateMachine" | "CreateMachine" | "CancelTask" | "ViewCredential" | "UpdateComponentConfig" | "UpdateDeployerConfig" | "CreateComponentConfig" | "CreateDeployerConfig" | "UpdateComponentConfigDefinition" | "DeleteComponentConfigDefinition" | "UpdateDeployerConfigDefinition" | "DeleteDeployerConfigDefinition" | "SendNotification" | "GenerateAccountKeys" | "DownloadAccountKeys" | "FollowLatestCommit" | "QueueOperations" | "ForceBackup" | "ForcePopulate" | "PublishSampleData" | "CreateJumpStartAmi" | "RestoreBackup" | "TestLatestCode" | "ResetLastOperation" | "ProceedOperation" | "CancelOperation" | "MmaStandby" | "UpdateIssue" | "CreateIrmnVersion" | "UpdateIrmnVersion" | "DeleteIrmnVersion" | "CreateSaasImage" | "UpdateSaasImage" | "DeleteSaasImage" | "DeleteCloudImage" | "ScheduledBackup" | "BackupRetention" | "IdleStop" | "IdleResume" | "AutoStop" | "UpdateMmaClass" | "CreateMmaRegistrationToken" | "RegisterMmaAgent" | "RevokeMmaAgent" | "SyncLibraryFiles" | "DeleteLibraryFiles" | "BatchUpdateMachines" | "BatchUpdateAccounts" | "BatchUpdateComponentConfigs" | "BatchUpdateDeployerConfigs" | "UpdateMachinesSoftware" | "UpdateAccountsSoftware" | "RolloutWave" | "RolloutHalted" | "PauseRollout" | "ResumeRollout" | "AbortRollout" | "SaveSelection" | "DeleteSelection" | "AddNotificationChannel" | "RemoveNotificationChannel" | "AddNotificationSubscription" | "RemoveNotificationSubscription" | "TestNotificationChannel";
                 user?: string;
                 from?: string;
                 to?: string;
@@ -17522,7 +17803,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17718,7 +17999,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17811,7 +18092,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17974,7 +18255,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19335,7 +19616,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19574,7 +19855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19746,7 +20027,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19838,7 +20119,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20121,7 +20402,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20363,7 +20644,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20464,7 +20745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20637,7 +20918,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20969,7 +21250,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21158,7 +21439,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21254,7 +21535,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21452,7 +21733,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21659,7 +21940,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21866,7 +22147,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21980,7 +22261,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22194,7 +22475,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22408,7 +22689,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22573,7 +22854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22665,7 +22946,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22756,7 +23037,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22875,7 +23156,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22994,7 +23275,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23114,7 +23395,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23234,7 +23515,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23342,7 +23623,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23420,7 +23701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23511,7 +23792,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23592,7 +23873,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23661,7 +23942,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23751,7 +24032,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23834,7 +24115,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER). */
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23845,6 +24126,640 @@ export interface operations {
             };
             /** @description Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listNotificationChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "email";
+                        target: string;
+                        createdBy: string;
+                        createdAt: string;
+                        subscriptions: {
+                            id: number;
+                            channelId: number;
+                            events: ("RolloutHalted" | "RolloutCompleted" | "RolloutAwaitingApproval" | "OperationPendingApproval" | "MachinePanic" | "ClassStandby" | "IssueOpened")[];
+                            classId: number | null;
+                            accountId: number | null;
+                            createdBy: string;
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "webhook";
+                    name: string;
+                    url: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "slack";
+                    name: string;
+                    url: string;
+                } | {
+                    /** @enum {string} */
+                    kind: "email";
+                    name: string;
+                    /** Format: email */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "email";
+                        target: string;
+                        createdBy: string;
+                        createdAt: string;
+                        subscriptions: {
+                            id: number;
+                            channelId: number;
+                            events: ("RolloutHalted" | "RolloutCompleted" | "RolloutAwaitingApproval" | "OperationPendingApproval" | "MachinePanic" | "ClassStandby" | "IssueOpened")[];
+                            classId: number | null;
+                            accountId: number | null;
+                            createdBy: string;
+                            createdAt: string;
+                        }[];
+                        secret: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated, an operation whose state refuses the decision, no operation to reset. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createNotificationSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    events: ("RolloutHalted" | "RolloutCompleted" | "RolloutAwaitingApproval" | "OperationPendingApproval" | "MachinePanic" | "ClassStandby" | "IssueOpened")[];
+                    /** @default null */
+                    classId?: number | null;
+                    /** @default null */
+                    accountId?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        channelId: number;
+                        events: ("RolloutHalted" | "RolloutCompleted" | "RolloutAwaitingApproval" | "OperationPendingApproval" | "MachinePanic" | "ClassStandby" | "IssueOpened")[];
+                        classId: number | null;
+                        accountId: number | null;
+                        createdBy: string;
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated, an operation whose state refuses the decision, no operation to reset. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    deleteNotificationSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                subscriptionId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    testNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveryId: number;
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    deleteNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Too many requests (the rate limit, or too many failed sign-ins): wait the seconds of `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is not available right now (restarting, stopped or unreachable): send the request again after the seconds of `Retry-After`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listNotificationDeliveries: {
+        parameters: {
+            query?: {
+                channelId?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        channelId: number;
+                        channelName: string;
+                        /** @enum {string} */
+                        event: "RolloutHalted" | "RolloutCompleted" | "RolloutAwaitingApproval" | "OperationPendingApproval" | "MachinePanic" | "ClassStandby" | "IssueOpened" | "Test";
+                        /** @enum {string} */
+                        status: "Pending" | "Sent" | "Failed";
+                        attempts: number;
+                        lastError: string | null;
+                        createdAt: string;
+                        sentAt: string | null;
+                        nextAttemptAt: string | null;
+                    }[];
+                };
+            };
+            /** @description Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

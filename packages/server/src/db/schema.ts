@@ -21,6 +21,7 @@
 // Core: users and tokens, the audit trail.
 export * from '../modules/auth/auth.schema.js';
 export * from '../modules/audit/audit.schema.js';
+export * from '../modules/sso/sso.schema.js';
 // Catalogues.
 export * from '../modules/mma/mma.schema.js';
 export * from '../modules/mma-agents/mma-agents.schema.js';
@@ -41,6 +42,7 @@ export * from '../modules/backups/backups.schema.js';
 export * from '../modules/notifications/notifications.schema.js';
 export * from '../modules/updater/updater.schema.js';
 export * from '../modules/freeze/freeze.schema.js';
+export * from '../modules/notification-channels/notification-channels.schema.js';
 // Engine parts.
 export * from '../engine/cloud/cloud.schema.js';
 export * from '../engine/tasks/tasks.schema.js';

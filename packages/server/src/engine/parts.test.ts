@@ -17,6 +17,7 @@ describe('ENGINE_PARTS', () => {
       'server status check',
       'operation agent',
       'task engine',
+      'notification delivery',
       'account count compaction',
     ]);
   });

@@ -11,7 +11,8 @@
  * tick in flight commits), the rollout engine (the pass in flight commits), the
  * deploy controller, the server status check, the operation agent (running
  * operations handed over), the task engine (running tasks handed over, pg-boss
- * quiet), then the account count compaction; the pool and the database after them
+ * quiet), the notification delivery (its sends in flight settled), then the
+ * account count compaction; the pool and the database after them
  * (`main.ts`).
  *
  * The parts are not the modules' (`modules/module.ts`): their order crosses
@@ -45,6 +46,9 @@ import { createSimulatedEndpoint } from './probes/endpoint.js';
 import { startScheduler, type RunningScheduler } from './schedules/scheduler.js';
 import { startHistoryRetention } from './history/history.js';
 import type { FleetMetrics } from '../metrics/fleet-metrics.js';
+import { mailerFromEnvironment } from '../lib/mailer.js';
+import { DEVOPS_EMAIL } from '@fleet/contracts';
+import { startNotificationDelivery } from './notification-delivery/delivery.js';
 
 /** What the parts run on: the process's configuration and database, and what the API shares with them. */
 export interface EngineContext {
@@ -104,6 +108,12 @@ export const ENGINE_PARTS: readonly EnginePart[] = [
   {
     name: 'account count compaction',
     make: ({ db, log }) => ({ stop: startAccountCountCompaction(db, { log }) }),
+  },
+  {
+    // Notifications through the durable outbox (issue 28 point 3; notification-delivery/README.md); stopped after every part that raises events, its sends settled.
+    name: 'notification delivery',
+    make: ({ config, db, log }) =>
+      startNotificationDelivery({ db, secrets: createSecretBox(config.dataKey), mailer: mailerFromEnvironment(`Fleet Console <${DEVOPS_EMAIL}>`), publicUrl: config.publicUrl, log }),
   },
   {
     name: 'task engine',

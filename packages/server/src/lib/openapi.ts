@@ -34,7 +34,7 @@ import { ZProblemDetails } from '@fleet/contracts';
 import { routeNeedsWrite } from '../auth/principal.js';
 
 /** A status a route may add to its derived problem responses (`config.problems`). */
-export type ExtraProblemStatus = 401 | 404 | 409 | 422 | 502;
+export type ExtraProblemStatus = 401 | 403 | 404 | 409 | 422 | 502;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,7 +60,7 @@ type ProblemStatus = 400 | 403 | 429 | 503 | ExtraProblemStatus;
 const PROBLEMS: Record<ProblemStatus, string> = {
   400: 'Invalid input: `errors` lists every invalid field with its `propertyName`, `errorMessage` and `attemptedValue`.',
   401: 'No bearer token, or the token is invalid, expired or revoked, or the user is disabled (on sign-in: wrong username or password; on the MMA protocol: a user token, or an MMA token unknown or revoked).',
-  403: 'The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER).',
+  403: 'The user lacks permission `write` (or is no admin where the operation says so), or group CustomerProductionAccess for a Customer Production change, or does not own the template, or started the rollout whose wave they approve or reject (ROLLOUT_REQUIRE_SECOND_APPROVER) (on sign-in: the password sign-in is switched off, or the single sign-on groups grant no access).',
   404: 'Not found, or hidden from this user (accounts and machines of class Customer Production without group CustomerProductionAccess).',
   409: 'Conflicts with the current state: a stale section version, a name already used, a task that is no longer New, a machine being terminated, an operation whose state refuses the decision, no operation to reset.',
   422: 'A business rule refuses the request (for example: add-on accounts have no instance settings, sites or keys).',

@@ -10,6 +10,7 @@
  */
 import { healthModule } from './health/health.module.js';
 import { authModule } from './auth/auth.module.js';
+import { ssoModule } from './sso/sso.module.js';
 import { accountsModule } from './accounts/accounts.module.js';
 import { draftsModule } from './drafts/drafts.module.js';
 import { accountSettingsModule } from './account-settings/account-settings.module.js';
@@ -40,11 +41,13 @@ import { backupsModule } from './backups/backups.module.js';
 import { rolloutsModule } from './rollouts/rollouts.module.js';
 import { libraryModule } from './library/library.module.js';
 import { updaterModule } from './updater/updater.module.js';
+import { notificationChannelsModule } from './notification-channels/notification-channels.module.js';
 import type { ServicesOf } from './module.js';
 
 export const MODULES = [
   healthModule,
   authModule,
+  ssoModule,
   accountsModule,
   draftsModule,
   accountSettingsModule,
@@ -75,6 +78,7 @@ export const MODULES = [
   rolloutsModule,
   libraryModule,
   updaterModule,
+  notificationChannelsModule,
 ] as const;
 
 /** `app.services`: each module's service by its name, derived from {@link MODULES}. */

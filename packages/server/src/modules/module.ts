@@ -58,6 +58,8 @@ export interface ModuleContext {
   rolloutRequireSecondApprover: boolean;
   /** The operation agent's settings (`Config.agent`): Panic and anomaly thresholds the MMA protocol's finishes apply too. */
   agent: Config['agent'];
+  /** Single sign-on and whether the password sign-in is on (`Config.sso`, issue 28 point 2). */
+  sso: Config['sso'];
 }
 
 /** What the registry reads of any module, whatever its service's type. */

@@ -10,6 +10,7 @@ import type { ComponentType, ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
 import {
+  BellOutlined,
   BookOutlined,
   CheckSquareOutlined,
   CloudSyncOutlined,
@@ -19,7 +20,7 @@ import {
   TeamOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
-import { PERMISSION_WRITE } from '@fleet/contracts/constants';
+import { PERMISSION_ADMIN, PERMISSION_WRITE } from '@fleet/contracts/constants';
 
 /** A page module: its default export is the page component. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
@@ -118,6 +119,8 @@ export const APP_ROUTES: AppRoute[] = [
       { path: 'cloud-images', title: 'Cloud Images', page: () => import('../features/lists-images/CloudImagesPage') },
     ],
   },
+  // Notification channels (issue 28 point 3): admins only (`PERMISSION_ADMIN`: the admin role, see auth/AuthProvider).
+  { path: 'notifications', title: 'Notifications', permission: PERMISSION_ADMIN, icon: <BellOutlined />, page: () => import('../features/notification-channels/NotificationChannelsPage') },
   { path: 'account-settings', title: 'Account Settings', hideInMenu: true, page: () => import('./AccountSettingsPage') },
 ];
 

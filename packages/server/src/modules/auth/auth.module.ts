@@ -12,7 +12,8 @@ import { authRoutes } from './auth.routes.js';
 export const authModule = defineModule({
   name: 'auth',
   needs: [auditModule],
-  service: ({ db, tokens }, { audit }) => createAuthService({ db, tokens, audit }),
+  service: ({ db, tokens, sso }, { audit }) =>
+    createAuthService({ db, tokens, audit, localLoginOffFor: sso.localLogin ? undefined : (sso.oidc?.name ?? 'single sign-on') }),
   routes: authRoutes,
   tags: [{ name: 'Auth', description: 'Sign-in (a bearer JWT), sign-out, the signed-in user and their password (spec 1 §7 Auth and user).' }],
 });

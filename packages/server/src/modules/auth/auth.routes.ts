@@ -6,11 +6,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: { public: true, problems: [401] },
+      config: { public: true, problems: [401, 403] },
       schema: {
         operationId: 'login',
         description:
-          'Signs in with username and password and answers a bearer JWT with its expiry (DESIGN §5, spec 1 §7 Auth and user). Wrong credentials answer 401; after 5 failed sign-ins of a username from one address within a minute, 429 with `Retry-After`. Every attempt is audited.',
+          'Signs in with username and password and answers a bearer JWT with its expiry (DESIGN §5, spec 1 §7 Auth and user). Wrong credentials answer 401; after 5 failed sign-ins of a username from one address within a minute, 429 with `Retry-After`; with `LOCAL_LOGIN=false` (single sign-on only, issue 28 point 2), 403. Every attempt is audited.',
         tags: ['Auth'],
         summary: 'Sign in; 401 on wrong credentials, 429 after 5 failures a minute',
         body: ZLoginRequest,

@@ -9,11 +9,14 @@
  *   that logout, a disabled user or a changed permission apply on the next request.
  * - `me` answers the session's user with its roles, derived from its permissions
  *   and groups (`sessionRoles`, spec 1 §3 Session state).
+ * - With `LOCAL_LOGIN=false` (`localLoginOffFor`: the single sign-on's name,
+ *   issue 28 point 2) `login` answers 403 and audits LoginFailed; `startSession`
+ *   issues the same token to a user signed in by the provider (`modules/sso`).
  */
 import { hash, verify } from '@node-rs/argon2';
 import { LOGIN_MAX_FAILURES, LOGIN_THROTTLE_WINDOW_SECONDS, sessionRoles, type TLoginResponse, type TUserMe } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
-import { HttpProblem, unauthorized } from '../../lib/problem.js';
+import { HttpProblem, forbidden, unauthorized } from '../../lib/problem.js';
 import type { Principal } from '../../auth/principal.js';
 import type { TokenService } from '../../auth/tokens.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -23,6 +26,11 @@ export const hashPassword = (password: string) => hash(password);
 
 export interface AuthService {
   login(opts: { username: string; password: string; address: string }): Promise<TLoginResponse>;
+  /**
+   * Issues the access token of `login` to a user signed in elsewhere (single
+   * sign-on, `via` its name), audited as Login; 401 for a missing or disabled user.
+   */
+  startSession(opts: { userId: number; address: string; via: string }): Promise<TLoginResponse>;
   logout(principal: Principal): Promise<void>;
   authenticate(token: string): Promise<Principal>;
   me(principal: Principal): TUserMe;
@@ -44,7 +52,18 @@ function toPrincipal(user: repo.UserRow, jti: string): Principal {
 // A hash to verify against when the username is unknown, so both cases take as long.
 const DUMMY_HASH = hash('not-a-password');
 
-export function createAuthService({ db, tokens, audit }: { db: Db; tokens: TokenService; audit: AuditService }): AuthService {
+export function createAuthService({
+  db,
+  tokens,
+  audit,
+  localLoginOffFor,
+}: {
+  db: Db;
+  tokens: TokenService;
+  audit: AuditService;
+  /** The single sign-on's name when `LOCAL_LOGIN=false`; undefined: password sign-in on. */
+  localLoginOffFor?: string;
+}): AuthService {
   async function recordAttempt(username: string, address: string, success: boolean, reason?: string) {
     await db.transaction(async (tx) => {
       await repo.insertLoginAttempt(tx, { username, address, success });
@@ -56,8 +75,18 @@ export function createAuthService({ db, tokens, audit }: { db: Db; tokens: Token
     });
   }
 
+  async function issueToken(user: repo.UserRow): Promise<TLoginResponse> {
+    const issued = await tokens.issue(user);
+    await repo.insertToken(db, { jti: issued.jti, userId: user.id, expiresAt: issued.expiresAt });
+    return { accessToken: { token: issued.token, expiresAt: issued.expiresAt.toISOString() } };
+  }
+
   return {
     async login({ username, password, address }) {
+      if (localLoginOffFor !== undefined) {
+        await db.transaction((tx) => audit.record(tx, { action: 'LoginFailed', user: username, params: { address, reason: 'local sign-in off' } }));
+        throw forbidden(`Local sign-in is switched off; sign in with ${localLoginOffFor}`);
+      }
       const failures = await repo.recentFailures(db, username, address, LOGIN_THROTTLE_WINDOW_SECONDS);
       if (failures.length >= LOGIN_MAX_FAILURES) {
         const unlockAt = failures[LOGIN_MAX_FAILURES - 1]!.getTime() + LOGIN_THROTTLE_WINDOW_SECONDS * 1000;
@@ -79,10 +108,17 @@ export function createAuthService({ db, tokens, audit }: { db: Db; tokens: Token
         await recordAttempt(username, address, false, user?.disabled ? 'disabled' : 'bad credentials');
         throw unauthorized('Wrong username or password');
       }
-      const issued = await tokens.issue(user);
-      await repo.insertToken(db, { jti: issued.jti, userId: user.id, expiresAt: issued.expiresAt });
+      const session = await issueToken(user);
       await recordAttempt(username, address, true);
-      return { accessToken: { token: issued.token, expiresAt: issued.expiresAt.toISOString() } };
+      return session;
+    },
+
+    async startSession({ userId, address, via }) {
+      const user = await repo.findUserById(db, userId);
+      if (!user || user.disabled) throw unauthorized('The user is disabled');
+      const session = await issueToken(user);
+      await db.transaction((tx) => audit.record(tx, { action: 'Login', user: user.username, params: { address, via } }));
+      return session;
     },
 
     async logout(principal) {

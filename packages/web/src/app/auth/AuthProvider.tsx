@@ -10,10 +10,10 @@
  */
 import { useCallback, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_WRITE } from '@fleet/contracts/constants';
+import { GROUP_CUSTOMER_PRODUCTION_ACCESS, PERMISSION_ADMIN, PERMISSION_WRITE } from '@fleet/contracts/constants';
 import { errorText } from '../api-client';
 import { useToast } from '../toast';
-import { authKeys, fetchCurrentUser, postLogin, postLogout } from './auth-api';
+import { authKeys, fetchCurrentUser, postLogin, postLogout, postSsoExchange } from './auth-api';
 import { AuthContext, type AuthState } from './auth-context';
 import { clearToken, getToken, setToken, subscribeToken, tokenExpiry } from './token-store';
 
@@ -64,6 +64,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const loginWithSsoCode = useCallback(
+    async (code: string) => {
+      const { accessToken } = await postSsoExchange(code);
+      queryClient.removeQueries();
+      setToken(accessToken.token);
+    },
+    [queryClient],
+  );
+
   const logout = useCallback(async () => {
     try {
       await postLogout();
@@ -85,11 +94,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       loadingUser: token !== null && user === undefined,
       canWrite: permissions.includes(PERMISSION_WRITE),
       hasCustomerProductionAccess: groups.includes(GROUP_CUSTOMER_PRODUCTION_ACCESS),
-      hasPermission: (permission) => permissions.includes(permission),
+      // `admin` is held by the admin role too (permission admin, or write with CustomerProductionAccess: `sessionRoles`), so admin-only routes name it.
+      hasPermission: (permission) => permissions.includes(permission) || (permission === PERMISSION_ADMIN && (user?.roles.includes('admin') ?? false)),
       login,
+      loginWithSsoCode,
       logout,
     };
-  }, [token, user, login, logout]);
+  }, [token, user, login, loginWithSsoCode, logout]);
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

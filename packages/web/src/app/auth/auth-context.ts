@@ -18,6 +18,8 @@ export interface AuthState {
   hasPermission(permission: string): boolean;
   /** `POST /auth/login`, then stores the token. Rejects with the `ApiError`. */
   login(username: string, password: string): Promise<void>;
+  /** `POST /auth/sso/exchange` of a single sign-on's one-time code, then stores the token. Rejects with the `ApiError`. */
+  loginWithSsoCode(code: string): Promise<void>;
   /** `POST /auth/logout` (best effort), clears the token and reloads the page. */
   logout(): Promise<void>;
 }

@@ -1,0 +1,92 @@
+/**
+ * The Notifications screen (issue 28 point 3) in Chromium against the real
+ * server and its worker: the admin adds a webhook channel pointing to a local
+ * receiver started here, is shown its signing secret once, clicks 'Send test
+ * message', and the receiver gets the signed test message while the recent
+ * deliveries show it Sent. The operator has no Notifications entry and is sent
+ * away from the route. The channel is removed after.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TNotificationChannel } from '@fleet/contracts';
+import { adminToken, api, browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+
+useBrowserAndAdmin();
+const openPage = pagesPerTest(() => browser);
+const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');
+
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+let receiver: Server;
+let receiverUrl: string;
+const NAME = `E2E receiver ${process.pid}`;
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/fleet-hook`;
+});
+afterAll(async () => {
+  const channels = await api<TNotificationChannel[]>('/notification-channels', adminToken);
+  for (const c of channels.filter((c) => c.name === NAME)) await api(`/notification-channels/${c.id}`, adminToken, { method: 'DELETE' });
+  await new Promise<void>((resolve) => {
+    receiver.close(() => resolve());
+    receiver.closeAllConnections();
+  });
+});
+
+describe('Notifications as admin', () => {
+  it('adds a webhook channel, sends a test message, and shows it delivered', async () => {
+    const { page } = await openPage();
+    await signIn(page, 'admin', 'admin', '/notifications');
+    await sidebar(page).getByRole('link', { name: 'Notifications' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add channel' });
+    await dialog.getByLabel('Name').fill(NAME);
+    await dialog.getByLabel('URL').fill('ftp://nowhere.example/');
+    await dialog.getByLabel('Name').click();
+    await expect.poll(() => dialog.getByText('URL must be an http(s) URL').isVisible()).toBe(true);
+    await dialog.getByLabel('URL').fill(receiverUrl);
+    await dialog.getByRole('button', { name: 'Add channel' }).click();
+    await expect.poll(() => dialog.getByText('Copy the signing secret now: it is not shown again.').isVisible()).toBe(true);
+    const secret = (await dialog.locator('.ant-typography code').last().innerText()).trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const row = page.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: NAME });
+    await expect.poll(() => row.count()).toBe(1);
+    await expect.poll(() => row.getByText(receiverUrl).isVisible()).toBe(true);
+    await row.getByRole('button', { name: 'Send test message' }).click();
+
+    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
+    const [message] = received;
+    expect(message!.headers['x-fleet-signature']).toBe(`sha256=${createHmac('sha256', secret).update(message!.body).digest('hex')}`);
+    expect(JSON.parse(message!.body)).toMatchObject({ event: 'Test', title: 'Test message from Fleet Console' });
+
+    const deliveries = page.locator('.ant-card').filter({ hasText: 'Recent deliveries' });
+    const delivered = deliveries.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: NAME }).first();
+    await expect.poll(() => delivered.getByText('Sent', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expectAccessible(page, 'Notifications');
+  });
+});
+
+describe('Notifications as operator', () => {
+  it('is not offered, and its route sends the operator away', async () => {
+    const { page } = await openPage();
+    await signIn(page, 'operator');
+    await sidebar(page).getByRole('link', { name: 'Activity Logs' }).waitFor();
+    expect(await sidebar(page).getByRole('link', { name: 'Notifications' }).count()).toBe(0);
+    await page.goto('/#/notifications');
+    await page.waitForURL((url) => url.hash.startsWith('#/account/list'));
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Single sign-on in Chromium (issue 28 point 2): a console server of this spec's
+ * own, started with `OIDC_*` settings pointing to a real OpenID provider
+ * (`oidc-provider`, `packages/server/test/oidc-idp.ts`) started here, signed in
+ * through the provider's login page: the sign-in landing on the accounts list
+ * with the permission its groups map to and signing out (the token revoked), a
+ * user whose groups were removed refused at the next sign-in (and its open
+ * session ended), a forged state and another browser's sign-in refused; the
+ * link accessible (axe, keyboard); and the login page of the worker's server,
+ * without OIDC settings, showing no single sign-on link.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import getPort from 'get-port';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestIdp, type TestIdp } from '../packages/server/test/oidc-idp.js';
+import { baseUrl, browser, expectAccessible, newPage, useBrowser } from './browser.js';
+
+useBrowser();
+
+const root = new URL('..', import.meta.url).pathname;
+const SSO_LINK = 'Sign in with Test IdP';
+
+let idp: TestIdp;
+let consoleUrl: string;
+let stopConsole: () => Promise<void>;
+
+/** Starts the console (`main.ts`) on `port` with its own data folder and `env`; answers how to stop it. */
+async function startConsole(port: number, env: Record<string, string>): Promise<() => Promise<void>> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fleet-e2e-sso-'));
+  const output: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SCHEDULES: 'false', PROBE_INTERVAL_S: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => output.push(String(d)));
+  child.stderr!.on('data', (d) => output.push(String(d)));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the SSO console exited early:\n${output.join('')}`);
+    }
+    const ready = await fetch(`http://localhost:${port}/api/v1/health`).then((r) => r.ok, () => false);
+    if (ready) return stop;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the SSO console did not start:\n${output.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+beforeAll(async () => {
+  const port = await getPort();
+  consoleUrl = `http://localhost:${port}`;
+  idp = await startTestIdp({ redirectUris: [`${consoleUrl}/api/v1/auth/sso/callback`] });
+  stopConsole = await startConsole(port, {
+    PUBLIC_URL: consoleUrl,
+    OIDC_ISSUER: idp.issuer,
+    OIDC_CLIENT_ID: idp.clientId,
+    OIDC_CLIENT_SECRET: idp.clientSecret,
+    OIDC_NAME: 'Test IdP',
+    OIDC_GROUP_MAP: 'fleet-admins=write+CustomerProductionAccess,fleet-operators=write,fleet-viewers=',
+  });
+});
+afterAll(async () => {
+  await stopConsole?.();
+  await idp?.close();
+});
+
+/** The SSO console's callback (the provider's redirect back). */
+const isCallback = (url: URL) => url.origin === consoleUrl && url.pathname === '/api/v1/auth/sso/callback';
+
+/** A fresh context (no console token, no provider session) on the SSO console's login page. */
+async function ssoLoginPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: consoleUrl, viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  await page.goto('/#/login');
+  return { context, page };
+}
+
+/** Clicks 'Sign in with Test IdP' and signs in at the provider's own login page as `login`. */
+async function signInAtProvider(page: Page, login: string): Promise<void> {
+  await page.getByRole('link', { name: SSO_LINK }).click();
+  await page.waitForURL((url) => url.origin === idp.issuer);
+  await page.getByPlaceholder('Enter any login').fill(login);
+  await page.getByPlaceholder('and password').fill('any-password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+}
+
+/** `GET /user/me` of the SSO console with the page's stored token: status and body. */
+async function currentUser(page: Page, token?: string | null): Promise<{ status: number; body: { roles?: string[]; name?: string } }> {
+  const bearer = token ?? (await page.evaluate(() => localStorage.getItem('fleet.token')));
+  const res = await fetch(`${consoleUrl}/api/v1/user/me`, { headers: { authorization: `Bearer ${bearer}` } });
+  return { status: res.status, body: (await res.json()) as { roles?: string[]; name?: string } };
+}
+
+describe('single sign-on', () => {
+  it('signs in through the provider and lands on the accounts list with the permission its groups map to', async () => {
+    idp.setUser('alice', { name: 'Alice Admin', email: 'alice@idp.example', groups: ['fleet-admins'] });
+    const { context, page } = await ssoLoginPage();
+    await page.getByLabel('Username').waitFor();
+    await signInAtProvider(page, 'alice');
+    await page.waitForURL((url) => url.origin === consoleUrl && url.hash.startsWith('#/account/list'));
+    await page.getByRole('button', { name: /Alice Admin/ }).waitFor();
+    expect(await currentUser(page)).toMatchObject({ status: 200, body: { name: 'Alice Admin', roles: ['admin'] } });
+    // The one-time code is gone from the address once exchanged.
+    expect(page.url()).not.toContain('sso=');
+
+    // Sign-out ends the console session: the token is revoked.
+    const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
+    await page.getByRole('button', { name: /Alice Admin/ }).click();
+    const reloaded = page.waitForEvent('load');
+    await page.getByText('Log Out').click();
+    await reloaded;
+    await page.waitForURL(/#\/login/);
+    expect((await currentUser(page, token)).status).toBe(401);
+    await context.close();
+  });
+
+  it('maps a viewer group to access without write: no Updater in the sidebar', async () => {
+    idp.setUser('vera', { name: 'Vera Viewer', email: 'vera@idp.example', groups: ['fleet-viewers'] });
+    const { context, page } = await ssoLoginPage();
+    await signInAtProvider(page, 'vera');
+    await page.waitForURL((url) => url.hash.startsWith('#/account/list'));
+    await page.getByRole('button', { name: /Vera Viewer/ }).waitFor();
+    expect(await currentUser(page)).toMatchObject({ body: { roles: ['viewer'] } });
+    await expect.poll(() => page.locator('.ant-layout-sider').getByText('Updater').count()).toBe(0);
+    await context.close();
+  });
+
+  it('refuses a user whose groups were removed at the next sign-in, and ends the session it had', async () => {
+    idp.setUser('olga', { name: 'Olga Operator', email: 'olga@idp.example', groups: ['fleet-operators'] });
+    const first = await ssoLoginPage();
+    await signInAtProvider(first.page, 'olga');
+    await first.page.waitForURL((url) => url.hash.startsWith('#/account/list'));
+    const token = await first.page.evaluate(() => localStorage.getItem('fleet.token'));
+    expect((await currentUser(first.page, token)).body.roles).toEqual(['operator']);
+
+    idp.setUser('olga', { name: 'Olga Operator', email: 'olga@idp.example', groups: ['marketing'] });
+    const second = await ssoLoginPage();
+    const refused = second.page.waitForResponse((res) => isCallback(new URL(res.url())));
+    await signInAtProvider(second.page, 'olga');
+    expect((await refused).status()).toBe(403);
+    await expect.poll(() => second.page.textContent('body')).toContain('Your groups at Test IdP grant no access to Fleet Console');
+    expect(await second.page.evaluate(() => localStorage.getItem('fleet.token'))).toBeNull();
+
+    expect((await currentUser(first.page, token)).status).toBe(401);
+    await first.page.reload();
+    await first.page.waitForURL(/#\/login/);
+    await first.context.close();
+    await second.context.close();
+  });
+
+  it('refuses a forged state, and a sign-in started in another browser (400), signing no one in', async () => {
+    idp.setUser('mallory', { name: 'Mallory', email: 'mallory@idp.example', groups: ['fleet-admins'] });
+    const { context, page } = await ssoLoginPage();
+    // The browser starts a sign-in of its own (it now holds the binding cookie)…
+    await page.getByRole('link', { name: SSO_LINK }).click();
+    await page.waitForURL((url) => url.origin === idp.issuer);
+    // …and comes back with a state no one issued.
+    const forged = await page.goto(`${consoleUrl}/api/v1/auth/sso/callback?code=forged-code&state=forged-state-forged-state-forged-state-forg`);
+    expect(forged!.status()).toBe(400);
+    expect(await page.textContent('body')).toContain('The sign-in state is unknown');
+
+    // Another party's real sign-in (a real code and state, started outside this browser) planted in it.
+    const started = await fetch(`${consoleUrl}/api/v1/auth/sso/start`, { redirect: 'manual' });
+    const back = await idp.signIn(started.headers.get('location')!, 'mallory');
+    const planted = await page.goto(back.href);
+    expect(planted!.status()).toBe(400);
+
+    await page.goto('/#/login');
+    await page.getByLabel('Username').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('fleet.token'))).toBeNull();
+    await context.close();
+  });
+
+  it('shows the single sign-on link only on a console with OIDC settings, accessible and reached by keyboard', async () => {
+    const { context, page } = await newPage(browser);
+    const ssoInfo = page.waitForResponse((res) => res.url() === `${baseUrl()}/api/v1/auth/sso`);
+    await page.goto('/#/login');
+    expect(await (await ssoInfo).json()).toEqual({ enabled: false, name: null, localLogin: true });
+    await page.getByLabel('Username').waitFor();
+    expect(await page.getByRole('link', { name: /Sign in with/ }).count()).toBe(0);
+
+    const sso = await ssoLoginPage();
+    await sso.page.getByRole('link', { name: SSO_LINK }).waitFor();
+    await sso.page.getByLabel('Username').waitFor();
+    await expectAccessible(sso.page, 'login with single sign-on');
+    // Keyboard: the link is reached with Tab after the form and opens the provider with Enter.
+    await sso.page.getByRole('button', { name: 'Log In' }).focus();
+    await sso.page.keyboard.press('Tab');
+    await expect.poll(() => sso.page.evaluate(() => document.activeElement?.textContent)).toBe(SSO_LINK);
+    await sso.page.keyboard.press('Enter');
+    await sso.page.waitForURL((url) => url.origin === idp.issuer);
+    await sso.context.close();
+    await context.close();
+  });
+
+  it('hides the password form when the console says local sign-in is off (LOCAL_LOGIN=false)', async () => {
+    const { context, page } = await ssoLoginPage();
+    // This console keeps local sign-in; the answer of one with LOCAL_LOGIN=false (sso.test.ts proves the server's side).
+    await page.route(
+      (url) => url.origin === consoleUrl && url.pathname === '/api/v1/auth/sso',
+      (route) => route.fulfill({ json: { enabled: true, name: 'Test IdP', localLogin: false } }),
+    );
+    await page.reload();
+    await page.getByRole('link', { name: SSO_LINK }).waitFor();
+    await page.getByText('Sign in with Test IdP.').waitFor();
+    expect(await page.getByLabel('Username').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Log In' }).count()).toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The notification delivery worker (issue 28 point 3; invariants in `README.md`
+ * beside it): an engine part whose pass fans the captured events out to their
+ * channels' deliveries, claims the due deliveries under a lease, sends them at
+ * once (in parallel, each within {@link SEND_TIMEOUT_MS}) and settles each: sent,
+ * retried after an exponential backoff, or failed for good after `maxAttempts`.
+ *
+ * It runs as a pass loop (`engine/pass-loop.ts`): every `everyMs`, at once when
+ * the triggers or a test message NOTIFY `fleet_notification_events`, and again at
+ * once after a full batch. `stop()` waits for the pass in flight, whose sends
+ * finish (or time out) and are settled, so a graceful restart neither loses nor
+ * repeats a delivery.
+ *
+ * Known limitations: delivered events and deliveries are kept (no retention
+ * yet); a worker killed between a receiver's answer and the settle sends that
+ * delivery again after its lease (`X-Fleet-Delivery` lets the receiver drop it).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/client.js';
+import type { Mailer } from '../../lib/mailer.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { startPassLoop, type PassLoop } from '../pass-loop.js';
+import { NOTIFICATION_EVENTS_CHANNEL } from '../../modules/notification-channels/notification-channels.repository.js';
+import { claimDeliveries, fanOutEvents, markAttemptFailed, markSent, type ClaimedDelivery } from './delivery.repository.js';
+import { messageOf } from './messages.js';
+import { SEND_TIMEOUT_MS, sendDelivery } from './senders.js';
+
+/** Defaults: 8 attempts, 5 s doubling to at most an hour between them (about 21 minutes in all before the last). */
+export const DELIVERY_DEFAULTS = { maxAttempts: 8, backoffBaseMs: 5_000, backoffMaxMs: 3_600_000, batch: 20, everyMs: 2_000 } as const;
+
+export interface NotificationDeliveryOptions {
+  db: Db;
+  /** Opens a webhook's sealed secret (`DATA_KEY`). */
+  secrets: SecretBox;
+  mailer: Mailer;
+  /** `PUBLIC_URL`, without a trailing slash: the messages' links. */
+  publicUrl: string;
+  log?: Logger;
+  /** Attempts of one delivery before it is Failed (default 8). */
+  maxAttempts?: number;
+  /** The wait after the first failed attempt, ms, doubled after each (default 5000), at most `backoffMaxMs` (default an hour). */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Deliveries claimed, and events fanned out, per pass (default 20). */
+  batch?: number;
+  /** Period of the pass without a NOTIFY, ms (default 2000). */
+  everyMs?: number;
+  /** Listen for the triggers' NOTIFY (default true). */
+  listen?: boolean;
+}
+
+/** What one pass did. */
+export interface DeliveryPass {
+  fannedOut: number;
+  claimed: number;
+  sent: number;
+  failed: number;
+}
+
+export interface NotificationDelivery {
+  /** Runs one pass now (after the one in flight) and answers it. */
+  pass(): Promise<DeliveryPass>;
+  /** Stops the loop; the pass in flight finishes its sends and settles them first. */
+  stop(): Promise<void>;
+}
+
+/** The wait after `attempts` failed attempts, ms: `base · 2^(attempts−1)`, at most `max`. */
+export function backoffMs(attempts: number, base: number, max: number): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Starts the worker (see the module docstring). */
+export function startNotificationDelivery(opts: NotificationDeliveryOptions): NotificationDelivery {
+  const { db, secrets, mailer, publicUrl, log } = opts;
+  const o = {
+    maxAttempts: opts.maxAttempts ?? DELIVERY_DEFAULTS.maxAttempts,
+    backoffBaseMs: opts.backoffBaseMs ?? DELIVERY_DEFAULTS.backoffBaseMs,
+    backoffMaxMs: opts.backoffMaxMs ?? DELIVERY_DEFAULTS.backoffMaxMs,
+    batch: opts.batch ?? DELIVERY_DEFAULTS.batch,
+    everyMs: opts.everyMs ?? DELIVERY_DEFAULTS.everyMs,
+  };
+  const owner = `notifications-${randomUUID()}`;
+  const leaseMs = SEND_TIMEOUT_MS * 3;
+
+  async function deliver(d: ClaimedDelivery): Promise<boolean> {
+    try {
+      const secret = d.secret === null ? null : secrets.open(d.secret);
+      await sendDelivery(d, messageOf(d, publicUrl), { mailer, secret });
+      await markSent(db, { id: d.id, owner });
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log?.warn({ deliveryId: d.id, channelId: d.channelId, attempt: d.attempts, err: message }, 'notification delivery failed');
+      await markAttemptFailed(db, { id: d.id, owner, error: message, maxAttempts: o.maxAttempts, retryInMs: backoffMs(d.attempts, o.backoffBaseMs, o.backoffMaxMs) });
+      return false;
+    }
+  }
+
+  async function pass(): Promise<DeliveryPass> {
+    const fannedOut = await fanOutEvents(db, o.batch);
+    const claimed = await claimDeliveries(db, { owner, batch: o.batch, leaseMs });
+    const results = await Promise.all(claimed.map(deliver));
+    const sent = results.filter(Boolean).length;
+    return { fannedOut, claimed: claimed.length, sent, failed: claimed.length - sent };
+  }
+
+  const loop: PassLoop<DeliveryPass> = startPassLoop({
+    pass,
+    everyMs: o.everyMs,
+    channel: opts.listen === false ? null : NOTIFICATION_EVENTS_CHANNEL,
+    connection: db.$client.options,
+    again: (r) => r.fannedOut >= o.batch || r.claimed >= o.batch,
+    log,
+    what: 'notification delivery',
+  });
+  return { pass: () => loop.pass(), stop: () => loop.stop() };
+}

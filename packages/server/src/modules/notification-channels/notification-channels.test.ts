@@ -1,0 +1,167 @@
+/**
+ * The notification channels API through the real app and PostgreSQL (issue 28
+ * point 3): admins only (403 to an operator and a viewer), bad input 400 with
+ * field errors, a webhook's secret shown once and stored sealed, subscriptions,
+ * audit, 'Send test message' delivered by the worker to a local receiver (the
+ * HMAC verifies), and a failing receiver retried and shown failing by
+ * `GET /notification-deliveries`.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { TCreatedNotificationChannel, TNotificationChannel, TNotificationDelivery, TNotificationSubscription } from '@fleet/contracts';
+import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { TEST_DATA_KEY } from '../../../test/db-url.js';
+import { activities, fieldErrors } from '../../../test/account-fixtures.js';
+import { signatureVerifies, startReceiver, type Receiver } from '../../../test/notification-receiver.js';
+import { createMailer } from '../../lib/mailer.js';
+import { createSecretBox } from '../../lib/secret-box.js';
+import { startNotificationDelivery, type NotificationDelivery } from '../../engine/notification-delivery/delivery.js';
+
+let t: TestApp;
+let receiver: Receiver;
+let worker: NotificationDelivery | undefined;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await worker?.stop();
+  await receiver.close();
+  await t.close();
+});
+
+/** A delivery worker on the app's database that passes only when asked (`pass()`), or every `everyMs`. */
+function startWorker(opts: { everyMs?: number; maxAttempts?: number; backoffBaseMs?: number } = {}): NotificationDelivery {
+  worker = startNotificationDelivery({
+    db: t.database.db,
+    secrets: createSecretBox(TEST_DATA_KEY),
+    mailer: createMailer({ outboxDir: '/nonexistent', from: 'Fleet Console <devops@fleet.example>' }),
+    publicUrl: 'http://localhost:3000',
+    listen: false,
+    everyMs: opts.everyMs ?? 3_600_000,
+    ...opts,
+  });
+  return worker;
+}
+
+async function create(body: unknown): Promise<TCreatedNotificationChannel> {
+  const res = await t.call({ method: 'POST', url: '/notification-channels', as: 'admin', body });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as TCreatedNotificationChannel;
+}
+
+async function deliveries(channelId: number): Promise<TNotificationDelivery[]> {
+  const res = await t.call({ method: 'GET', url: '/notification-deliveries', as: 'admin', query: { channelId: String(channelId) } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as TNotificationDelivery[];
+}
+
+describe('notification channels', () => {
+  it('are for admins only', async () => {
+    for (const as of ['operator', 'viewer']) {
+      expect((await t.call({ method: 'GET', url: '/notification-channels', as })).statusCode).toBe(403);
+      expect((await t.call({ method: 'GET', url: '/notification-deliveries', as })).statusCode).toBe(403);
+      const res = await t.call({ method: 'POST', url: '/notification-channels', as, body: { kind: 'slack', name: 'x', url: 'https://hooks.example/x' } });
+      expect(res.statusCode).toBe(403);
+    }
+    const channel = await create({ kind: 'slack', name: 'Ops room', url: 'https://hooks.example/ops' });
+    for (const as of ['operator', 'viewer']) {
+      expect((await t.call({ method: 'POST', url: `/notification-channels/${channel.id}/test`, as })).statusCode).toBe(403);
+      expect((await t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}`, as })).statusCode).toBe(403);
+    }
+    expect((await t.call({ method: 'GET', url: '/notification-channels' })).statusCode).toBe(401);
+  });
+
+  it('answers bad input with 400 and its field errors, never 500', async () => {
+    const bad = async (url: string, body: unknown, method: 'POST' | 'DELETE' = 'POST') => {
+      const res = await t.call({ method, url, as: 'admin', body });
+      expect(res.statusCode, res.body).toBe(400);
+      return fieldErrors(res);
+    };
+    expect(await bad('/notification-channels', { kind: 'webhook', name: 'x', url: 'ftp://files.example/x' })).toContain('url: URL must be an http(s) URL');
+    expect(await bad('/notification-channels', { kind: 'webhook', name: 'x', url: `https://a.example/${'a'.repeat(2000)}` })).toContain('url: URL must have at most 2000 characters');
+    expect(await bad('/notification-channels', { kind: 'webhook', name: '', url: 'https://a.example/' })).toContain('name: Name is required');
+    expect(await bad('/notification-channels', { kind: 'email', name: 'x', address: 'not-an-address' })).toContain('address: Address must be an email address');
+    await bad('/notification-channels', { kind: 'pager', name: 'x', url: 'https://a.example/' });
+    const channel = await create({ kind: 'email', name: 'On call', address: 'oncall@fleet.example' });
+    const subscriptions = `/notification-channels/${channel.id}/subscriptions`;
+    expect(await bad(subscriptions, { events: [] })).toContain('events: Choose at least one event');
+    await bad(subscriptions, { events: ['Whatever'] });
+    expect(await bad(subscriptions, { events: ['MachinePanic'], accountId: 2147483647 })).toContain('accountId: Account 2147483647 does not exist');
+    await bad(subscriptions, { events: ['MachinePanic'], classId: 2147483648 });
+    await bad('/notification-channels/2147483648/test', undefined);
+    await bad(`/notification-channels/${channel.id}/subscriptions/0`, undefined, 'DELETE');
+    expect((await t.call({ method: 'POST', url: '/notification-channels/2147483647/test', as: 'admin' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'GET', url: '/notification-deliveries', as: 'admin', query: { limit: '201' } })).statusCode).toBe(400);
+  });
+
+  it('shows a webhook’s secret once, keeps it sealed, subscribes, unsubscribes and removes, audited', async () => {
+    const channel = await create({ kind: 'webhook', name: 'Incident bot', url: 'https://bot.example/fleet' });
+    expect(channel.secret).toMatch(/^[0-9a-f]{64}$/);
+    const { rows } = await t.database.db.execute<{ secret: string }>(sql`select secret from notification_channels where id = ${channel.id}`);
+    expect(rows[0]!.secret).not.toContain(channel.secret);
+    expect(createSecretBox(TEST_DATA_KEY).open(rows[0]!.secret)).toBe(channel.secret);
+
+    const res = await t.call({ method: 'POST', url: `/notification-channels/${channel.id}/subscriptions`, as: 'admin', body: { events: ['MachinePanic', 'IssueOpened'], classId: 1 } });
+    expect(res.statusCode, res.body).toBe(200);
+    const subscription = res.json() as TNotificationSubscription;
+    expect(subscription).toMatchObject({ channelId: channel.id, events: ['MachinePanic', 'IssueOpened'], classId: 1, accountId: null, createdBy: 'admin' });
+
+    const list = (await t.call({ method: 'GET', url: '/notification-channels', as: 'admin' })).json() as TNotificationChannel[];
+    const listed = list.find((c) => c.id === channel.id)!;
+    expect(listed).toMatchObject({ name: 'Incident bot', kind: 'webhook', target: 'https://bot.example/fleet', subscriptions: [subscription] });
+    expect(listed).not.toHaveProperty('secret');
+
+    expect((await t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}/subscriptions/${subscription.id}`, as: 'admin' })).statusCode).toBe(200);
+    expect((await t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}/subscriptions/${subscription.id}`, as: 'admin' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}`, as: 'admin' })).statusCode).toBe(200);
+    expect((await t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}`, as: 'admin' })).statusCode).toBe(404);
+
+    for (const action of ['AddNotificationChannel', 'AddNotificationSubscription', 'RemoveNotificationSubscription', 'RemoveNotificationChannel']) {
+      const found = await activities(t, undefined, action);
+      expect(found.some((a) => a.user === 'admin' && a.metadata.params.channelId === channel.id), action).toBe(true);
+    }
+  });
+
+  it("'Send test message' reaches the receiver signed, and the deliveries show it Sent", async () => {
+    const channel = await create({ kind: 'webhook', name: 'Receiver', url: `${receiver.url}/fleet` });
+    const res = await t.call({ method: 'POST', url: `/notification-channels/${channel.id}/test`, as: 'admin' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { deliveryId } = res.json() as { deliveryId: number };
+    expect(await deliveries(channel.id)).toMatchObject([{ id: deliveryId, event: 'Test', status: 'Pending', attempts: 0, lastError: null }]);
+
+    const w = startWorker();
+    await w.pass();
+    await receiver.waitFor((requests) => requests.some((r) => r.path === '/fleet'));
+    const request = receiver.requests.find((r) => r.path === '/fleet')!;
+    expect(signatureVerifies(request, channel.secret!)).toBe(true);
+    expect(request.headers['x-fleet-delivery']).toBe(String(deliveryId));
+    expect(JSON.parse(request.body)).toMatchObject({ event: 'Test', title: 'Test message from Fleet Console', url: 'http://localhost:3000/#/notifications' });
+    expect(await deliveries(channel.id)).toMatchObject([{ id: deliveryId, status: 'Sent', attempts: 1, lastError: null, channelName: 'Receiver' }]);
+    await w.stop();
+    worker = undefined;
+  });
+
+  it('retries a failing receiver and shows the delivery failing, then Failed', async () => {
+    receiver.failWith(503);
+    const channel = await create({ kind: 'slack', name: 'Broken', url: `${receiver.url}/broken` });
+    const { deliveryId } = (await t.call({ method: 'POST', url: `/notification-channels/${channel.id}/test`, as: 'admin' })).json() as { deliveryId: number };
+    const w = startWorker({ maxAttempts: 2, backoffBaseMs: 1500 });
+    await w.pass();
+    const [retrying] = await deliveries(channel.id);
+    expect(retrying).toMatchObject({ id: deliveryId, status: 'Pending', attempts: 1, lastError: 'HTTP 503 Service Unavailable' });
+    expect(Date.parse(retrying!.nextAttemptAt!)).toBeGreaterThan(Date.now() - 1000);
+    await vi.waitFor(
+      async () => {
+        await w.pass();
+        expect(await deliveries(channel.id)).toMatchObject([{ id: deliveryId, status: 'Failed', attempts: 2, lastError: 'HTTP 503 Service Unavailable', nextAttemptAt: null }]);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(receiver.requests.filter((r) => r.path === '/broken')).toHaveLength(2);
+    receiver.failWith(null);
+    await w.stop();
+    worker = undefined;
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The 'Add channel' dialog of the Notifications screen (issue 28 point 3): kind
+ * (webhook, Slack-compatible incoming webhook, email), name, and the URL or the
+ * address, validated on blur with the contract's rules. A webhook's signing
+ * secret is shown once after it was added (with a copy button); closing the
+ * dialog forgets it.
+ */
+import { useState } from 'react';
+import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
+import {
+  NOTIFICATION_CHANNEL_NAME_MAX,
+  NOTIFICATION_URL_MAX,
+  type TCreatedNotificationChannel,
+  type TCreateNotificationChannelRequest,
+  type TNotificationChannelKind,
+} from '@fleet/contracts';
+import { useCreateNotificationChannel } from '../api/mutations';
+
+/** The kinds as the screen names them. */
+export const CHANNEL_KIND_LABELS: Record<TNotificationChannelKind, string> = {
+  webhook: 'Webhook (signed JSON)',
+  slack: 'Slack-compatible webhook',
+  email: 'Email',
+};
+
+interface Values {
+  kind: TNotificationChannelKind;
+  name: string;
+  url?: string;
+  address?: string;
+}
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+export function AddChannelDialog({ onClose }: { onClose(): void }) {
+  const [form] = Form.useForm<Values>();
+  const kind = Form.useWatch('kind', form) ?? 'webhook';
+  const [made, setMade] = useState<TCreatedNotificationChannel | null>(null);
+  const create = useCreateNotificationChannel();
+
+  const submit = async () => {
+    const v = await form.validateFields();
+    const body: TCreateNotificationChannelRequest = v.kind === 'email' ? { kind: 'email', name: v.name, address: v.address ?? '' } : { kind: v.kind, name: v.name, url: v.url ?? '' };
+    create.mutate(body, { onSuccess: (channel) => (channel.secret ? setMade(channel) : onClose()) });
+  };
+
+  return (
+    <Modal
+      open
+      title="Add channel"
+      width={600}
+      okText={made ? 'Done' : 'Add channel'}
+      cancelButtonProps={made ? { style: { display: 'none' } } : undefined}
+      confirmLoading={create.isPending}
+      onOk={() => (made ? onClose() : void submit())}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      {made ? (
+        <>
+          <Alert type="warning" showIcon message="Copy the signing secret now: it is not shown again." />
+          <Typography.Paragraph style={{ marginTop: 16 }}>
+            Each request to {made.target} carries <Typography.Text code>X-Fleet-Signature: sha256=…</Typography.Text>, the HMAC-SHA256 of its body with this
+            secret.
+          </Typography.Paragraph>
+          <Typography.Paragraph code copyable={{ text: made.secret ?? '', tooltips: ['Copy secret', 'Copied'] }} style={{ wordBreak: 'break-all' }}>
+            {made.secret}
+          </Typography.Paragraph>
+        </>
+      ) : (
+        <Form form={form} layout="vertical" validateTrigger="onBlur" initialValues={{ kind: 'webhook' }}>
+          <Form.Item name="kind" label="Kind" rules={[{ required: true }]}>
+            <Select options={Object.entries(CHANNEL_KIND_LABELS).map(([value, label]) => ({ value, label }))} />
+          </Form.Item>
+          <Form.Item
+            name="name"
+            label="Name"
+            rules={[
+              { required: true, whitespace: true, message: 'Name is required' },
+              { max: NOTIFICATION_CHANNEL_NAME_MAX, message: `Name must have at most ${NOTIFICATION_CHANNEL_NAME_MAX} characters` },
+            ]}
+          >
+            <Input />
+          </Form.Item>
+          {kind === 'email' ? (
+            <Form.Item name="address" label="Address" rules={[{ required: true, type: 'email', message: 'Address must be an email address' }]}>
+              <Input />
+            </Form.Item>
+          ) : (
+            <Form.Item
+              name="url"
+              label="URL"
+              rules={[
+                { required: true, message: 'URL is required' },
+                { max: NOTIFICATION_URL_MAX, message: `URL must have at most ${NOTIFICATION_URL_MAX} characters` },
+                { validator: async (_, value?: string) => (!value || isHttpUrl(value) ? undefined : Promise.reject(new Error('URL must be an http(s) URL'))) },
+              ]}
+            >
+              <Input placeholder={kind === 'slack' ? 'https://hooks.slack.com/services/…' : 'https://'} />
+            </Form.Item>
+          )}
+        </Form>
+      )}
+    </Modal>
+  );
+}
