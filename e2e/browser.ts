@@ -69,8 +69,9 @@ export async function newPage(
     // The console honours reduced motion (no antd animations): no step races a fade.
     reducedMotion: 'reduce',
   });
-  // Well under the test timeout, so that a stuck step names itself.
-  context.setDefaultTimeout(15_000);
+  // Well under the test timeout, so that a stuck step names itself. 30 s: on the 2-core runner with the e2e stage's
+  // CPU 0 % idle, an Edit page took over 15 s to draw in a full run (clicks and waits timed out on both attempts).
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return { context, page };
 }

@@ -1,6 +1,6 @@
 /**
  * Starts the real server (`packages/server/src/main.ts`) once per e2e worker
- * (`E2E_WORKERS`, default 3; `e2e/vitest.config.ts` runs that many spec files at
+ * (`E2E_WORKERS`, default 2; `e2e/vitest.config.ts` runs that many spec files at
  * once), each on a free port with a fresh DATA_DIR, its own embedded PostgreSQL
  * and the demo seed, waits for their `/api/v1/health`, and stops them (SIGTERM)
  * after the run. A spec file talks to the server of its worker (`baseUrl()` in
@@ -43,7 +43,7 @@ declare module 'vitest' {
 }
 
 /** Spec files run at once, each worker with a server of its own (at least 1). */
-export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 3) || 1);
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
 
 const root = new URL('..', import.meta.url).pathname;
 
