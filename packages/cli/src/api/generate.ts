@@ -4,11 +4,12 @@
  * (`packages/server/test/fixtures/openapi.json`, written by `npm run
  * openapi:dump`, which writes these types too). The CLI calls the API through
  * openapi-fetch with them: a new route needs no hand-written HTTP code, and a
- * changed one fails the typecheck of the commands that use it.
- * `api-types.test.ts` fails when the committed file is not what this makes.
+ * changed one fails the typecheck of the commands that use it. The file is not
+ * committed (25,000 generated lines): `npm run typecheck` runs this module as a
+ * script before `tsc -p packages/cli`; the CLI itself needs no types at run time.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 /** The contract document (see the module docstring). */
@@ -28,3 +29,6 @@ export async function writeApiTypes(): Promise<string> {
   await writeFile(API_TYPES_FILE, await apiTypesText());
   return API_TYPES_FILE;
 }
+
+// Run as a script (`npm run typecheck`): write the types.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) console.log(`wrote ${await writeApiTypes()}`);
