@@ -52,34 +52,19 @@ interface Started extends E2eServer {
   stop(): Promise<void>;
 }
 
-async function startServer(): Promise<Started> {
+/**
+ * Starts the console (`main.ts`) on `port` with a fresh data folder, the demo
+ * seed and `env` over the e2e defaults, and waits for its `/api/v1/health`
+ * (at most 150 s; fails with its output). Answers its data folder and how to
+ * stop it (SIGTERM, SIGKILL after 15 s, the folder removed). `sso.spec.ts`
+ * starts a console of its own with it.
+ */
+export async function startConsole(port: number, env: Record<string, string> = {}): Promise<{ dataDir: string; stop(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'fleet-e2e-'));
-  const port = await getPort();
-  const baseUrl = `http://localhost:${port}`;
   const output: string[] = [];
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      SEED: 'demo',
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher,${ROLLOUT_FAILING_ACCOUNT}-launcher`,
-      // The Panic test's injected failures (and any other spec's) must not switch a
-      // class to standby for the specs after it: standby holds every new operation of
-      // the class (a scheduled backup in schedules.spec never started). The anomaly
-      // rule is proven by the engine tests (engine/operations/agent.test.ts).
-      ANOMALY_FAILURES: '1000',
-      // Every running machine's URLs probed within 10 s of the start (request-statistics.spec.ts).
-      PROBE_INTERVAL_S: '10',
-      // The probes of these accounts' machines fail: an issue counts up every 10 s (issues.spec.ts), a bake fails (rollouts.spec.ts).
-      SIM_PROBE_FAIL_MACHINES: `${PROBE_FAILING_ACCOUNT}-launcher,${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`,
-      // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
-      DEMO_SCHEDULES: 'false',
-    },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d) => output.push(String(d)));
@@ -93,20 +78,37 @@ async function startServer(): Promise<Started> {
     }
     await rm(dataDir, { recursive: true, force: true });
   };
-
   try {
     const deadline = Date.now() + 150_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-      try {
-        const res = await fetch(`${baseUrl}/api/v1/health`);
-        if (res.ok) break;
-      } catch {
-        // not listening yet
-      }
+      if (await fetch(`http://localhost:${port}/api/v1/health`).then((r) => r.ok, () => false)) return { dataDir, stop };
       if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
       await new Promise((r) => setTimeout(r, 300));
     }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function startServer(): Promise<Started> {
+  const port = await getPort();
+  const { dataDir, stop } = await startConsole(port, {
+    SIM_AGENT_FAIL_MACHINES: `${FAILING_MACHINE_ACCOUNT}-launcher,${ROLLOUT_FAILING_ACCOUNT}-launcher`,
+    // The Panic test's injected failures (and any other spec's) must not switch a
+    // class to standby for the specs after it: standby holds every new operation of
+    // the class (a scheduled backup in schedules.spec never started). The anomaly
+    // rule is proven by the engine tests (engine/operations/agent.test.ts).
+    ANOMALY_FAILURES: '1000',
+    // Every running machine's URLs probed within 10 s of the start (request-statistics.spec.ts).
+    PROBE_INTERVAL_S: '10',
+    // The probes of these accounts' machines fail: an issue counts up every 10 s (issues.spec.ts), a bake fails (rollouts.spec.ts).
+    SIM_PROBE_FAIL_MACHINES: `${PROBE_FAILING_ACCOUNT}-launcher,${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`,
+    // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
+    DEMO_SCHEDULES: 'false',
+  });
+  try {
     // A user of the password-change spec, made through the users CLI against the running server's database.
     const cli = spawnSync(
       process.execPath,
@@ -114,7 +116,7 @@ async function startServer(): Promise<Started> {
       { cwd: root, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, encoding: 'utf8' },
     );
     if (cli.status !== 0) throw new Error(`users CLI failed: ${cli.stdout}${cli.stderr}`);
-    return { baseUrl, databaseUrl: readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim(), stop };
+    return { baseUrl: `http://localhost:${port}`, databaseUrl: readFileSync(join(dataDir, 'postgres.url'), 'utf8').trim(), stop };
   } catch (error) {
     await stop();
     throw error;

@@ -9,73 +9,35 @@
  * link accessible (axe, keyboard); and the login page of the worker's server,
  * without OIDC settings, showing no single sign-on link.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import getPort from 'get-port';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIdp, type TestIdp } from '../packages/server/test/oidc-idp.js';
 import { baseUrl, browser, expectAccessible, newPage, useBrowser } from './browser.js';
+import { startConsole } from './global-setup.js';
 
 useBrowser();
 
-const root = new URL('..', import.meta.url).pathname;
 const SSO_LINK = 'Sign in with Test IdP';
 
 let idp: TestIdp;
 let consoleUrl: string;
 let stopConsole: () => Promise<void>;
 
-/** Starts the console (`main.ts`) on `port` with its own data folder and `env`; answers how to stop it. */
-async function startConsole(port: number, env: Record<string, string>): Promise<() => Promise<void>> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fleet-e2e-sso-'));
-  const output: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SCHEDULES: 'false', PROBE_INTERVAL_S: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => output.push(String(d)));
-  child.stderr!.on('data', (d) => output.push(String(d)));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`the SSO console exited early:\n${output.join('')}`);
-    }
-    const ready = await fetch(`http://localhost:${port}/api/v1/health`).then((r) => r.ok, () => false);
-    if (ready) return stop;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the SSO console did not start:\n${output.join('')}`);
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
 beforeAll(async () => {
   const port = await getPort();
   consoleUrl = `http://localhost:${port}`;
   idp = await startTestIdp({ redirectUris: [`${consoleUrl}/api/v1/auth/sso/callback`] });
-  stopConsole = await startConsole(port, {
+  ({ stop: stopConsole } = await startConsole(port, {
+    DEMO_SCHEDULES: 'false',
+    PROBE_INTERVAL_S: '0',
     PUBLIC_URL: consoleUrl,
     OIDC_ISSUER: idp.issuer,
     OIDC_CLIENT_ID: idp.clientId,
     OIDC_CLIENT_SECRET: idp.clientSecret,
     OIDC_NAME: 'Test IdP',
     OIDC_GROUP_MAP: 'fleet-admins=write+CustomerProductionAccess,fleet-operators=write,fleet-viewers=',
-  });
+  }));
 });
 afterAll(async () => {
   await stopConsole?.();
