@@ -3,7 +3,9 @@
  * server and its worker: the admin adds a webhook channel pointing to a local
  * receiver started here, is shown its signing secret once, clicks 'Send test
  * message', and the receiver gets the signed test message while the recent
- * deliveries show it Sent. The operator has no Notifications entry and is sent
+ * deliveries show it Sent; edits the channel to point at a path where the
+ * receiver fails, and the deliveries show the next test message Retrying with
+ * the receiver's error. The operator has no Notifications entry and is sent
  * away from the route. The channel is removed after.
  */
 import { createHmac } from 'node:crypto';
@@ -18,7 +20,9 @@ useBrowserAndAdmin();
 const openPage = pagesPerTest(() => browser);
 const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');
 
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+/** Where the receiver answers 500. */
+const FAILING_PATH = '/fleet-hook-broken';
 let receiver: Server;
 let receiverUrl: string;
 const NAME = `E2E receiver ${process.pid}`;
@@ -28,8 +32,9 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.end('ok');
+      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      if (req.url === FAILING_PATH) res.statusCode = 500;
+      res.end(req.url === FAILING_PATH ? 'broken' : 'ok');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -37,7 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const channels = await api<TNotificationChannel[]>('/notification-channels', adminToken);
-  for (const c of channels.filter((c) => c.name === NAME)) await api(`/notification-channels/${c.id}`, adminToken, { method: 'DELETE' });
+  for (const c of channels.filter((c) => c.name.startsWith(NAME))) await api(`/notification-channels/${c.id}`, adminToken, { method: 'DELETE' });
   await new Promise<void>((resolve) => {
     receiver.close(() => resolve());
     receiver.closeAllConnections();
@@ -77,6 +82,23 @@ describe('Notifications as admin', () => {
     const delivered = deliveries.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: NAME }).first();
     await expect.poll(() => delivered.getByText('Sent', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
     await expectAccessible(page, 'Notifications');
+
+    // Edited to a path where the receiver fails: renamed, the kind fixed, and the next message shown retrying with its error.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit channel' });
+    expect(await edit.getByLabel('URL').inputValue()).toBe(receiverUrl);
+    expect(await edit.getByLabel('Kind').isDisabled()).toBe(true);
+    await edit.getByLabel('Name').fill(`${NAME} (broken)`);
+    await edit.getByLabel('URL').fill(receiverUrl.replace('/fleet-hook', FAILING_PATH));
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    const edited = page.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: `${NAME} (broken)` });
+    await expect.poll(() => edited.getByText(receiverUrl.replace('/fleet-hook', FAILING_PATH)).isVisible()).toBe(true);
+    await edited.getByRole('button', { name: 'Send test message' }).click();
+    await expect.poll(() => received.filter((r) => r.path === FAILING_PATH).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    const failing = deliveries.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: `${NAME} (broken)` }).first();
+    await expect.poll(() => failing.getByText('Retrying', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await failing.getByText('HTTP 500 Internal Server Error').isVisible()).toBe(true);
   });
 });
 

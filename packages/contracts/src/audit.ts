@@ -104,8 +104,9 @@ export const AUDIT_ACTIONS = [
   'AbortRollout',
   'SaveSelection',
   'DeleteSelection',
-  /** Notification channels (issue 28 point 3): added, removed, subscribed, unsubscribed, tested by an admin. */
+  /** Notification channels (issue 28 point 3): added, edited, removed, subscribed, unsubscribed, tested by an admin. */
   'AddNotificationChannel',
+  'EditNotificationChannel',
   'RemoveNotificationChannel',
   'AddNotificationSubscription',
   'RemoveNotificationSubscription',

@@ -71,13 +71,23 @@ const ZHttpUrl = z
 
 const ZChannelName = z.string().trim().min(1, 'Name is required').max(NOTIFICATION_CHANNEL_NAME_MAX, `Name must have at most ${NOTIFICATION_CHANNEL_NAME_MAX} characters`);
 
+const ZEmailAddress = z.string().trim().max(254).email('Address must be an email address');
+
 /** `POST /notification-channels`: a webhook or Slack channel with its URL, or an email channel with its address. */
 export const ZCreateNotificationChannelRequest = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('webhook'), name: ZChannelName, url: ZHttpUrl }),
   z.object({ kind: z.literal('slack'), name: ZChannelName, url: ZHttpUrl }),
-  z.object({ kind: z.literal('email'), name: ZChannelName, address: z.string().trim().max(254).email('Address must be an email address') }),
+  z.object({ kind: z.literal('email'), name: ZChannelName, address: ZEmailAddress }),
 ]);
 export type TCreateNotificationChannelRequest = z.infer<typeof ZCreateNotificationChannelRequest>;
+
+/**
+ * `PATCH /notification-channels/{id}`: a new name, a webhook's or Slack
+ * channel's new `url`, an email channel's new `address` (the kind stays; a
+ * webhook keeps its signing secret). What is left out is kept.
+ */
+export const ZUpdateNotificationChannelRequest = z.object({ name: ZChannelName.optional(), url: ZHttpUrl.optional(), address: ZEmailAddress.optional() });
+export type TUpdateNotificationChannelRequest = z.infer<typeof ZUpdateNotificationChannelRequest>;
 
 /** One subscription of a channel: the events it receives, optionally only those of one class or one account. */
 export const ZNotificationSubscription = z.object({

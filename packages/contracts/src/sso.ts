@@ -44,3 +44,19 @@ export const ZSsoExchangeRequest = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, 'A sign-in code of letters, digits, - and _'),
 });
 export type TSsoExchangeRequest = z.infer<typeof ZSsoExchangeRequest>;
+
+/**
+ * Why a single sign-on failed, as the callback tells a browser: it sends the
+ * browser back to the login page with `?ssoError=<failure>` (never the
+ * server's text, so that a link cannot make the login page say what an
+ * attacker wrote), and the login page says what happened in its own words.
+ * - `state`: the state is unknown, expired, used or from another browser;
+ * - `refused`: the provider answered an error (the user cancelled, consent refused);
+ * - `failed`: the code or the ID token failed a check;
+ * - `no-access`: none of the user's groups is mapped (`OIDC_GROUP_MAP`);
+ * - `disabled`: the user is disabled in the console;
+ * - `busy`: another first sign-in of the same user was under way;
+ * - `unreachable`: the provider cannot be reached.
+ */
+export const SSO_FAILURES = ['state', 'refused', 'failed', 'no-access', 'disabled', 'busy', 'unreachable'] as const;
+export type TSsoFailure = (typeof SSO_FAILURES)[number];

@@ -159,6 +159,7 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   updateDeployerConfig: async () => ({ protected: false, defaultValue: null, versionId: null, deprecatedAtVersionId: null }),
   // A webhook channel (issue 28): the generated URL is no http(s) URL.
   createNotificationChannel: async () => ({ kind: 'webhook', name: 'Fuzz hook', url: 'https://hooks.example/fuzz' }),
+  updateNotificationChannel: async () => ({ name: 'Fuzz hook renamed', url: 'https://hooks.example/fuzz-moved' }),
 };
 
 /** Path parameters naming other rows than `ids` (set in beforeAll). */

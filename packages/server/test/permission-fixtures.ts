@@ -326,6 +326,7 @@ export const FIXTURES: Record<string, Fixture> = {
   login: { body: () => ({ username: 'viewer', password: 'viewer' }) },
   // A webhook channel (issue 28; the generated URL is no http(s) URL): the admin's makes channel 1, which its subscription, test and removal name.
   createNotificationChannel: { body: () => ({ kind: 'webhook', name: 'Matrix hook', url: 'https://hooks.example/matrix' }) },
+  updateNotificationChannel: { body: () => ({ name: 'Matrix hook renamed', url: 'https://hooks.example/matrix-moved' }) },
   logout: { token: (c) => c.t.login(c.user) },
   changePassword: { body: (c) => ({ currentPassword: c.user, newPassword: `${c.user}-changed-by-matrix` }) },
   createAccountDraft: { body: (c) => creationPayload({ classId: c.world.classId }) },

@@ -55,6 +55,7 @@ const ADMIN_ONLY = new Set([
   'createNotificationSubscription',
   'deleteNotificationSubscription',
   'testNotificationChannel',
+  'updateNotificationChannel',
   'deleteNotificationChannel',
 ]);
 /** Reads for admins only (`requireWrite`, then the service's admin check): not offered to the viewer. */

@@ -9,7 +9,8 @@
  * 'Sign in with <name>' link (the server's start of a sign-in at the provider)
  * follows the form; with `LOCAL_LOGIN=false` the form is not shown. The
  * provider's callback comes back here as `?sso=<one-time code>`, exchanged once
- * for the token.
+ * for the token; a sign-in the callback refused comes back as `?ssoError=<why>`,
+ * told in this page's own words (never text from the URL).
  */
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -19,6 +20,7 @@ import { LockOutlined, LoginOutlined, UserOutlined } from '@ant-design/icons';
 import type { TLoginRequest } from '@fleet/contracts';
 import { errorText } from './api-client';
 import { authKeys, fetchSsoInfo, ssoStartUrl } from './auth/auth-api';
+import { ssoFailureText } from './auth/sso-failure';
 import { useAuth } from './auth/auth-context';
 import { safeRedirect } from './guards';
 import { APP_NAME } from './RootLayout';
@@ -44,7 +46,14 @@ export default function LoginPage() {
 
   const sso = ssoInfo.data;
   const localLogin = sso?.localLogin !== false;
-  const error = signIn.isError ? errorText(signIn.error, 'Sign-in failed') : ssoSignIn.isError ? errorText(ssoSignIn.error, 'Sign-in failed') : undefined;
+  const ssoFailure = params.get('ssoError');
+  const error = signIn.isError
+    ? errorText(signIn.error, 'Sign-in failed')
+    : ssoSignIn.isError
+      ? errorText(ssoSignIn.error, 'Sign-in failed')
+      : ssoFailure !== null
+        ? (ssoFailureText(ssoFailure, sso?.name ?? undefined) ?? 'The single sign-on failed. Start it again.')
+        : undefined;
 
   // Plain layout elements (no Card or Typography) keep the first screen's bundle small.
   return (

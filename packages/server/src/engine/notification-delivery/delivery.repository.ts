@@ -117,3 +117,19 @@ export async function markAttemptFailed(db: DbOrTx, o: { id: number; owner: stri
       next_attempt_at = now() + ${o.retryInMs}::int * interval '1 millisecond'
     where id = ${o.id} and lease_owner = ${o.owner} and status = 'Pending'`);
 }
+
+/**
+ * Retention: deletes up to `limit` events raised before `before` none of whose
+ * deliveries is still Pending, their deliveries with them (the foreign key's
+ * cascade). Answers how many events it deleted.
+ */
+export async function pruneEvents(db: DbOrTx, o: { before: Date; limit: number }): Promise<number> {
+  const { rows } = await db.execute<{ id: number }>(sql`
+    delete from notification_events where id in (
+      select e.id from notification_events e
+      where e.created_at < ${o.before.toISOString()}::timestamptz and e.fanned_out_at is not null
+        and not exists (select 1 from notification_deliveries d where d.event_id = e.id and d.status = 'Pending')
+      order by e.created_at limit ${o.limit})
+    returning id`);
+  return rows.length;
+}

@@ -3,7 +3,8 @@
  * receiver and the mail outbox (issue 28 point 3; `README.md`): each channel
  * receives each event once across a worker restart, every webhook's signature
  * verifies, a subscription's account filter holds, and a failing receiver is
- * retried with backoff until its delivery is Failed.
+ * retried with backoff until its delivery is Failed, and settled events are
+ * deleted after their retention.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -176,6 +177,35 @@ describe('notification delivery', () => {
     expect(attempts.length).toBe(3);
     expect(new Set(attempts.map((r) => r.headers['x-fleet-delivery']))).toEqual(new Set([String(deliveryId)]));
     receiver.failWith(null);
+    await stop(worker);
+  });
+
+  it('deletes events past their retention with their deliveries, but none with a delivery still pending', async () => {
+    const db = database.db;
+    const id = await channel('webhook', `${receiver.url}/retention`);
+    const { rows } = await db.execute<{ id: number; status: string; age: number }>(sql`
+      with e as (
+        insert into notification_events (kind, channel_id, fanned_out_at, created_at)
+        select 'Test', ${id}, now(), now() - make_interval(days => age) from (values (31), (31), (31), (2)) as v(age)
+        returning id, created_at
+      )
+      insert into notification_deliveries (event_id, channel_id, status, next_attempt_at)
+      select e.id, ${id}, (array['Sent', 'Failed', 'Pending', 'Sent'])[row_number() over (order by e.id)],
+        now() + interval '1 hour'
+      from e
+      returning event_id::int as id, status, 0 as age`);
+    const [sent, failed, pending, recent] = rows.map((r) => r.id);
+    const worker = start({ retentionDays: 30, listen: false });
+    // Its first pass (at its start, or this one after it) looks.
+    await worker.pass();
+    const { rows: left } = await db.execute<{ id: number }>(sql`
+      select id::int as id from notification_events where id in (${sent}, ${failed}, ${pending}, ${recent}) order by id`);
+    expect(left.map((r) => r.id)).toEqual([pending, recent]);
+    const { rows: deliveries } = await db.execute<{ n: number }>(sql`
+      select count(*)::int as n from notification_deliveries where event_id in (${sent}, ${failed})`);
+    expect(deliveries[0]!.n).toBe(0);
+    // The next pass within pruneEveryMs does not look again.
+    expect((await worker.pass()).pruned).toBe(0);
     await stop(worker);
   });
 });

@@ -11,8 +11,10 @@
  * finish (or time out) and are settled, so a graceful restart neither loses nor
  * repeats a delivery.
  *
- * Known limitations: delivered events and deliveries are kept (no retention
- * yet); a worker killed between a receiver's answer and the settle sends that
+ * Events and their deliveries are kept `retentionDays` (default 30) once settled,
+ * then deleted by the pass (at most every `pruneEveryMs`, 1,000 events at a time).
+ *
+ * Known limitations: a worker killed between a receiver's answer and the settle sends that
  * delivery again after its lease (`X-Fleet-Delivery` lets the receiver drop it).
  */
 import { randomUUID } from 'node:crypto';
@@ -22,12 +24,17 @@ import type { Mailer } from '../../lib/mailer.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { startPassLoop, type PassLoop } from '../pass-loop.js';
 import { NOTIFICATION_EVENTS_CHANNEL } from '../../modules/notification-channels/notification-channels.repository.js';
-import { claimDeliveries, fanOutEvents, markAttemptFailed, markSent, type ClaimedDelivery } from './delivery.repository.js';
+import { claimDeliveries, fanOutEvents, markAttemptFailed, markSent, pruneEvents, type ClaimedDelivery } from './delivery.repository.js';
 import { messageOf } from './messages.js';
 import { SEND_TIMEOUT_MS, sendDelivery } from './senders.js';
 
-/** Defaults: 8 attempts, 5 s doubling to at most an hour between them (about 21 minutes in all before the last). */
-export const DELIVERY_DEFAULTS = { maxAttempts: 8, backoffBaseMs: 5_000, backoffMaxMs: 3_600_000, batch: 20, everyMs: 2_000 } as const;
+/**
+ * Defaults: 8 attempts, 5 s doubling to at most an hour between them (about 21 minutes in all before the last); settled
+ * events kept 30 days, looked for every 10 minutes.
+ */
+export const DELIVERY_DEFAULTS = { maxAttempts: 8, backoffBaseMs: 5_000, backoffMaxMs: 3_600_000, batch: 20, everyMs: 2_000, retentionDays: 30, pruneEveryMs: 600_000 } as const;
+/** Events deleted by one prune at most. */
+const PRUNE_LIMIT = 1000;
 
 export interface NotificationDeliveryOptions {
   db: Db;
@@ -46,6 +53,10 @@ export interface NotificationDeliveryOptions {
   batch?: number;
   /** Period of the pass without a NOTIFY, ms (default 2000). */
   everyMs?: number;
+  /** Days an event and its settled deliveries are kept (default 30). */
+  retentionDays?: number;
+  /** How often a pass deletes what is past `retentionDays`, ms (default 10 minutes; the first pass does). */
+  pruneEveryMs?: number;
   /** Listen for the triggers' NOTIFY (default true). */
   listen?: boolean;
 }
@@ -56,6 +67,8 @@ export interface DeliveryPass {
   claimed: number;
   sent: number;
   failed: number;
+  /** Events deleted as past their retention (0 in a pass that did not look). */
+  pruned: number;
 }
 
 export interface NotificationDelivery {
@@ -79,7 +92,10 @@ export function startNotificationDelivery(opts: NotificationDeliveryOptions): No
     backoffMaxMs: opts.backoffMaxMs ?? DELIVERY_DEFAULTS.backoffMaxMs,
     batch: opts.batch ?? DELIVERY_DEFAULTS.batch,
     everyMs: opts.everyMs ?? DELIVERY_DEFAULTS.everyMs,
+    retentionDays: opts.retentionDays ?? DELIVERY_DEFAULTS.retentionDays,
+    pruneEveryMs: opts.pruneEveryMs ?? DELIVERY_DEFAULTS.pruneEveryMs,
   };
+  let prunedAt = -Infinity;
   const owner = `notifications-${randomUUID()}`;
   const leaseMs = SEND_TIMEOUT_MS * 3;
 
@@ -102,7 +118,14 @@ export function startNotificationDelivery(opts: NotificationDeliveryOptions): No
     const claimed = await claimDeliveries(db, { owner, batch: o.batch, leaseMs });
     const results = await Promise.all(claimed.map(deliver));
     const sent = results.filter(Boolean).length;
-    return { fannedOut, claimed: claimed.length, sent, failed: claimed.length - sent };
+    let pruned = 0;
+    if (performance.now() - prunedAt >= o.pruneEveryMs) {
+      prunedAt = performance.now();
+      pruned = await pruneEvents(db, { before: new Date(Date.now() - o.retentionDays * 86_400_000), limit: PRUNE_LIMIT });
+      // More is left: the next pass (at once, `again`) goes on.
+      if (pruned >= PRUNE_LIMIT) prunedAt = -Infinity;
+    }
+    return { fannedOut, claimed: claimed.length, sent, failed: claimed.length - sent, pruned };
   }
 
   const loop: PassLoop<DeliveryPass> = startPassLoop({
@@ -110,7 +133,7 @@ export function startNotificationDelivery(opts: NotificationDeliveryOptions): No
     everyMs: o.everyMs,
     channel: opts.listen === false ? null : NOTIFICATION_EVENTS_CHANNEL,
     connection: db.$client.options,
-    again: (r) => r.fannedOut >= o.batch || r.claimed >= o.batch,
+    again: (r) => r.fannedOut >= o.batch || r.claimed >= o.batch || r.pruned >= PRUNE_LIMIT,
     log,
     what: 'notification delivery',
   });

@@ -56,6 +56,11 @@ export async function insertChannel(
   return rows[0]!.id;
 }
 
+/** Sets a channel's name and target (its kind and secret stay). */
+export async function updateChannel(db: DbOrTx, c: { id: number; name: string; target: string }): Promise<void> {
+  await db.execute(sql`update notification_channels set name = ${c.name}, target = ${c.target} where id = ${c.id}`);
+}
+
 /** Deletes a channel (its subscriptions, test events and deliveries go with it); answers whether it existed. */
 export async function deleteChannel(db: DbOrTx, id: number): Promise<boolean> {
   const { rows } = await db.execute(sql`delete from notification_channels where id = ${id} returning id`);

@@ -1,6 +1,6 @@
 /**
  * Routes of the notification channels (issue 28 point 3; `notification-channels.service.ts`):
- * list, add and remove channels, add and remove their subscriptions, send a test
+ * list, add, edit and remove channels, add and remove their subscriptions, send a test
  * message, list the recent deliveries. Admins only (403 for others).
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -9,6 +9,7 @@ import {
   ZCreateNotificationChannelRequest,
   ZCreateNotificationSubscriptionRequest,
   ZIdParams,
+  ZNotificationChannel,
   ZNotificationChannelList,
   ZNotificationDeliveriesQuery,
   ZNotificationDeliveryList,
@@ -16,6 +17,7 @@ import {
   ZNotificationSubscriptionParams,
   ZNotificationTestResponse,
   ZOk,
+  ZUpdateNotificationChannelRequest,
 } from '@fleet/contracts';
 
 const ADMINS = 'Admins only (permission admin, or write with group CustomerProductionAccess): 403 for others.';
@@ -96,6 +98,21 @@ export const notificationChannelRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req) => service().test({ principal: req.principal!, id: req.params.id }),
+  );
+  app.patch(
+    '/notification-channels/:id',
+    {
+      schema: {
+        operationId: 'updateNotificationChannel',
+        description: `Renames a channel, or points it elsewhere: a webhook's or Slack channel's \`url\`, an email channel's \`address\` (the kind stays; a webhook keeps its signing secret). What is left out is kept; changing nothing records nothing. 404 unknown; 400 naming \`url\` for an email channel or \`address\` for the others. Audited EditNotificationChannel. ${ADMINS}`,
+        tags,
+        summary: 'Edit a notification channel (admins, audited)',
+        params: ZIdParams,
+        body: ZUpdateNotificationChannelRequest,
+        response: { 200: ZNotificationChannel },
+      },
+    },
+    (req) => service().update({ principal: req.principal!, id: req.params.id, request: req.body }),
   );
   app.delete(
     '/notification-channels/:id',

@@ -11,6 +11,8 @@
  *   0040 in the transaction of the change itself (so no writer can forget one),
  *   only while some subscription exists; `fanned_out_at` is set once the worker
  *   made its deliveries. A `Test` event names its one channel (`channel_id`).
+ *   Deleted 30 days after it once its deliveries are settled (`created_at`
+ *   indexed for that), its deliveries with it.
  * - `notification_deliveries`: the outbox, one row per event and channel (unique:
  *   a channel gets an event once however many of its subscriptions match),
  *   claimed under a lease (`lease_until`, `lease_owner`), `Pending` until sent,
@@ -63,7 +65,7 @@ export const notificationEvents = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     fannedOutAt: ts('fanned_out_at'),
   },
-  (t) => [index('notification_events_fan_out_idx').on(t.id).where(sql`fanned_out_at is null`)],
+  (t) => [index('notification_events_fan_out_idx').on(t.id).where(sql`fanned_out_at is null`), index('notification_events_created_idx').on(t.createdAt)],
 );
 
 export const notificationDeliveries = pgTable(

@@ -3,12 +3,15 @@
  * where fleet events are sent. Every method is for admins only (permission admin,
  * or write with group CustomerProductionAccess): 403 for others, before anything
  * is read. Changes are audited in their own transaction
- * (AddNotificationChannel, RemoveNotificationChannel, AddNotificationSubscription,
+ * (AddNotificationChannel, EditNotificationChannel, RemoveNotificationChannel, AddNotificationSubscription,
  * RemoveNotificationSubscription, TestNotificationChannel).
  *
  * - `create`: a webhook's signing secret (32 random bytes, hex) is generated here,
  *   answered once and stored sealed with `DATA_KEY` (`lib/secret-box.ts`).
  *   409 past {@link NOTIFICATION_CHANNELS_MAX} channels.
+ * - `update`: a new name and target; 404 unknown channel; 400 naming `url` for
+ *   an email channel or `address` for a webhook or Slack one. Changing nothing
+ *   records nothing.
  * - `subscribe`: 404 unknown channel; 400 (field errors) for a class or account
  *   filter that does not exist; 409 past {@link NOTIFICATION_SUBSCRIPTIONS_MAX}.
  * - `test`: queues a `Test` delivery through the same outbox as the events, so
@@ -27,6 +30,7 @@ import {
   type TNotificationDelivery,
   type TNotificationSubscription,
   type TNotificationTestResponse,
+  type TUpdateNotificationChannelRequest,
   type ZCreateNotificationSubscriptionRequest,
   type ZNotificationDeliveriesQuery,
 } from '@fleet/contracts';
@@ -41,6 +45,7 @@ import * as repo from './notification-channels.repository.js';
 export interface NotificationChannelService {
   list(o: { principal: Principal }): Promise<TNotificationChannel[]>;
   create(o: { principal: Principal; request: TCreateNotificationChannelRequest }): Promise<TCreatedNotificationChannel>;
+  update(o: { principal: Principal; id: number; request: TUpdateNotificationChannelRequest }): Promise<TNotificationChannel>;
   remove(o: { principal: Principal; id: number }): Promise<{ ok: true }>;
   subscribe(o: { principal: Principal; channelId: number; request: z.output<typeof ZCreateNotificationSubscriptionRequest> }): Promise<TNotificationSubscription>;
   unsubscribe(o: { principal: Principal; channelId: number; subscriptionId: number }): Promise<{ ok: true }>;
@@ -84,6 +89,33 @@ export function createNotificationChannelService({ db, audit, secrets }: { db: D
           ],
         });
         return { ...(await channelOr404(tx, id)), secret };
+      });
+    },
+
+    async update({ principal, id, request }) {
+      requireAdmin(principal);
+      return db.transaction(async (tx) => {
+        const channel = await channelOr404(tx, id);
+        const errors = [
+          ...(request.url !== undefined && channel.kind === 'email'
+            ? [{ propertyName: 'url', errorMessage: 'An email channel has an address, not a URL', attemptedValue: request.url }]
+            : []),
+          ...(request.address !== undefined && channel.kind !== 'email'
+            ? [{ propertyName: 'address', errorMessage: `A ${channel.kind} channel has a URL, not an address`, attemptedValue: request.address }]
+            : []),
+        ];
+        if (errors.length > 0) throw badRequest(errors);
+        const name = request.name ?? channel.name;
+        const target = request.url ?? request.address ?? channel.target;
+        const entityName = `NotificationChannel ${id}`;
+        const changes = [
+          ...(name === channel.name ? [] : [{ entityName, propertyName: 'name', oldValue: channel.name, newValue: name }]),
+          ...(target === channel.target ? [] : [{ entityName, propertyName: 'target', oldValue: channel.target, newValue: target }]),
+        ];
+        if (changes.length === 0) return channel;
+        await repo.updateChannel(tx, { id, name, target });
+        await audit.record(tx, { action: 'EditNotificationChannel', user: principal.username, params: { channelId: id, kind: channel.kind }, changes });
+        return channelOr404(tx, id);
       });
     },
 

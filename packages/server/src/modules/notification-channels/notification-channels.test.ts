@@ -1,7 +1,8 @@
 /**
  * The notification channels API through the real app and PostgreSQL (issue 28
  * point 3): admins only (403 to an operator and a viewer), bad input 400 with
- * field errors, a webhook's secret shown once and stored sealed, subscriptions,
+ * field errors, a webhook's secret shown once and stored sealed, a channel edited
+ * (its secret kept), subscriptions,
  * audit, 'Send test message' delivered by the worker to a local receiver (the
  * HMAC verifies), and a failing receiver retried and shown failing by
  * `GET /notification-deliveries`.
@@ -122,6 +123,39 @@ describe('notification channels', () => {
       const found = await activities(t, undefined, action);
       expect(found.some((a) => a.user === 'admin' && a.metadata.params.channelId === channel.id), action).toBe(true);
     }
+  });
+
+  it('edits a channel’s name and target, keeping its kind and secret, audited; refuses the wrong target and others', async () => {
+    const hook = await create({ kind: 'webhook', name: 'Pager hook', url: 'https://pager.example/a' });
+    const mail = await create({ kind: 'email', name: 'Pager mail', address: 'pager@fleet.example' });
+    const patch = (id: number, body: unknown, as = 'admin') => t.call({ method: 'PATCH', url: `/notification-channels/${id}`, as, body });
+    const sealed = async () => (await t.database.db.execute<{ secret: string }>(sql`select secret from notification_channels where id = ${hook.id}`)).rows[0]!.secret;
+    const before = await sealed();
+
+    const res = await patch(hook.id, { name: ' Pager hook (moved) ', url: 'https://pager.example/b' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: hook.id, kind: 'webhook', name: 'Pager hook (moved)', target: 'https://pager.example/b' });
+    expect(res.json()).not.toHaveProperty('secret');
+    expect(await sealed()).toBe(before);
+    const [edited] = await activities(t, undefined, 'EditNotificationChannel');
+    expect(edited).toMatchObject({ user: 'admin', metadata: { params: { channelId: hook.id, kind: 'webhook' } } });
+    expect(edited!.metadata.changes.map((c) => [c.propertyName, c.oldValue, c.newValue])).toEqual([
+      ['name', 'Pager hook', 'Pager hook (moved)'],
+      ['target', 'https://pager.example/a', 'https://pager.example/b'],
+    ]);
+    // Changing nothing records nothing.
+    expect((await patch(hook.id, { name: 'Pager hook (moved)' })).statusCode).toBe(200);
+    expect(await activities(t, undefined, 'EditNotificationChannel')).toHaveLength(1);
+
+    expect((await patch(mail.id, { address: 'oncall@fleet.example' })).json()).toMatchObject({ target: 'oncall@fleet.example' });
+    expect(fieldErrors(await patch(mail.id, { url: 'https://pager.example/c' }))).toEqual(['url: An email channel has an address, not a URL']);
+    expect(fieldErrors(await patch(hook.id, { address: 'x@fleet.example' }))).toEqual(['address: A webhook channel has a URL, not an address']);
+    expect(fieldErrors(await patch(hook.id, { url: 'ftp://pager.example/' }))).toContain('url: URL must be an http(s) URL');
+    expect(fieldErrors(await patch(hook.id, { name: '' }))).toContain('name: Name is required');
+    expect((await patch(2147483647, { name: 'x' })).statusCode).toBe(404);
+    expect((await patch(2147483648, { name: 'x' })).statusCode).toBe(400);
+    for (const as of ['operator', 'viewer']) expect((await patch(hook.id, { name: 'Taken over' }, as)).statusCode).toBe(403);
+    expect((await t.call({ method: 'GET', url: '/notification-channels', as: 'admin' })).json()).toContainEqual(expect.objectContaining({ id: hook.id, name: 'Pager hook (moved)' }));
   });
 
   it("'Send test message' reaches the receiver signed, and the deliveries show it Sent", async () => {

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ZLoginResponse, ZSsoCallbackQuery, ZSsoExchangeRequest, ZSsoInfo, ZSsoStartQuery } from '@fleet/contracts';
-import { SSO_BROWSER_COOKIE, SSO_STATE_TTL_MS } from './sso.service.js';
+import { SSO_BROWSER_COOKIE, SSO_STATE_TTL_MS, ssoFailureOf } from './sso.service.js';
 
 const COOKIE_PATH = '/api/v1/auth/sso';
 
@@ -29,6 +29,9 @@ function setBrowserCookie(reply: FastifyReply, req: FastifyRequest, value: strin
   // Lax: sent on the provider's top-level redirect back to the callback, never on another site's POST or fetch.
   reply.header('set-cookie', `${SSO_BROWSER_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${SSO_STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`);
 }
+
+/** A browser's navigation (it takes HTML), as opposed to a script's call. */
+const isNavigation = (req: FastifyRequest) => /\btext\/html\b/.test(req.headers.accept ?? '');
 
 const ZRedirect = z.null().describe('A redirect (`Location`)');
 
@@ -78,7 +81,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         hide: true,
         operationId: 'ssoCallback',
         description:
-          "The provider's redirect back (the redirect URI `PUBLIC_URL/api/v1/auth/sso/callback`): takes the state once (unknown, expired, reused or another browser's: 400), exchanges the code (PKCE, nonce and ID token checked: 400 when a check fails), finds or makes the user by issuer and subject and sets name, email, permissions and groups from the claims (`OIDC_GROUPS_CLAIM`, `OIDC_GROUP_MAP`), then redirects (302) to the console's `/#/login?sso=<one-time code>`. A user none of whose groups is mapped is refused (403) and loses any session. 503 when the provider cannot be reached.",
+          "The provider's redirect back (the redirect URI `PUBLIC_URL/api/v1/auth/sso/callback`): takes the state once (unknown, expired, reused or another browser's: 400), exchanges the code (PKCE, nonce and ID token checked: 400 when a check fails), finds or makes the user by issuer and subject and sets name, email, permissions and groups from the claims (`OIDC_GROUPS_CLAIM`, `OIDC_GROUP_MAP`), then redirects (302) to the console's `/#/login?sso=<one-time code>`. A user none of whose groups is mapped is refused (403) and loses any session. 503 when the provider cannot be reached. A browser's navigation (`Accept: text/html`) is redirected instead of each of these refusals, to `/#/login?ssoError=<why>` (`state`, `refused`, `failed`, `no-access`, `disabled`, `busy`, `unreachable`), where the login page says what happened.",
         tags: ['Single sign-on'],
         summary: "The provider's callback",
         querystring: ZSsoCallbackQuery,
@@ -86,8 +89,16 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const { location } = await app.services.sso.callback({ browser: browserCookie(req), query: req.query, address: req.ip });
-      return reply.header('cache-control', 'no-store').redirect(location, 302);
+      try {
+        const { location } = await app.services.sso.callback({ browser: browserCookie(req), query: req.query, address: req.ip });
+        return reply.header('cache-control', 'no-store').redirect(location, 302);
+      } catch (error) {
+        // A person in a browser is sent back to the login page, which says what went wrong; a script gets the problem.
+        const why = ssoFailureOf(error);
+        if (why === undefined || !isNavigation(req)) throw error;
+        req.log.info({ err: error, ssoFailure: why }, 'single sign-on refused');
+        return reply.header('cache-control', 'no-store').redirect(app.services.sso.failureLocation(why), 302);
+      }
     },
   );
 

@@ -20,7 +20,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as openid from 'openid-client';
-import type { TLoginResponse, TSsoCallbackQuery, TSsoInfo } from '@fleet/contracts';
+import type { TLoginResponse, TSsoCallbackQuery, TSsoFailure, TSsoInfo } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { HttpProblem, badRequest, conflict, forbidden, notFound } from '../../lib/problem.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -43,10 +43,30 @@ export interface SsoService {
   info(): TSsoInfo;
   /** A new sign-in: the provider's URL to go to, and the browser binding to keep in the cookie (the one given when well formed). */
   start(opts: { browser: string | undefined; redirect?: string }): Promise<{ location: string; browser: string }>;
-  /** The provider's callback (see the module docstring): the console URL with the one-time code. 400, 403, 404 (off), 503 (provider away). */
+  /**
+   * The provider's callback (see the module docstring): the console URL with the one-time code. 400, 403, 404 (off), 503
+   * (provider away); each but 404 tagged with its {@link ssoFailureOf}.
+   */
   callback(opts: { browser: string | undefined; query: TSsoCallbackQuery; address: string }): Promise<{ location: string }>;
+  /** The console's login page saying why a sign-in failed (`/#/login?ssoError=<failure>`). */
+  failureLocation(why: TSsoFailure): string;
   /** The access token for a one-time code; 400 naming `code` when it is unknown, expired or used (so too with single sign-on off). */
   exchange(opts: { code: string; address: string }): Promise<TLoginResponse>;
+}
+
+/** A callback's refusal: the problem an API client is answered, and why, for the login page a browser is sent back to (`ssoFailureOf`). */
+const failure = <P extends HttpProblem>(problem: P, why: TSsoFailure): P => Object.assign(problem, { ssoFailure: why });
+
+/**
+ * Why the callback failed, for a browser (`TSsoFailure`): the tag the service
+ * gave, else from the status of the provider client's problem (400 a failed
+ * check, 503 away); undefined for anything else (single sign-on off, a bug).
+ */
+export function ssoFailureOf(error: unknown): TSsoFailure | undefined {
+  if (!(error instanceof HttpProblem)) return undefined;
+  const tagged = (error as { ssoFailure?: TSsoFailure }).ssoFailure;
+  if (tagged) return tagged;
+  return error.status === 503 ? 'unreachable' : error.status === 400 ? 'failed' : undefined;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -116,10 +136,10 @@ export function createSsoService(deps: { db: Db; sso: SsoConfig; auth: AuthServi
       const { oidc, client } = configured();
       const started = query.state ? await repo.takeState(db, query.state) : undefined;
       if (!started || !browser || sha256(browser) !== started.browserHash) {
-        throw new HttpProblem(400, 'Bad Request', 'The sign-in state is unknown, expired, already used or from another browser: start the sign-in again');
+        throw failure(new HttpProblem(400, 'Bad Request', 'The sign-in state is unknown, expired, already used or from another browser: start the sign-in again'), 'state');
       }
       if (query.error) {
-        throw new HttpProblem(400, 'Bad Request', `${oidc.name} refused the sign-in: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}`);
+        throw failure(new HttpProblem(400, 'Bad Request', `${oidc.name} refused the sign-in: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}`), 'refused');
       }
       if (!query.code) throw badRequest([{ propertyName: 'code', errorMessage: 'The provider sent no authorization code' }]);
       const callbackUrl = new URL(oidc.redirectUri);
@@ -147,20 +167,24 @@ export function createSsoService(deps: { db: Db; sso: SsoConfig; auth: AuthServi
         const user = await createUser(tx, claims, { name, email, ...grant });
         // Two first sign-ins at once: the later one's user is rolled back with its transaction.
         if (!(await repo.insertIdentity(tx, { issuer: claims.iss, subject: claims.sub, userId: user.id }))) {
-          throw conflict('Another sign-in of this user is under way; sign in again');
+          throw failure(conflict('Another sign-in of this user is under way; sign in again'), 'busy');
         }
         return { user };
       });
-      if ('refused' in outcome) throw forbidden(outcome.refused);
+      if ('refused' in outcome) throw failure(forbidden(outcome.refused), 'no-access');
       if (outcome.user.disabled) {
         await db.transaction((tx) => audit.record(tx, { action: 'LoginFailed', user: outcome.user.username, params: { address, via: oidc.name, reason: 'disabled' } }));
-        throw forbidden('The user is disabled');
+        throw failure(forbidden('The user is disabled'), 'disabled');
       }
 
       const code = randomId();
       await repo.insertHandoff(db, { codeHash: sha256(code), userId: outcome.user.id, expiresAt: new Date(Date.now() + SSO_HANDOFF_TTL_MS) });
       const params = new URLSearchParams({ sso: code, ...(started.redirect ? { redirect: started.redirect } : {}) });
       return { location: `${oidc.publicUrl}/#/login?${params}` };
+    },
+
+    failureLocation(why) {
+      return `${configured().oidc.publicUrl}/#/login?${new URLSearchParams({ ssoError: why })}`;
     },
 
     async exchange({ code, address }) {

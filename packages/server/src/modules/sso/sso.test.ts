@@ -189,6 +189,33 @@ describe('GET /auth/sso/callback', () => {
     expect(reused.statusCode).toBe(400);
   });
 
+  it("sends a browser's refused callback back to the login page with why (never the server's text), a script the problem", async () => {
+    idp.setUser('nora', { name: 'Nora', email: 'nora@idp.example', groups: ['marketing'] });
+    const started = await start();
+    const back = await idp.signIn(started.location, 'nora');
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const noAccess = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: { cookie: started.cookie, ...html } });
+    expect(noAccess.statusCode).toBe(302);
+    expect(noAccess.headers.location).toBe(`${PUBLIC_URL}/#/login?ssoError=no-access`);
+    expect(noAccess.headers['cache-control']).toBe('no-store');
+
+    const stale = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: { cookie: started.cookie, ...html } });
+    expect(stale.headers.location).toBe(`${PUBLIC_URL}/#/login?ssoError=state`);
+    const cancelled = await start();
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/auth/sso/callback?${new URLSearchParams({ state: new URL(cancelled.location).searchParams.get('state')!, error: 'access_denied', error_description: 'Call +1 555 0100 now' })}`,
+      headers: { cookie: cancelled.cookie, ...html },
+    });
+    expect(denied.headers.location).toBe(`${PUBLIC_URL}/#/login?ssoError=refused`);
+
+    // The same refusal asked by a script: the problem, with the server's detail.
+    const again = await start();
+    const scripted = await callback(await idp.signIn(again.location, 'nora'), again.cookie);
+    expect(scripted.statusCode).toBe(403);
+    expect(scripted.json().detail).toBe('Your groups at Test IdP grant no access to Fleet Console');
+  });
+
   it('answers 400 for a callback without state, and 503 when the provider cannot be reached', async () => {
     const noState = await t.call({ method: 'GET', url: '/auth/sso/callback', query: { code: 'x' } });
     expect(noState.statusCode).toBe(400);

@@ -1,8 +1,8 @@
 /**
  * The Notifications screen (issue 28 point 3; route `/notifications`, admins
  * only): the notification channels with their subscriptions — add a channel,
- * subscribe it to events, 'Send test message', remove a subscription or the
- * channel — and the recent deliveries of the worker's outbox, where a failing
+ * edit its name and where it sends, subscribe it to events, 'Send test message',
+ * remove a subscription or the channel — and the recent deliveries of the worker's outbox, where a failing
  * receiver shows its retries and its last error.
  */
 import { useState } from 'react';
@@ -41,6 +41,7 @@ export default function NotificationChannelsPage() {
   const test = useTestNotificationChannel();
   const remove = useDeleteNotificationChannel();
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<TNotificationChannel | null>(null);
   const [subscribing, setSubscribing] = useState<TNotificationChannel | null>(null);
 
   return (
@@ -92,6 +93,9 @@ export default function NotificationChannelsPage() {
                   <Button type="link" size="small" onClick={() => setSubscribing(c)}>
                     Subscribe
                   </Button>
+                  <Button type="link" size="small" onClick={() => setEditing(c)}>
+                    Edit
+                  </Button>
                   <Popconfirm title={`Remove the channel ${c.name}?`} description="Messages not sent yet are dropped." okText="Remove" onConfirm={() => remove.mutate(c.id)}>
                     <Button type="link" size="small" danger>
                       Remove
@@ -105,6 +109,7 @@ export default function NotificationChannelsPage() {
       </Card>
       <DeliveriesCard />
       {adding && <AddChannelDialog onClose={() => setAdding(false)} />}
+      {editing && <AddChannelDialog channel={editing} onClose={() => setEditing(null)} />}
       {subscribing && <SubscribeDialog channel={subscribing} onClose={() => setSubscribing(null)} />}
     </Space>
   );

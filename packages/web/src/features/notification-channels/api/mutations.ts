@@ -1,6 +1,6 @@
 /**
  * Changes on the Notifications screen (issue 28 point 3), each with its success
- * or error toast, invalidating what it changed: add and remove a channel, add and
+ * or error toast, invalidating what it changed: add, edit and remove a channel, add and
  * remove a subscription, 'Send test message' (which refetches the deliveries).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,8 +8,10 @@ import type {
   TCreatedNotificationChannel,
   TCreateNotificationChannelRequest,
   TCreateNotificationSubscriptionRequest,
+  TNotificationChannel,
   TNotificationSubscription,
   TNotificationTestResponse,
+  TUpdateNotificationChannelRequest,
 } from '@fleet/contracts';
 import { api, errorText } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
@@ -31,6 +33,14 @@ export const useCreateNotificationChannel = () =>
     success: 'Notification channel added',
     error: 'Error occurred adding the notification channel',
   });
+
+export const useUpdateNotificationChannel = () =>
+  useChannelMutation(
+    ({ id, body }: { id: number; body: TUpdateNotificationChannelRequest }) => api.patch<TNotificationChannel>(`notification-channels/${id}`, body),
+    // The deliveries name the channel too.
+    { success: 'Notification channel saved', error: 'Error occurred saving the notification channel' },
+    notificationChannelKeys.all,
+  );
 
 export const useDeleteNotificationChannel = () =>
   useChannelMutation((id: number) => api.delete<{ ok: true }>(`notification-channels/${id}`), {

@@ -1,9 +1,10 @@
 /**
- * The 'Add channel' dialog of the Notifications screen (issue 28 point 3): kind
- * (webhook, Slack-compatible incoming webhook, email), name, and the URL or the
- * address, validated on blur with the contract's rules. A webhook's signing
- * secret is shown once after it was added (with a copy button); closing the
- * dialog forgets it.
+ * The 'Add channel' and 'Edit channel' dialog of the Notifications screen
+ * (issue 28 point 3): kind (webhook, Slack-compatible incoming webhook, email;
+ * fixed once added), name, and the URL or the address, validated on blur with
+ * the contract's rules. A webhook's signing secret is shown once after it was
+ * added (with a copy button); closing the dialog forgets it. Editing keeps the
+ * secret and sends only what changed.
  */
 import { useState } from 'react';
 import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
@@ -12,9 +13,11 @@ import {
   NOTIFICATION_URL_MAX,
   type TCreatedNotificationChannel,
   type TCreateNotificationChannelRequest,
+  type TNotificationChannel,
   type TNotificationChannelKind,
+  type TUpdateNotificationChannelRequest,
 } from '@fleet/contracts';
-import { useCreateNotificationChannel } from '../api/mutations';
+import { useCreateNotificationChannel, useUpdateNotificationChannel } from '../api/mutations';
 
 /** The kinds as the screen names them. */
 export const CHANNEL_KIND_LABELS: Record<TNotificationChannelKind, string> = {
@@ -39,26 +42,45 @@ const isHttpUrl = (value: string) => {
   }
 };
 
-export function AddChannelDialog({ onClose }: { onClose(): void }) {
+/** The form's values of an existing channel. */
+const valuesOf = (c: TNotificationChannel): Values => ({ kind: c.kind, name: c.name, ...(c.kind === 'email' ? { address: c.target } : { url: c.target }) });
+
+/** The edit of `channel` the form's values make: only what changed (nothing: an empty body). */
+function changesOf(channel: TNotificationChannel, v: Values): TUpdateNotificationChannelRequest {
+  const target = (channel.kind === 'email' ? v.address : v.url)?.trim() ?? channel.target;
+  return {
+    ...(v.name.trim() === channel.name ? {} : { name: v.name }),
+    ...(target === channel.target ? {} : channel.kind === 'email' ? { address: target } : { url: target }),
+  };
+}
+
+/** Adds a channel, or with `channel` edits it. */
+export function AddChannelDialog({ channel, onClose }: { channel?: TNotificationChannel; onClose(): void }) {
   const [form] = Form.useForm<Values>();
-  const kind = Form.useWatch('kind', form) ?? 'webhook';
+  const kind = Form.useWatch('kind', form) ?? channel?.kind ?? 'webhook';
   const [made, setMade] = useState<TCreatedNotificationChannel | null>(null);
   const create = useCreateNotificationChannel();
+  const update = useUpdateNotificationChannel();
 
   const submit = async () => {
     const v = await form.validateFields();
+    if (channel) {
+      const body = changesOf(channel, v);
+      if (Object.keys(body).length === 0) return onClose();
+      return update.mutate({ id: channel.id, body }, { onSuccess: onClose });
+    }
     const body: TCreateNotificationChannelRequest = v.kind === 'email' ? { kind: 'email', name: v.name, address: v.address ?? '' } : { kind: v.kind, name: v.name, url: v.url ?? '' };
-    create.mutate(body, { onSuccess: (channel) => (channel.secret ? setMade(channel) : onClose()) });
+    create.mutate(body, { onSuccess: (added) => (added.secret ? setMade(added) : onClose()) });
   };
 
   return (
     <Modal
       open
-      title="Add channel"
+      title={channel ? 'Edit channel' : 'Add channel'}
       width={600}
-      okText={made ? 'Done' : 'Add channel'}
+      okText={made ? 'Done' : channel ? 'Save' : 'Add channel'}
       cancelButtonProps={made ? { style: { display: 'none' } } : undefined}
-      confirmLoading={create.isPending}
+      confirmLoading={create.isPending || update.isPending}
       onOk={() => (made ? onClose() : void submit())}
       onCancel={onClose}
       destroyOnHidden
@@ -75,9 +97,9 @@ export function AddChannelDialog({ onClose }: { onClose(): void }) {
           </Typography.Paragraph>
         </>
       ) : (
-        <Form form={form} layout="vertical" validateTrigger="onBlur" initialValues={{ kind: 'webhook' }}>
-          <Form.Item name="kind" label="Kind" rules={[{ required: true }]}>
-            <Select options={Object.entries(CHANNEL_KIND_LABELS).map(([value, label]) => ({ value, label }))} />
+        <Form form={form} layout="vertical" validateTrigger="onBlur" initialValues={channel ? valuesOf(channel) : { kind: 'webhook' }}>
+          <Form.Item name="kind" label="Kind" rules={[{ required: true }]} extra={channel ? 'The kind of a channel stays as it was added.' : undefined}>
+            <Select disabled={channel !== undefined} options={Object.entries(CHANNEL_KIND_LABELS).map(([value, label]) => ({ value, label }))} />
           </Form.Item>
           <Form.Item
             name="name"
