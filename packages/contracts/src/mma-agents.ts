@@ -92,12 +92,20 @@ export type TMmaAgentSelf = z.infer<typeof ZMmaAgentSelf>;
 /**
  * The operation types a remote MMA runs (issue 27 point 2): the ones whose
  * work is all on the machine (their output and deployer log), and
- * UpdateSoftware, whose deployed versions the server records at the finish.
- * The others (Backup, RestoreBackup, PublishSampleData, TestLatestCode,
- * CreateJumpStartAmi) need the server's object store or cloud and wait on a
- * remote class (`remoteTypeUnsupported`) until the protocol carries them.
+ * UpdateSoftware and TestLatestCode, whose deployed versions (fixed in their
+ * params at the claim) the server records at the finish. The others (Backup,
+ * RestoreBackup, PublishSampleData, CreateJumpStartAmi) need the server's
+ * object store or cloud and wait on a remote class (`remoteTypeUnsupported`)
+ * until the protocol carries them.
  */
-export const REMOTE_OPERATION_TYPES = ['SmokeTest', 'Populate', 'ReinstallSampleData', 'ApplyConfig', 'UpdateSoftware'] as const satisfies readonly TOperationTypeName[];
+export const REMOTE_OPERATION_TYPES = [
+  'SmokeTest',
+  'Populate',
+  'ReinstallSampleData',
+  'ApplyConfig',
+  'UpdateSoftware',
+  'TestLatestCode',
+] as const satisfies readonly TOperationTypeName[];
 
 /**
  * Operation types that can run again from the start after their MMA was lost

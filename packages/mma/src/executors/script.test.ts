@@ -167,6 +167,12 @@ describe('environment', () => {
     });
   });
 
+  it("gives a TestLatestCode the target the server fixed at the claim", () => {
+    const env = operationEnv(claimed({ typeName: 'TestLatestCode', params: { branch: 'master', versions: { launcher: 'master|1234567' } } }));
+    expect(env.FLEET_VERSIONS).toBe('{"launcher":"master|1234567"}');
+    expect(env.FLEET_PARAM_BRANCH).toBe('master');
+  });
+
   it("gives another type the machine's desired versions", () => {
     const env = operationEnv(claimed({ typeName: 'ApplyConfig', params: { versions: { launcher: 'x' } } }));
     expect(JSON.parse(env.FLEET_VERSIONS!)).toEqual({ launcher: 'master|abc1234', siteMaster: 'release/5|def5678' });

@@ -56,8 +56,9 @@ const isVersionMap = (v: unknown): v is Record<string, string> =>
  * type, attempt, whether it resumes a lost attempt, its machine (id, name,
  * account, host name, cloud id, roles, sample data), its params (as JSON, and
  * one `FLEET_PARAM_<UPPER_SNAKE>` per string, number or boolean), and the
- * versions to install (`FLEET_VERSIONS` as JSON: an UpdateSoftware's
- * `params.versions`, else the machine's desired versions; one
+ * versions to install (`FLEET_VERSIONS` as JSON: an UpdateSoftware's or a
+ * TestLatestCode's `params.versions`, fixed by the server at the claim, else
+ * the machine's desired versions; one
  * `FLEET_VERSION_<COMPONENT>` each). A null is the empty string.
  */
 export function operationEnv(op: TMmaClaimedOperation): Record<string, string> {
@@ -81,7 +82,8 @@ export function operationEnv(op: TMmaClaimedOperation): Record<string, string> {
   for (const [key, value] of Object.entries(op.params)) {
     if (['string', 'number', 'boolean'].includes(typeof value)) env[`FLEET_PARAM_${upperSnake(key)}`] = String(value);
   }
-  const versions = op.typeName === 'UpdateSoftware' && isVersionMap(op.params.versions) ? op.params.versions : m.desiredVersions;
+  const deploys = op.typeName === 'UpdateSoftware' || op.typeName === 'TestLatestCode';
+  const versions = deploys && isVersionMap(op.params.versions) ? op.params.versions : m.desiredVersions;
   env.FLEET_VERSIONS = JSON.stringify(versions);
   for (const [component, version] of Object.entries(versions)) env[`FLEET_VERSION_${upperSnake(component)}`] = version;
   return env;

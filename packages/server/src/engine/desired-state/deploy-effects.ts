@@ -143,8 +143,8 @@ async function writeVersionState(
 }
 
 /**
- * What a remote MMA's UpdateSoftware SUCCESS means (issue 27 point 2): the
- * operation's `params.versions` (fixed at its claim) are installed; records
+ * What a remote MMA's UpdateSoftware or TestLatestCode SUCCESS means (issue 27
+ * point 2): the operation's `params.versions` (fixed at its claim) are installed; records
  * them as the simulated deploy does ({@link writeVersionState}). Answers
  * `{ error }` (the operation then ends FAILURE with it) when the params name
  * no versions or a commit the catalogue does not know, or the operation
@@ -210,21 +210,40 @@ export const updateSoftware: OperationEffect = async (ctx) => {
   await deploy(ctx, target, typeof bundle === 'string' && bundle !== '' ? bundle : null);
 };
 
+/** The branch a TestLatestCode's params name (default master). */
+export const latestCodeBranch = (params: Record<string, unknown>): string =>
+  typeof params.branch === 'string' && params.branch !== '' ? params.branch : DEFAULT_LATEST_BRANCH;
+
+/**
+ * What a TestLatestCode on machine `machineId` deploys: the newest commit of
+ * `branch` of each component the machine runs or should run, the others as
+ * installed (`component → {branch}|{hash}`), with a line for the output that
+ * says so. Fixed once per operation (the simulated effect's first attempt, a
+ * remote MMA's claim), so that a retry deploys the same commits even if the
+ * branch moved on.
+ */
+export async function latestCodeTarget(db: DbOrTx, machineId: number, branch: string): Promise<{ versions: Record<string, string>; summary: string }> {
+  const { current, desired } = await machineVersions(db, machineId);
+  const components = ordered([...Object.keys(current), ...Object.keys(desired)]);
+  const heads: Record<string, TComponentVersion> = branchHeads(await loadSoftwareSnapshot(db), branch, components);
+  const without = components.filter((k) => !heads[k]);
+  return {
+    versions: { ...current, ...Object.fromEntries(Object.entries(heads).map(([k, c]) => [k, versionRef(c)])) },
+    summary: `Newest commits of ${branch}: ${Object.keys(heads).length} component(s)${without.length > 0 ? `; no commit of ${without.join(', ')} on ${branch}, left as installed` : ''}`,
+  };
+}
+
 /** TestLatestCode: see the module docstring. */
 export const testLatestCode: OperationEffect = async (ctx) => {
-  const branch = typeof ctx.operation.params.branch === 'string' && ctx.operation.params.branch !== '' ? ctx.operation.params.branch : DEFAULT_LATEST_BRANCH;
+  const branch = latestCodeBranch(ctx.operation.params);
   const given = ctx.operation.params.versions;
   let target: Record<string, string>;
   if (isVersionMap(given)) target = given;
   else {
-    // Fixed at the first attempt, so that a retry deploys the same commits even if the branch moved on.
-    const { current, desired } = await machineVersions(ctx.db, ctx.machine.id);
-    const components = ordered([...Object.keys(current), ...Object.keys(desired)]);
-    const heads: Record<string, TComponentVersion> = branchHeads(await loadSoftwareSnapshot(ctx.db), branch, components);
-    target = { ...current, ...Object.fromEntries(Object.entries(heads).map(([k, c]) => [k, versionRef(c)])) };
+    const latest = await latestCodeTarget(ctx.db, ctx.machine.id, branch);
+    target = latest.versions;
     await ctx.checkpoint({ versions: target });
-    const without = components.filter((k) => !heads[k]);
-    await ctx.output(`Newest commits of ${branch}: ${Object.keys(heads).length} component(s)${without.length > 0 ? `; no commit of ${without.join(', ')} on ${branch}, left as installed` : ''}`);
+    await ctx.output(latest.summary);
   }
   await deploy(ctx, target, null);
   await ctx.output(`Smoke test against ${ctx.machine.name} (${branch})`);

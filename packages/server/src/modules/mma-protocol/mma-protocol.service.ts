@@ -15,7 +15,8 @@
  *   the server stops. Waits up to `waitSeconds` for one
  *   (polled every second: a level read, so nothing is missed). An
  *   UpdateSoftware without versions gets its machine's desired versions as its
- *   target at the claim (checkpointed in its params, as the simulated agent
+ *   target at the claim, a TestLatestCode the newest commits of its branch
+ *   (`latestCodeTarget`; checkpointed in its params, as the simulated agent
  *   does), so the MMA and the finish agree on what is installed.
  * - `heartbeat`: renews the leases this MMA holds (fenced: the operation is
  *   RUNNING, in that attempt, run by this MMA); the others are lost. A renewed
@@ -26,8 +27,8 @@
  * - `finish`: SUCCESS or FAILURE (counted toward Panic; a FAILURE of an
  *   operation decided CANCEL is the cancel, 'Cancelled by X', not counted) through the worker's
  *   finish (`finishOperations`: failCounter, Panic, issues, OperationFinished,
- *   the anomaly rule). An UpdateSoftware SUCCESS records its versions first
- *   (`recordDeployedState`, the simulated agent's own write).
+ *   the anomaly rule). An UpdateSoftware or TestLatestCode SUCCESS records its
+ *   versions first (`recordDeployedState`, the simulated agent's own write).
  *
  * - `report`: a machine's site server status and installed versions
  *   (`machine_reports`, one row per machine); installed versions that differ
@@ -64,10 +65,13 @@ import { createOperationFinisher } from '../../engine/operations/agent-finish.js
 import { cancelledOutcome, type OperationOutcome } from '../../engine/operations/agent-finish.repository.js';
 import { mergeOperationParams } from '../../engine/operations/agent.repository.js';
 import { remoteClass } from '../../engine/operations/start-rules.js';
-import { recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
+import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
 import * as repo from './mma-protocol.repository.js';
+
+/** The types whose SUCCESS means `params.versions` are installed (fixed at the claim, recorded at the finish). */
+const DEPLOYS: ReadonlySet<string> = new Set<TOperationTypeName>(['UpdateSoftware', 'TestLatestCode']);
 
 /** The engine settings the protocol applies (the worker's, from `Config.agent`). */
 export interface MmaProtocolSettings {
@@ -142,9 +146,10 @@ export function createMmaProtocolService({
       const lease = { operationId: row.id, attempt: row.attempts };
       const params = { ...row.params };
       const machine = machines.get(row.machineId)!;
-      if (row.typeName === 'UpdateSoftware' && !repo.isVersionMap(params.versions)) {
+      if (DEPLOYS.has(row.typeName) && !repo.isVersionMap(params.versions)) {
         // The target is fixed at the claim, as the simulated agent fixes it at its first attempt.
-        params.versions = machine.desiredVersions;
+        params.versions =
+          row.typeName === 'TestLatestCode' ? (await latestCodeTarget(db, row.machineId, latestCodeBranch(params))).versions : machine.desiredVersions;
         await mergeOperationParams(db, lease, { versions: params.versions });
       }
       answered.push({
@@ -214,7 +219,7 @@ export function createMmaProtocolService({
           : row.decision === 'CANCEL'
             ? cancelledOutcome(row)
             : { status: 'FAILURE', message: body.message || 'The MMA reported a failure', counts: true };
-      if (outcome.status === 'SUCCESS' && row.typeName === 'UpdateSoftware') {
+      if (outcome.status === 'SUCCESS' && DEPLOYS.has(row.typeName)) {
         const recorded = await recordDeployedState(db, { operationId, machineId: row.machineId, params: row.params });
         if (recorded.error) outcome = { status: 'FAILURE', message: recorded.error, counts: true };
       }

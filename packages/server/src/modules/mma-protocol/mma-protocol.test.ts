@@ -5,8 +5,8 @@
  * MMA of Customer Staging (remote) claims its class's operations and only
  * those, with a long poll; appends to the output and deployer log at offsets
  * (a retried append written once, a gap refused); renews its leases; finishes
- * SUCCESS and FAILURE (counted), an UpdateSoftware SUCCESS recording its
- * versions; a lost lease: an idempotent type offered again in the next
+ * SUCCESS and FAILURE (counted), an UpdateSoftware or TestLatestCode SUCCESS
+ * recording its versions (TestLatestCode's fixed at the claim); a lost lease: an idempotent type offered again in the next
  * attempt (the old attempt fenced off), another type ended 'MMA lost'; a
  * type remote MMAs do not run yet waiting with its reason; an operator's
  * cancel of a running operation heard in the heartbeat; and machine reports
@@ -28,6 +28,7 @@ import {
 import { selectServerStatusFaults } from '../../engine/issues/server-status-check.js';
 import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
 import { remoteClass } from '../../engine/operations/start-rules.js';
+import { latestCodeTarget } from '../../engine/desired-state/deploy-effects.js';
 import type { AgentFixture } from '../../../test/operation-fixtures.js';
 import { startAppBesideAgent } from '../../../test/mma-agent-fixtures.js';
 
@@ -196,6 +197,23 @@ describe('append, heartbeat and finish', () => {
     const m = await f.machineRow(machine.id);
     expect(m.currentVersions).toEqual(versions);
     expect(m.bundleVersion).toBe('9.9.9.1');
+    const states = await f.database.db.execute<{ current: boolean }>(sql`select current from version_states where operation_id = ${id}`);
+    expect(states.rows).toEqual([{ current: true }]);
+  });
+
+  it("fixes a TestLatestCode's target at the claim (its branch's newest commits) and records it as installed at its SUCCESS", async () => {
+    const machine = await staging();
+    await f.database.db.execute(sql`update machines set current_versions = '{}'::jsonb, desired_versions = ${JSON.stringify({ launcher: 'x|0' })}::jsonb where id = ${machine.id}`);
+    // What the simulated effect would deploy (resolve.test.ts proves the newest commit of a branch).
+    const launcherHead = (await latestCodeTarget(f.database.db, machine.id, 'master')).versions.launcher;
+    expect(launcherHead).toMatch(/^master\|[0-9a-f]{7}$/);
+    const id = await f.enqueue(machine, 'TestLatestCode', { params: { branch: 'master' } });
+    const [o] = await claim();
+    expect(o).toMatchObject({ operationId: id, typeName: 'TestLatestCode', params: { branch: 'master', versions: { launcher: launcherHead } } });
+    // Checkpointed: a later attempt deploys the same commits even if the branch moves on.
+    expect((await f.row(id)).params).toMatchObject({ versions: { launcher: launcherHead } });
+    expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).json().status).toBe('SUCCESS');
+    expect((await f.machineRow(machine.id)).currentVersions).toEqual({ launcher: launcherHead });
     const states = await f.database.db.execute<{ current: boolean }>(sql`select current from version_states where operation_id = ${id}`);
     expect(states.rows).toEqual([{ current: true }]);
   });
