@@ -8,7 +8,8 @@
  *
  * - a SmokeTest (echo, fd 3), an UpdateSoftware (marker lines; the versions
  *   recorded at its SUCCESS) and an ApplyConfig that exits 3 (FAILURE with
- *   its last line, counted);
+ *   its last line, counted), each followed by the report script's machine
+ *   report (its site server status; the installed versions);
  * - a cancel of a running `sleep 30`: FAILURE 'Cancelled by admin' within
  *   5 s, its process group gone;
  * - the server away (the proxy cut) while an operation ends: its output and
@@ -181,6 +182,14 @@ executors:
   ReinstallSampleData:
     kind: script
     command: 'echo "before the outage"; while [ ! -f ${dir}/gate-$FLEET_OPERATION_ID ]; do sleep 0.05; done; echo "after the outage"; touch ${dir}/done-$FLEET_OPERATION_ID'
+report:
+  kind: script
+  shell: bash
+  command: |
+    echo "checking $FLEET_MACHINE_NAME"
+    if [ "$FLEET_OPERATION_TYPE" = SmokeTest ]; then mongo=false; else mongo=true; fi
+    if [ "$FLEET_OPERATION_TYPE" = UpdateSoftware ]; then installed=", \\"installedVersions\\": $FLEET_VERSIONS"; fi
+    echo "{\\"siteServerStatus\\": {\\"status\\": \\"Degraded\\", \\"operational\\": true, \\"diskSpaceOk\\": true, \\"interServerCommOk\\": true, \\"libraryImportOk\\": true, \\"mongoOk\\": $mongo, \\"rabbitMqOk\\": true}$installed}"
 `,
   );
   const made = await inject('POST', `/api/v1/mma/classes/${CLASS_CUSTOMER_STAGING}/registration-tokens`);
@@ -240,6 +249,22 @@ describe('the MMA against the real server', () => {
     expect(linesOf(a.output)).toContain('writing the configuration');
     expect(linesOf(a.output).at(-1)).toBe('Exited with code 3: nginx -t: configuration test failed');
     expect((await f.machineRow(m3.id)).failCounter).toBe(1);
+
+    // After each, the report script reported the machine: its status, and its installed versions (the same: no new state).
+    const reports = async () =>
+      (
+        await f.database.db.execute<{ machineId: number; status: { mongoOk: boolean }; installed: Record<string, string> | null }>(sql`
+          select machine_id as "machineId", site_server_status as status, installed_versions as installed from machine_reports
+          where machine_id in (${m1.id}, ${m2.id}, ${m3.id}) order by machine_id`)
+      ).rows;
+    await until('the three machine reports', async () => (await reports()).length === 3).catch((err: Error) => {
+      throw new Error(`${err.message}\n${JSON.stringify(mma.log)}`);
+    });
+    const [r1, r2] = await reports();
+    expect(r1).toMatchObject({ machineId: m1.id, status: { mongoOk: false } });
+    expect(r2).toMatchObject({ machineId: m2.id, status: { mongoOk: true }, installed: versions });
+    const states = await f.database.db.execute(sql`select id from version_states where machine_id = ${m2.id}`);
+    expect(states.rows, 'the report of what the UpdateSoftware installed writes no second state').toHaveLength(1);
   }, 30_000);
 
   it("ends a cancelled running script FAILURE 'Cancelled by admin' within 5 s, its process group gone", async () => {

@@ -18,6 +18,10 @@
  *   abandoned, and {@link runAgent} rejects with the
  *   {@link CredentialRejectedError}.
  *
+ * - After each operation it finished, the `report` script (if configured)
+ *   reports the machine (`report.ts`); a report never holds a slot's claim
+ *   back nor changes the operation.
+ *
  * Known limitations: a claim dropped at shutdown while the server was
  * answering it leaves what it claimed to the lost-MMA rule.
  */
@@ -27,6 +31,7 @@ import { CredentialRejectedError, describeError, type MmaClient } from './client
 import { executorFor, type ExecutorConfig, type MmaConfig } from './config.js';
 import type { MmaLogger } from './logger.js';
 import { startRun, type OperationRun, type RunOptions } from './run.js';
+import { createReporter } from './report.js';
 import { createScriptExecutor } from './executors/script.js';
 import { createSimulatedExecutor } from './executors/simulated.js';
 import type { Executor } from './executors/types.js';
@@ -71,6 +76,7 @@ function buildExecutors(config: MmaConfig, env: NodeJS.ProcessEnv): (typeName: T
  */
 export async function runAgent({ client, config, configFile, log, stop, env = process.env, flushEveryMs }: AgentOptions): Promise<void> {
   const executorOf = buildExecutors(config, env);
+  const report = config.report && createReporter({ config: config.report, client, log, env });
   const runs = new Map<number, OperationRun>();
   /** Aborted at `stop` or on a fatal error: no more claims. */
   const claiming = new AbortController();
@@ -106,9 +112,10 @@ export async function runAgent({ client, config, configFile, log, stop, env = pr
     });
     runs.set(operation.operationId, run);
     log.info('Claimed', { operation: operation.operationId, attempt: operation.attempt, type: operation.typeName, machine: operation.machine.name, resumed: operation.resumed });
-    void run.done.then(() => {
+    void run.done.then((end) => {
       if (runs.get(operation.operationId) === run) runs.delete(operation.operationId);
       slotFreed?.();
+      if (end === 'finished' && report) void report(operation, fatal.signal);
     });
   }
 

@@ -29,6 +29,7 @@ import {
   ZMmaClaimResponse,
   ZMmaFinishResponse,
   ZMmaHeartbeatResponse,
+  ZMmaMachineReportResponse,
   type TMmaAgentRegisterRequest,
   type TMmaAgentRegisterResponse,
   type TMmaAgentSelf,
@@ -39,6 +40,8 @@ import {
   type TMmaFinishResponse,
   type TMmaHeartbeatResponse,
   type TMmaLease,
+  type TMmaMachineReport,
+  type TMmaMachineReportResponse,
 } from '@fleet/contracts';
 import type { MmaLogger } from './logger.js';
 
@@ -96,6 +99,8 @@ export interface MmaClient {
   append(operationId: number, body: TMmaAppendRequest, signal?: AbortSignal): Promise<TMmaAppendResponse>;
   /** `POST /mma-agent/operations/{id}/finish`: SUCCESS or FAILURE of the attempt. */
   finish(operationId: number, body: TMmaFinishRequest, signal?: AbortSignal): Promise<TMmaFinishResponse>;
+  /** `POST /mma-agent/machines/{id}/report`: a machine's site server status and installed versions. Tried once. */
+  report(machineId: number, body: TMmaMachineReport, signal?: AbortSignal): Promise<TMmaMachineReportResponse>;
 }
 
 export interface MmaClientOptions {
@@ -200,6 +205,7 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
     heartbeat: (leases, signal) => post('heartbeat', '/heartbeat', { leases }, ZMmaHeartbeatResponse, signal, { retries: false }),
     append: (id, body, signal) => post('append', `/operations/${id}/append`, body, ZMmaAppendResponse, signal),
     finish: (id, body, signal) => post('finish', `/operations/${id}/finish`, body, ZMmaFinishResponse, signal),
+    report: (id, body, signal) => post('report', `/machines/${id}/report`, body, ZMmaMachineReportResponse, signal, { retries: false }),
   };
 }
 

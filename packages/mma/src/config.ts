@@ -13,6 +13,10 @@
  *   `default` for the others): a `script` (a command, its shell, timeout,
  *   environment and working directory) or `simulated` (the simulated deployer's
  *   steps, `@fleet/contracts/simulated-steps`).
+ * - `report`: a script executor run after each operation the MMA finished,
+ *   with that operation's `FLEET_*` environment, whose last stdout line is the
+ *   machine's report (JSON: `siteServerStatus`, `installedVersions`; README
+ *   "Reports"); `timeoutSeconds` defaults to 60.
  *
  * Unknown keys are errors (a misspelt `timeoutSecond` would otherwise be
  * silently ignored).
@@ -91,6 +95,7 @@ export const ZMmaConfig = z.strictObject({
       ZExecutor,
     )
     .default({}),
+  report: ZScriptExecutor.optional(),
 });
 export type MmaConfig = z.infer<typeof ZMmaConfig>;
 
