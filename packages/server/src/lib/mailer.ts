@@ -4,12 +4,16 @@
  * `.data/outbox/`), so a demo never needs a mail server and every message can be
  * opened by a mail client.
  *
- * Errors: `send` rejects when the SMTP server refuses the message or cannot be
- * reached, or when the outbox folder cannot be written.
+ * Errors: `send` rejects when the SMTP server refuses the message, cannot be
+ * reached, or takes over {@link SMTP_TIMEOUT_MS} to connect, greet or answer, or
+ * when the outbox folder cannot be written.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
+
+/** How long the SMTP server may take to connect, greet and answer each command, ms. */
+export const SMTP_TIMEOUT_MS = 10_000;
 
 export interface MailMessage {
   to: { name: string; address: string };
@@ -39,7 +43,9 @@ export interface MailerOptions {
 
 export function createMailer(opts: MailerOptions): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    // Bounded: a notification's send must end within its delivery lease (engine/notification-delivery), and a
+    // password mail should not hang a request for nodemailer's default minutes.
+    const transport = nodemailer.createTransport({ url: opts.smtpUrl, connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS });
     return {
       async send(m) {
         const info = await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html });

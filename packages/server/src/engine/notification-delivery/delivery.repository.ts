@@ -81,8 +81,8 @@ export async function claimDeliveries(db: DbOrTx, o: { owner: string; batch: num
       from due where d.id = due.id
       returning d.id, d.attempts, d.event_id, d.channel_id
     )
-    select d.id::int as id, d.attempts, c.id as "channelId", c.name as "channelName", c.kind as "channelKind", c.target, c.secret,
-      e.id::int as "eventId", e.kind, e.created_at as "occurredAt", e.rollout_id as "rolloutId", e.wave, e.operation_id as "operationId",
+    select d.id, d.attempts, c.id as "channelId", c.name as "channelName", c.kind as "channelKind", c.target, c.secret,
+      e.id as "eventId", e.kind, e.created_at as "occurredAt", e.rollout_id as "rolloutId", e.wave, e.operation_id as "operationId",
       e.machine_id as "machineId", coalesce(e.account_id, m.account_id) as "accountId", e.class_id as "classId", e.issue_id as "issueId", e.reopened,
       r.reason as "rolloutReason", o.type_name as "operationType", m.name as "machineName", a.name as "accountName",
       cl.name as "className", i.description as "issueDescription"
@@ -96,7 +96,8 @@ export async function claimDeliveries(db: DbOrTx, o: { owner: string; batch: num
     left join mma_classes cl on cl.id = e.class_id
     left join issues i on i.id = e.issue_id
     order by d.id`);
-  return rows.map((r) => ({ ...r, occurredAt: new Date(r.occurredAt) }));
+  // Ids are bigint: PostgreSQL answers them as strings (exact up to 2^53 as numbers).
+  return rows.map((r) => ({ ...r, id: Number(r.id), eventId: Number(r.eventId), occurredAt: new Date(r.occurredAt) }));
 }
 
 /** Marks a delivery sent, if `owner` still holds its lease. */

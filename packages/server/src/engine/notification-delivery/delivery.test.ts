@@ -204,8 +204,17 @@ describe('notification delivery', () => {
     const { rows: deliveries } = await db.execute<{ n: number }>(sql`
       select count(*)::int as n from notification_deliveries where event_id in (${sent}, ${failed})`);
     expect(deliveries[0]!.n).toBe(0);
-    // The next pass within pruneEveryMs does not look again.
+    // The next pass within pruneEveryMs does not look again: an old settled event raised now stays until then.
+    const { rows: later } = await db.execute<{ id: number }>(sql`
+      with e as (insert into notification_events (kind, channel_id, fanned_out_at, created_at) values ('Test', ${id}, now(), now() - interval '40 days') returning id)
+      insert into notification_deliveries (event_id, channel_id, status) select id, ${id}, 'Sent' from e returning event_id::int as id`);
     expect((await worker.pass()).pruned).toBe(0);
+    expect((await db.execute(sql`select id from notification_events where id = ${later[0]!.id}`)).rows).toHaveLength(1);
     await stop(worker);
+    // A new worker's first pass looks at once.
+    const next = start({ retentionDays: 30, listen: false });
+    await next.pass();
+    expect((await db.execute(sql`select id from notification_events where id = ${later[0]!.id}`)).rows).toHaveLength(0);
+    await stop(next);
   });
 });

@@ -29,8 +29,8 @@ import { messageOf } from './messages.js';
 import { SEND_TIMEOUT_MS, sendDelivery } from './senders.js';
 
 /**
- * Defaults: 8 attempts, 5 s doubling to at most an hour between them (about 21 minutes in all before the last); settled
- * events kept 30 days, looked for every 10 minutes.
+ * Defaults: 8 attempts, 5 s doubling (at most an hour) between them, so 5 + 10 + … + 320 s, about 10.6 minutes, from the
+ * first attempt to the last; settled events kept 30 days, looked for every 10 minutes.
  */
 export const DELIVERY_DEFAULTS = { maxAttempts: 8, backoffBaseMs: 5_000, backoffMaxMs: 3_600_000, batch: 20, everyMs: 2_000, retentionDays: 30, pruneEveryMs: 600_000 } as const;
 /** Events deleted by one prune at most. */
@@ -99,24 +99,38 @@ export function startNotificationDelivery(opts: NotificationDeliveryOptions): No
   const owner = `notifications-${randomUUID()}`;
   const leaseMs = SEND_TIMEOUT_MS * 3;
 
-  async function deliver(d: ClaimedDelivery): Promise<boolean> {
+  /** Sends one delivery: undefined when the receiver took it, else the error to record. Never rejects. */
+  async function send(d: ClaimedDelivery): Promise<string | undefined> {
     try {
       const secret = d.secret === null ? null : secrets.open(d.secret);
       await sendDelivery(d, messageOf(d, publicUrl), { mailer, secret });
-      await markSent(db, { id: d.id, owner });
-      return true;
+      return undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log?.warn({ deliveryId: d.id, channelId: d.channelId, attempt: d.attempts, err: message }, 'notification delivery failed');
-      await markAttemptFailed(db, { id: d.id, owner, error: message, maxAttempts: o.maxAttempts, retryInMs: backoffMs(d.attempts, o.backoffBaseMs, o.backoffMaxMs) });
-      return false;
+      return message;
     }
+  }
+
+  /**
+   * Sends, then settles what the send said. The settle is apart from the send: a settle that fails (the database
+   * away) is not a failed send, and leaves the delivery to its lease (sent again after it: at least once).
+   */
+  async function deliver(d: ClaimedDelivery): Promise<boolean> {
+    const error = await send(d);
+    if (error === undefined) await markSent(db, { id: d.id, owner });
+    else await markAttemptFailed(db, { id: d.id, owner, error, maxAttempts: o.maxAttempts, retryInMs: backoffMs(d.attempts, o.backoffBaseMs, o.backoffMaxMs) });
+    return error === undefined;
   }
 
   async function pass(): Promise<DeliveryPass> {
     const fannedOut = await fanOutEvents(db, o.batch);
     const claimed = await claimDeliveries(db, { owner, batch: o.batch, leaseMs });
-    const results = await Promise.all(claimed.map(deliver));
+    // Every send of the pass ends (and is settled if it can be) before the pass does: stop() waits for no straggler.
+    const settled = await Promise.allSettled(claimed.map(deliver));
+    const unsettled = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (unsettled) throw unsettled.reason;
+    const results = settled.map((r) => r.status === 'fulfilled' && r.value);
     const sent = results.filter(Boolean).length;
     let pruned = 0;
     if (performance.now() - prunedAt >= o.pruneEveryMs) {

@@ -11,7 +11,8 @@
  *
  * A send resolves when the receiver took it (HTTP 2xx, or the mailer's answer)
  * and rejects with a short error otherwise (`HTTP 500 Internal Server Error`, a
- * connection error, `timed out after 10000 ms`).
+ * redirect, which is not followed, a connection error, `timed out after 10000
+ * ms`; the mailer's SMTP steps are bounded by 10 s each too).
  */
 import { createHmac } from 'node:crypto';
 import type { Mailer } from '../../lib/mailer.js';
@@ -34,6 +35,12 @@ export interface WebhookBody {
   subject: { rolloutId: number | null; wave: number | null; operationId: number | null; machineId: number | null; accountId: number | null; classId: number | null; issueId: number | null };
 }
 
+/**
+ * Text as Slack shows it literally: `&`, `<` and `>` escaped (Slack's message formatting), so that a machine name
+ * or an issue's description cannot mention `<!channel>` or make a link of its own.
+ */
+export const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** `sha256=<hex>`: the `X-Fleet-Signature` of `body` (the exact bytes sent) under `secret`. */
 export function signatureOf(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -42,7 +49,9 @@ export function signatureOf(body: string, secret: string): string {
 async function post(url: string, body: string, headers: Record<string, string>): Promise<void> {
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+    // Redirects are not followed: a 3xx would re-send the signed body wherever it points (an address the admin never
+    // entered, an internal one); it is a failed attempt, saying where it pointed.
+    res = await fetch(url, { method: 'POST', body, redirect: 'manual', headers: { 'content-type': 'application/json', ...headers }, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
     if (e.name === 'TimeoutError') throw new Error(`timed out after ${SEND_TIMEOUT_MS} ms`, { cause: error });
@@ -50,6 +59,7 @@ async function post(url: string, body: string, headers: Record<string, string>):
   }
   // The body is not needed; reading it frees the connection.
   await res.arrayBuffer().catch(() => undefined);
+  if (res.status >= 300 && res.status < 400) throw new Error(`HTTP ${res.status}: redirects are not followed (to ${res.headers.get('location') ?? 'nowhere'})`.slice(0, 300));
   if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
 }
 
@@ -66,9 +76,10 @@ export async function sendDelivery(d: ClaimedDelivery, message: NotificationMess
       subject: { rolloutId: d.rolloutId, wave: d.wave, operationId: d.operationId, machineId: d.machineId, accountId: d.accountId, classId: d.classId, issueId: d.issueId },
     };
     const raw = JSON.stringify(body);
-    await post(d.target, raw, { ...common, 'x-fleet-signature': signatureOf(raw, deps.secret ?? '') });
+    if (!deps.secret) throw new Error('The webhook has no signing secret: remove it and add it again');
+    await post(d.target, raw, { ...common, 'x-fleet-signature': signatureOf(raw, deps.secret) });
   } else if (d.channelKind === 'slack') {
-    const text = [`*${message.title}*`, message.text, `<${message.url}|Open in Fleet Console>`].filter((line) => line !== '').join('\n');
+    const text = [`*${slackEscape(message.title)}*`, slackEscape(message.text), `<${message.url}|Open in Fleet Console>`].filter((line) => line !== '').join('\n');
     await post(d.target, JSON.stringify({ text }), common);
   } else {
     await deps.mailer.send({

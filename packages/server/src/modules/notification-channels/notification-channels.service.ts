@@ -17,6 +17,8 @@
  * - `test`: queues a `Test` delivery through the same outbox as the events, so
  *   what the screen shows for it is what an event's delivery would show.
  *
+ * A URL target is audited as its origin only ({@link auditedTarget}).
+ *
  * Sending is not here: the worker's `engine/notification-delivery` does it.
  */
 import { randomBytes } from 'node:crypto';
@@ -53,6 +55,20 @@ export interface NotificationChannelService {
   deliveries(o: { principal: Principal; query: z.output<typeof ZNotificationDeliveriesQuery> }): Promise<TNotificationDelivery[]>;
 }
 
+/**
+ * A channel's target as the audit trail keeps it: an email address as it is, a
+ * URL only as its origin (`https://hooks.slack.com/…`), since a Slack or webhook
+ * URL often is its own credential and every user may read the audit trail.
+ */
+export function auditedTarget(kind: string, target: string): string {
+  if (kind === 'email') return target;
+  try {
+    return `${new URL(target).origin}/…`;
+  } catch {
+    return '…';
+  }
+}
+
 function requireAdmin(principal: Principal): void {
   if (!sessionRoles(principal.permissions, principal.groups).includes('admin')) {
     throw forbidden('Only an admin (write with group CustomerProductionAccess) manages notification channels');
@@ -85,7 +101,7 @@ export function createNotificationChannelService({ db, audit, secrets }: { db: D
           params: { channelId: id, kind: request.kind },
           changes: [
             { entityName: `NotificationChannel ${id}`, propertyName: 'name', oldValue: null, newValue: request.name },
-            { entityName: `NotificationChannel ${id}`, propertyName: 'target', oldValue: null, newValue: target },
+            { entityName: `NotificationChannel ${id}`, propertyName: 'target', oldValue: null, newValue: auditedTarget(request.kind, target) },
           ],
         });
         return { ...(await channelOr404(tx, id)), secret };
@@ -110,7 +126,9 @@ export function createNotificationChannelService({ db, audit, secrets }: { db: D
         const entityName = `NotificationChannel ${id}`;
         const changes = [
           ...(name === channel.name ? [] : [{ entityName, propertyName: 'name', oldValue: channel.name, newValue: name }]),
-          ...(target === channel.target ? [] : [{ entityName, propertyName: 'target', oldValue: channel.target, newValue: target }]),
+          ...(target === channel.target
+            ? []
+            : [{ entityName, propertyName: 'target', oldValue: auditedTarget(channel.kind, channel.target), newValue: auditedTarget(channel.kind, target) }]),
         ];
         if (changes.length === 0) return channel;
         await repo.updateChannel(tx, { id, name, target });
