@@ -68,17 +68,26 @@ export async function revokeUserTokens(db: DbOrTx, userId: number): Promise<void
     .where(and(eq(accessTokens.userId, userId), sql`${accessTokens.revokedAt} is null`));
 }
 
-/** Keeps a one-time code's hash for the user until `expiresAt`; removes the expired ones on the way. */
-export async function insertHandoff(db: DbOrTx, row: { codeHash: string; userId: number; expiresAt: Date }): Promise<void> {
+/** Keeps a one-time code's hash for the user and the browser until `expiresAt`; removes the expired ones on the way. */
+export async function insertHandoff(db: DbOrTx, row: { codeHash: string; userId: number; browserHash: string; expiresAt: Date }): Promise<void> {
   await db.delete(ssoHandoffs).where(lt(ssoHandoffs.expiresAt, sql`now()`));
   await db.insert(ssoHandoffs).values(row);
 }
 
-/** Deletes the one-time code and answers its user when it was still live; a second call answers undefined. */
-export async function takeHandoff(db: DbOrTx, codeHash: string): Promise<number | undefined> {
+/**
+ * Deletes the one-time code and answers its user when it was still live and
+ * made for this browser; another browser's try answers undefined and leaves
+ * the code to its own. A second call answers undefined.
+ */
+export async function takeHandoff(db: DbOrTx, codeHash: string, browserHash: string): Promise<number | undefined> {
   const [row] = await db
     .delete(ssoHandoffs)
-    .where(and(eq(ssoHandoffs.codeHash, codeHash), gt(ssoHandoffs.expiresAt, sql`now()`)))
+    .where(and(eq(ssoHandoffs.codeHash, codeHash), eq(ssoHandoffs.browserHash, browserHash), gt(ssoHandoffs.expiresAt, sql`now()`)))
     .returning({ userId: ssoHandoffs.userId });
   return row?.userId;
+}
+
+/** Deletes every one-time code of the user not yet exchanged (a refused or disabled user's). */
+export async function deleteHandoffsOf(db: DbOrTx, userId: number): Promise<void> {
+  await db.delete(ssoHandoffs).where(eq(ssoHandoffs.userId, userId));
 }

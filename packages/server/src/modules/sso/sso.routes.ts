@@ -109,13 +109,13 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'exchangeSsoCode',
         description:
-          "Exchanges the one-time code the single sign-on's callback put in the console's URL (`/#/login?sso=<code>`; valid once, for a minute) for the bearer JWT `POST /auth/login` answers (issue 28 point 2). An unknown, expired or used code: 400 naming `code`.",
+          "Exchanges the one-time code the single sign-on's callback put in the console's URL (`/#/login?sso=<code>`; valid once, for a minute) for the bearer JWT `POST /auth/login` answers (issue 28 point 2), in the browser whose sign-in made it (its `fleet_sso` cookie, sent by the console's same-origin call). An unknown, expired, used or another browser's code: 400 naming `code`.",
         tags: ['Single sign-on'],
         summary: 'The access token of a single sign-on',
         body: ZSsoExchangeRequest,
         response: { 200: ZLoginResponse },
       },
     },
-    (req) => app.services.sso.exchange({ code: req.body.code, address: req.ip }),
+    (req) => app.services.sso.exchange({ code: req.body.code, browser: browserCookie(req), address: req.ip }),
   );
 };

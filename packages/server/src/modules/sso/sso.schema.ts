@@ -46,5 +46,7 @@ export const ssoHandoffs = pgTable('sso_handoffs', {
   userId: integer('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
+  /** SHA-256 (hex) of the browser's `fleet_sso` cookie that made the sign-in: only that browser may exchange the code. */
+  browserHash: text('browser_hash').notNull(),
   expiresAt: ts('expires_at').notNull(),
 });

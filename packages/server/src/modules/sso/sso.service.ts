@@ -11,7 +11,9 @@
  *   every sign-in (`OIDC_GROUP_MAP`). A user none of whose groups is mapped is
  *   refused (403): an existing one loses its permissions and groups and its live
  *   sessions. It answers the console's login URL with a one-time code
- *   (`/#/login?sso=<code>`, a minute, once): never the access token itself.
+ *   (`/#/login?sso=<code>`, a minute, once, bound to the browser like the
+ *   state): never the access token itself. A refused or disabled user's
+ *   codes not yet exchanged are deleted.
  * - `exchange` turns that code into the access token of `POST /auth/login`.
  *
  * Known limitations: a user made by a sign-in has an unusable random password
@@ -50,8 +52,11 @@ export interface SsoService {
   callback(opts: { browser: string | undefined; query: TSsoCallbackQuery; address: string }): Promise<{ location: string }>;
   /** The console's login page saying why a sign-in failed (`/#/login?ssoError=<failure>`). */
   failureLocation(why: TSsoFailure): string;
-  /** The access token for a one-time code; 400 naming `code` when it is unknown, expired or used (so too with single sign-on off). */
-  exchange(opts: { code: string; address: string }): Promise<TLoginResponse>;
+  /**
+   * The access token for a one-time code, in the browser (`fleet_sso` cookie) whose sign-in made it; 400 naming `code`
+   * when it is unknown, expired, used or another browser's (so too with single sign-on off).
+   */
+  exchange(opts: { code: string; browser: string | undefined; address: string }): Promise<TLoginResponse>;
 }
 
 /** A callback's refusal: the problem an API client is answered, and why, for the login page a browser is sent back to (`ssoFailureOf`). */
@@ -158,6 +163,8 @@ export function createSsoService(deps: { db: Db; sso: SsoConfig; auth: AuthServi
           if (known) {
             await repo.updateFromClaims(tx, { ...identity, userId: known.id, permissions: [], groups: [] });
             await repo.revokeUserTokens(tx, known.id);
+            // A code an earlier sign-in handed out but the console has not exchanged yet goes too.
+            await repo.deleteHandoffsOf(tx, known.id);
           }
           const user = known?.username ?? (text(claims.preferred_username) || name);
           await audit.record(tx, { action: 'LoginFailed', user, params: { address, via: oidc.name, reason: 'no mapped group' } });
@@ -173,12 +180,17 @@ export function createSsoService(deps: { db: Db; sso: SsoConfig; auth: AuthServi
       });
       if ('refused' in outcome) throw failure(forbidden(outcome.refused), 'no-access');
       if (outcome.user.disabled) {
-        await db.transaction((tx) => audit.record(tx, { action: 'LoginFailed', user: outcome.user.username, params: { address, via: oidc.name, reason: 'disabled' } }));
+        await db.transaction(async (tx) => {
+          await repo.deleteHandoffsOf(tx, outcome.user.id);
+          await audit.record(tx, { action: 'LoginFailed', user: outcome.user.username, params: { address, via: oidc.name, reason: 'disabled' } });
+        });
         throw failure(forbidden('The user is disabled'), 'disabled');
       }
 
       const code = randomId();
-      await repo.insertHandoff(db, { codeHash: sha256(code), userId: outcome.user.id, expiresAt: new Date(Date.now() + SSO_HANDOFF_TTL_MS) });
+      // Bound to this browser, as the state was: a code taken from this redirect and planted in another browser (a
+      // sign-in CSRF, signing the victim in as the attacker) is refused there.
+      await repo.insertHandoff(db, { codeHash: sha256(code), userId: outcome.user.id, browserHash: started.browserHash, expiresAt: new Date(Date.now() + SSO_HANDOFF_TTL_MS) });
       const params = new URLSearchParams({ sso: code, ...(started.redirect ? { redirect: started.redirect } : {}) });
       return { location: `${oidc.publicUrl}/#/login?${params}` };
     },
@@ -187,9 +199,9 @@ export function createSsoService(deps: { db: Db; sso: SsoConfig; auth: AuthServi
       return `${configured().oidc.publicUrl}/#/login?${new URLSearchParams({ ssoError: why })}`;
     },
 
-    async exchange({ code, address }) {
+    async exchange({ code, browser, address }) {
       // No provider needed: a code exists only if a callback made it.
-      const userId = await repo.takeHandoff(db, sha256(code));
+      const userId = browser && BROWSER_ID.test(browser) ? await repo.takeHandoff(db, sha256(code), sha256(browser)) : undefined;
       if (userId === undefined) throw badRequest([{ propertyName: 'code', errorMessage: 'The sign-in code is unknown, expired or already used' }]);
       return auth.startSession({ userId, address, via: sso.oidc?.name ?? 'single sign-on' });
     },

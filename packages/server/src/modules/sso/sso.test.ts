@@ -49,10 +49,10 @@ async function signIn(login: string) {
   return { res: await callback(back, started.cookie), back, cookie: started.cookie };
 }
 
-/** The one-time code of the callback's redirect, exchanged for a token. */
-async function exchange(location: string) {
-  const code = new URLSearchParams(location.split('#/login?')[1]).get('sso')!;
-  return t.app.inject({ method: 'POST', url: '/api/v1/auth/sso/exchange', payload: { code } });
+/** The one-time code of the callback's redirect, exchanged for a token in the browser `cookie` (the sign-in's own by default). */
+async function exchange(signedIn: { res: { headers: Record<string, unknown> }; cookie: string }, cookie = signedIn.cookie) {
+  const code = new URLSearchParams(String(signedIn.res.headers.location).split('#/login?')[1]).get('sso')!;
+  return t.app.inject({ method: 'POST', url: '/api/v1/auth/sso/exchange', payload: { code }, headers: { cookie } });
 }
 
 const me = (token: string) => t.call({ method: 'GET', url: '/user/me', token });
@@ -90,13 +90,21 @@ describe('GET /auth/sso/start', () => {
 describe('GET /auth/sso/callback', () => {
   it('makes the user at the first sign-in with the permission and groups its provider groups map to, and hands the console a one-time code', async () => {
     idp.setUser('alice', { name: 'Alice Admin', email: 'alice@idp.example', groups: ['fleet-admins', 'unrelated'] });
-    const { res } = await signIn('alice');
+    const signedIn = await signIn('alice');
+    const { res } = signedIn;
     expect(res.statusCode).toBe(302);
     const location = String(res.headers.location);
     expect(location).toMatch(/^http:\/\/console\.test\/#\/login\?sso=[A-Za-z0-9_-]{43}$/);
     expect(location).not.toContain('eyJ'); // no token in a URL
 
-    const exchanged = await exchange(location);
+    // Planted in another browser (a sign-in CSRF: the victim would be signed in as alice), or sent without the cookie: refused.
+    const elsewhere = await exchange(signedIn, (await start()).cookie);
+    expect(elsewhere.statusCode).toBe(400);
+    expect(elsewhere.json().errors[0]).toMatchObject({ propertyName: 'code', errorMessage: 'The sign-in code is unknown, expired or already used' });
+    expect((await exchange(signedIn, '')).statusCode).toBe(400);
+
+    // The code is still the right browser's.
+    const exchanged = await exchange(signedIn);
     expect(exchanged.statusCode).toBe(200);
     const token = exchanged.json().accessToken.token as string;
     expect((await me(token)).json()).toEqual({
@@ -110,19 +118,19 @@ describe('GET /auth/sso/callback', () => {
     const [identity] = await t.database.db.select().from(userIdentities).where(eq(userIdentities.subject, 'alice'));
     expect(identity!.issuer).toBe(idp.issuer);
 
-    const again = await exchange(location);
+    const again = await exchange(signedIn);
     expect(again.statusCode).toBe(400);
     expect(again.json().errors[0]).toMatchObject({ propertyName: 'code', errorMessage: 'The sign-in code is unknown, expired or already used' });
   });
 
-  it('re-reads the groups at each sign-in: updated when they change, refused (403, sessions ended) when none is mapped', async () => {
+  it('re-reads the groups at each sign-in: updated when they change, refused (403, sessions and unexchanged codes ended) when none is mapped', async () => {
     idp.setUser('olga', { name: 'Olga Ops', email: 'olga@idp.example', groups: ['fleet-admins'] });
-    const first = await exchange(String((await signIn('olga')).res.headers.location));
+    const first = await exchange(await signIn('olga'));
     const firstToken = first.json().accessToken.token as string;
     expect((await me(firstToken)).json().roles).toEqual(['admin']);
 
     idp.setUser('olga', { name: 'Olga Operator', email: 'olga.ops@idp.example', groups: ['fleet-operators'] });
-    const second = await exchange(String((await signIn('olga')).res.headers.location));
+    const second = await exchange(await signIn('olga'));
     expect((await me(second.json().accessToken.token)).json()).toMatchObject({
       name: 'Olga Operator',
       email: 'olga.ops@idp.example',
@@ -131,8 +139,11 @@ describe('GET /auth/sso/callback', () => {
       groups: [],
     });
 
+    // A code of a sign-in still allowed, not exchanged before the next one refuses the user: it goes with the access.
+    const pending = await signIn('olga');
     idp.setUser('olga', { name: 'Olga Operator', email: 'olga.ops@idp.example', groups: ['marketing'] });
     const refused = (await signIn('olga')).res;
+    expect((await exchange(pending)).statusCode).toBe(400);
     expect(refused.statusCode).toBe(403);
     expect(refused.headers['content-type']).toContain('application/problem+json');
     expect(refused.json()).toMatchObject({ status: 403, detail: 'Your groups at Test IdP grant no access to Fleet Console' });
@@ -144,7 +155,7 @@ describe('GET /auth/sso/callback', () => {
 
   it('gives a viewer group access without write, and refuses a first sign-in with no mapped group without making a user', async () => {
     idp.setUser('vera', { name: 'Vera Viewer', email: 'vera@idp.example', groups: ['fleet-viewers'] });
-    const vera = await exchange(String((await signIn('vera')).res.headers.location));
+    const vera = await exchange(await signIn('vera'));
     expect((await me(vera.json().accessToken.token)).json()).toMatchObject({ roles: ['viewer'], permissions: [], groups: [] });
 
     idp.setUser('nobody', { name: 'No Body', email: 'nobody@idp.example' });
@@ -154,7 +165,7 @@ describe('GET /auth/sso/callback', () => {
 
   it('never links a provider user to the local user of the same name (break-glass users stay local)', async () => {
     idp.setUser('admin', { name: 'Impostor', email: 'impostor@idp.example', groups: ['fleet-viewers'] });
-    const res = await exchange(String((await signIn('admin')).res.headers.location));
+    const res = await exchange(await signIn('admin'));
     expect((await me(res.json().accessToken.token)).json()).toMatchObject({ name: 'Impostor', roles: ['viewer'] });
     const [local] = await t.database.db.select().from(users).where(eq(users.username, 'admin'));
     expect(local).toMatchObject({ name: 'Ada Admin', permissions: ['write'] });
