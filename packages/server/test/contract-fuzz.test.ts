@@ -86,6 +86,10 @@ let operatorHash: string;
  * pushes carry the section as last read, with its `version`; creations name a
  * valid image and an explicit URL name, so that a fuzzed name is judged alone.
  */
+/** The single sign-on browser binding every request carries (a sign-in code is exchanged only in its browser). */
+const FUZZ_BROWSER = 'f'.repeat(43);
+const FUZZ_COOKIE = `fleet_sso=${FUZZ_BROWSER}`;
+
 const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   pushAccountProperties: async () => propertiesBody(await detail(t, ids.account)),
   pushLicenseSettings: async () => {
@@ -134,7 +138,12 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   exchangeSsoCode: async () => {
     const code = randomUUID();
     const [viewer] = (await t.database.db.execute<{ id: number }>(sql`select id from users where username = 'viewer'`)).rows;
-    await insertHandoff(t.database.db, { codeHash: createHash('sha256').update(code).digest('hex'), userId: viewer!.id, expiresAt: new Date(Date.now() + 60_000) });
+    await insertHandoff(t.database.db, {
+      codeHash: createHash('sha256').update(code).digest('hex'),
+      userId: viewer!.id,
+      browserHash: createHash('sha256').update(FUZZ_BROWSER).digest('hex'),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     return { code };
   },
   // A registration token of its own for each request (each works once).
@@ -280,7 +289,7 @@ async function send(req: Sent): Promise<void> {
     url: req.url,
     query: req.query,
     payload: req.payload,
-    headers: { authorization: `Bearer ${token}`, ...(req.payload !== undefined || operation.body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${token}`, cookie: FUZZ_COOKIE, ...(req.payload !== undefined || operation.body ? { 'content-type': 'application/json' } : {}) },
   });
   const where = `${operation.method} ${operation.path} [${req.field} = ${req.label}]`;
   const fail = (why: string) => void failures.push(`${where}: ${why} (${res.statusCode} ${res.body.slice(0, 300)})`);
@@ -327,7 +336,7 @@ async function sendBase(operation: Operation, url: string, query: Record<string,
     url,
     query,
     payload: body === undefined ? undefined : JSON.stringify(body),
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${token}`, cookie: FUZZ_COOKIE, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
   });
   if (res.statusCode >= 400) refusedBases.push(`${operation.method} ${operation.path} (${operation.operationId}): ${res.statusCode} ${res.body.slice(0, 300)}`);
 }
