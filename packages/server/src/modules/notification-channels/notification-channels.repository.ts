@@ -40,6 +40,20 @@ export async function selectChannels(db: DbOrTx, id?: number): Promise<TNotifica
   }));
 }
 
+/**
+ * Serialises the adds of channels (a transaction-scoped advisory lock), so that
+ * two at once cannot both pass the count of {@link countChannels} past the limit.
+ */
+export async function lockChannelAdds(db: DbOrTx): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('notification_channels'))`);
+}
+
+/** Locks channel `id`'s row until the transaction ends (its subscriptions counted and added one at a time); answers whether it exists. */
+export async function lockChannel(db: DbOrTx, id: number): Promise<boolean> {
+  const { rows } = await db.execute(sql`select id from notification_channels where id = ${id} for update`);
+  return rows.length > 0;
+}
+
 export async function countChannels(db: DbOrTx): Promise<number> {
   const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from notification_channels`);
   return rows[0]!.n;

@@ -93,6 +93,7 @@ export function createNotificationChannelService({ db, audit, secrets }: { db: D
       const secret = request.kind === 'webhook' ? randomBytes(32).toString('hex') : null;
       const target = request.kind === 'email' ? request.address : request.url;
       return db.transaction(async (tx) => {
+        await repo.lockChannelAdds(tx);
         if ((await repo.countChannels(tx)) >= NOTIFICATION_CHANNELS_MAX) throw conflict(`There are already ${NOTIFICATION_CHANNELS_MAX} notification channels`);
         const id = await repo.insertChannel(tx, { name: request.name, kind: request.kind, target, secret: secret && secrets.seal(secret), createdBy: principal.username });
         await audit.record(tx, {
@@ -155,6 +156,8 @@ export function createNotificationChannelService({ db, audit, secrets }: { db: D
     async subscribe({ principal, channelId, request }) {
       requireAdmin(principal);
       return db.transaction(async (tx) => {
+        // Its subscriptions are counted and added one request at a time.
+        if (!(await repo.lockChannel(tx, channelId))) throw notFound(`Notification channel ${channelId}`);
         const channel = await channelOr404(tx, channelId);
         const { classOk, accountOk } = await repo.filtersExist(tx, request);
         const errors = [

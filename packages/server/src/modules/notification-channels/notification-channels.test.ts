@@ -187,7 +187,8 @@ describe('notification channels', () => {
     await w.pass();
     const [retrying] = await deliveries(channel.id);
     expect(retrying).toMatchObject({ id: deliveryId, status: 'Pending', attempts: 1, lastError: 'HTTP 503 Service Unavailable' });
-    expect(Date.parse(retrying!.nextAttemptAt!)).toBeGreaterThan(Date.now() - 1000);
+    // Not at once: the next attempt waits its backoff (1.5 s here).
+    expect(Date.parse(retrying!.nextAttemptAt!)).toBeGreaterThan(Date.now());
     await vi.waitFor(
       async () => {
         await w.pass();
@@ -199,5 +200,21 @@ describe('notification channels', () => {
     receiver.failWith(null);
     await w.stop();
     worker = undefined;
+  });
+
+  it('never passes the limit of 100 channels, even with adds at once', async () => {
+    const existing = (await t.call({ method: 'GET', url: '/notification-channels', as: 'admin' })).json() as TNotificationChannel[];
+    const made: number[] = [];
+    for (let n = existing.length; n < 99; n++) made.push((await create({ kind: 'email', name: `Limit ${n}`, address: `limit${n}@fleet.example` })).id);
+    const atOnce = await Promise.all(
+      [1, 2, 3, 4].map((n) => t.call({ method: 'POST', url: '/notification-channels', as: 'admin', body: { kind: 'email', name: `Race ${n}`, address: `race${n}@fleet.example` } })),
+    );
+    expect(atOnce.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    expect(atOnce.find((r) => r.statusCode === 409)!.json().detail).toBe('There are already 100 notification channels');
+    const all = (await t.call({ method: 'GET', url: '/notification-channels', as: 'admin' })).json() as TNotificationChannel[];
+    expect(all).toHaveLength(100);
+    for (const id of [...made, atOnce.find((r) => r.statusCode === 200)!.json().id as number]) {
+      expect((await t.call({ method: 'DELETE', url: `/notification-channels/${id}`, as: 'admin' })).statusCode).toBe(200);
+    }
   });
 });

@@ -24,8 +24,9 @@ function browserCookie(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function setBrowserCookie(reply: FastifyReply, req: FastifyRequest, value: string): void {
-  const secure = req.protocol === 'https' ? '; Secure' : '';
+/** Sets the browser binding cookie; Secure when the console is reached over https (`PUBLIC_URL`, or this request behind no proxy). */
+function setBrowserCookie(reply: FastifyReply, req: FastifyRequest, value: string, publicHttps: boolean): void {
+  const secure = publicHttps || req.protocol === 'https' ? '; Secure' : '';
   // Lax: sent on the provider's top-level redirect back to the callback, never on another site's POST or fetch.
   reply.header('set-cookie', `${SSO_BROWSER_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${SSO_STATE_TTL_MS / 1000}; HttpOnly; SameSite=Lax${secure}`);
 }
@@ -59,7 +60,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         hide: true,
         operationId: 'startSso',
         description:
-          "Starts a sign-in at the OpenID provider: redirects (302) to its authorization endpoint with a PKCE code challenge (S256), a state and a nonce, kept by the server for 10 minutes and bound to this browser by an HttpOnly cookie. `redirect`: the console path to open after the sign-in. 404 when single sign-on is not configured; 503 when the provider cannot be reached.",
+          "Starts a sign-in at the OpenID provider: redirects (302) to its authorization endpoint with a PKCE code challenge (S256), a state and a nonce, kept by the server for 10 minutes and bound to this browser by an HttpOnly cookie. `redirect`: the console path to open after the sign-in. 404 when single sign-on is not configured; 503 when the provider cannot be reached (a browser's navigation is sent to `/#/login?ssoError=unreachable` instead).",
         tags: ['Single sign-on'],
         summary: 'Go to the provider to sign in',
         querystring: ZSsoStartQuery,
@@ -67,9 +68,16 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const started = await app.services.sso.start({ browser: browserCookie(req), redirect: req.query.redirect });
-      setBrowserCookie(reply, req, started.browser);
-      return reply.header('cache-control', 'no-store').redirect(started.location, 302);
+      try {
+        const started = await app.services.sso.start({ browser: browserCookie(req), redirect: req.query.redirect });
+        setBrowserCookie(reply, req, started.browser, app.services.sso.publicHttps);
+        return reply.header('cache-control', 'no-store').redirect(started.location, 302);
+      } catch (error) {
+        // The provider away: a person clicking 'Sign in with …' is told so on the login page, a script gets the 503.
+        const why = ssoFailureOf(error);
+        if (why !== 'unreachable' || !isNavigation(req)) throw error;
+        return reply.header('cache-control', 'no-store').redirect(app.services.sso.failureLocation(why), 302);
+      }
     },
   );
 

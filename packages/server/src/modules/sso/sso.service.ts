@@ -43,6 +43,8 @@ const MAX_CLAIM_LENGTH = 200;
 export interface SsoService {
   /** `GET /auth/sso`: for the login page. */
   info(): TSsoInfo;
+  /** Whether the console is reached over https (`PUBLIC_URL`): its cookies are then Secure whatever a proxy says. */
+  readonly publicHttps: boolean;
   /** A new sign-in: the provider's URL to go to, and the browser binding to keep in the cookie (the one given when well formed). */
   start(opts: { browser: string | undefined; redirect?: string }): Promise<{ location: string; browser: string }>;
   /**
@@ -122,6 +124,8 @@ export function createSsoService(deps: { db: Db; sso: SsoConfig; auth: AuthServi
     info() {
       return { enabled: sso.oidc !== null, name: sso.oidc?.name ?? null, localLogin: sso.localLogin };
     },
+
+    publicHttps: sso.oidc?.publicUrl.startsWith('https:') ?? false,
 
     async start({ browser, redirect }) {
       const { client } = configured();

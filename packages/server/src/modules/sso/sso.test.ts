@@ -244,6 +244,35 @@ describe('GET /auth/sso/callback', () => {
   });
 });
 
+describe('a console behind https, and a provider away', () => {
+  let https: TestApp;
+  let away: TestApp;
+  beforeAll(async () => {
+    const env = { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, OIDC_GROUP_MAP: GROUP_MAP };
+    https = await startTestApp({ sso: ssoConfig(env, 'https://console.test', Error) });
+    away = await startTestApp({ sso: ssoConfig({ ...env, OIDC_ISSUER: 'http://localhost:9', OIDC_NAME: 'Okta' }, PUBLIC_URL, Error) });
+  });
+  afterAll(async () => {
+    await https?.close();
+    await away?.close();
+  });
+
+  it('marks the browser cookie Secure when PUBLIC_URL is https, whatever the request came through', async () => {
+    const res = await https.app.inject({ method: 'GET', url: '/api/v1/auth/sso/start' });
+    expect(res.statusCode).toBe(302);
+    expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+  });
+
+  it("sends a person whose 'Sign in with …' finds the provider away to the login page, a script the 503", async () => {
+    const navigation = await away.app.inject({ method: 'GET', url: '/api/v1/auth/sso/start', headers: { accept: 'text/html' } });
+    expect(navigation.statusCode).toBe(302);
+    expect(navigation.headers.location).toBe(`${PUBLIC_URL}/#/login?ssoError=unreachable`);
+    const scripted = await away.app.inject({ method: 'GET', url: '/api/v1/auth/sso/start' });
+    expect(scripted.statusCode).toBe(503);
+    expect(scripted.json().detail).toBe('The sign-in provider Okta cannot be reached right now; try again in a minute');
+  });
+});
+
 describe('LOCAL_LOGIN=false and single sign-on off', () => {
   let off: TestApp;
   let ssoOnly: TestApp;
