@@ -8,49 +8,39 @@
  * the receiver's error. The operator has no Notifications entry and is sent
  * away from the route. The channel is removed after.
  */
-import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TNotificationChannel } from '@fleet/contracts';
+import { signatureVerifies, startReceiver, type Receiver } from '../packages/server/test/notification-receiver.js';
 import { adminToken, api, browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
 const openPage = pagesPerTest(() => browser);
 const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');
 
-const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
-/** Where the receiver answers 500. */
+/** The path the channel is edited to point at, where the receiver is told to fail. */
 const FAILING_PATH = '/fleet-hook-broken';
-let receiver: Server;
+let receiver: Receiver;
 let receiverUrl: string;
-const NAME = `E2E receiver ${process.pid}`;
+/** The channels' names start with it (removed after); each attempt names its own, so that a retry never finds the first one's. */
+const PREFIX = `E2E receiver ${process.pid}`;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      if (req.url === FAILING_PATH) res.statusCode = 500;
-      res.end(req.url === FAILING_PATH ? 'broken' : 'ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/fleet-hook`;
+  receiver = await startReceiver();
+  receiverUrl = `${receiver.url}/fleet-hook`;
 });
 afterAll(async () => {
   const channels = await api<TNotificationChannel[]>('/notification-channels', adminToken);
-  for (const c of channels.filter((c) => c.name.startsWith(NAME))) await api(`/notification-channels/${c.id}`, adminToken, { method: 'DELETE' });
-  await new Promise<void>((resolve) => {
-    receiver.close(() => resolve());
-    receiver.closeAllConnections();
-  });
+  for (const c of channels.filter((c) => c.name.startsWith(PREFIX))) await api(`/notification-channels/${c.id}`, adminToken, { method: 'DELETE' });
+  await receiver.close();
 });
 
 describe('Notifications as admin', () => {
   it('adds a webhook channel, sends a test message, and shows it delivered', async () => {
+    // A retried attempt starts from a receiver that answers 200 and has seen nothing.
+    receiver.failWith(null);
+    receiver.requests.length = 0;
+    const NAME = `${PREFIX} ${Date.now()}`;
     const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/notifications');
     await sidebar(page).getByRole('link', { name: 'Notifications' }).waitFor();
@@ -73,9 +63,9 @@ describe('Notifications as admin', () => {
     await expect.poll(() => row.getByText(receiverUrl).isVisible()).toBe(true);
     await row.getByRole('button', { name: 'Send test message' }).click();
 
-    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
-    const [message] = received;
-    expect(message!.headers['x-fleet-signature']).toBe(`sha256=${createHmac('sha256', secret).update(message!.body).digest('hex')}`);
+    await receiver.waitFor((requests) => requests.length === 1, 30_000);
+    const [message] = receiver.requests;
+    expect(signatureVerifies(message!, secret)).toBe(true);
     expect(JSON.parse(message!.body)).toMatchObject({ event: 'Test', title: 'Test message from Fleet Console' });
 
     const deliveries = page.locator('.ant-card').filter({ hasText: 'Recent deliveries' });
@@ -89,13 +79,14 @@ describe('Notifications as admin', () => {
     expect(await edit.getByLabel('URL').inputValue()).toBe(receiverUrl);
     expect(await edit.getByLabel('Kind').isDisabled()).toBe(true);
     await edit.getByLabel('Name').fill(`${NAME} (broken)`);
-    await edit.getByLabel('URL').fill(receiverUrl.replace('/fleet-hook', FAILING_PATH));
+    await edit.getByLabel('URL').fill(`${receiver.url}${FAILING_PATH}`);
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'hidden' });
     const edited = page.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: `${NAME} (broken)` });
-    await expect.poll(() => edited.getByText(receiverUrl.replace('/fleet-hook', FAILING_PATH)).isVisible()).toBe(true);
+    await expect.poll(() => edited.getByText(`${receiver.url}${FAILING_PATH}`).isVisible()).toBe(true);
+    receiver.failWith(500);
     await edited.getByRole('button', { name: 'Send test message' }).click();
-    await expect.poll(() => received.filter((r) => r.path === FAILING_PATH).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    await receiver.waitFor((requests) => requests.some((r) => r.path === FAILING_PATH), 30_000);
     const failing = deliveries.locator('.ant-table-tbody tr[data-row-key]').filter({ hasText: `${NAME} (broken)` }).first();
     await expect.poll(() => failing.getByText('Retrying', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await failing.getByText('HTTP 500 Internal Server Error').isVisible()).toBe(true);
