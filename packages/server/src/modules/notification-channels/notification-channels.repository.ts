@@ -15,6 +15,9 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 
 type SubscriptionRow = { id: number; channelId: number; events: string[]; classId: number | null; accountId: number | null; createdBy: string; createdAt: Date };
 
+/** The columns of a {@link SubscriptionRow}, for a select or a returning. */
+const SUBSCRIPTION_COLUMNS = sql.raw('id, channel_id as "channelId", events, class_id as "classId", account_id as "accountId", created_by as "createdBy", created_at as "createdAt"');
+
 const toSubscription = (r: SubscriptionRow): TNotificationSubscription => ({
   id: r.id,
   channelId: r.channelId,
@@ -31,7 +34,7 @@ export async function selectChannels(db: DbOrTx, id?: number): Promise<TNotifica
     select id, name, kind, target, created_by as "createdBy", created_at as "createdAt"
     from notification_channels ${id === undefined ? sql`` : sql`where id = ${id}`} order by id`);
   const { rows: subscriptions } = await db.execute<SubscriptionRow>(sql`
-    select id, channel_id as "channelId", events, class_id as "classId", account_id as "accountId", created_by as "createdBy", created_at as "createdAt"
+    select ${SUBSCRIPTION_COLUMNS}
     from notification_subscriptions ${id === undefined ? sql`` : sql`where channel_id = ${id}`} order by id`);
   return channels.map((c) => ({
     ...c,
@@ -88,14 +91,14 @@ export async function insertSubscription(
   const { rows } = await db.execute<SubscriptionRow>(sql`
     insert into notification_subscriptions (channel_id, events, class_id, account_id, created_by)
     values (${s.channelId}, ${`{${s.events.join(',')}}`}::text[], ${s.classId}, ${s.accountId}, ${s.createdBy})
-    returning id, channel_id as "channelId", events, class_id as "classId", account_id as "accountId", created_by as "createdBy", created_at as "createdAt"`);
+    returning ${SUBSCRIPTION_COLUMNS}`);
   return toSubscription(rows[0]!);
 }
 
 export async function deleteSubscription(db: DbOrTx, channelId: number, id: number): Promise<TNotificationSubscription | undefined> {
   const { rows } = await db.execute<SubscriptionRow>(sql`
     delete from notification_subscriptions where id = ${id} and channel_id = ${channelId}
-    returning id, channel_id as "channelId", events, class_id as "classId", account_id as "accountId", created_by as "createdBy", created_at as "createdAt"`);
+    returning ${SUBSCRIPTION_COLUMNS}`);
   return rows[0] ? toSubscription(rows[0]) : undefined;
 }
 
