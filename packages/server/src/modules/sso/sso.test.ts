@@ -7,7 +7,7 @@
  * group), the one-time code, and LOCAL_LOGIN=false.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { startTestIdp, type TestIdp } from '../../../test/oidc-idp.js';
 import { ssoStates, userIdentities, users } from '../../db/schema.js';
@@ -225,6 +225,30 @@ describe('GET /auth/sso/callback', () => {
     const scripted = await callback(await idp.signIn(again.location, 'nora'), again.cookie);
     expect(scripted.statusCode).toBe(403);
     expect(scripted.json().detail).toBe('Your groups at Test IdP grant no access to Fleet Console');
+  });
+
+  it('refuses a user disabled in the console whatever the provider says, dropping the code an earlier sign-in left', async () => {
+    idp.setUser('dora', { name: 'Dora', email: 'dora@idp.example', groups: ['fleet-operators'] });
+    expect((await exchange(await signIn('dora'))).statusCode).toBe(200);
+    const pending = await signIn('dora');
+    const [dora] = await t.database.db.select({ id: users.id }).from(userIdentities).innerJoin(users, eq(users.id, userIdentities.userId)).where(eq(userIdentities.subject, 'dora'));
+    await t.database.db.update(users).set({ disabled: true }).where(eq(users.id, dora!.id));
+    const refused = (await signIn('dora')).res;
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toBe('The user is disabled');
+    expect((await exchange(pending)).statusCode).toBe(400);
+  });
+
+  it('keeps the console path asked at the start through the provider, and refuses an expired code', async () => {
+    idp.setUser('rita', { name: 'Rita', email: 'rita@idp.example', groups: ['fleet-viewers'] });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/sso/start?redirect=%2Fviewer%2Fissues%3Fmachine%3D7' });
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    const back = await callback(await idp.signIn(String(res.headers.location), 'rita'), cookie);
+    const location = new URL(String(back.headers.location));
+    expect(new URLSearchParams(location.hash.split('?')[1]).get('redirect')).toBe('/viewer/issues?machine=7');
+
+    await t.database.db.execute(sql`update sso_handoffs set expires_at = now() - interval '1 second'`);
+    expect((await exchange({ res: back, cookie })).statusCode).toBe(400);
   });
 
   it('answers 400 for a callback without state, and 503 when the provider cannot be reached', async () => {
