@@ -108,6 +108,16 @@ export const REMOTE_OPERATION_TYPES = [
 ] as const satisfies readonly TOperationTypeName[];
 
 /**
+ * The operation types whose `params.versions` is what they install (fixed when
+ * they start: by the simulated effect, or at a remote MMA's claim) and whose
+ * SUCCESS records it as installed.
+ */
+export const DEPLOY_OPERATION_TYPES = ['UpdateSoftware', 'TestLatestCode'] as const satisfies readonly TOperationTypeName[];
+
+/** `typeName` is one of {@link DEPLOY_OPERATION_TYPES}. */
+export const isDeployType = (typeName: string): boolean => (DEPLOY_OPERATION_TYPES as readonly string[]).includes(typeName);
+
+/**
  * Operation types that can run again from the start after their MMA was lost
  * (their work ends in the same state however often it runs): a lost one is
  * offered again (attempt + 1); any other type ends FAILURE 'MMA lost'.

@@ -55,19 +55,22 @@ export const NOTIFICATION_URL_MAX = 2000;
 export const NOTIFICATION_CHANNELS_MAX = 100;
 export const NOTIFICATION_SUBSCRIPTIONS_MAX = 50;
 
+/** `value` is an absolute http(s) URL: what a webhook or Slack channel may send to (the contract's rule and the console form's). */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 const ZHttpUrl = z
   .string()
   .trim()
   .min(1, 'URL is required')
   .max(NOTIFICATION_URL_MAX, `URL must have at most ${NOTIFICATION_URL_MAX} characters`)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'URL must be an http(s) URL');
+  .refine(isHttpUrl, 'URL must be an http(s) URL');
 
 const ZChannelName = z.string().trim().min(1, 'Name is required').max(NOTIFICATION_CHANNEL_NAME_MAX, `Name must have at most ${NOTIFICATION_CHANNEL_NAME_MAX} characters`);
 

@@ -5,6 +5,10 @@
  * build URL) is not changed, only shown.
  */
 
+/** `v` is a version map (`component → {branch}|{hash}`), as an operation's `params.versions` or a machine's versions hold. */
+export const isVersionMap = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+
 /** True for a version that is a build's URL (spec 3 §4: Select from the builds tab). */
 export const isBuildUrl = (version: string): boolean => /^https?:\/\//i.test(version);
 

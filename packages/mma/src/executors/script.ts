@@ -27,7 +27,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TMmaClaimedOperation } from '@fleet/contracts';
+import { isDeployType, isVersionMap, type TMmaClaimedOperation } from '@fleet/contracts';
 import type { ScriptExecutorConfig } from '../config.js';
 import { groupAlive, stopGroup } from './process-group.js';
 import { STOPPED_MESSAGE, timedOutMessage, type Executor } from './types.js';
@@ -47,9 +47,6 @@ export const upperSnake = (name: string) =>
     .replace(/[^A-Za-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .toUpperCase();
-
-const isVersionMap = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /**
  * The `FLEET_*` variables of an operation (README "Environment"): its id,
@@ -82,8 +79,7 @@ export function operationEnv(op: TMmaClaimedOperation): Record<string, string> {
   for (const [key, value] of Object.entries(op.params)) {
     if (['string', 'number', 'boolean'].includes(typeof value)) env[`FLEET_PARAM_${upperSnake(key)}`] = String(value);
   }
-  const deploys = op.typeName === 'UpdateSoftware' || op.typeName === 'TestLatestCode';
-  const versions = deploys && isVersionMap(op.params.versions) ? op.params.versions : m.desiredVersions;
+  const versions = isDeployType(op.typeName) && isVersionMap(op.params.versions) ? op.params.versions : m.desiredVersions;
   env.FLEET_VERSIONS = JSON.stringify(versions);
   for (const [component, version] of Object.entries(versions)) env[`FLEET_VERSION_${upperSnake(component)}`] = version;
   return env;

@@ -26,7 +26,7 @@
  * meanwhile) writes nothing.
  */
 import { eq, sql } from 'drizzle-orm';
-import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, type TComponentVersion, type TConfigComponent, versionLabel } from '@fleet/contracts';
+import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, isVersionMap, type TComponentVersion, type TConfigComponent, versionLabel } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { machines, versionStates } from '../../db/schema.js';
 import { OperationFailure, type OperationEffect, type OperationEffectContext, type OperationEffects } from '../operations/effects.js';
@@ -59,9 +59,6 @@ async function machineVersions(db: DbOrTx, machineId: number) {
   if (!row) throw new OperationFailure(`Machine ${machineId} no longer exists`);
   return row;
 }
-
-const isVersionMap = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /**
  * Deploys `target` over what the machine runs (deployer log and simulated time),

@@ -29,10 +29,6 @@ export type ClaimMachine = {
   desiredVersions: Record<string, string>;
 };
 
-/** `value` is a version map (`component → {branch}|{hash}`). */
-export const isVersionMap = (v: unknown): v is Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
-
 /** The machines `ids` by id. */
 export async function selectClaimMachines(db: DbOrTx, ids: number[]): Promise<Map<number, ClaimMachine>> {
   const { rows } = await db.execute<ClaimMachine>(sql`

@@ -43,6 +43,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import {
+  isDeployType,
+  isVersionMap,
   MMA_LEASE_S_DEFAULT,
   type TMmaAppendRequest,
   type TMmaClaimedOperation,
@@ -69,9 +71,6 @@ import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReported
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
 import * as repo from './mma-protocol.repository.js';
-
-/** The types whose SUCCESS means `params.versions` are installed (fixed at the claim, recorded at the finish). */
-const DEPLOYS: ReadonlySet<string> = new Set<TOperationTypeName>(['UpdateSoftware', 'TestLatestCode']);
 
 /** The engine settings the protocol applies (the worker's, from `Config.agent`). */
 export interface MmaProtocolSettings {
@@ -146,7 +145,7 @@ export function createMmaProtocolService({
       const lease = { operationId: row.id, attempt: row.attempts };
       const params = { ...row.params };
       const machine = machines.get(row.machineId)!;
-      if (DEPLOYS.has(row.typeName) && !repo.isVersionMap(params.versions)) {
+      if (isDeployType(row.typeName) && !isVersionMap(params.versions)) {
         // The target is fixed at the claim, as the simulated agent fixes it at its first attempt.
         params.versions =
           row.typeName === 'TestLatestCode' ? (await latestCodeTarget(db, row.machineId, latestCodeBranch(params))).versions : machine.desiredVersions;
@@ -219,7 +218,7 @@ export function createMmaProtocolService({
           : row.decision === 'CANCEL'
             ? cancelledOutcome(row)
             : { status: 'FAILURE', message: body.message || 'The MMA reported a failure', counts: true };
-      if (outcome.status === 'SUCCESS' && DEPLOYS.has(row.typeName)) {
+      if (outcome.status === 'SUCCESS' && isDeployType(row.typeName)) {
         const recorded = await recordDeployedState(db, { operationId, machineId: row.machineId, params: row.params });
         if (recorded.error) outcome = { status: 'FAILURE', message: recorded.error, counts: true };
       }

@@ -37,6 +37,18 @@ const isNavigation = (req: FastifyRequest) => /\btext\/html\b/.test(req.headers.
 const ZRedirect = z.null().describe('A redirect (`Location`)');
 
 export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * A refused sign-in told to a person: a browser's navigation is sent back to
+   * the login page, which says why (`failureLocation`); a script's call, or an
+   * error that is no refusal (single sign-on off, a bug), is thrown on as the problem.
+   */
+  function toLoginPage(req: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+    const why = ssoFailureOf(error);
+    if (why === undefined || !isNavigation(req)) throw error;
+    req.log.info({ err: error, ssoFailure: why }, 'single sign-on refused');
+    return reply.header('cache-control', 'no-store').redirect(app.services.sso.failureLocation(why), 302);
+  }
+
   app.get(
     '/auth/sso',
     {
@@ -74,9 +86,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply.header('cache-control', 'no-store').redirect(started.location, 302);
       } catch (error) {
         // The provider away: a person clicking 'Sign in with …' is told so on the login page, a script gets the 503.
-        const why = ssoFailureOf(error);
-        if (why !== 'unreachable' || !isNavigation(req)) throw error;
-        return reply.header('cache-control', 'no-store').redirect(app.services.sso.failureLocation(why), 302);
+        return toLoginPage(req, reply, error);
       }
     },
   );
@@ -101,11 +111,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         const { location } = await app.services.sso.callback({ browser: browserCookie(req), query: req.query, address: req.ip });
         return reply.header('cache-control', 'no-store').redirect(location, 302);
       } catch (error) {
-        // A person in a browser is sent back to the login page, which says what went wrong; a script gets the problem.
-        const why = ssoFailureOf(error);
-        if (why === undefined || !isNavigation(req)) throw error;
-        req.log.info({ err: error, ssoFailure: why }, 'single sign-on refused');
-        return reply.header('cache-control', 'no-store').redirect(app.services.sso.failureLocation(why), 302);
+        return toLoginPage(req, reply, error);
       }
     },
   );

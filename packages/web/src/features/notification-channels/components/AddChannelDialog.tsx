@@ -9,6 +9,7 @@
 import { useState } from 'react';
 import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
 import {
+  isHttpUrl,
   NOTIFICATION_CHANNEL_NAME_MAX,
   NOTIFICATION_URL_MAX,
   type TCreatedNotificationChannel,
@@ -32,15 +33,6 @@ interface Values {
   url?: string;
   address?: string;
 }
-
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 /** The form's values of an existing channel. */
 const valuesOf = (c: TNotificationChannel): Values => ({ kind: c.kind, name: c.name, ...(c.kind === 'email' ? { address: c.target } : { url: c.target }) });
