@@ -11,7 +11,9 @@
  * - A job drains its machine: claims the machine's next task (`claimNext`,
  *   serialised per machine), runs it, and claims again until none is runnable.
  *   A job that finds another worker running the machine's task leaves: that
- *   worker claims the next one when it finishes.
+ *   worker claims the next one when it finishes. Drains run in a pool of
+ *   `maxDrains` slots; a job is done once its drain has started, so a machine
+ *   with a long backlog never holds up the wake-ups fetched with it.
  * - While a task runs, its lease (attempt number) is renewed every
  *   `heartbeatMs`; a lease older than `staleMs` is resumed by another worker, up
  *   to `maxAttempts` attempts, then the task is Failed.
@@ -30,6 +32,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { TInstanceState, TTaskEventName, TTaskType } from '@fleet/contracts';
 import { isDatabaseGone, type Db } from '../../db/client.js';
@@ -71,9 +74,11 @@ export const ENGINE_DEFAULTS = {
   maxAttempts: 3,
   /** Longest wait for an instance to reach a state, ms. */
   waitTimeoutMs: 600_000,
-  /** pg-boss workers in this process, and jobs (machines) each takes at once. */
+  /** pg-boss workers in this process, and jobs (machines) each fetches at once. */
   workers: 4,
   batchSize: 10,
+  /** Machines drained at once in this process (their tasks run side by side). */
+  maxDrains: 40,
   /** pg-boss polling interval, seconds (at least 0.5). */
   pollingIntervalSeconds: 1,
   /** How long `stop()` waits for running tasks, ms. */
@@ -123,6 +128,12 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
   let stopping = false;
   const workerIds: string[] = [];
   const drains = new Set<Promise<void>>();
+  /**
+   * Drains waiting for a slot. A worker's batch hands its machines here and
+   * fetches again as soon as they have all started, not when the slowest one
+   * ends: a machine with a long backlog never holds up the wake-ups behind it.
+   */
+  const drainSlots = new PQueue({ concurrency: s.maxDrains });
   const leases = new Map<number, Lease>();
   /** Leases of tasks handed over while the database was away: released by the next sweep that reaches it. */
   const handedOver = createHandedOverLeases<Lease>({ what: 'task', id: (lease) => lease.taskId, releaseLease: (lease) => releaseLease(db, lease), log });
@@ -314,12 +325,16 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
             MACHINE_TASK_QUEUE,
             { batchSize: s.batchSize, pollingIntervalSeconds: s.pollingIntervalSeconds },
             async (jobs) => {
-              const results = await Promise.allSettled(jobs.map((job) => tracked(job.data.machineId)));
+              // The job is done once its drain has started: the rows are the truth, and a
+              // drain that fails (database away) leaves its task for the sweep to wake.
+              for (const job of jobs) {
+                const machineId = job.data.machineId;
+                void drainSlots.add(() => tracked(machineId)).catch((err: unknown) => report('drain failed', err, { machineId }));
+              }
+              await drainSlots.onEmpty();
               // A full batch means more may wait: fetch again at once instead of
               // after the polling interval (pg-boss only skips it when notified).
               if (jobs.length === s.batchSize) for (const id of workerIds) boss?.notifyWorker(id);
-              const failed = results.find((r) => r.status === 'rejected');
-              if (failed) throw failed.reason;
             },
           ),
         );
@@ -337,6 +352,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       clearInterval(sweepTimer);
       await listener?.close();
       listener = undefined;
+      drainSlots.clear();
       await Promise.race([Promise.allSettled([...drains]), sleep(s.stopTimeoutMs)]);
       // Tasks still inside a cloud call are handed over too: the next engine resumes them at once.
       for (const lease of [...leases.values(), ...handedOver.take()]) await releaseLease(db, lease).catch((err: unknown) => report('lease release failed', err));
