@@ -21,6 +21,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { TokenService } from '../../auth/tokens.js';
 import type { AuditService } from '../audit/audit.service.js';
 import * as repo from './auth.repository.js';
+import { coalesce } from '../../lib/coalesce.js';
 
 export const hashPassword = (password: string) => hash(password);
 
@@ -64,6 +65,9 @@ export function createAuthService({
   /** The single sign-on's name when `LOCAL_LOGIN=false`; undefined: password sign-in on. */
   localLoginOffFor?: string;
 }): AuthService {
+  /** The live token's user; the requests of one session at once share each read (lib/coalesce.ts). */
+  const liveTokenUser = coalesce((jti: string) => repo.findUserByLiveToken(db, jti), (jti) => jti);
+
   async function recordAttempt(username: string, address: string, success: boolean, reason?: string) {
     await db.transaction(async (tx) => {
       await repo.insertLoginAttempt(tx, { username, address, success });
@@ -135,7 +139,7 @@ export function createAuthService({
       } catch {
         throw unauthorized('The access token is invalid or expired');
       }
-      const user = await repo.findUserByLiveToken(db, claims.jti);
+      const user = await liveTokenUser(claims.jti);
       if (!user || String(user.id) !== claims.sub) throw unauthorized('The access token has been revoked');
       if (user.disabled) throw unauthorized('The user is disabled');
       return toPrincipal(user, claims.jti);

@@ -23,7 +23,7 @@ import {
   type TTask,
 } from '@fleet/contracts';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import { call, cloudId, ids, ok, t, useMachineFixture } from '../../../test/machine-fixtures.js';
+import { call, cloudId, ids, machineRow, ok, t, useMachineFixture } from '../../../test/machine-fixtures.js';
 import { accounts, machineTasks, operations, operationTypes } from '../../db/schema.js';
 
 useMachineFixture();
@@ -55,6 +55,20 @@ describe('GET /machines and /machines/{id}', () => {
       config: { componentConfig: {}, deployerConfig: {} },
     });
     expect(items.find((m) => m.id === ids.panicked)).toMatchObject({ instance: null, cloudInstanceType: null, needsAdmin: true });
+  });
+
+  it('answers lists asked at once alike, and a list asked after a change with the change (their reads shared: lib/coalesce.ts, whose test holds a read in flight)', async () => {
+    const list = () => ok<{ items: TMachine[] }>('GET', '/machines', 'operator', undefined, { accountId: String(ids.account) });
+    const turbo = (page: { items: TMachine[] }) => page.items.find((m) => m.id === ids.stopped)!.turbo;
+    const before = (await machineRow(ids.stopped)).turbo;
+    const during = Array.from({ length: 10 }, list);
+    const changed = await call('PATCH', `/accounts/${ids.account}/machines/${ids.stopped}`, 'operator', { turbo: !before });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const after = await Promise.all(Array.from({ length: 5 }, list));
+    expect(after.map(turbo)).toEqual(Array(5).fill(!before));
+    const machineIds = (page: { items: TMachine[] }) => page.items.map((m) => m.id);
+    for (const page of await Promise.all(during)) expect(machineIds(page)).toEqual(machineIds(after[0]!));
+    expect((await call('PATCH', `/accounts/${ids.account}/machines/${ids.stopped}`, 'operator', { turbo: before })).statusCode).toBe(200);
   });
 
   it('answers each boolean field of a machine from its own column', async () => {

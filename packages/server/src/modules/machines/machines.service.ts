@@ -50,6 +50,7 @@ import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
 import { jsonText } from '../../lib/json-text.js';
+import { coalesce } from '../../lib/coalesce.js';
 import { applyDesiredState } from '../../engine/desired-state/desired-state.js';
 import type { MachineFilter } from './fleet-counts.js';
 
@@ -112,6 +113,9 @@ export function createMachineService({
   /** The provider's Grafana (`GRAFANA_URL`) of the machines' `grafanaUrl`; null (default): no link. */
   grafanaUrl?: string | null;
 }): MachineService {
+  /** A page as JSON text; the consoles polling the same list share each read (lib/coalesce.ts). */
+  const pageText = coalesce((q: Parameters<typeof selectMachinePageText>[1]) => selectMachinePageText(db, q), (q) => JSON.stringify(q));
+
   async function mustFind(tx: DbOrTx, principal: Principal, id: number, opts: { accountId?: number; forUpdate?: boolean } = {}) {
     const found = await repo.findVisibleMachine(tx, { id, hiddenClassIds: hiddenClassIds(principal), ...opts });
     if (!found) throw notFound(`Machine ${id}`);
@@ -150,7 +154,7 @@ export function createMachineService({
       const classList = classIds?.length ? classIds : undefined;
       const name = search?.trim() || undefined;
       return jsonText(
-        await selectMachinePageText(db, {
+        await pageText({
           accountId,
           ids: machineId !== undefined ? [machineId] : undefined,
           classIds: classList,
@@ -176,7 +180,7 @@ export function createMachineService({
 
     async listForAccount({ principal, accountId, query }) {
       await mustFindAccount(db, principal, accountId);
-      return jsonText(await selectMachinePageText(db, { ...query, accountId, hiddenClassIds: hiddenClassIds(principal) }));
+      return jsonText(await pageText({ ...query, accountId, hiddenClassIds: hiddenClassIds(principal) }));
     },
 
     async get({ principal, machineId }) {
