@@ -9,6 +9,7 @@ describe('bench/profile-summary', () => {
   it('adds up self time per package (ours by src path) and per function, heaviest first', () => {
     const frame = (functionName: string, url: string, lineNumber = 0) => ({ functionName, url, lineNumber });
     const profile = {
+      startTime: 0,
       nodes: [
         { id: 1, callFrame: frame('(root)', '') },
         { id: 2, callFrame: frame('is', 'file:///w/node_modules/drizzle-orm/entity.js', 1) },
@@ -29,5 +30,14 @@ describe('bench/profile-summary', () => {
       ['1', 'src/engine/tasks/tasks.repository.ts'],
     ]);
     expect(lines).toContain('       6  is entity.js:2');
+
+    // Only the samples within a window of the clock: at 3,000 µs (the second) through 10,500 µs (the fourth).
+    const windowed = summarise(file, 30, { fromUs: 2500, toUs: 10_500 }).split('\n');
+    expect(windowed[0]).toBe(`${file}: 10 ms sampled`);
+    expect(windowed.slice(2, 5).map((l) => l.trim().split(/\s+/))).toEqual([
+      ['7', '(idle)'],
+      ['2', 'drizzle-orm'],
+      ['1', 'src/engine/tasks/tasks.repository.ts'],
+    ]);
   });
 });

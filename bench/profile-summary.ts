@@ -9,7 +9,9 @@
  * `(idle)` is the thread waiting for work, and time inside a system call such
  * as `writev` includes waiting for a core while the machine is busy (the CPU
  * the process really used is in `/proc`, as the request benchmarks print it).
- * With a folder, the largest profile in it (the main thread's) is read.
+ * With a folder, the largest profile in it (the main thread's) is read. Two
+ * more arguments keep only the samples between two readings of the monotonic
+ * clock, in microseconds (bench/tasks prints the window of its burst).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 interface CpuProfile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -52,14 +55,22 @@ function heaviest(times: Map<string, number>, n: number): string[] {
     .map(([key, us]) => `${(us / 1000).toFixed(0).padStart(8)}  ${key}`);
 }
 
-export function summarise(file: string, top = 30): string {
+/**
+ * The heaviest packages and functions of the profile in `file`; with `window`
+ * (microseconds of the system's monotonic clock, as `process.hrtime` reads it in
+ * any process), only the samples taken within it.
+ */
+export function summarise(file: string, top = 30, window?: { fromUs: number; toUs: number }): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    if (window && (at < window.fromUs || at > window.toUs)) return;
     const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
     const pkg = packageOf(url, functionName);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
@@ -77,10 +88,10 @@ export function summarise(file: string, top = 30): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = process.argv[2];
+  const [arg, from, to] = process.argv.slice(2);
   if (!arg) {
-    console.error('usage: npm run bench:profile-summary -- <folder or .cpuprofile>');
+    console.error('usage: npm run bench:profile-summary -- <folder or .cpuprofile> [<from µs> <to µs>]');
     process.exit(2);
   }
-  console.log(summarise(profileFile(arg)));
+  console.log(summarise(profileFile(arg), 30, from && to ? { fromUs: Number(from), toUs: Number(to) } : undefined));
 }

@@ -71,6 +71,8 @@ export async function benchTasks(): Promise<void> {
     const ids = rows.map((r) => r.id);
     const queued: number[] = [];
     const started = Date.now();
+    const clockUs = () => Number(process.hrtime.bigint() / 1000n);
+    const burstFromUs = clockUs();
     let next = 0;
     await Promise.all(
       Array.from({ length: 50 }, async () => {
@@ -84,6 +86,9 @@ export async function benchTasks(): Promise<void> {
     const queuedIn = (Date.now() - started) / 1000;
     const deadline = Date.now() + 180_000;
     while (queued.some((id) => !finished.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (process.env.BENCH_CPU_PROF) {
+      console.log(`  the burst in the server's CPU profile: npm run bench:profile-summary -- ${process.env.BENCH_CPU_PROF} ${burstFromUs} ${clockUs()}`);
+    }
     const done = queued.filter((id) => finished.has(id)).length;
     const seconds = (lastFinished - started) / 1000;
     const outcome = await db.query<{ status: string; n: number }>(
