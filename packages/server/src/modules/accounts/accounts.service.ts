@@ -17,6 +17,7 @@ import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { notFound } from '../../lib/problem.js';
 import { jsonText } from '../../lib/json-text.js';
+import { coalesce } from '../../lib/coalesce.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { linkTasksToActivity } from '../../engine/tasks/tasks.repository.js';
@@ -38,10 +39,14 @@ export interface AccountService {
 }
 
 export function createAccountService({ db, audit, secrets }: { db: Db; audit: AuditService; secrets: SecretBox }): AccountService {
+  /** A page as JSON text; the consoles asking the same page at once share each read (lib/coalesce.ts). */
+  const pageText = coalesce(
+    async (q: Parameters<typeof repo.selectAccountPage>[1]) => JSON.stringify(await repo.selectAccountPage(db, q)),
+    (q) => JSON.stringify(q),
+  );
   return {
     // Written once by JSON.stringify and sent as it is (lib/json-text.ts): the items are typed by the contract.
-    list: async (principal, q) =>
-      jsonText(JSON.stringify(await repo.selectAccountPage(db, { ...q, hiddenClassIds: [], restrictedClassIds: hiddenClassIds(principal) }))),
+    list: async (principal, q) => jsonText(await pageText({ ...q, hiddenClassIds: [], restrictedClassIds: hiddenClassIds(principal) })),
 
     info: (principal, q) => selectAccountsInfo(db, { ...q, hiddenClassIds: [], restrictedClassIds: hiddenClassIds(principal) }),
 
