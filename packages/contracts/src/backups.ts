@@ -14,6 +14,18 @@ export const BACKUP_SOFTWARE = ['launcher', 'siteMaster', 'auditChangeLog'] as c
 export const ZBackupSoftware = z.enum(BACKUP_SOFTWARE);
 export type TBackupSoftware = z.infer<typeof ZBackupSoftware>;
 
+/** The software a machine runs, in backup order (DESIGN §13): the launcher on a launcher machine; siteMaster and auditChangeLog on a site master. */
+export function backupSoftwareOf(machine: { isLauncher: boolean; isSiteMaster: boolean }): TBackupSoftware[] {
+  return [...(machine.isLauncher ? (['launcher'] as const) : []), ...(machine.isSiteMaster ? (['siteMaster', 'auditChangeLog'] as const) : [])];
+}
+
+/** The params of a RestoreBackup naming its chosen file of each software (spec 2 §2.3 Restore Backup). */
+export const RESTORE_BACKUP_PARAMS: Record<TBackupSoftware, string> = {
+  launcher: 'launcherBackupFile',
+  siteMaster: 'siteMasterBackupFile',
+  auditChangeLog: 'auditChangeLogBackupFile',
+};
+
 /** Why a backup was made (DESIGN §13): a forced backup is manual, the schedules make the others. */
 export const BACKUP_CATEGORIES = ['manual', 'daily', 'weekly', 'monthly'] as const;
 export const ZBackupCategory = z.enum(BACKUP_CATEGORIES);

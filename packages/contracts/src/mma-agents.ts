@@ -13,7 +13,8 @@
  * runner's credential).
  */
 import { z } from 'zod';
-import { ZRefId, zBoundedMap } from './common.js';
+import { ZId, ZRefId, zBoundedMap } from './common.js';
+import { ZBackupSoftware } from './backups.js';
 import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN } from './mma.js';
 import { ZOperationTypeName, ZSiteServerStatus, type TOperationTypeName } from './operations.js';
 
@@ -91,12 +92,14 @@ export type TMmaAgentSelf = z.infer<typeof ZMmaAgentSelf>;
 
 /**
  * The operation types a remote MMA runs (issue 27 point 2): the ones whose
- * work is all on the machine (their output and deployer log), and
- * UpdateSoftware and TestLatestCode, whose deployed versions (fixed in their
- * params at the claim) the server records at the finish. The others (Backup,
- * RestoreBackup, PublishSampleData, CreateJumpStartAmi) need the server's
- * object store or cloud and wait on a remote class (`remoteTypeUnsupported`)
- * until the protocol carries them.
+ * work is all on the machine (their output and deployer log); UpdateSoftware
+ * and TestLatestCode, whose deployed versions (fixed in their params at the
+ * claim) the server records at the finish; Backup, whose files the MMA uploads
+ * (`PUT /mma-agent/operations/{id}/backup-files/{software}`) before its
+ * SUCCESS; and RestoreBackup, whose chosen files it downloads (`GET` of the
+ * same path) before it restores them. The others (PublishSampleData,
+ * CreateJumpStartAmi) need more of the server's object store or cloud and wait
+ * on a remote class (`remoteTypeUnsupported`) until the protocol carries them.
  */
 export const REMOTE_OPERATION_TYPES = [
   'SmokeTest',
@@ -105,6 +108,8 @@ export const REMOTE_OPERATION_TYPES = [
   'ApplyConfig',
   'UpdateSoftware',
   'TestLatestCode',
+  'Backup',
+  'RestoreBackup',
 ] as const satisfies readonly TOperationTypeName[];
 
 /**
@@ -238,6 +243,32 @@ export const ZMmaFinishRequest = z.object({
 export type TMmaFinishRequest = z.infer<typeof ZMmaFinishRequest>;
 export const ZMmaFinishResponse = z.object({ operationId: z.number().int(), status: z.enum(['SUCCESS', 'FAILURE']) });
 export type TMmaFinishResponse = z.infer<typeof ZMmaFinishResponse>;
+
+/** Largest backup file an MMA uploads, bytes (256 MiB; a larger one is refused, 413). */
+export const MMA_BACKUP_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** `…/operations/{id}/backup-files/{software}`: the operation and the software whose backup file it is. */
+export const ZMmaBackupFileParams = z.object({ id: ZId, software: ZBackupSoftware });
+export type TMmaBackupFileParams = z.infer<typeof ZMmaBackupFileParams>;
+
+/** The lease's attempt, in the query of a backup file's upload or download (their body is the file). */
+export const ZMmaBackupFileQuery = z.object({ attempt: z.coerce.number().int().min(1).max(1000) });
+export type TMmaBackupFileQuery = z.infer<typeof ZMmaBackupFileQuery>;
+
+/**
+ * `PUT /mma-agent/operations/{id}/backup-files/{software}` (body: the file,
+ * `application/octet-stream` or `application/gzip`): the backup file the
+ * server made of it, named and kept as the simulated agent's are. A retried
+ * upload answers the file already made.
+ */
+export const ZMmaBackupFileUploaded = z.object({
+  software: ZBackupSoftware,
+  name: z.string(),
+  size: z.number().int(),
+  /** False when an earlier upload of this operation had made it already (this one's bytes were not kept). */
+  created: z.boolean(),
+});
+export type TMmaBackupFileUploaded = z.infer<typeof ZMmaBackupFileUploaded>;
 
 /** Most components one report names. */
 export const MMA_REPORT_MAX_COMPONENTS = 32;

@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { CLASS_CUSTOMER_STAGING, CLASS_EXPERIMENTAL, type TMmaClass } from '@fleet/contracts';
+import { CLASS_CUSTOMER_STAGING, CLASS_EXPERIMENTAL, type TBackupFile, type TMmaClass } from '@fleet/contracts';
 import { buildApp } from '../../server/src/app.js';
 import { linesOf, startAgentFixture, type AgentFixture } from '../../server/test/operation-fixtures.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from '../../server/test/db-url.js';
@@ -179,6 +179,14 @@ executors:
   Populate:
     kind: script
     command: 'echo $$ > ${dir}/pid-$FLEET_OPERATION_ID; echo "populating"; sleep 30'
+  Backup:
+    kind: script
+    shell: bash
+    command: 'if [ "$FLEET_PARAM_CATEGORY" = monthly ]; then echo "no dumps today"; exit 0; fi; for s in \${FLEET_BACKUP_SOFTWARE//,/ }; do echo "dump of $s on $FLEET_MACHINE_NAME" | gzip > "$FLEET_BACKUP_DIR/$s.sql.gz"; echo "dumped $s"; done'
+  RestoreBackup:
+    kind: script
+    shell: bash
+    command: 'for s in \${FLEET_RESTORE_SOFTWARE//,/ }; do echo "restoring $s: $(gunzip -c "$FLEET_RESTORE_DIR/$s.sql.gz")"; done'
   ReinstallSampleData:
     kind: script
     command: 'echo "before the outage"; while [ ! -f ${dir}/gate-$FLEET_OPERATION_ID ]; do sleep 0.05; done; echo "after the outage"; touch ${dir}/done-$FLEET_OPERATION_ID'
@@ -217,6 +225,30 @@ describe('the MMA against the real server', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const agents = (await inject('GET', '/api/v1/mma/agents')).items as { id: number; host: string; version: string }[];
     expect(agents.find((a) => a.id === state.agentId)).toMatchObject({ host: 'mma-it.fleet.example', version: '0.1.0' });
+  });
+
+  it('backs up through the server (a file per software, listed among the backups), restores what it backed up, and fails a Backup without its dumps', async () => {
+    const m = await staging();
+    const name = (await f.machineRow(m.id)).name;
+    const b = await f.settled(await f.enqueue(m, 'Backup', { params: { category: 'daily' } }));
+    expect(b.status, b.output).toBe('SUCCESS');
+    expect(linesOf(b.output)).toEqual(expect.arrayContaining(['dumped launcher', 'dumped siteMaster', 'dumped auditChangeLog']));
+    const files = (await inject('GET', `/api/v1/accounts/${m.accountId}/backups?machineId=${m.id}`)).items as TBackupFile[];
+    expect(files.map((file) => [file.softwareName, file.category]).sort()).toEqual([
+      ['auditChangeLog', 'daily'],
+      ['launcher', 'daily'],
+      ['siteMaster', 'daily'],
+    ]);
+    const launcher = files.find((file) => file.softwareName === 'launcher')!;
+    expect(linesOf(b.output)).toContain(`Uploaded the launcher backup: ${launcher.name} (${launcher.size} bytes)`);
+
+    const r = await f.settled(await f.enqueue(m, 'RestoreBackup', { params: { launcherBackupFile: launcher.name } }));
+    expect(r.status, r.output).toBe('SUCCESS');
+    expect(linesOf(r.output)).toEqual(expect.arrayContaining([`Downloaded the launcher backup file (${launcher.size} bytes)`, `restoring launcher: dump of launcher on ${name}`]));
+
+    const e = await f.settled(await f.enqueue(m, 'Backup', { params: { category: 'monthly' } }));
+    expect(e.status).toBe('FAILURE');
+    expect(linesOf(e.output).at(-1)).toBe('The executor wrote no launcher backup (launcher.sql.gz in FLEET_BACKUP_DIR)');
   });
 
   it('runs a SmokeTest, an UpdateSoftware (its versions recorded) and a failing ApplyConfig with their scripts', async () => {

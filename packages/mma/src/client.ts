@@ -26,6 +26,7 @@ import {
   ZMmaAgentRegisterResponse,
   ZMmaAgentSelf,
   ZMmaAppendResponse,
+  ZMmaBackupFileUploaded,
   ZMmaClaimResponse,
   ZMmaFinishResponse,
   ZMmaHeartbeatResponse,
@@ -35,6 +36,8 @@ import {
   type TMmaAgentSelf,
   type TMmaAppendRequest,
   type TMmaAppendResponse,
+  type TMmaBackupFileUploaded,
+  type TBackupSoftware,
   type TMmaClaimResponse,
   type TMmaFinishRequest,
   type TMmaFinishResponse,
@@ -85,6 +88,8 @@ export const DEFAULT_RETRY: RetryPolicy = { baseMs: 500, maxMs: 30_000 };
 
 /** Longest wait for an answer, ms (a claim waits its long poll on top). */
 const CALL_TIMEOUT_MS = 30_000;
+/** Longest wait for a backup file's transfer, ms (up to MMA_BACKUP_FILE_MAX_BYTES). */
+const FILE_TIMEOUT_MS = 600_000;
 
 export interface MmaClient {
   /** `POST /mma-agent/register`: a registration token (`mmar_…`) exchanged once for the MMA's credential. Tried once. */
@@ -101,6 +106,10 @@ export interface MmaClient {
   finish(operationId: number, body: TMmaFinishRequest, signal?: AbortSignal): Promise<TMmaFinishResponse>;
   /** `POST /mma-agent/machines/{id}/report`: a machine's site server status and installed versions. Tried once. */
   report(machineId: number, body: TMmaMachineReport, signal?: AbortSignal): Promise<TMmaMachineReportResponse>;
+  /** `PUT /mma-agent/operations/{id}/backup-files/{software}`: a Backup's file of one software, its bytes gzip'd. */
+  uploadBackupFile(o: TMmaLease & { software: TBackupSoftware; bytes: Uint8Array }, signal?: AbortSignal): Promise<TMmaBackupFileUploaded>;
+  /** `GET /mma-agent/operations/{id}/backup-files/{software}`: a RestoreBackup's chosen file of one software (422: the choice is wrong). */
+  downloadBackupFile(o: TMmaLease & { software: TBackupSoftware }, signal?: AbortSignal): Promise<Uint8Array>;
 }
 
 export interface MmaClientOptions {
@@ -135,9 +144,11 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
   const base = `${server.replace(/\/+$/, '')}/api/v1/mma-agent`;
   let unreachableSince: number | undefined;
 
-  async function once<S extends z.ZodType>(o: { call: string; method: string; path: string; body?: unknown; schema: S; signal?: AbortSignal; timeoutMs: number; auth: boolean }) {
-    const headers: Record<string, string> = { 'user-agent': userAgent, accept: 'application/json' };
+  /** One request; a 2xx answer as it came, else the problem (401: {@link CredentialRejectedError}). */
+  async function request(o: { call: string; method: string; path: string; body?: unknown; bytes?: Uint8Array; signal?: AbortSignal; timeoutMs: number; auth: boolean }) {
+    const headers: Record<string, string> = { 'user-agent': userAgent, accept: o.method === 'GET' && o.body === undefined ? '*/*' : 'application/json' };
     if (o.body !== undefined) headers['content-type'] = 'application/json';
+    if (o.bytes !== undefined) headers['content-type'] = 'application/gzip';
     if (o.auth) {
       if (!token) throw new Error(`${o.call} needs the MMA's credential`);
       headers.authorization = `Bearer ${token}`;
@@ -146,11 +157,11 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
     const res = await fetch(`${base}${o.path}`, {
       method: o.method,
       headers,
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      body: o.bytes ? new Blob([o.bytes as Uint8Array<ArrayBuffer>]) : o.body === undefined ? undefined : JSON.stringify(o.body),
       signal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
     });
-    const text = await res.text();
     if (!res.ok) {
+      const text = await res.text();
       let detail = res.statusText;
       try {
         const problem = JSON.parse(text) as { detail?: string; title?: string };
@@ -161,6 +172,12 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
       if (res.status === 401) throw new CredentialRejectedError(detail, o.call);
       throw Object.assign(new HttpError(res.status, detail, o.call), { retryAfterMs: retryAfterMs(res) });
     }
+    return res;
+  }
+
+  /** One request whose answer is JSON of `schema`. */
+  async function once<S extends z.ZodType>(o: Parameters<typeof request>[0] & { schema: S }) {
+    const text = await (await request(o)).text();
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -172,10 +189,11 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
     return parsed.data as z.output<S>;
   }
 
-  async function call<S extends z.ZodType>(o: Parameters<typeof once<S>>[0] & { retries: boolean }): Promise<z.output<S>> {
+  /** `attempt` until it works, retrying transient failures with backoff when `retries` (see the module's comment). */
+  async function retried<T>(o: { call: string; signal?: AbortSignal; retries: boolean }, attempt: () => Promise<T>): Promise<T> {
     for (let n = 0; ; n++) {
       try {
-        const answer = await once(o);
+        const answer = await attempt();
         if (unreachableSince !== undefined) {
           log.info('Server reachable again', { afterSeconds: Math.round((Date.now() - unreachableSince) / 1000) });
           unreachableSince = undefined;
@@ -194,6 +212,8 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
     }
   }
 
+  const call = <S extends z.ZodType>(o: Parameters<typeof once<S>>[0] & { retries: boolean }): Promise<z.output<S>> => retried(o, () => once(o));
+
   const post = <S extends z.ZodType>(callName: string, path: string, body: unknown, schema: S, signal: AbortSignal | undefined, extra: { retries?: boolean; timeoutMs?: number } = {}) =>
     call({ call: callName, method: 'POST', path, body, schema, signal, timeoutMs: extra.timeoutMs ?? CALL_TIMEOUT_MS, auth: true, retries: extra.retries ?? true });
 
@@ -206,6 +226,22 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
     append: (id, body, signal) => post('append', `/operations/${id}/append`, body, ZMmaAppendResponse, signal),
     finish: (id, body, signal) => post('finish', `/operations/${id}/finish`, body, ZMmaFinishResponse, signal),
     report: (id, body, signal) => post('report', `/machines/${id}/report`, body, ZMmaMachineReportResponse, signal, { retries: false }),
+    uploadBackupFile: ({ operationId, attempt, software, bytes }, signal) =>
+      call({
+        call: 'upload backup file',
+        method: 'PUT',
+        path: `/operations/${operationId}/backup-files/${software}?attempt=${attempt}`,
+        bytes,
+        schema: ZMmaBackupFileUploaded,
+        signal,
+        timeoutMs: FILE_TIMEOUT_MS,
+        auth: true,
+        retries: true,
+      }),
+    downloadBackupFile: ({ operationId, attempt, software }, signal) => {
+      const o = { call: 'download backup file', method: 'GET', path: `/operations/${operationId}/backup-files/${software}?attempt=${attempt}`, signal, timeoutMs: FILE_TIMEOUT_MS, auth: true };
+      return retried({ ...o, retries: true }, async () => new Uint8Array(await (await request(o)).arrayBuffer()));
+    },
   };
 }
 

@@ -7,7 +7,9 @@
  *
  * How a run ends:
  * - the executor ends: logs flushed, then finish SUCCESS, or FAILURE with the
- *   executor's message (the output's last line);
+ *   executor's message (the output's last line); a Backup's files are
+ *   uploaded before its SUCCESS, a RestoreBackup's downloaded before its
+ *   executor starts (`backup-files.ts`), a refused or missing file failing it;
  * - {@link OperationRun.cancel} (an operator's cancel, heard in a heartbeat):
  *   the executor is stopped (its process group killed), then finish FAILURE
  *   "Cancelled by <by>";
@@ -27,6 +29,7 @@ import { CredentialRejectedError, describeError, isLeaseLost, type MmaClient } f
 import { createLogStream } from './log-stream.js';
 import type { MmaLogger } from './logger.js';
 import type { Executor, ExecutorResult } from './executors/types.js';
+import { deliverFiles, FilesFailure, prepareFiles, removeFiles, type RunFiles } from './backup-files.js';
 
 /** How often the logs are sent while the operation runs, ms. */
 export const FLUSH_EVERY_MS = 1_000;
@@ -113,23 +116,32 @@ export function startRun({ operation: op, client, executor, log, onCredentialRej
       void flush(calls.signal).finally(() => (flushing = false));
     }, flushEveryMs);
     let result: ExecutorResult;
+    let files: RunFiles | undefined;
+    const write = (line: string) => output.write(line);
     try {
       if ('missing' in executor) {
         result = { status: 'FAILURE', message: executor.missing };
       } else {
         const limit = executor.timeoutSeconds === undefined ? Infinity : executor.timeoutSeconds * 1000;
+        const started = Date.now();
+        files = await prepareFiles(op, client, work.signal, write);
         result = await executor.run({
           operation: op,
           signal: work.signal,
-          timeoutMs: Math.max(0, Math.min(op.remainingMs, limit)),
-          output: (line) => output.write(line),
+          timeoutMs: Math.max(0, Math.min(op.remainingMs, limit) - (Date.now() - started)),
+          output: write,
           deployerLog: (line) => deployerLog.write(line),
+          files,
         });
+        if (result.status === 'SUCCESS' && files && !ending) await deliverFiles(op, files, client, work.signal, write);
       }
     } catch (err) {
-      result = { status: 'FAILURE', message: `The executor failed: ${describeError(err)}` };
+      if (err instanceof CredentialRejectedError) onCredentialRejected(err);
+      else if (isLeaseLost(err)) lose();
+      result = { status: 'FAILURE', message: err instanceof FilesFailure ? err.message : `The executor failed: ${describeError(err)}` };
     } finally {
       clearInterval(timer);
+      await removeFiles(files);
     }
 
     const end = ending;

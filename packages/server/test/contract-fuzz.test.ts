@@ -33,7 +33,7 @@ import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
 import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
-import { HEALTHY_SITE_SERVER, newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+import { HEALTHY_SITE_SERVER, newClaimedOperation, newClaimedRestore, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { insertHandoff } from '../src/modules/sso/sso.repository.js';
 import { TEST_DATA_KEY } from './db-url.js';
@@ -52,6 +52,8 @@ const WRITES_WHEN_REFUSED: Record<string, string> = {
   appendMmaOperationLog: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   finishMmaOperation: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   reportMmaMachine: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  uploadMmaBackupFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  downloadMmaBackupFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
 };
 /**
  * Values outside their documented schema that the server rightly accepts
@@ -78,6 +80,8 @@ let adminToken: string;
 let revocableAgent: number;
 /** An operation a remote MMA claimed (the MMA protocol's appends and finish; its token is the protocol's). */
 let claimed: ClaimedOperation;
+/** A RestoreBackup an MMA claimed, of a file its Backup uploaded: the download's base request. */
+let restoreClaimed: ClaimedOperation;
 /** The operator's password hash as seeded (`changePassword` is fuzzed as the operator). */
 let operatorHash: string;
 
@@ -183,6 +187,7 @@ const BASE_PATHS: Record<string, () => Record<string, string>> = {
   appendMmaOperationLog: () => ({ id: String(claimed.operationId) }),
   finishMmaOperation: () => ({ id: String(claimed.operationId) }),
   reportMmaMachine: () => ({ id: String(claimed.machineId) }),
+  downloadMmaBackupFile: () => ({ id: String(restoreClaimed.operationId), software: 'launcher' }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */
@@ -191,6 +196,9 @@ const BASE_QUERIES: Record<string, () => Record<string, string>> = {
   listDefaultDeployerConfigs: () => ({ ids: String(ids.machine) }),
   listMachineComponentConfigs: () => ({ ids: String(ids.machine) }),
   listMachineDeployerConfigs: () => ({ ids: String(ids.machine) }),
+  // The lease's attempt of the operation the path names.
+  downloadMmaBackupFile: () => ({ attempt: String(restoreClaimed.attempt) }),
+  uploadMmaBackupFile: () => ({ attempt: String(claimed.attempt) }),
 };
 
 /** The length of an operation's output, characters (the offset of its next append). */
@@ -236,6 +244,7 @@ beforeAll(async () => {
   rolledOut = await newRolledOutRollout(t, ids.machine, 'lead');
   revocableAgent = (await newMmaAgent(t)).id;
   claimed = await newClaimedOperation(t);
+  restoreClaimed = await newClaimedRestore(t);
   // Count every committed row change of every table (a rolled-back change rolls its count back too).
   await t.database.db.execute(sql.raw(`
     create table fuzz_writes (n bigint not null);
@@ -270,10 +279,11 @@ const failures: string[] = [];
  */
 async function tokenFor(operation: Operation): Promise<string> {
   if (operation.path.startsWith('/api/v1/mma-agent/')) {
-    // The MMA renews its lease before each call, as it would every 5 s: the fuzz runs longer than MMA_LEASE_S.
-    const lease = { operationId: claimed.operationId, attempt: claimed.attempt };
-    await t.call({ method: 'POST', url: '/mma-agent/heartbeat', token: claimed.token, body: { leases: [lease] } });
-    return claimed.token;
+    // The MMAs renew their leases before each call, as they would every 5 s: the fuzz runs longer than MMA_LEASE_S.
+    for (const held of [claimed, restoreClaimed]) {
+      await t.call({ method: 'POST', url: '/mma-agent/heartbeat', token: held.token, body: { leases: [{ operationId: held.operationId, attempt: held.attempt }] } });
+    }
+    return (operation.operationId === 'downloadMmaBackupFile' ? restoreClaimed : claimed).token;
   }
   if (!OWN_SESSION.has(operation.operationId)) return adminToken;
   await t.database.db.execute(sql`update users set password_hash = ${operatorHash} where username = 'operator' and password_hash <> ${operatorHash}`);

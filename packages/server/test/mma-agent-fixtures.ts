@@ -4,8 +4,9 @@
  * (its id and authentication token). The permission matrix's fixtures of the
  * MMA routes (`permission-fixtures.ts`) are made with these.
  */
+import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
-import { CLASS_EXPERIMENTAL, CLASS_ON_PREMISE, type TMmaAgentRegisterResponse, type TMmaClaimResponse, type TMmaRegistrationToken } from '@fleet/contracts';
+import { CLASS_EXPERIMENTAL, CLASS_ON_PREMISE, type TMmaAgentRegisterResponse, type TMmaClaimResponse, type TMmaClass, type TMmaRegistrationToken, type TOperationTypeName } from '@fleet/contracts';
 import { createSimulatedCloud } from '../src/engine/cloud/simulated.js';
 import { createOperationQueue } from '../src/engine/operations/queue.js';
 import { insertAccount, insertMachine } from './fixtures.js';
@@ -13,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { TestApp } from './harness.js';
 import { startAgentFixture, type AgentFixture } from './operation-fixtures.js';
+import type { OperationMachine } from '../src/engine/operations/queue.js';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
 
 let registered = 0;
@@ -52,10 +54,11 @@ export interface ClaimedOperation {
 
 /**
  * Class On Premise switched to remote (standby off), an MMA of it, a fresh
- * machine of the class with a running instance, and a SmokeTest on it that
- * the MMA claimed through `POST /mma-agent/operations/claim`.
+ * machine of the class (a launcher) with a running instance, and an operation
+ * on it (a SmokeTest unless `typeName` says) that the MMA claimed through
+ * `POST /mma-agent/operations/claim`.
  */
-export async function newClaimedOperation(t: TestApp): Promise<ClaimedOperation> {
+export async function newClaimedOperation(t: TestApp, o: { typeName?: TOperationTypeName; params?: Record<string, unknown> } = {}): Promise<ClaimedOperation> {
   const db = t.database.db;
   await db.execute(sql`update mma_instances set mode = 'remote', standby = false where class_id = ${CLASS_ON_PREMISE}`);
   const agent = await newMmaAgent(t, CLASS_ON_PREMISE);
@@ -65,21 +68,44 @@ export async function newClaimedOperation(t: TestApp): Promise<ClaimedOperation>
   const cloud = createSimulatedCloud({ db, delayMs: 0 });
   const { cloudId } = await cloud.launch({ machineId: machine.id, region: 'us-east-1', instanceTypeId: 2, clientToken: `claimed-${machine.id}` });
   await cloud.describe(cloudId);
+  const on = { id: machine.id, accountId: account.id, classId: CLASS_ON_PREMISE, accountClassId: CLASS_ON_PREMISE, operationMode: machine.operationMode, failCounter: 0 };
+  return claimOn(t, agent.token, on, o.typeName ?? 'SmokeTest', o.params);
+}
+
+/** Queues `typeName` on `machine` and has the MMA of `token` claim it. */
+async function claimOn(t: TestApp, token: string, machine: OperationMachine, typeName: TOperationTypeName, params?: Record<string, unknown>): Promise<ClaimedOperation> {
   const queue = createOperationQueue({ announce: () => undefined });
-  const [queued] = await db.transaction((tx) =>
-    queue.enqueue(tx, [
-      {
-        machine: { id: machine.id, accountId: account.id, classId: CLASS_ON_PREMISE, accountClassId: CLASS_ON_PREMISE, operationMode: machine.operationMode, failCounter: 0 },
-        typeName: 'SmokeTest',
-        user: 'admin',
-        activityId: null,
-      },
-    ]),
-  );
-  const res = await t.call({ method: 'POST', url: '/mma-agent/operations/claim', token: agent.token, body: { waitSeconds: 0, maxOperations: 64 } });
-  const claimed = (res.json() as TMmaClaimResponse).operations.find((o) => o.operationId === queued!.operation.id);
+  const [queued] = await t.database.db.transaction((tx) => queue.enqueue(tx, [{ machine, typeName, user: 'admin', activityId: null, params }]));
+  const res = await t.call({ method: 'POST', url: '/mma-agent/operations/claim', token, body: { waitSeconds: 0, maxOperations: 64 } });
+  const claimed = (res.json() as TMmaClaimResponse).operations.find((c) => c.operationId === queued!.operation.id);
   if (!claimed) throw new Error(`the MMA did not claim operation ${queued!.operation.id}: ${res.statusCode} ${res.body}`);
-  return { operationId: claimed.operationId, machineId: machine.id, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token: agent.token };
+  return { operationId: claimed.operationId, machineId: machine.id, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token };
+}
+
+/** A small gzip'd dump, as an MMA's Backup uploads one. */
+export const BACKUP_FILE_BYTES = gzipSync(Buffer.from('-- launcher dump made by a remote MMA\n'));
+
+/**
+ * A RestoreBackup a remote MMA claimed, of the launcher backup file a remote
+ * Backup of the same machine uploaded (and finished SUCCESS) just before: its
+ * download is allowed.
+ */
+export async function newClaimedRestore(t: TestApp): Promise<ClaimedOperation> {
+  const backup = await newClaimedOperation(t, { typeName: 'Backup' });
+  const headers = { authorization: `Bearer ${backup.token}`, 'content-type': 'application/gzip' };
+  const uploaded = await t.app.inject({
+    method: 'PUT',
+    url: `/api/v1/mma-agent/operations/${backup.operationId}/backup-files/launcher?attempt=${backup.attempt}`,
+    headers,
+    payload: BACKUP_FILE_BYTES,
+  });
+  if (uploaded.statusCode !== 200) throw new Error(`backup upload: ${uploaded.statusCode} ${uploaded.body}`);
+  const finished = await t.call({ method: 'POST', url: `/mma-agent/operations/${backup.operationId}/finish`, token: backup.token, body: { attempt: backup.attempt, status: 'SUCCESS' } });
+  if (finished.statusCode !== 200) throw new Error(`backup finish: ${finished.statusCode} ${finished.body}`);
+  const [m] = (await t.database.db.execute<OperationMachine & Record<string, unknown>>(sql`
+    select m.id, m.account_id as "accountId", m.class_id as "classId", a.class_id as "accountClassId", m.operation_mode as "operationMode", m.fail_counter as "failCounter"
+    from machines m join accounts a on a.id = m.account_id where m.id = ${backup.machineId}`)).rows;
+  return claimOn(t, backup.token, m!, 'RestoreBackup', { launcherBackupFile: (uploaded.json() as { name: string }).name });
 }
 
 /**
@@ -96,4 +122,22 @@ export async function startAppBesideAgent(): Promise<{ f: AgentFixture; app: Fas
   await app.ready();
   const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'admin' } });
   return { f, app, admin: { authorization: `Bearer ${login.json().accessToken.token as string}` } };
+}
+
+/** Switches class `classId` to remote (standby off) as the MMA screen's class form does, through the app as the admin. */
+export async function switchClassToRemote(app: FastifyInstance, admin: Record<string, string>, classId: number): Promise<void> {
+  const list = (await app.inject({ method: 'GET', url: '/api/v1/mma/classes', headers: admin })).json() as TMmaClass[];
+  const c = list.find((x) => x.id === classId)!;
+  const i = c.mmaInstance!;
+  const body = { name: c.name, image: c.image, deployerBranch: i.deployerBranch, deployerVersion: i.deployerVer, standby: false, priorityGroup: i.priorityGroup, caaHost: i.caaHost, mode: 'remote' };
+  const res = await app.inject({ method: 'PUT', url: `/api/v1/mma/classes/${classId}`, headers: admin, payload: body });
+  if (res.statusCode !== 200) throw new Error(`switching class ${classId} to remote: ${res.statusCode} ${res.body}`);
+}
+
+/** An MMA of class `classId` on `host`, registered through the app with a registration token the admin made. */
+export async function registerMma(app: FastifyInstance, admin: Record<string, string>, classId: number, host: string): Promise<TMmaAgentRegisterResponse> {
+  const made = await app.inject({ method: 'POST', url: `/api/v1/mma/classes/${classId}/registration-tokens`, headers: admin });
+  const res = await app.inject({ method: 'POST', url: '/api/v1/mma-agent/register', payload: { token: made.json().token, host, version: '1.0.0' } });
+  if (res.statusCode !== 200) throw new Error(`MMA registration: ${res.statusCode} ${res.body}`);
+  return res.json() as TMmaAgentRegisterResponse;
 }

@@ -22,7 +22,7 @@ import type { RefKind } from './openapi-walk.js';
 import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { startRollout } from '../src/engine/rollouts/start.js';
 import { insertActivity } from '../src/modules/audit/audit.repository.js';
-import { HEALTHY_SITE_SERVER, newClaimedOperation, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+import { BACKUP_FILE_BYTES, HEALTHY_SITE_SERVER, newClaimedOperation, newClaimedRestore, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 
 /** The operation the last `fresh` of an MMA route claimed (its body and token read it). */
 let lastClaimed: ClaimedOperation | undefined;
@@ -314,6 +314,8 @@ export interface Fixture {
   token?(c: FixtureContext): Promise<string>;
   /** Query parameters set over the generated ones (a row named by name). */
   query?(c: FixtureContext): Promise<Record<string, string>>;
+  /** The media type of a body that is not JSON (a file's bytes, `body` giving a Buffer). */
+  contentType?: string;
 }
 
 const read = async (c: FixtureContext): Promise<TAccountDetail> => detail(c.t, Number(c.ids.account));
@@ -395,6 +397,20 @@ export const FIXTURES: Record<string, Fixture> = {
   finishMmaOperation: {
     fresh: async (c) => ({ operation: (lastClaimed = await newClaimedOperation(c.t)).operationId }),
     body: () => ({ attempt: lastClaimed!.attempt, status: 'SUCCESS' }),
+    token: async () => lastClaimed!.token,
+  },
+  // A Backup an MMA claimed, whose launcher file the call uploads (as bytes).
+  uploadMmaBackupFile: {
+    fresh: async (c) => ({ operation: (lastClaimed = await newClaimedOperation(c.t, { typeName: 'Backup' })).operationId }),
+    body: () => BACKUP_FILE_BYTES,
+    contentType: 'application/gzip',
+    query: async () => ({ attempt: String(lastClaimed!.attempt) }),
+    token: async () => lastClaimed!.token,
+  },
+  // A RestoreBackup an MMA claimed, of a launcher file its Backup uploaded.
+  downloadMmaBackupFile: {
+    fresh: async (c) => ({ operation: (lastClaimed = await newClaimedRestore(c.t)).operationId }),
+    query: async () => ({ attempt: String(lastClaimed!.attempt) }),
     token: async () => lastClaimed!.token,
   },
   reportMmaMachine: {

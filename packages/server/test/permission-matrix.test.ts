@@ -149,7 +149,9 @@ async function send(
             .filter((r) => r.in === 'body' && opts.value(r) !== undefined)
             .map((r) => [r.name, (built.body as Record<string, unknown>)[r.name]]),
         );
-        body = { ...((await fixture.body(context)) as object), ...refProps };
+        const made = await fixture.body(context);
+        // A file's bytes go as they are (`contentType`); a JSON body gets the ids over it.
+        body = Buffer.isBuffer(made) ? made : { ...(made as object), ...refProps };
       }
       if (fixture.token) token = await fixture.token(context);
       if (fixture.query) Object.assign(built.query, await fixture.query(context));
@@ -163,7 +165,7 @@ async function send(
     url: built.url,
     query: built.query,
     payload: body as never,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(fixture?.contentType ? { 'content-type': fixture.contentType } : {}) },
   });
   return { status: res.statusCode, body: res.body, json: res.headers['content-type']?.toString().includes('json') ? safeJson(res.body) : undefined };
 }

@@ -17,8 +17,10 @@
  * runner cleans up orphan processes), so that nothing of an operation
  * outlives it.
  *
- * The command's environment: the MMA's, the executor's `env`, then the
- * operation's `FLEET_*` variables ({@link operationEnv}).
+ * The command's environment: the MMA's, the executor's `env`, the
+ * operation's `FLEET_*` variables ({@link operationEnv}), then a Backup's or
+ * RestoreBackup's folder (`FLEET_BACKUP_DIR`, `FLEET_RESTORE_DIR`, and the
+ * software: `../backup-files.ts`).
  *
  * Known limitations: POSIX hosts only (process groups; on Windows run the MMA
  * under WSL). A process that leaves the group (`setsid`) is not followed.
@@ -127,7 +129,7 @@ export function createScriptExecutor({ config, env = process.env, killAfterMs = 
 
     const child = spawn(file, args, {
       cwd: config.cwd,
-      env: { ...env, ...config.env, ...operationEnv(ctx.operation) },
+      env: { ...env, ...config.env, ...operationEnv(ctx.operation), ...ctx.files?.env },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });

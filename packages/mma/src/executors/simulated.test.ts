@@ -3,6 +3,10 @@
  * line by line, the delay (SIM_AGENT_DELAY_MS over `delayMs`), failMachines,
  * a timeout and an abort.
  */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { GENERIC_STEPS } from '@fleet/contracts/simulated-steps';
 import { claimed } from '../testing.js';
@@ -32,6 +36,18 @@ describe('simulated executor', () => {
     expect(output).toEqual(steps.map((s) => s.output));
     expect(deployerLog).toEqual(steps.flatMap((s) => s.log));
     expect(output[0]).toBe('Connecting to the deployer on acme-prod-1');
+  });
+
+  it("writes a Backup's gzip'd dump of each software into its folder, as a script would", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sim-backup-'));
+    try {
+      const { ctx } = context({ operation: claimed({ typeName: 'Backup' }), files: { dir, software: ['launcher'], env: {} } });
+      expect(await createSimulatedExecutor({ config: { kind: 'simulated', delayMs: 0 }, env: {} })(ctx)).toEqual({ status: 'SUCCESS' });
+      expect(gunzipSync(await readFile(join(dir, 'launcher.sql.gz'))).toString()).toBe('-- simulated launcher dump of acme-prod-1, operation 41\n');
+      expect(await readdir(dir)).toEqual(['launcher.sql.gz']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails the machines of failMachines after half their steps', async () => {

@@ -10,12 +10,16 @@
  * A machine named in `failMachines` plays the first half of its steps, then
  * fails "Simulated failure" (as the server's agent's injected faults do).
  * Past `ctx.timeoutMs` it fails "Timed out after N s"; an aborted signal stops
- * the wait at once.
+ * the wait at once. A Backup that succeeds writes a small gzip'd dump per
+ * software into its folder, as a script would.
  */
+import { writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import { GENERIC_STEPS } from '@fleet/contracts/simulated-steps';
 import type { SimulatedExecutorConfig } from '../config.js';
 import { STOPPED_MESSAGE, timedOutMessage, type Executor } from './types.js';
+import { backupFilePath } from '../backup-files.js';
 
 /** Real ms per nominal second when neither SIM_AGENT_DELAY_MS nor `delayMs` says. */
 export const SIMULATED_DELAY_MS_DEFAULT = 200;
@@ -57,6 +61,13 @@ export function createSimulatedExecutor({ config, env = process.env }: { config:
     if (fails) {
       ctx.deployerLog(`ERROR ${SIMULATED_FAILURE}`);
       return { status: 'FAILURE', message: SIMULATED_FAILURE };
+    }
+    // A Backup's dumps, as a script would write them (the run uploads them).
+    if (op.typeName === 'Backup' && ctx.files) {
+      for (const software of ctx.files.software) {
+        const dump = `-- simulated ${software} dump of ${op.machine.name}, operation ${op.operationId}\n`;
+        await writeFile(backupFilePath(ctx.files.dir, software), gzipSync(Buffer.from(dump)));
+      }
     }
     return { status: 'SUCCESS' };
   };

@@ -5,6 +5,7 @@
  * of it left running).
  */
 import type { TMmaClaimedOperation } from '@fleet/contracts';
+import type { RunFiles } from '../backup-files.js';
 
 export interface ExecutorContext {
   operation: TMmaClaimedOperation;
@@ -20,6 +21,8 @@ export interface ExecutorContext {
   output(line: string): void;
   /** One line of the operation's deployer log. */
   deployerLog(line: string): void;
+  /** A Backup's or RestoreBackup's folder and its `FLEET_BACKUP_*` / `FLEET_RESTORE_*` variables (`../backup-files.ts`). */
+  files?: RunFiles;
 }
 
 /** How the work ended; a FAILURE's `message` becomes the output's last line. */

@@ -20,7 +20,8 @@
  * Each fails with an {@link OperationFailure} whose message says what is wrong
  * (a missing file, a file of another account, a file in Glacier, a taken name).
  */
-import { BACKUP_CATEGORIES, type TBackupSoftware } from '@fleet/contracts';
+import { BACKUP_CATEGORIES, backupSoftwareOf, RESTORE_BACKUP_PARAMS, type TBackupSoftware } from '@fleet/contracts';
+import type { DbOrTx } from '../db/client.js';
 import { OperationFailure, type EffectMachine, type OperationEffect, type OperationEffectContext, type OperationEffects } from '../engine/operations/effects.js';
 import {
   findBackupFilesByNames,
@@ -44,10 +45,8 @@ const SOFTWARE: Record<TBackupSoftware, { label: string; fileTag: string; databa
 /** Simulated work per step, ms before SIM_AGENT_DELAY_MS scaling. */
 const WORK_MS = { dump: 4000, upload: 1500, download: 1500, restore: 5000, export: 4000 } as const;
 
-/** The software a machine runs, in backup order (DESIGN §13). */
-export function softwareOf(machine: Pick<EffectMachine, 'isLauncher' | 'isSiteMaster'>): TBackupSoftware[] {
-  return [...(machine.isLauncher ? (['launcher'] as const) : []), ...(machine.isSiteMaster ? (['siteMaster', 'auditChangeLog'] as const) : [])];
-}
+/** The software a machine runs, in backup order (DESIGN §13; the contracts' `backupSoftwareOf`). */
+export const softwareOf = backupSoftwareOf;
 
 /** `20261103T040000Z`: a backup time as file names carry it. */
 const compactTime = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
@@ -72,6 +71,48 @@ const stringParam = (params: Record<string, unknown>, name: string): string | nu
 const stopIfAborted = (ctx: OperationEffectContext) => {
   if (ctx.signal.aborted) throw new OperationFailure('Stopped before the work was done');
 };
+
+/**
+ * A RestoreBackup's chosen files (params `RESTORE_BACKUP_PARAMS`: names, at
+ * least one), each checked against its row: it exists, is the account's, is
+ * a backup of that software, the machine runs that software, and it is not in
+ * Glacier. Throws {@link OperationFailure} saying what is wrong; the simulated
+ * effect and a remote MMA's download (`modules/mma-protocol`) check alike.
+ */
+export async function checkedRestoreChoice(
+  db: DbOrTx,
+  machine: Pick<EffectMachine, 'name' | 'accountId' | 'isLauncher' | 'isSiteMaster'>,
+  params: Record<string, unknown>,
+): Promise<{ software: TBackupSoftware; row: BackupFileRow }[]> {
+  const chosen = (Object.entries(RESTORE_BACKUP_PARAMS) as [TBackupSoftware, string][]).flatMap(([software, param]) => {
+    const name = stringParam(params, param);
+    return name ? [{ software, name }] : [];
+  });
+  if (chosen.length === 0) throw new OperationFailure('No backup file was chosen to restore');
+  const rows = new Map((await findBackupFilesByNames(db, chosen.map((c) => c.name))).map((r) => [r.name, r]));
+  const runs = new Set(softwareOf(machine));
+  return chosen.map(({ software, name }) => {
+    const { label } = SOFTWARE[software];
+    const row = rows.get(name);
+    if (!row) throw new OperationFailure(`Backup file ${name} does not exist`);
+    if (row.accountId !== machine.accountId) throw new OperationFailure(`Backup file ${name} belongs to another account`);
+    if (row.softwareName !== software) throw new OperationFailure(`Backup file ${name} is a ${SOFTWARE[row.softwareName as TBackupSoftware]?.label ?? row.softwareName} backup, not a ${label} one`);
+    if (!runs.has(software)) throw new OperationFailure(`Machine ${machine.name} has no ${label} to restore ${name} into`);
+    if (row.storageClass === 'Glacier') throw new OperationFailure(`Backup file ${name} is in Glacier: it must be restored from Glacier first`);
+    return { software, row };
+  });
+}
+
+/** The bytes of a checked backup file; {@link OperationFailure} when the object store has it not, or only in Glacier. */
+export async function readBackupObject(store: ObjectStore, row: BackupFileRow): Promise<Uint8Array> {
+  try {
+    return await store.get(row.objectKey);
+  } catch (err) {
+    if (err instanceof ObjectNotFoundError) throw new OperationFailure(`Backup file ${row.name} is missing from the object store`);
+    if (err instanceof ObjectInGlacierError) throw new OperationFailure(`Backup file ${row.name} is in Glacier: it must be restored from Glacier first`);
+    throw err;
+  }
+}
 
 /** Creates the Backup, RestoreBackup and PublishSampleData effects on `store`. */
 export function createStorageEffects({ store }: { store: ObjectStore }): OperationEffects {
@@ -129,39 +170,15 @@ export function createStorageEffects({ store }: { store: ObjectStore }): Operati
 
   const restore: OperationEffect = async (ctx) => {
     const { machine, operation } = ctx;
-    const slots: [TBackupSoftware, string][] = [
-      ['launcher', 'launcherBackupFile'],
-      ['siteMaster', 'siteMasterBackupFile'],
-      ['auditChangeLog', 'auditChangeLogBackupFile'],
-    ];
-    const chosen = slots.flatMap(([software, param]) => {
-      const name = stringParam(operation.params, param);
-      return name ? [{ software, name }] : [];
-    });
-    if (chosen.length === 0) throw new OperationFailure('No backup file was chosen to restore');
-    const rows = new Map((await findBackupFilesByNames(ctx.db, chosen.map((c) => c.name))).map((r) => [r.name, r]));
-    const runs = new Set(softwareOf(machine));
+    const chosen = await checkedRestoreChoice(ctx.db, machine, operation.params);
 
     // Every file is checked, and read, before any is restored: a bad choice restores nothing.
     const files: { software: TBackupSoftware; row: BackupFileRow; bytes: Uint8Array }[] = [];
-    for (const { software, name } of chosen) {
-      const { label } = SOFTWARE[software];
-      const row = rows.get(name);
-      if (!row) throw new OperationFailure(`Backup file ${name} does not exist`);
-      if (row.accountId !== machine.accountId) throw new OperationFailure(`Backup file ${name} belongs to another account`);
-      if (row.softwareName !== software) throw new OperationFailure(`Backup file ${name} is a ${SOFTWARE[row.softwareName as TBackupSoftware]?.label ?? row.softwareName} backup, not a ${label} one`);
-      if (!runs.has(software)) throw new OperationFailure(`Machine ${machine.name} has no ${label} to restore ${name} into`);
-      if (row.storageClass === 'Glacier') throw new OperationFailure(`Backup file ${name} is in Glacier: it must be restored from Glacier first`);
+    for (const { software, row } of chosen) {
       stopIfAborted(ctx);
       await ctx.deployerLog(`downloading ${row.objectKey} (${row.size} bytes)`);
       await ctx.work(WORK_MS.download);
-      try {
-        files.push({ software, row, bytes: await store.get(row.objectKey) });
-      } catch (err) {
-        if (err instanceof ObjectNotFoundError) throw new OperationFailure(`Backup file ${name} is missing from the object store`);
-        if (err instanceof ObjectInGlacierError) throw new OperationFailure(`Backup file ${name} is in Glacier: it must be restored from Glacier first`);
-        throw err;
-      }
+      files.push({ software, row, bytes: await readBackupObject(store, row) });
     }
     const headers = files.map(({ row, bytes }) => {
       try {

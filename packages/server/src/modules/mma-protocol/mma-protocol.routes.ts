@@ -6,7 +6,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  MMA_BACKUP_FILE_MAX_BYTES,
   ZIdParams,
+  ZMmaBackupFileParams,
+  ZMmaBackupFileQuery,
+  ZMmaBackupFileUploaded,
   ZMmaAppendRequest,
   ZMmaAppendResponse,
   ZMmaClaimRequest,
@@ -19,6 +23,11 @@ import {
   ZMmaMachineReportResponse,
 } from '@fleet/contracts';
 import { MMA_AGENT_PROTOCOL_TAG } from '../mma-agents/mma-agents.routes.js';
+import { attachmentHeader } from '../../lib/attachment.js';
+import { HttpProblem } from '../../lib/problem.js';
+
+/** Media types of a backup file's upload: its bytes as they are. */
+const BACKUP_FILE_TYPES = ['application/octet-stream', 'application/gzip'];
 
 export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = [MMA_AGENT_PROTOCOL_TAG];
@@ -103,6 +112,59 @@ export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (req) => app.services.mmaProtocol.finish(req.mmaAgent!, req.params.id, req.body),
+  );
+
+  // The backup files' bytes as they are (this plugin's routes only), up to their own limit.
+  app.addContentTypeParser(BACKUP_FILE_TYPES, { parseAs: 'buffer', bodyLimit: MMA_BACKUP_FILE_MAX_BYTES }, (_req, body, done) => done(null, body));
+
+  app.put(
+    '/mma-agent/operations/:id/backup-files/:software',
+    {
+      config: { mmaAgent: true, problems: [409, 422] },
+      bodyLimit: MMA_BACKUP_FILE_MAX_BYTES,
+      schema: {
+        operationId: 'uploadMmaBackupFile',
+        description: `Uploads a Backup's file of one software of its machine (launcher; siteMaster and auditChangeLog on a site master): the body is the file (\`application/octet-stream\` or \`application/gzip\`, at most ${MMA_BACKUP_FILE_MAX_BYTES / 1024 / 1024} MiB). The server keeps it in its object store under the name the simulated agent gives (machine, software, the backup time fixed at the claim, the operation id) and lists it among the account's backups. Upload every software's file before finishing SUCCESS: a SUCCESS with one missing ends the operation FAILURE. A second upload of a software answers the file already made (\`created: false\`). 409 when the lease is lost; 422 for a software the machine does not run or an operation that is not a Backup; 404 for an operation of another class.`,
+        tags,
+        summary: "Upload a Backup's file",
+        params: ZMmaBackupFileParams,
+        querystring: ZMmaBackupFileQuery,
+        response: { 200: ZMmaBackupFileUploaded },
+      },
+    },
+    async (req) => {
+      if (!Buffer.isBuffer(req.body)) throw new HttpProblem(415, 'Unsupported Media Type', `Send the backup file as its bytes (${BACKUP_FILE_TYPES.join(' or ')})`);
+      return app.services.mmaProtocol.uploadBackupFile(req.mmaAgent!, {
+        operationId: req.params.id,
+        attempt: req.query.attempt,
+        software: req.params.software,
+        bytes: req.body,
+      });
+    },
+  );
+
+  app.get(
+    '/mma-agent/operations/:id/backup-files/:software',
+    {
+      config: { mmaAgent: true, problems: [409, 422] },
+      schema: {
+        operationId: 'downloadMmaBackupFile',
+        description:
+          "Downloads a RestoreBackup's chosen file of one software (`application/gzip`, named in Content-Disposition), once every chosen file passed the checks the simulated agent makes: it exists, belongs to the machine's account, is a backup of that software, the machine runs that software, and it is not in Glacier. Download every chosen file before restoring any. 409 when the lease is lost; 422 with what is wrong with the choice (fail the operation with it); 404 for an operation of another class.",
+        tags,
+        summary: "Download a RestoreBackup's file",
+        params: ZMmaBackupFileParams,
+        querystring: ZMmaBackupFileQuery,
+      },
+    },
+    async (req, reply) => {
+      const file = await app.services.mmaProtocol.downloadBackupFile(req.mmaAgent!, {
+        operationId: req.params.id,
+        attempt: req.query.attempt,
+        software: req.params.software,
+      });
+      return reply.header('content-disposition', attachmentHeader(file.name)).type('application/gzip').send(Buffer.from(file.bytes));
+    },
   );
 
   app.post(

@@ -30,6 +30,11 @@
  *   the anomaly rule). An UpdateSoftware or TestLatestCode SUCCESS records its
  *   versions first (`recordDeployedState`, the simulated agent's own write).
  *
+ * - `uploadBackupFile`, `downloadBackupFile`: a Backup's files and a
+ *   RestoreBackup's chosen ones through the server's object store
+ *   (`backup-files.ts`); a Backup's time is fixed in its params at the claim,
+ *   and its SUCCESS is a FAILURE while a file of its machine's software is
+ *   missing.
  * - `report`: a machine's site server status and installed versions
  *   (`machine_reports`, one row per machine); installed versions that differ
  *   from the current ones write a new current version state
@@ -46,7 +51,9 @@ import {
   isDeployType,
   isVersionMap,
   MMA_LEASE_S_DEFAULT,
+  type TBackupSoftware,
   type TMmaAppendRequest,
+  type TMmaBackupFileUploaded,
   type TMmaClaimedOperation,
   type TMmaClaimResponse,
   type TMmaFinishRequest,
@@ -70,7 +77,9 @@ import { remoteClass } from '../../engine/operations/start-rules.js';
 import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
+import type { ObjectStore } from '../../storage/object-store.js';
 import * as repo from './mma-protocol.repository.js';
+import { backupTimeOf, downloadBackupFile, missingBackups, uploadBackupFile } from './backup-files.js';
 
 /** The engine settings the protocol applies (the worker's, from `Config.agent`). */
 export interface MmaProtocolSettings {
@@ -88,6 +97,10 @@ export interface MmaProtocolService {
   heartbeat(agent: MmaAgentPrincipal, leases: TMmaLease[]): Promise<TMmaHeartbeatResponse>;
   append(agent: MmaAgentPrincipal, operationId: number, body: TMmaAppendRequest): Promise<{ offset: number }>;
   finish(agent: MmaAgentPrincipal, operationId: number, body: TMmaFinishRequest): Promise<TMmaFinishResponse>;
+  /** A Backup's file of `software` (`backup-files.ts`); fenced by the lease. */
+  uploadBackupFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; software: TBackupSoftware; bytes: Uint8Array }): Promise<TMmaBackupFileUploaded>;
+  /** A RestoreBackup's chosen file of `software` (`backup-files.ts`); fenced by the lease. */
+  downloadBackupFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; software: TBackupSoftware }): Promise<{ name: string; bytes: Uint8Array }>;
   report(agent: MmaAgentPrincipal, machineId: number, body: TMmaMachineReport): Promise<TMmaMachineReportResponse>;
 }
 
@@ -103,11 +116,14 @@ const workerOf = (agent: MmaAgentPrincipal) => `${agentWorkerPrefix(agent.id)}${
 export function createMmaProtocolService({
   db,
   events,
+  store,
   settings,
   log,
 }: {
   db: Db;
   events: TaskEvents;
+  /** Where backup files are kept (the simulated agent's store). */
+  store: ObjectStore;
   settings: MmaProtocolSettings;
   log?: Logger;
 }): MmaProtocolService {
@@ -151,6 +167,11 @@ export function createMmaProtocolService({
           row.typeName === 'TestLatestCode' ? (await latestCodeTarget(db, row.machineId, latestCodeBranch(params))).versions : machine.desiredVersions;
         await mergeOperationParams(db, lease, { versions: params.versions });
       }
+      if (row.typeName === 'Backup' && !backupTimeOf(params)) {
+        // The backup's time names its files: fixed at the first claim, so that a resumed attempt names them the same.
+        params.backupAt = new Date().toISOString();
+        await mergeOperationParams(db, lease, { backupAt: params.backupAt });
+      }
       answered.push({
         operationId: row.id,
         attempt: row.attempts,
@@ -166,6 +187,9 @@ export function createMmaProtocolService({
     await finisher.announce('OperationStarted', answered.map((a) => a.operationId));
     return answered;
   }
+
+  /** The machine of a leased operation (it exists: the operation's row refers to it). */
+  const machineOf = async (machineId: number) => (await repo.selectClaimMachines(db, [machineId])).get(machineId)!;
 
   /** The RUNNING operation `operationId` of this MMA in `attempt` (its class, its lease), else 404 or 409. */
   async function leased(agent: MmaAgentPrincipal, operationId: number, attempt: number) {
@@ -222,9 +246,23 @@ export function createMmaProtocolService({
         const recorded = await recordDeployedState(db, { operationId, machineId: row.machineId, params: row.params });
         if (recorded.error) outcome = { status: 'FAILURE', message: recorded.error, counts: true };
       }
+      if (outcome.status === 'SUCCESS' && row.typeName === 'Backup') {
+        const missing = await missingBackups(db, operationId, await machineOf(row.machineId));
+        if (missing.length > 0) outcome = { status: 'FAILURE', message: `The MMA finished without uploading the ${missing.join(', ')} backup file`, counts: true };
+      }
       const ended = await finisher.finish({ lease, outcome });
       if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
       return { operationId, status: ended.status };
+    },
+
+    async uploadBackupFile(agent, { operationId, attempt, software, bytes }) {
+      const row = await leased(agent, operationId, attempt);
+      return uploadBackupFile({ db, store }, { operation: { id: operationId, ...row }, machine: await machineOf(row.machineId), software, bytes });
+    },
+
+    async downloadBackupFile(agent, { operationId, attempt, software }) {
+      const row = await leased(agent, operationId, attempt);
+      return downloadBackupFile({ db, store }, { operation: { id: operationId, ...row }, machine: await machineOf(row.machineId), software });
     },
 
     async report(agent, machineId, body) {

@@ -21,7 +21,6 @@ import {
   CLASS_EXPERIMENTAL,
   type TMmaAgentRegisterResponse,
   type TMmaClaimResponse,
-  type TMmaClass,
   type TMmaHeartbeatResponse,
   type TOperation,
 } from '@fleet/contracts';
@@ -30,7 +29,7 @@ import { claimOperations } from '../../engine/operations/agent-claim.repository.
 import { remoteClass } from '../../engine/operations/start-rules.js';
 import { latestCodeTarget } from '../../engine/desired-state/deploy-effects.js';
 import type { AgentFixture } from '../../../test/operation-fixtures.js';
-import { startAppBesideAgent } from '../../../test/mma-agent-fixtures.js';
+import { registerMma, startAppBesideAgent, switchClassToRemote } from '../../../test/mma-agent-fixtures.js';
 
 let f: AgentFixture;
 let app: FastifyInstance;
@@ -39,11 +38,7 @@ let mma: TMmaAgentRegisterResponse;
 
 beforeAll(async () => {
   ({ f, app, admin } = await startAppBesideAgent());
-  const list = (await app.inject({ method: 'GET', url: '/api/v1/mma/classes', headers: admin })).json() as TMmaClass[];
-  const c = list.find((x) => x.id === CLASS_CUSTOMER_STAGING)!;
-  const i = c.mmaInstance!;
-  const body = { name: c.name, image: c.image, deployerBranch: i.deployerBranch, deployerVersion: i.deployerVer, standby: false, priorityGroup: i.priorityGroup, caaHost: i.caaHost, mode: 'remote' };
-  expect((await app.inject({ method: 'PUT', url: `/api/v1/mma/classes/${CLASS_CUSTOMER_STAGING}`, headers: admin, payload: body })).statusCode).toBe(200);
+  await switchClassToRemote(app, admin, CLASS_CUSTOMER_STAGING);
   mma = await register(CLASS_CUSTOMER_STAGING, 'staging-1.fleet.example');
 }, 60_000);
 afterAll(async () => {
@@ -51,12 +46,7 @@ afterAll(async () => {
   await f?.close();
 });
 
-async function register(classId: number, host: string): Promise<TMmaAgentRegisterResponse> {
-  const made = await app.inject({ method: 'POST', url: `/api/v1/mma/classes/${classId}/registration-tokens`, headers: admin });
-  const res = await app.inject({ method: 'POST', url: '/api/v1/mma-agent/register', payload: { token: made.json().token, host, version: '1.0.0' } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as TMmaAgentRegisterResponse;
-}
+const register = (classId: number, host: string) => registerMma(app, admin, classId, host);
 const as = (agent: TMmaAgentRegisterResponse) => ({ authorization: `Bearer ${agent.token}` });
 const claim = async (agent = mma, body: Record<string, unknown> = { waitSeconds: 0, maxOperations: 8 }) => {
   const res = await app.inject({ method: 'POST', url: '/api/v1/mma-agent/operations/claim', headers: as(agent), payload: body });
@@ -115,11 +105,11 @@ describe('claim', () => {
 
   it('keeps a type remote MMAs do not run yet waiting, with its reason', async () => {
     const machine = await staging();
-    const id = await f.enqueue(machine, 'Backup');
+    const id = await f.enqueue(machine, 'PublishSampleData', { params: { fileName: 'remote-sample.zip' } });
     expect(await claim()).toEqual([]);
     const res = await app.inject({ method: 'GET', url: `/api/v1/machines/${machine.id}/operations`, headers: admin });
     const op = (res.json() as { items: TOperation[] }).items.find((o) => o.id === id)!;
-    expect(op.waiting).toMatchObject({ reason: 'remoteTypeUnsupported', message: expect.stringContaining('Backup does not run on remote MMAs yet') });
+    expect(op.waiting).toMatchObject({ reason: 'remoteTypeUnsupported', message: expect.stringContaining('PublishSampleData does not run on remote MMAs yet') });
   });
 });
 
