@@ -96,10 +96,11 @@ export type TMmaAgentSelf = z.infer<typeof ZMmaAgentSelf>;
  * and TestLatestCode, whose deployed versions (fixed in their params at the
  * claim) the server records at the finish; Backup, whose files the MMA uploads
  * (`PUT /mma-agent/operations/{id}/backup-files/{software}`) before its
- * SUCCESS; and RestoreBackup, whose chosen files it downloads (`GET` of the
- * same path) before it restores them. The others (PublishSampleData,
- * CreateJumpStartAmi) need more of the server's object store or cloud and wait
- * on a remote class (`remoteTypeUnsupported`) until the protocol carries them.
+ * SUCCESS; RestoreBackup, whose chosen files it downloads (`GET` of the same
+ * path) before it restores them; and PublishSampleData, whose file it uploads
+ * (`PUT /mma-agent/operations/{id}/sample-data-file`). CreateJumpStartAmi
+ * needs the server's cloud and waits on a remote class
+ * (`remoteTypeUnsupported`) until the protocol carries it.
  */
 export const REMOTE_OPERATION_TYPES = [
   'SmokeTest',
@@ -110,6 +111,7 @@ export const REMOTE_OPERATION_TYPES = [
   'TestLatestCode',
   'Backup',
   'RestoreBackup',
+  'PublishSampleData',
 ] as const satisfies readonly TOperationTypeName[];
 
 /**
@@ -244,7 +246,7 @@ export type TMmaFinishRequest = z.infer<typeof ZMmaFinishRequest>;
 export const ZMmaFinishResponse = z.object({ operationId: z.number().int(), status: z.enum(['SUCCESS', 'FAILURE']) });
 export type TMmaFinishResponse = z.infer<typeof ZMmaFinishResponse>;
 
-/** Largest backup file an MMA uploads, bytes (256 MiB; a larger one is refused, 413). */
+/** Largest backup or sample data file an MMA uploads, bytes (256 MiB; a larger one is refused, 413). */
 export const MMA_BACKUP_FILE_MAX_BYTES = 256 * 1024 * 1024;
 
 /** `…/operations/{id}/backup-files/{software}`: the operation and the software whose backup file it is. */
@@ -269,6 +271,23 @@ export const ZMmaBackupFileUploaded = z.object({
   created: z.boolean(),
 });
 export type TMmaBackupFileUploaded = z.infer<typeof ZMmaBackupFileUploaded>;
+
+/** `…/operations/{id}/sample-data-file`: the lease's attempt. */
+export const ZMmaSampleDataFileQuery = ZMmaBackupFileQuery;
+
+/**
+ * `PUT /mma-agent/operations/{id}/sample-data-file` (body: the zip,
+ * `application/zip` or `application/octet-stream`): the sample data file the
+ * server published from it, named by the operation's `fileName`. A retried
+ * upload answers the file already made.
+ */
+export const ZMmaSampleDataFileUploaded = z.object({
+  name: z.string(),
+  size: z.number().int(),
+  /** False when an earlier upload of this operation had made it already (this one's bytes were not kept). */
+  created: z.boolean(),
+});
+export type TMmaSampleDataFileUploaded = z.infer<typeof ZMmaSampleDataFileUploaded>;
 
 /** Most components one report names. */
 export const MMA_REPORT_MAX_COMPONENTS = 32;

@@ -187,6 +187,10 @@ executors:
     kind: script
     shell: bash
     command: 'for s in \${FLEET_RESTORE_SOFTWARE//,/ }; do echo "restoring $s: $(gunzip -c "$FLEET_RESTORE_DIR/$s.sql.gz")"; done'
+  PublishSampleData:
+    kind: script
+    shell: bash
+    command: 'echo "exporting $FLEET_MACHINE_NAME as $FLEET_PARAM_FILE_NAME"; printf "PK sample of %s" "$FLEET_MACHINE_NAME" > "$FLEET_SAMPLE_DATA_OUT"'
   ReinstallSampleData:
     kind: script
     command: 'echo "before the outage"; while [ ! -f ${dir}/gate-$FLEET_OPERATION_ID ]; do sleep 0.05; done; echo "after the outage"; touch ${dir}/done-$FLEET_OPERATION_ID'
@@ -227,7 +231,7 @@ describe('the MMA against the real server', () => {
     expect(agents.find((a) => a.id === state.agentId)).toMatchObject({ host: 'mma-it.fleet.example', version: '0.1.0' });
   });
 
-  it('backs up through the server (a file per software, listed among the backups), restores what it backed up, and fails a Backup without its dumps', async () => {
+  it('backs up through the server (a file per software, listed among the backups), restores what it backed up, fails a Backup without its dumps, and publishes sample data', async () => {
     const m = await staging();
     const name = (await f.machineRow(m.id)).name;
     const b = await f.settled(await f.enqueue(m, 'Backup', { params: { category: 'daily' } }));
@@ -249,6 +253,13 @@ describe('the MMA against the real server', () => {
     const e = await f.settled(await f.enqueue(m, 'Backup', { params: { category: 'monthly' } }));
     expect(e.status).toBe('FAILURE');
     expect(linesOf(e.output).at(-1)).toBe('The executor wrote no launcher backup (launcher.sql.gz in FLEET_BACKUP_DIR)');
+
+    const fileName = `mma-it-sample-${m.id}.zip`;
+    const p = await f.settled(await f.enqueue(await staging(), 'PublishSampleData', { params: { fileName } }));
+    expect(p.status, p.output).toBe('SUCCESS');
+    const published = ((await app.inject({ method: 'GET', url: '/api/v1/sample-data-files', headers: admin })).json() as { name: string; size: number }[]).find((file) => file.name === fileName);
+    expect(published).toBeDefined();
+    expect(linesOf(p.output)).toContain(`Uploaded the sample data file ${fileName} (${published!.size} bytes)`);
   });
 
   it('runs a SmokeTest, an UpdateSoftware (its versions recorded) and a failing ApplyConfig with their scripts', async () => {

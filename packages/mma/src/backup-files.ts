@@ -1,5 +1,5 @@
 /**
- * The files of a Backup or RestoreBackup run (README "Backups and restores";
+ * The files of a Backup, RestoreBackup or PublishSampleData run (README "Backups and restores";
  * the server's `modules/mma-protocol/backup-files.ts`): they travel through
  * the server, which keeps them in its object store.
  *
@@ -14,6 +14,10 @@
  *   executor starts ({@link prepareFiles}); a choice the server refuses (422:
  *   another account's file, one in Glacier) fails the operation with the
  *   server's words, before anything is restored.
+ * - **PublishSampleData**: the executor writes the zip of the site master's
+ *   data to `FLEET_SAMPLE_DATA_OUT` (in the run's folder; the name to publish
+ *   is `FLEET_PARAM_FILE_NAME`); once it ends SUCCESS the zip is uploaded and
+ *   the server publishes it; a missing zip or a taken name fails it.
  *
  * The folder is removed when the run ends ({@link removeFiles}).
  */
@@ -34,6 +38,9 @@ export interface RunFiles {
 /** The operation cannot go on: its message ends it FAILURE. */
 export class FilesFailure extends Error {}
 
+/** Where a PublishSampleData's executor writes its zip. */
+export const sampleDataPath = (dir: string) => join(dir, 'sample-data.zip');
+
 /** The file of `software` in a run's folder. */
 export const backupFilePath = (dir: string, software: TBackupSoftware) => join(dir, `${software}.sql.gz`);
 
@@ -47,14 +54,15 @@ function asFailure(err: unknown): unknown {
 }
 
 /**
- * The run's folder of a Backup or RestoreBackup (the latter's chosen files
- * downloaded into it), or undefined for another type. Throws
+ * The run's folder of a Backup, RestoreBackup (its chosen files downloaded
+ * into it) or PublishSampleData, or undefined for another type. Throws
  * {@link FilesFailure} when the server refuses the choice, or the client's
  * error (a lost lease: 409/404).
  */
 export async function prepareFiles(op: TMmaClaimedOperation, client: MmaClient, signal: AbortSignal, output: (line: string) => void): Promise<RunFiles | undefined> {
-  if (op.typeName !== 'Backup' && op.typeName !== 'RestoreBackup') return undefined;
+  if (op.typeName !== 'Backup' && op.typeName !== 'RestoreBackup' && op.typeName !== 'PublishSampleData') return undefined;
   const dir = await mkdtemp(join(tmpdir(), `fleet-mma-op${op.operationId}-`));
+  if (op.typeName === 'PublishSampleData') return { dir, software: [], env: { FLEET_SAMPLE_DATA_OUT: sampleDataPath(dir) } };
   if (op.typeName === 'Backup') {
     const software = backupSoftwareOf(op.machine);
     return { dir, software, env: { FLEET_BACKUP_DIR: dir, FLEET_BACKUP_SOFTWARE: software.join(',') } };
@@ -75,11 +83,23 @@ export async function prepareFiles(op: TMmaClaimedOperation, client: MmaClient, 
 }
 
 /**
- * After a Backup's executor ended SUCCESS: uploads the file of each software.
- * Throws {@link FilesFailure} for a file the executor did not write or one the
- * server refuses, or the client's error (a lost lease).
+ * After a Backup's or PublishSampleData's executor ended SUCCESS: uploads the
+ * file of each software, or the zip. Throws {@link FilesFailure} for a file the
+ * executor did not write or one the server refuses, or the client's error (a
+ * lost lease).
  */
 export async function deliverFiles(op: TMmaClaimedOperation, files: RunFiles, client: MmaClient, signal: AbortSignal, output: (line: string) => void): Promise<void> {
+  if (op.typeName === 'PublishSampleData') {
+    const bytes = await readFile(sampleDataPath(files.dir)).catch(() => undefined);
+    if (!bytes) throw new FilesFailure('The executor wrote no sample data file (FLEET_SAMPLE_DATA_OUT)');
+    try {
+      const uploaded = await client.uploadSampleDataFile({ operationId: op.operationId, attempt: op.attempt, bytes }, signal);
+      output(`Uploaded the sample data file ${uploaded.name} (${uploaded.size} bytes)`);
+    } catch (err) {
+      throw asFailure(err);
+    }
+    return;
+  }
   if (op.typeName !== 'Backup') return;
   for (const software of files.software) {
     let bytes: Buffer;

@@ -28,6 +28,7 @@ import {
   ZMmaAppendResponse,
   ZMmaBackupFileUploaded,
   ZMmaClaimResponse,
+  ZMmaSampleDataFileUploaded,
   ZMmaFinishResponse,
   ZMmaHeartbeatResponse,
   ZMmaMachineReportResponse,
@@ -37,6 +38,7 @@ import {
   type TMmaAppendRequest,
   type TMmaAppendResponse,
   type TMmaBackupFileUploaded,
+  type TMmaSampleDataFileUploaded,
   type TBackupSoftware,
   type TMmaClaimResponse,
   type TMmaFinishRequest,
@@ -108,6 +110,8 @@ export interface MmaClient {
   report(machineId: number, body: TMmaMachineReport, signal?: AbortSignal): Promise<TMmaMachineReportResponse>;
   /** `PUT /mma-agent/operations/{id}/backup-files/{software}`: a Backup's file of one software, its bytes gzip'd. */
   uploadBackupFile(o: TMmaLease & { software: TBackupSoftware; bytes: Uint8Array }, signal?: AbortSignal): Promise<TMmaBackupFileUploaded>;
+  /** `PUT /mma-agent/operations/{id}/sample-data-file`: a PublishSampleData's zip (422: the name is taken, no site master). */
+  uploadSampleDataFile(o: TMmaLease & { bytes: Uint8Array }, signal?: AbortSignal): Promise<TMmaSampleDataFileUploaded>;
   /** `GET /mma-agent/operations/{id}/backup-files/{software}`: a RestoreBackup's chosen file of one software (422: the choice is wrong). */
   downloadBackupFile(o: TMmaLease & { software: TBackupSoftware }, signal?: AbortSignal): Promise<Uint8Array>;
 }
@@ -145,10 +149,21 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
   let unreachableSince: number | undefined;
 
   /** One request; a 2xx answer as it came, else the problem (401: {@link CredentialRejectedError}). */
-  async function request(o: { call: string; method: string; path: string; body?: unknown; bytes?: Uint8Array; signal?: AbortSignal; timeoutMs: number; auth: boolean }) {
+  async function request(o: {
+    call: string;
+    method: string;
+    path: string;
+    body?: unknown;
+    /** A file's bytes, of the media type `contentType`. */
+    bytes?: Uint8Array;
+    contentType?: string;
+    signal?: AbortSignal;
+    timeoutMs: number;
+    auth: boolean;
+  }) {
     const headers: Record<string, string> = { 'user-agent': userAgent, accept: o.method === 'GET' && o.body === undefined ? '*/*' : 'application/json' };
     if (o.body !== undefined) headers['content-type'] = 'application/json';
-    if (o.bytes !== undefined) headers['content-type'] = 'application/gzip';
+    if (o.bytes !== undefined) headers['content-type'] = o.contentType ?? 'application/octet-stream';
     if (o.auth) {
       if (!token) throw new Error(`${o.call} needs the MMA's credential`);
       headers.authorization = `Bearer ${token}`;
@@ -232,7 +247,21 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
         method: 'PUT',
         path: `/operations/${operationId}/backup-files/${software}?attempt=${attempt}`,
         bytes,
+        contentType: 'application/gzip',
         schema: ZMmaBackupFileUploaded,
+        signal,
+        timeoutMs: FILE_TIMEOUT_MS,
+        auth: true,
+        retries: true,
+      }),
+    uploadSampleDataFile: ({ operationId, attempt, bytes }, signal) =>
+      call({
+        call: 'upload sample data file',
+        method: 'PUT',
+        path: `/operations/${operationId}/sample-data-file?attempt=${attempt}`,
+        bytes,
+        contentType: 'application/zip',
+        schema: ZMmaSampleDataFileUploaded,
         signal,
         timeoutMs: FILE_TIMEOUT_MS,
         auth: true,

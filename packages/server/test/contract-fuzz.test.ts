@@ -53,6 +53,7 @@ const WRITES_WHEN_REFUSED: Record<string, string> = {
   finishMmaOperation: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   reportMmaMachine: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   uploadMmaBackupFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  uploadMmaSampleDataFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   downloadMmaBackupFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
 };
 /**
@@ -199,6 +200,7 @@ const BASE_QUERIES: Record<string, () => Record<string, string>> = {
   // The lease's attempt of the operation the path names.
   downloadMmaBackupFile: () => ({ attempt: String(restoreClaimed.attempt) }),
   uploadMmaBackupFile: () => ({ attempt: String(claimed.attempt) }),
+  uploadMmaSampleDataFile: () => ({ attempt: String(claimed.attempt) }),
 };
 
 /** The length of an operation's output, characters (the offset of its next append). */

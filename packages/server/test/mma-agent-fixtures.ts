@@ -54,17 +54,20 @@ export interface ClaimedOperation {
 
 /**
  * Class On Premise switched to remote (standby off), an MMA of it, a fresh
- * machine of the class (a launcher) with a running instance, and an operation
+ * machine of the class (a launcher; a site master too with `siteMaster`) with a running instance, and an operation
  * on it (a SmokeTest unless `typeName` says) that the MMA claimed through
  * `POST /mma-agent/operations/claim`.
  */
-export async function newClaimedOperation(t: TestApp, o: { typeName?: TOperationTypeName; params?: Record<string, unknown> } = {}): Promise<ClaimedOperation> {
+export async function newClaimedOperation(
+  t: TestApp,
+  o: { typeName?: TOperationTypeName; params?: Record<string, unknown>; siteMaster?: boolean } = {},
+): Promise<ClaimedOperation> {
   const db = t.database.db;
   await db.execute(sql`update mma_instances set mode = 'remote', standby = false where class_id = ${CLASS_ON_PREMISE}`);
   const agent = await newMmaAgent(t, CLASS_ON_PREMISE);
   registered += 1;
   const account = await insertAccount(db, { name: `MMA claimed ${registered}`, classId: CLASS_ON_PREMISE });
-  const machine = await insertMachine(db, { accountId: account.id, classId: CLASS_ON_PREMISE, instanceTypeId: 2, isLauncher: true });
+  const machine = await insertMachine(db, { accountId: account.id, classId: CLASS_ON_PREMISE, instanceTypeId: 2, isLauncher: true, isSiteMaster: o.siteMaster ?? false });
   const cloud = createSimulatedCloud({ db, delayMs: 0 });
   const { cloudId } = await cloud.launch({ machineId: machine.id, region: 'us-east-1', instanceTypeId: 2, clientToken: `claimed-${machine.id}` });
   await cloud.describe(cloudId);
@@ -81,6 +84,13 @@ async function claimOn(t: TestApp, token: string, machine: OperationMachine, typ
   if (!claimed) throw new Error(`the MMA did not claim operation ${queued!.operation.id}: ${res.statusCode} ${res.body}`);
   return { operationId: claimed.operationId, machineId: machine.id, attempt: claimed.attempt, outputOffset: claimed.outputOffset, token };
 }
+
+/** A PublishSampleData an MMA claimed, on a site master, publishing a file of a name of its own. */
+export const newClaimedPublish = (t: TestApp) =>
+  newClaimedOperation(t, { typeName: 'PublishSampleData', siteMaster: true, params: { fileName: `mma-published-${++registered}.zip` } });
+
+/** A zip's worth of bytes, as an MMA's PublishSampleData uploads them. */
+export const SAMPLE_DATA_FILE_BYTES = Buffer.from('PK\u0003\u0004 sample data exported by a remote MMA');
 
 /** A small gzip'd dump, as an MMA's Backup uploads one. */
 export const BACKUP_FILE_BYTES = gzipSync(Buffer.from('-- launcher dump made by a remote MMA\n'));

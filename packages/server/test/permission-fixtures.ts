@@ -22,7 +22,17 @@ import type { RefKind } from './openapi-walk.js';
 import { ZRolloutPlan, ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { startRollout } from '../src/engine/rollouts/start.js';
 import { insertActivity } from '../src/modules/audit/audit.repository.js';
-import { BACKUP_FILE_BYTES, HEALTHY_SITE_SERVER, newClaimedOperation, newClaimedRestore, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+import {
+  BACKUP_FILE_BYTES,
+  HEALTHY_SITE_SERVER,
+  newClaimedOperation,
+  newClaimedPublish,
+  newClaimedRestore,
+  newMmaAgent,
+  newRegistration,
+  SAMPLE_DATA_FILE_BYTES,
+  type ClaimedOperation,
+} from './mma-agent-fixtures.js';
 
 /** The operation the last `fresh` of an MMA route claimed (its body and token read it). */
 let lastClaimed: ClaimedOperation | undefined;
@@ -404,6 +414,14 @@ export const FIXTURES: Record<string, Fixture> = {
     fresh: async (c) => ({ operation: (lastClaimed = await newClaimedOperation(c.t, { typeName: 'Backup' })).operationId }),
     body: () => BACKUP_FILE_BYTES,
     contentType: 'application/gzip',
+    query: async () => ({ attempt: String(lastClaimed!.attempt) }),
+    token: async () => lastClaimed!.token,
+  },
+  // A PublishSampleData an MMA claimed, whose zip the call uploads (a file name of its own).
+  uploadMmaSampleDataFile: {
+    fresh: async (c) => ({ operation: (lastClaimed = await newClaimedPublish(c.t)).operationId }),
+    body: () => SAMPLE_DATA_FILE_BYTES,
+    contentType: 'application/zip',
     query: async () => ({ attempt: String(lastClaimed!.attempt) }),
     token: async () => lastClaimed!.token,
   },

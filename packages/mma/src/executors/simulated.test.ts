@@ -50,6 +50,17 @@ describe('simulated executor', () => {
     }
   });
 
+  it("writes a PublishSampleData's zip where the run uploads it from", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sim-publish-'));
+    try {
+      const { ctx } = context({ operation: claimed({ typeName: 'PublishSampleData', params: { fileName: 'demo.zip' } }), files: { dir, software: [], env: {} } });
+      expect(await createSimulatedExecutor({ config: { kind: 'simulated', delayMs: 0 }, env: {} })(ctx)).toEqual({ status: 'SUCCESS' });
+      expect((await readFile(join(dir, 'sample-data.zip'))).toString()).toBe('PK simulated sample data of acme-prod-1, operation 41\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails the machines of failMachines after half their steps', async () => {
     const { ctx, output, deployerLog } = context({ operation: claimed({ typeName: 'ApplyConfig' }) });
     const result = await createSimulatedExecutor({ config: { kind: 'simulated', delayMs: 0, failMachines: ['acme-prod-1'] }, env: {} })(ctx);

@@ -11,7 +11,8 @@
  * fails "Simulated failure" (as the server's agent's injected faults do).
  * Past `ctx.timeoutMs` it fails "Timed out after N s"; an aborted signal stops
  * the wait at once. A Backup that succeeds writes a small gzip'd dump per
- * software into its folder, as a script would.
+ * software into its folder, and a PublishSampleData its zip, as a script
+ * would.
  */
 import { writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { GENERIC_STEPS } from '@fleet/contracts/simulated-steps';
 import type { SimulatedExecutorConfig } from '../config.js';
 import { STOPPED_MESSAGE, timedOutMessage, type Executor } from './types.js';
-import { backupFilePath } from '../backup-files.js';
+import { backupFilePath, sampleDataPath } from '../backup-files.js';
 
 /** Real ms per nominal second when neither SIM_AGENT_DELAY_MS nor `delayMs` says. */
 export const SIMULATED_DELAY_MS_DEFAULT = 200;
@@ -68,6 +69,9 @@ export function createSimulatedExecutor({ config, env = process.env }: { config:
         const dump = `-- simulated ${software} dump of ${op.machine.name}, operation ${op.operationId}\n`;
         await writeFile(backupFilePath(ctx.files.dir, software), gzipSync(Buffer.from(dump)));
       }
+    }
+    if (op.typeName === 'PublishSampleData' && ctx.files) {
+      await writeFile(sampleDataPath(ctx.files.dir), Buffer.from(`PK simulated sample data of ${op.machine.name}, operation ${op.operationId}\n`));
     }
     return { status: 'SUCCESS' };
   };

@@ -31,6 +31,7 @@ import {
   insertBackupFile,
   insertSampleDataFile,
   type BackupFileRow,
+  type SampleDataFileRow,
 } from '../modules/backups/backups.repository.js';
 import { keySegment, ObjectInGlacierError, ObjectNotFoundError, type ObjectStore } from './object-store.js';
 import { DamagedFileError, formatSize, readDump, seedOf, simulatedDump, simulatedSampleData } from './simulated-files.js';
@@ -112,6 +113,51 @@ export async function readBackupObject(store: ObjectStore, row: BackupFileRow): 
     if (err instanceof ObjectInGlacierError) throw new OperationFailure(`Backup file ${row.name} is in Glacier: it must be restored from Glacier first`);
     throw err;
   }
+}
+
+/** A PublishSampleData's file name (param `fileName`); {@link OperationFailure} without one, or on a machine without a site master. */
+export function sampleDataFileNameOf(machine: Pick<EffectMachine, 'name' | 'isSiteMaster'>, params: Record<string, unknown>): string {
+  const fileName = stringParam(params, 'fileName');
+  if (!fileName) throw new OperationFailure('No sample data file name was given');
+  if (!machine.isSiteMaster) throw new OperationFailure(`Machine ${machine.name} has no site master data to publish`);
+  return fileName;
+}
+
+/**
+ * Makes a PublishSampleData's file from `bytes` (the object first, then its
+ * row; keyed by the operation), once: answers the file the operation already
+ * made (`created: false`) when it has one. {@link OperationFailure} when
+ * another file has the name (what this operation wrote is removed).
+ */
+export async function publishSampleDataFile(
+  db: DbOrTx,
+  store: ObjectStore,
+  o: { operation: { id: number; userName: string }; machine: Pick<EffectMachine, 'id'>; fileName: string; bytes: Uint8Array; createdAt: Date },
+): Promise<{ row: SampleDataFileRow; created: boolean }> {
+  const done = await findSampleDataFileOfOperation(db, o.operation.id);
+  if (done) return { row: done, created: false };
+  const key = sampleDataObjectKey(o.fileName, o.operation.id);
+  /** The name is another operation's: remove what an attempt of this one may have written, and fail. */
+  const taken = async () => {
+    await store.delete(key);
+    return new OperationFailure(`A sample data file named ${o.fileName} already exists`);
+  };
+  if (await findSampleDataFileByName(db, o.fileName)) throw await taken();
+  await store.put(key, o.bytes, { contentType: 'application/zip' });
+  const inserted = await insertSampleDataFile(db, {
+    name: o.fileName,
+    createdAt: o.createdAt,
+    size: o.bytes.length,
+    sourceMachineId: o.machine.id,
+    publishedBy: o.operation.userName,
+    objectKey: key,
+    operationId: o.operation.id,
+  });
+  if ('row' in inserted) return { row: inserted.row, created: true };
+  // A fenced-out earlier attempt of this operation may have inserted the row first: then the file is made.
+  const mine = await findSampleDataFileOfOperation(db, o.operation.id);
+  if (!mine) throw await taken();
+  return { row: mine, created: false };
 }
 
 /** Creates the Backup, RestoreBackup and PublishSampleData effects on `store`. */
@@ -204,21 +250,17 @@ export function createStorageEffects({ store }: { store: ObjectStore }): Operati
 
   const publish: OperationEffect = async (ctx) => {
     const { machine, operation } = ctx;
-    const fileName = stringParam(operation.params, 'fileName');
-    if (!fileName) throw new OperationFailure('No sample data file name was given');
-    if (!machine.isSiteMaster) throw new OperationFailure(`Machine ${machine.name} has no site master data to publish`);
+    const fileName = sampleDataFileNameOf(machine, operation.params);
     const done = await findSampleDataFileOfOperation(ctx.db, operation.id);
     if (done) {
       await ctx.output(`Sample data file ${done.name} was already published (${formatSize(done.size)})`);
       return;
     }
-    const key = sampleDataObjectKey(fileName, operation.id);
-    /** The name is another operation's: remove what an attempt of this one may have written, and fail. */
-    const taken = async () => {
-      await store.delete(key);
-      return new OperationFailure(`A sample data file named ${fileName} already exists`);
-    };
-    if (await findSampleDataFileByName(ctx.db, fileName)) throw await taken();
+    if (await findSampleDataFileByName(ctx.db, fileName)) {
+      // What an earlier attempt of this operation may have written goes (the name is another's).
+      await store.delete(sampleDataObjectKey(fileName, operation.id));
+      throw new OperationFailure(`A sample data file named ${fileName} already exists`);
+    }
 
     await ctx.output(`Publishing the site master data of ${machine.name} as sample data file ${fileName}`);
     await ctx.deployerLog(`sitemaster-export --format=sample --output=${keySegment(fileName)}`);
@@ -227,22 +269,8 @@ export function createStorageEffects({ store }: { store: ObjectStore }): Operati
     const createdAt = operation.startedAt ?? new Date();
     const bytes = simulatedSampleData({ name: fileName, source: machine.name, createdAt, seed: seedOf(operation.id, 'sample') });
     await ctx.work(WORK_MS.upload);
-    await store.put(key, bytes, { contentType: 'application/zip' });
-    await ctx.deployerLog(`uploaded ${bytes.length} bytes to ${key}`);
-    const inserted = await insertSampleDataFile(ctx.db, {
-      name: fileName,
-      createdAt,
-      size: bytes.length,
-      sourceMachineId: machine.id,
-      publishedBy: operation.userName,
-      objectKey: key,
-      operationId: operation.id,
-    });
-    if ('taken' in inserted) {
-      // A fenced-out earlier attempt of this operation may have inserted the row first: then the file is made.
-      const mine = await findSampleDataFileOfOperation(ctx.db, operation.id);
-      if (!mine) throw await taken();
-    }
+    const { row } = await publishSampleDataFile(ctx.db, store, { operation, machine, fileName, bytes, createdAt });
+    await ctx.deployerLog(`uploaded ${bytes.length} bytes to ${row.objectKey}`);
     await ctx.output(`Published sample data file ${fileName} (${formatSize(bytes.length)})`);
   };
 

@@ -5,11 +5,13 @@
  * them, listed among the account's backups, a second upload answering the
  * first file), its SUCCESS with a file missing ends FAILURE, and its
  * RestoreBackup downloads the chosen files with the simulated agent's checks
- * (another account's file, a file in Glacier, a software not chosen); every
- * call fenced by the lease and the class, and bad bodies refused.
+ * (another account's file, a file in Glacier, a software not chosen); a
+ * remote PublishSampleData publishes the zip it uploads (once; a taken name
+ * or a SUCCESS without it fails); every call fenced by the lease and the
+ * class, and bad bodies refused.
  */
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -190,5 +192,59 @@ describe('a remote RestoreBackup', () => {
     expect(glacier.statusCode, 'every chosen file is checked before any is downloaded').toBe(422);
     expect(glacier.json().detail).toBe(`Backup file ${mine.siteMaster} is in Glacier: it must be restored from Glacier first`);
     await finish(frozen, 'FAILURE');
+  });
+});
+
+describe('a remote PublishSampleData', () => {
+  // The failures above count toward the anomaly rule, which may have put the class on standby: back on, as an admin would.
+  beforeEach(() => switchClassToRemote(app, admin, CLASS_CUSTOMER_STAGING));
+  const zip = Buffer.from('PK\u0003\u0004 a sample data export');
+  const uploadSample = (id: number, bytes: Buffer, o: { attempt?: number; type?: string } = {}) =>
+    app.inject({
+      method: 'PUT',
+      url: `/api/v1/mma-agent/operations/${id}/sample-data-file?attempt=${o.attempt ?? 1}`,
+      headers: { ...as(mma), 'content-type': o.type ?? 'application/zip' },
+      payload: bytes,
+    });
+
+  it('publishes the uploaded zip under its file name, once; a SUCCESS without it, or a name already taken, fails', async () => {
+    const machine = await staging();
+    const fileName = `remote-sample-${machine.id}.zip`;
+    const id = await f.enqueue(machine, 'PublishSampleData', { params: { fileName } });
+    await claimOne();
+    const first = await uploadSample(id, zip);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ name: fileName, size: zip.length, created: true });
+    expect((await uploadSample(id, Buffer.from('other'))).json()).toEqual({ name: fileName, size: zip.length, created: false });
+    expect((await uploadSample(id, zip, { attempt: 2 })).statusCode).toBe(409);
+    expect((await uploadSample(id, Buffer.from('{}'), { type: 'application/json' })).statusCode).toBe(415);
+    expect((await finish(id, 'SUCCESS')).json()).toMatchObject({ status: 'SUCCESS' });
+    const files = (await app.inject({ method: 'GET', url: '/api/v1/sample-data-files', headers: admin })).json() as { name: string; size: number; sourceMachineId: number | null }[];
+    expect(files.find((file) => file.name === fileName)).toMatchObject({ size: zip.length, sourceMachineId: machine.id });
+
+    const again = await f.enqueue(await staging(), 'PublishSampleData', { params: { fileName } });
+    await claimOne();
+    const taken = await uploadSample(again, zip);
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().detail).toBe(`A sample data file named ${fileName} already exists`);
+    expect((await finish(again, 'SUCCESS')).json()).toMatchObject({ status: 'FAILURE' });
+    expect((await f.row(again)).output).toContain('The MMA finished without uploading the sample data file');
+  });
+
+  it('refuses a machine without a site master and an operation that is not a PublishSampleData', async () => {
+    const launcherOnly = await staging({ isSiteMaster: false });
+    const id = await f.enqueue(launcherOnly, 'PublishSampleData', { params: { fileName: `no-site-master-${launcherOnly.id}.zip` } });
+    await claimOne();
+    const refused = await uploadSample(id, zip);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toBe(`Machine ${(await f.machineRow(launcherOnly.id)).name} has no site master data to publish`);
+    await finish(id, 'FAILURE');
+    await switchClassToRemote(app, admin, CLASS_CUSTOMER_STAGING);
+    const backup = await f.enqueue(await staging(), 'Backup');
+    await claimOne();
+    const wrongType = await uploadSample(backup, zip);
+    expect(wrongType.statusCode).toBe(422);
+    expect(wrongType.json().detail).toContain('is a Backup, not a PublishSampleData');
+    await finish(backup, 'FAILURE');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Backup files over the MMA protocol (issue 27 point 2; DESIGN §13, §17): a
+ * Backup and sample data files over the MMA protocol (issue 27 point 2; DESIGN §13, §17): a
  * remote MMA's Backup uploads the file of each software its machine runs, and
  * its RestoreBackup downloads the chosen files, through the server, which
  * keeps them in its object store exactly as the simulated agent's effects do
@@ -17,10 +17,14 @@
  *   the account's, that software's, the machine runs it, not in Glacier); 422
  *   with the check's words otherwise, so the MMA fails the operation with them
  *   before restoring anything.
+ * - **Sample data** (PublishSampleData): the zip an MMA exported, published
+ *   as the simulated effect publishes its own (`publishSampleDataFile`).
  * - **Finish** (Backup SUCCESS): {@link missingBackups} names the software
- *   without a file; the finish then ends the operation FAILURE instead.
+ *   without a file, and a PublishSampleData SUCCESS without its file
+ *   ({@link sampleDataPublished}) is as wrong; the finish then ends the
+ *   operation FAILURE instead.
  */
-import { BACKUP_CATEGORIES, type TBackupSoftware, type TMmaBackupFileUploaded } from '@fleet/contracts';
+import { BACKUP_CATEGORIES, type TBackupSoftware, type TMmaBackupFileUploaded, type TMmaSampleDataFileUploaded } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { unprocessable } from '../../lib/problem.js';
 import type { ObjectStore } from '../../storage/object-store.js';
@@ -29,10 +33,12 @@ import {
   backupFileName,
   backupObjectKey,
   checkedRestoreChoice,
+  publishSampleDataFile,
   readBackupObject,
+  sampleDataFileNameOf,
   softwareOf,
 } from '../../storage/effects.js';
-import { findBackupFilesOfOperation, insertBackupFile } from '../backups/backups.repository.js';
+import { findBackupFilesOfOperation, findSampleDataFileOfOperation, insertBackupFile } from '../backups/backups.repository.js';
 import type { ClaimMachine } from './mma-protocol.repository.js';
 
 type FileMachine = Pick<ClaimMachine, 'id' | 'name' | 'accountId' | 'isLauncher' | 'isSiteMaster'>;
@@ -92,6 +98,32 @@ export async function downloadBackupFile(
     if (err instanceof OperationFailure) throw unprocessable(err.message);
     throw err;
   }
+}
+
+/**
+ * Publishes a PublishSampleData's file from `bytes` (`publishSampleDataFile`,
+ * the simulated effect's own write): named by its `fileName`, once per
+ * operation. 422 for an operation that is not a PublishSampleData, a machine
+ * without a site master, no file name, or a name another file has.
+ */
+export async function uploadSampleDataFile(
+  { db, store }: { db: Db; store: ObjectStore },
+  { operation, machine, bytes }: { operation: FileOperation & { userName: string }; machine: FileMachine; bytes: Uint8Array },
+): Promise<TMmaSampleDataFileUploaded> {
+  if (operation.typeName !== 'PublishSampleData') throw unprocessable(`Operation ${operation.id} is a ${operation.typeName}, not a PublishSampleData: it has no sample data file to upload`);
+  try {
+    const fileName = sampleDataFileNameOf(machine, operation.params);
+    const { row, created } = await publishSampleDataFile(db, store, { operation, machine, fileName, bytes, createdAt: new Date() });
+    return { name: row.name, size: row.size, created };
+  } catch (err) {
+    if (err instanceof OperationFailure) throw unprocessable(err.message);
+    throw err;
+  }
+}
+
+/** Whether the PublishSampleData `operationId` has made its file. */
+export async function sampleDataPublished(db: DbOrTx, operationId: number): Promise<boolean> {
+  return (await findSampleDataFileOfOperation(db, operationId)) !== undefined;
 }
 
 /** The software of the machine whose backup file the Backup `operationId` has not made (empty: all made). */

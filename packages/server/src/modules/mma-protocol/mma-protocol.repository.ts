@@ -48,7 +48,7 @@ export async function selectLogLengths(db: DbOrTx, ids: number[]): Promise<Map<n
   return new Map(rows.map((r) => [r.id, { output: r.output, deployerLog: r.deployerLog }]));
 }
 
-/** Operation `id` as a protocol call checks it: its lease, its machine and class, its type and params; undefined when unknown. */
+/** Operation `id` as a protocol call checks it: its lease, its machine and class, its type, params and user; undefined when unknown. */
 export async function selectLease(db: DbOrTx, id: number) {
   const { rows } = await db.execute<{
     status: string | null;
@@ -58,11 +58,12 @@ export async function selectLease(db: DbOrTx, id: number) {
     classId: number;
     typeName: string;
     params: Record<string, unknown>;
+    userName: string;
     decision: string | null;
     decidedBy: string | null;
     decisionReason: string | null;
   }>(sql`
-    select o.status, o.attempts, o.worker, o.machine_id as "machineId", m.class_id as "classId", o.type_name as "typeName", o.params,
+    select o.status, o.attempts, o.worker, o.machine_id as "machineId", m.class_id as "classId", o.type_name as "typeName", o.params, o.user_name as "userName",
       o.decision, o.decided_by as "decidedBy", o.decision_reason as "decisionReason"
     from operations o join machines m on m.id = o.machine_id where o.id = ${id}`);
   return rows[0];

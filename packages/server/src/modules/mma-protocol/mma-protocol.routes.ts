@@ -11,6 +11,8 @@ import {
   ZMmaBackupFileParams,
   ZMmaBackupFileQuery,
   ZMmaBackupFileUploaded,
+  ZMmaSampleDataFileQuery,
+  ZMmaSampleDataFileUploaded,
   ZMmaAppendRequest,
   ZMmaAppendResponse,
   ZMmaClaimRequest,
@@ -28,6 +30,8 @@ import { HttpProblem } from '../../lib/problem.js';
 
 /** Media types of a backup file's upload: its bytes as they are. */
 const BACKUP_FILE_TYPES = ['application/octet-stream', 'application/gzip'];
+/** Media types of a sample data file's upload. */
+const SAMPLE_DATA_FILE_TYPES = ['application/octet-stream', 'application/zip'];
 
 export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = [MMA_AGENT_PROTOCOL_TAG];
@@ -115,7 +119,9 @@ export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // The backup files' bytes as they are (this plugin's routes only), up to their own limit.
-  app.addContentTypeParser(BACKUP_FILE_TYPES, { parseAs: 'buffer', bodyLimit: MMA_BACKUP_FILE_MAX_BYTES }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser([...new Set([...BACKUP_FILE_TYPES, ...SAMPLE_DATA_FILE_TYPES])], { parseAs: 'buffer', bodyLimit: MMA_BACKUP_FILE_MAX_BYTES }, (_req, body, done) =>
+    done(null, body),
+  );
 
   app.put(
     '/mma-agent/operations/:id/backup-files/:software',
@@ -140,6 +146,27 @@ export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
         software: req.params.software,
         bytes: req.body,
       });
+    },
+  );
+
+  app.put(
+    '/mma-agent/operations/:id/sample-data-file',
+    {
+      config: { mmaAgent: true, problems: [409, 422] },
+      bodyLimit: MMA_BACKUP_FILE_MAX_BYTES,
+      schema: {
+        operationId: 'uploadMmaSampleDataFile',
+        description: `Uploads a PublishSampleData's file: the body is the zip the site master's data was exported to (\`application/zip\` or \`application/octet-stream\`, at most ${MMA_BACKUP_FILE_MAX_BYTES / 1024 / 1024} MiB). The server publishes it as the sample data file named by the operation's \`fileName\`, as the simulated agent publishes its own. Upload it before finishing SUCCESS: a SUCCESS without it ends the operation FAILURE. A second upload answers the file already made (\`created: false\`). 409 when the lease is lost; 422 when the name is another file's, the machine has no site master or the operation is not a PublishSampleData; 404 for an operation of another class.`,
+        tags,
+        summary: "Upload a PublishSampleData's file",
+        params: ZIdParams,
+        querystring: ZMmaSampleDataFileQuery,
+        response: { 200: ZMmaSampleDataFileUploaded },
+      },
+    },
+    async (req) => {
+      if (!Buffer.isBuffer(req.body)) throw new HttpProblem(415, 'Unsupported Media Type', `Send the sample data file as its bytes (${SAMPLE_DATA_FILE_TYPES.join(' or ')})`);
+      return app.services.mmaProtocol.uploadSampleDataFile(req.mmaAgent!, { operationId: req.params.id, attempt: req.query.attempt, bytes: req.body });
     },
   );
 

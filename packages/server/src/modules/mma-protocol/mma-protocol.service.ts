@@ -30,11 +30,11 @@
  *   the anomaly rule). An UpdateSoftware or TestLatestCode SUCCESS records its
  *   versions first (`recordDeployedState`, the simulated agent's own write).
  *
- * - `uploadBackupFile`, `downloadBackupFile`: a Backup's files and a
- *   RestoreBackup's chosen ones through the server's object store
- *   (`backup-files.ts`); a Backup's time is fixed in its params at the claim,
- *   and its SUCCESS is a FAILURE while a file of its machine's software is
- *   missing.
+ * - `uploadBackupFile`, `downloadBackupFile`, `uploadSampleDataFile`: a
+ *   Backup's files, a RestoreBackup's chosen ones and a PublishSampleData's
+ *   file through the server's object store (`backup-files.ts`); a Backup's
+ *   time is fixed in its params at the claim, and a SUCCESS is a FAILURE
+ *   while a file it owes is missing.
  * - `report`: a machine's site server status and installed versions
  *   (`machine_reports`, one row per machine); installed versions that differ
  *   from the current ones write a new current version state
@@ -54,6 +54,7 @@ import {
   type TBackupSoftware,
   type TMmaAppendRequest,
   type TMmaBackupFileUploaded,
+  type TMmaSampleDataFileUploaded,
   type TMmaClaimedOperation,
   type TMmaClaimResponse,
   type TMmaFinishRequest,
@@ -79,7 +80,7 @@ import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import * as repo from './mma-protocol.repository.js';
-import { backupTimeOf, downloadBackupFile, missingBackups, uploadBackupFile } from './backup-files.js';
+import { backupTimeOf, downloadBackupFile, missingBackups, sampleDataPublished, uploadBackupFile, uploadSampleDataFile } from './backup-files.js';
 
 /** The engine settings the protocol applies (the worker's, from `Config.agent`). */
 export interface MmaProtocolSettings {
@@ -99,6 +100,8 @@ export interface MmaProtocolService {
   finish(agent: MmaAgentPrincipal, operationId: number, body: TMmaFinishRequest): Promise<TMmaFinishResponse>;
   /** A Backup's file of `software` (`backup-files.ts`); fenced by the lease. */
   uploadBackupFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; software: TBackupSoftware; bytes: Uint8Array }): Promise<TMmaBackupFileUploaded>;
+  /** A PublishSampleData's file (`backup-files.ts`); fenced by the lease. */
+  uploadSampleDataFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; bytes: Uint8Array }): Promise<TMmaSampleDataFileUploaded>;
   /** A RestoreBackup's chosen file of `software` (`backup-files.ts`); fenced by the lease. */
   downloadBackupFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; software: TBackupSoftware }): Promise<{ name: string; bytes: Uint8Array }>;
   report(agent: MmaAgentPrincipal, machineId: number, body: TMmaMachineReport): Promise<TMmaMachineReportResponse>;
@@ -250,6 +253,9 @@ export function createMmaProtocolService({
         const missing = await missingBackups(db, operationId, await machineOf(row.machineId));
         if (missing.length > 0) outcome = { status: 'FAILURE', message: `The MMA finished without uploading the ${missing.join(', ')} backup file`, counts: true };
       }
+      if (outcome.status === 'SUCCESS' && row.typeName === 'PublishSampleData' && !(await sampleDataPublished(db, operationId))) {
+        outcome = { status: 'FAILURE', message: 'The MMA finished without uploading the sample data file', counts: true };
+      }
       const ended = await finisher.finish({ lease, outcome });
       if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
       return { operationId, status: ended.status };
@@ -258,6 +264,11 @@ export function createMmaProtocolService({
     async uploadBackupFile(agent, { operationId, attempt, software, bytes }) {
       const row = await leased(agent, operationId, attempt);
       return uploadBackupFile({ db, store }, { operation: { id: operationId, ...row }, machine: await machineOf(row.machineId), software, bytes });
+    },
+
+    async uploadSampleDataFile(agent, { operationId, attempt, bytes }) {
+      const row = await leased(agent, operationId, attempt);
+      return uploadSampleDataFile({ db, store }, { operation: { id: operationId, ...row }, machine: await machineOf(row.machineId), bytes });
     },
 
     async downloadBackupFile(agent, { operationId, attempt, software }) {

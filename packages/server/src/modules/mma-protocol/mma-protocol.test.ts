@@ -105,11 +105,11 @@ describe('claim', () => {
 
   it('keeps a type remote MMAs do not run yet waiting, with its reason', async () => {
     const machine = await staging();
-    const id = await f.enqueue(machine, 'PublishSampleData', { params: { fileName: 'remote-sample.zip' } });
+    const id = await f.enqueue(machine, 'CreateJumpStartAmi');
     expect(await claim()).toEqual([]);
     const res = await app.inject({ method: 'GET', url: `/api/v1/machines/${machine.id}/operations`, headers: admin });
     const op = (res.json() as { items: TOperation[] }).items.find((o) => o.id === id)!;
-    expect(op.waiting).toMatchObject({ reason: 'remoteTypeUnsupported', message: expect.stringContaining('PublishSampleData does not run on remote MMAs yet') });
+    expect(op.waiting).toMatchObject({ reason: 'remoteTypeUnsupported', message: expect.stringContaining('CreateJumpStartAmi does not run on remote MMAs yet') });
   });
 });
 
