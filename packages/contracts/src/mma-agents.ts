@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { ZId, ZRefId, zBoundedMap } from './common.js';
 import { ZBackupSoftware } from './backups.js';
+import { CLOUD_IMAGE_STATES } from './images.js';
 import { HOST_NAME_MESSAGE, HOST_NAME_PATTERN } from './mma.js';
 import { ZOperationTypeName, ZSiteServerStatus, type TOperationTypeName } from './operations.js';
 
@@ -90,29 +91,19 @@ export type TMmaAgentRegisterResponse = z.infer<typeof ZMmaAgentRegisterResponse
 export const ZMmaAgentSelf = z.object({ id: z.number().int(), mmaClassId: z.number().int(), host: z.string(), version: z.string() });
 export type TMmaAgentSelf = z.infer<typeof ZMmaAgentSelf>;
 
-/**
- * The operation types a remote MMA runs (issue 27 point 2): the ones whose
+/*
+ * A remote MMA runs every operation type (issue 27 point 2): the ones whose
  * work is all on the machine (their output and deployer log); UpdateSoftware
  * and TestLatestCode, whose deployed versions (fixed in their params at the
  * claim) the server records at the finish; Backup, whose files the MMA uploads
  * (`PUT /mma-agent/operations/{id}/backup-files/{software}`) before its
  * SUCCESS; RestoreBackup, whose chosen files it downloads (`GET` of the same
- * path) before it restores them; and PublishSampleData, whose file it uploads
- * (`PUT /mma-agent/operations/{id}/sample-data-file`). CreateJumpStartAmi
- * needs the server's cloud and waits on a remote class
- * (`remoteTypeUnsupported`) until the protocol carries it.
+ * path) before it restores them; PublishSampleData, whose file it uploads
+ * (`PUT /mma-agent/operations/{id}/sample-data-file`); and CreateJumpStartAmi,
+ * whose machine the MMA prepares before the server's cloud images it
+ * (`POST /mma-agent/operations/{id}/image`, until available) and its SUCCESS
+ * registers the jump-start image.
  */
-export const REMOTE_OPERATION_TYPES = [
-  'SmokeTest',
-  'Populate',
-  'ReinstallSampleData',
-  'ApplyConfig',
-  'UpdateSoftware',
-  'TestLatestCode',
-  'Backup',
-  'RestoreBackup',
-  'PublishSampleData',
-] as const satisfies readonly TOperationTypeName[];
 
 /**
  * The operation types whose `params.versions` is what they install (fixed when
@@ -288,6 +279,18 @@ export const ZMmaSampleDataFileUploaded = z.object({
   created: z.boolean(),
 });
 export type TMmaSampleDataFileUploaded = z.infer<typeof ZMmaSampleDataFileUploaded>;
+
+/** `POST /mma-agent/operations/{id}/image`: the lease's attempt. */
+export const ZMmaImageRequest = z.object({ attempt: z.number().int().min(1).max(1000) });
+export type TMmaImageRequest = z.infer<typeof ZMmaImageRequest>;
+
+/**
+ * The image of a CreateJumpStartAmi's machine that the server's cloud makes
+ * (once per operation: a repeated call answers the same image, described
+ * again): its id, state and region. Finish SUCCESS once it is `available`.
+ */
+export const ZMmaImage = z.object({ imageId: z.string(), status: z.enum(CLOUD_IMAGE_STATES), region: z.string() });
+export type TMmaImage = z.infer<typeof ZMmaImage>;
 
 /** Most components one report names. */
 export const MMA_REPORT_MAX_COMPONENTS = 32;

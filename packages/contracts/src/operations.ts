@@ -97,7 +97,6 @@ export const OPERATION_WAITING_REASONS = [
   'machineTerminating',
   'classStandby',
   'mmaDisconnected',
-  'remoteTypeUnsupported',
   'panic',
   'unmanaged',
   'manualMaintenance',

@@ -6,6 +6,8 @@
  * switched to remote; the MMA registers with a registration token (its
  * credential saved in the state file, mode 0600) and runs script executors:
  *
+ * - a Backup, a RestoreBackup and a PublishSampleData whose files travel
+ *   through the server, and a CreateJumpStartAmi imaged by the server;
  * - a SmokeTest (echo, fd 3), an UpdateSoftware (marker lines; the versions
  *   recorded at its SUCCESS) and an ApplyConfig that exits 3 (FAILURE with
  *   its last line, counted), each followed by the report script's machine
@@ -191,6 +193,9 @@ executors:
     kind: script
     shell: bash
     command: 'echo "exporting $FLEET_MACHINE_NAME as $FLEET_PARAM_FILE_NAME"; printf "PK sample of %s" "$FLEET_MACHINE_NAME" > "$FLEET_SAMPLE_DATA_OUT"'
+  CreateJumpStartAmi:
+    kind: script
+    command: 'echo "preparing $FLEET_MACHINE_NAME for imaging as $FLEET_PARAM_NAME"'
   ReinstallSampleData:
     kind: script
     command: 'echo "before the outage"; while [ ! -f ${dir}/gate-$FLEET_OPERATION_ID ]; do sleep 0.05; done; echo "after the outage"; touch ${dir}/done-$FLEET_OPERATION_ID'
@@ -260,6 +265,18 @@ describe('the MMA against the real server', () => {
     const published = ((await app.inject({ method: 'GET', url: '/api/v1/sample-data-files', headers: admin })).json() as { name: string; size: number }[]).find((file) => file.name === fileName);
     expect(published).toBeDefined();
     expect(linesOf(p.output)).toContain(`Uploaded the sample data file ${fileName} (${published!.size} bytes)`);
+  });
+
+  it('prepares a machine for a jump-start image, waits for the server to image it, and the image is registered', async () => {
+    const m = await staging();
+    const { rows } = await f.database.db.execute<{ name: string }>(sql`select name from irmn_versions order by id limit 1`);
+    const imageName = `js-mma-it-${m.id}`;
+    const j = await f.settled(await f.enqueue(m, 'CreateJumpStartAmi', { params: { name: imageName, description: 'From the reference MMA', irmnVersion: rows[0]!.name } }));
+    expect(j.status, j.output).toBe('SUCCESS');
+    const imageId = (j.params as { imageId: string }).imageId;
+    expect(linesOf(j.output)).toEqual(expect.arrayContaining([`preparing ${(await f.machineRow(m.id)).name} for imaging as ${imageName}`, `Image ${imageId} is available in us-east-1`]));
+    const registered = await f.database.db.execute<{ name: string }>(sql`select name from saas_images where cloud_image = ${imageId}`);
+    expect(registered.rows).toEqual([{ name: imageName }]);
   });
 
   it('runs a SmokeTest, an UpdateSoftware (its versions recorded) and a failing ApplyConfig with their scripts', async () => {

@@ -28,6 +28,7 @@ import {
   ZMmaAppendResponse,
   ZMmaBackupFileUploaded,
   ZMmaClaimResponse,
+  ZMmaImage,
   ZMmaSampleDataFileUploaded,
   ZMmaFinishResponse,
   ZMmaHeartbeatResponse,
@@ -38,6 +39,7 @@ import {
   type TMmaAppendRequest,
   type TMmaAppendResponse,
   type TMmaBackupFileUploaded,
+  type TMmaImage,
   type TMmaSampleDataFileUploaded,
   type TBackupSoftware,
   type TMmaClaimResponse,
@@ -112,6 +114,8 @@ export interface MmaClient {
   uploadBackupFile(o: TMmaLease & { software: TBackupSoftware; bytes: Uint8Array }, signal?: AbortSignal): Promise<TMmaBackupFileUploaded>;
   /** `PUT /mma-agent/operations/{id}/sample-data-file`: a PublishSampleData's zip (422: the name is taken, no site master). */
   uploadSampleDataFile(o: TMmaLease & { bytes: Uint8Array }, signal?: AbortSignal): Promise<TMmaSampleDataFileUploaded>;
+  /** `POST /mma-agent/operations/{id}/image`: a CreateJumpStartAmi's image, made once by the server's cloud; its state now. */
+  image(lease: TMmaLease, signal?: AbortSignal): Promise<TMmaImage>;
   /** `GET /mma-agent/operations/{id}/backup-files/{software}`: a RestoreBackup's chosen file of one software (422: the choice is wrong). */
   downloadBackupFile(o: TMmaLease & { software: TBackupSoftware }, signal?: AbortSignal): Promise<Uint8Array>;
 }
@@ -267,6 +271,7 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
         auth: true,
         retries: true,
       }),
+    image: ({ operationId, attempt }, signal) => post('image', `/operations/${operationId}/image`, { attempt }, ZMmaImage, signal),
     downloadBackupFile: ({ operationId, attempt, software }, signal) => {
       const o = { call: 'download backup file', method: 'GET', path: `/operations/${operationId}/backup-files/${software}?attempt=${attempt}`, signal, timeoutMs: FILE_TIMEOUT_MS, auth: true };
       return retried({ ...o, retries: true }, async () => new Uint8Array(await (await request(o)).arrayBuffer()));

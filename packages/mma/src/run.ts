@@ -10,6 +10,8 @@
  *   executor's message (the output's last line); a Backup's files are
  *   uploaded before its SUCCESS, a RestoreBackup's downloaded before its
  *   executor starts (`backup-files.ts`), a refused or missing file failing it;
+ *   a CreateJumpStartAmi waits for the server's image of its machine before
+ *   its SUCCESS (`image.ts`);
  * - {@link OperationRun.cancel} (an operator's cancel, heard in a heartbeat):
  *   the executor is stopped (its process group killed), then finish FAILURE
  *   "Cancelled by <by>";
@@ -30,6 +32,7 @@ import { createLogStream } from './log-stream.js';
 import type { MmaLogger } from './logger.js';
 import type { Executor, ExecutorResult } from './executors/types.js';
 import { deliverFiles, FilesFailure, prepareFiles, removeFiles, type RunFiles } from './backup-files.js';
+import { awaitImage } from './image.js';
 
 /** How often the logs are sent while the operation runs, ms. */
 export const FLUSH_EVERY_MS = 1_000;
@@ -134,6 +137,7 @@ export function startRun({ operation: op, client, executor, log, onCredentialRej
           files,
         });
         if (result.status === 'SUCCESS' && files && !ending) await deliverFiles(op, files, client, work.signal, write);
+        if (result.status === 'SUCCESS' && !ending) await awaitImage(op, client, work.signal, write);
       }
     } catch (err) {
       if (err instanceof CredentialRejectedError) onCredentialRejected(err);

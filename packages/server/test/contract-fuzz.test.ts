@@ -33,7 +33,7 @@ import { startTestApp, type TestApp } from './harness.js';
 import { creationPayload, detail, propertiesBody } from './account-fixtures.js';
 import { insertAccount } from './fixtures.js';
 import { newCloudLibraryFile, newOperation, newRolledOutRollout, newRolloutAwaitingApproval } from './permission-fixtures.js';
-import { HEALTHY_SITE_SERVER, newClaimedOperation, newClaimedRestore, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
+import { HEALTHY_SITE_SERVER, newClaimedJumpStart, newClaimedOperation, newClaimedRestore, newMmaAgent, newRegistration, type ClaimedOperation } from './mma-agent-fixtures.js';
 import { createSecretBox } from '../src/lib/secret-box.js';
 import { insertHandoff } from '../src/modules/sso/sso.repository.js';
 import { TEST_DATA_KEY } from './db-url.js';
@@ -54,6 +54,7 @@ const WRITES_WHEN_REFUSED: Record<string, string> = {
   reportMmaMachine: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   uploadMmaBackupFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   uploadMmaSampleDataFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
+  makeMmaOperationImage: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
   downloadMmaBackupFile: 'an MMA call marks its MMA seen (last_seen_at), refused or not',
 };
 /**
@@ -83,6 +84,8 @@ let revocableAgent: number;
 let claimed: ClaimedOperation;
 /** A RestoreBackup an MMA claimed, of a file its Backup uploaded: the download's base request. */
 let restoreClaimed: ClaimedOperation;
+/** A CreateJumpStartAmi an MMA claimed: the image call's base request. */
+let jumpStartClaimed: ClaimedOperation;
 /** The operator's password hash as seeded (`changePassword` is fuzzed as the operator). */
 let operatorHash: string;
 
@@ -157,6 +160,7 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   claimMmaOperations: async () => ({ waitSeconds: 0 }),
   appendMmaOperationLog: async () => ({ attempt: claimed.attempt, stream: 'output', offset: await outputLength(claimed.operationId), text: 'fuzz\n' }),
   finishMmaOperation: async () => ({ attempt: claimed.attempt, status: 'SUCCESS' }),
+  makeMmaOperationImage: async () => ({ attempt: jumpStartClaimed.attempt }),
   reportMmaMachine: async () => ({ siteServerStatus: HEALTHY_SITE_SERVER }),
   // A cloud library file of its own for each request (a synced file is known afterwards).
   syncLibraryFiles: async () => ({ urls: [await newCloudLibraryFile(t)] }),
@@ -189,6 +193,7 @@ const BASE_PATHS: Record<string, () => Record<string, string>> = {
   finishMmaOperation: () => ({ id: String(claimed.operationId) }),
   reportMmaMachine: () => ({ id: String(claimed.machineId) }),
   downloadMmaBackupFile: () => ({ id: String(restoreClaimed.operationId), software: 'launcher' }),
+  makeMmaOperationImage: () => ({ id: String(jumpStartClaimed.operationId) }),
 };
 
 /** Required query parameters whose schema cannot say what a valid value is. */
@@ -247,6 +252,7 @@ beforeAll(async () => {
   revocableAgent = (await newMmaAgent(t)).id;
   claimed = await newClaimedOperation(t);
   restoreClaimed = await newClaimedRestore(t);
+  jumpStartClaimed = await newClaimedJumpStart(t);
   // Count every committed row change of every table (a rolled-back change rolls its count back too).
   await t.database.db.execute(sql.raw(`
     create table fuzz_writes (n bigint not null);
@@ -282,10 +288,11 @@ const failures: string[] = [];
 async function tokenFor(operation: Operation): Promise<string> {
   if (operation.path.startsWith('/api/v1/mma-agent/')) {
     // The MMAs renew their leases before each call, as they would every 5 s: the fuzz runs longer than MMA_LEASE_S.
-    for (const held of [claimed, restoreClaimed]) {
+    for (const held of [claimed, restoreClaimed, jumpStartClaimed]) {
       await t.call({ method: 'POST', url: '/mma-agent/heartbeat', token: held.token, body: { leases: [{ operationId: held.operationId, attempt: held.attempt }] } });
     }
-    return (operation.operationId === 'downloadMmaBackupFile' ? restoreClaimed : claimed).token;
+    const own: Record<string, ClaimedOperation> = { downloadMmaBackupFile: restoreClaimed, makeMmaOperationImage: jumpStartClaimed };
+    return (own[operation.operationId] ?? claimed).token;
   }
   if (!OWN_SESSION.has(operation.operationId)) return adminToken;
   await t.database.db.execute(sql`update users set password_hash = ${operatorHash} where username = 'operator' and password_hash <> ${operatorHash}`);

@@ -89,6 +89,12 @@ async function claimOn(t: TestApp, token: string, machine: OperationMachine, typ
 export const newClaimedPublish = (t: TestApp) =>
   newClaimedOperation(t, { typeName: 'PublishSampleData', siteMaster: true, params: { fileName: `mma-published-${++registered}.zip` } });
 
+/** A CreateJumpStartAmi an MMA claimed (a valid name and IRMN version): its image call is allowed. */
+export async function newClaimedJumpStart(t: TestApp): Promise<ClaimedOperation> {
+  const [irmn] = (await t.database.db.execute<{ name: string }>(sql`select name from irmn_versions order by id limit 1`)).rows;
+  return newClaimedOperation(t, { typeName: 'CreateJumpStartAmi', params: { name: `js-claimed-${++registered}`, description: 'A test image', irmnVersion: irmn!.name } });
+}
+
 /** A zip's worth of bytes, as an MMA's PublishSampleData uploads them. */
 export const SAMPLE_DATA_FILE_BYTES = Buffer.from('PK\u0003\u0004 sample data exported by a remote MMA');
 

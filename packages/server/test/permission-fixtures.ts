@@ -25,6 +25,7 @@ import { insertActivity } from '../src/modules/audit/audit.repository.js';
 import {
   BACKUP_FILE_BYTES,
   HEALTHY_SITE_SERVER,
+  newClaimedJumpStart,
   newClaimedOperation,
   newClaimedPublish,
   newClaimedRestore,
@@ -423,6 +424,12 @@ export const FIXTURES: Record<string, Fixture> = {
     body: () => SAMPLE_DATA_FILE_BYTES,
     contentType: 'application/zip',
     query: async () => ({ attempt: String(lastClaimed!.attempt) }),
+    token: async () => lastClaimed!.token,
+  },
+  // A CreateJumpStartAmi an MMA claimed, whose machine the call images.
+  makeMmaOperationImage: {
+    fresh: async (c) => ({ operation: (lastClaimed = await newClaimedJumpStart(c.t)).operationId }),
+    body: () => ({ attempt: lastClaimed!.attempt }),
     token: async () => lastClaimed!.token,
   },
   // A RestoreBackup an MMA claimed, of a launcher file its Backup uploaded.

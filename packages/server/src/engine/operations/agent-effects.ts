@@ -7,12 +7,37 @@
  * simulated agent's generic steps.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DbOrTx } from '../../db/client.js';
 import type { OperationEffect, OperationEffectContext, OperationEffects } from './effects.js';
 import { OperationFailure } from './effects.js';
 import { GENERIC_STEPS, runSteps } from './simulated-steps.js';
 import { insertJumpStartImage, selectCurrentVersions, selectIrmnVersionId } from './agent.repository.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/**
+ * A CreateJumpStartAmi's params (`name`, `description`, `irmnVersion`)
+ * checked, with the IRMN version's id; {@link OperationFailure} without a name
+ * or with an unknown IRMN version. Shared with a remote MMA's image call
+ * (`modules/mma-protocol`).
+ */
+export async function jumpStartParams(db: DbOrTx, params: Record<string, unknown>) {
+  const name = str(params.name);
+  const description = str(params.description);
+  const irmnVersion = str(params.irmnVersion);
+  if (!name) throw new OperationFailure('The operation names no image');
+  const irmnVersionId = await selectIrmnVersionId(db, irmnVersion);
+  if (irmnVersionId === undefined) throw new OperationFailure(`Unknown IRMN version '${irmnVersion}'`);
+  return { name, description, irmnVersion, irmnVersionId };
+}
+
+/** The image request of a CreateJumpStartAmi: its client token (`operation-<id>`) makes a retried call get the same image. */
+export const jumpStartImageRequest = (operationId: number, cloudId: string, p: { name: string; description: string }) => ({
+  cloudId,
+  name: p.name,
+  description: p.description,
+  clientToken: `operation-${operationId}`,
+});
 
 /**
  * CreateJumpStartAmi (spec 2 §2.3 Create Jump-start AMI), params
@@ -24,16 +49,11 @@ const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
  * when the image already has a row, so a retry never makes a second.
  */
 const createJumpStartAmi: OperationEffect = async (ctx) => {
-  const name = str(ctx.operation.params.name);
-  const description = str(ctx.operation.params.description);
-  const irmnVersion = str(ctx.operation.params.irmnVersion);
-  if (!name) throw new OperationFailure('The operation names no image');
-  const irmnVersionId = await selectIrmnVersionId(ctx.db, irmnVersion);
-  if (irmnVersionId === undefined) throw new OperationFailure(`Unknown IRMN version '${irmnVersion}'`);
+  const { name, description, irmnVersion, irmnVersionId } = await jumpStartParams(ctx.db, ctx.operation.params);
   if (!ctx.machine.cloudId) throw new OperationFailure(`Machine ${ctx.machine.name} has no cloud instance`);
   await runSteps(ctx, GENERIC_STEPS.CreateJumpStartAmi(ctx.machine, ctx.operation.params));
 
-  let image = await ctx.cloud.createImage({ cloudId: ctx.machine.cloudId, name, description, clientToken: `operation-${ctx.operation.id}` });
+  let image = await ctx.cloud.createImage(jumpStartImageRequest(ctx.operation.id, ctx.machine.cloudId, { name, description }));
   await ctx.output(`Creating image ${image.imageId} of instance ${ctx.machine.cloudId}`);
   await ctx.deployerLog(`ec2: CreateImage ${image.imageId} (${image.status})`);
   if (ctx.operation.params.imageId !== image.imageId) await ctx.checkpoint({ imageId: image.imageId });

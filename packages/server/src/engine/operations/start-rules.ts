@@ -14,7 +14,7 @@
  * ({@link WAITING_BEHIND}).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { OPERATION_MODE_ANOMALY, REMOTE_OPERATION_TYPES, type TOperationWaitingReason } from '@fleet/contracts';
+import { OPERATION_MODE_ANOMALY, type TOperationWaitingReason } from '@fleet/contracts';
 import { isoTime } from '../../db/sql-json.js';
 import { FLEET_FROZEN } from '../../modules/freeze/freeze.schema.js';
 import { AGENT_CONNECTED } from '../../modules/mma-agents/mma-agents.schema.js';
@@ -92,12 +92,6 @@ export const MACHINE_RULES: readonly StartRule[] = [
     holds: sql`(${remoteClass} and not exists (select 1 from mma_agents where mma_agents.class_id = m.class_id and ${AGENT_CONNECTED}))`,
     message: sql`'MMA class ' || ${className}
       || ' runs its operations on remote MMAs and none is connected: it starts when one connects (an admin registers MMAs on the MMA screen)'`,
-  },
-  {
-    reason: 'remoteTypeUnsupported',
-    holds: sql`(${remoteClass} and o.type_name <> all(${sql.param([...REMOTE_OPERATION_TYPES])}::text[]))`,
-    message: sql`o.type_name || ' does not run on remote MMAs yet: it starts once class ' || ${className}
-      || ' runs its operations simulated again (Edit MMA Class on the MMA screen)'`,
   },
   {
     reason: 'panic',

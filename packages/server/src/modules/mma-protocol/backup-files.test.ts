@@ -7,8 +7,9 @@
  * RestoreBackup downloads the chosen files with the simulated agent's checks
  * (another account's file, a file in Glacier, a software not chosen); a
  * remote PublishSampleData publishes the zip it uploads (once; a taken name
- * or a SUCCESS without it fails); every call fenced by the lease and the
- * class, and bad bodies refused.
+ * or a SUCCESS without it fails); a remote CreateJumpStartAmi has the server
+ * image its machine once and registers the image at its SUCCESS; every call
+ * fenced by the lease and the class, and bad bodies refused.
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -246,5 +247,53 @@ describe('a remote PublishSampleData', () => {
     expect(wrongType.statusCode).toBe(422);
     expect(wrongType.json().detail).toContain('is a Backup, not a PublishSampleData');
     await finish(backup, 'FAILURE');
+  });
+});
+
+describe('a remote CreateJumpStartAmi', () => {
+  beforeEach(() => switchClassToRemote(app, admin, CLASS_CUSTOMER_STAGING));
+  const irmnName = async () => (await f.database.db.execute<{ name: string }>(sql`select name from irmn_versions order by id limit 1`)).rows[0]!.name;
+  const image = (id: number, attempt = 1) => app.inject({ method: 'POST', url: `/api/v1/mma-agent/operations/${id}/image`, headers: as(mma), payload: { attempt } });
+
+  it('images the machine once, however often asked, and registers the jump-start image at its SUCCESS', async () => {
+    const machine = await staging();
+    const name = `js-remote-${machine.id}`;
+    const id = await f.enqueue(machine, 'CreateJumpStartAmi', { params: { name, description: 'Made by a remote MMA', irmnVersion: await irmnName() } });
+    await claimOne();
+    const first = await image(id);
+    expect(first.statusCode, first.body).toBe(200);
+    const made = first.json() as { imageId: string; status: string; region: string };
+    expect(made).toMatchObject({ imageId: expect.stringMatching(/^ami-/), status: 'available', region: 'us-east-1' });
+    expect((await image(id)).json()).toEqual(made);
+    expect((await f.row(id)).params).toMatchObject({ imageId: made.imageId });
+    const images = await f.database.db.execute(sql`select 1 from cloud_images where client_token = ${`operation-${id}`}`);
+    expect(images.rows).toHaveLength(1);
+    expect((await finish(id, 'SUCCESS')).json()).toMatchObject({ status: 'SUCCESS' });
+    const registered = await f.database.db.execute<{ name: string; region: string }>(sql`select name, region from saas_images where cloud_image = ${made.imageId}`);
+    expect(registered.rows).toEqual([{ name, region: 'us-east-1' }]);
+  });
+
+  it('ends FAILURE when it finishes SUCCESS without an image, and refuses an unknown IRMN version and another type', async () => {
+    const id = await f.enqueue(await staging(), 'CreateJumpStartAmi', { params: { name: 'js-never-imaged', description: '', irmnVersion: await irmnName() } });
+    await claimOne();
+    expect((await finish(id, 'SUCCESS')).json()).toMatchObject({ status: 'FAILURE' });
+    expect((await f.row(id)).output).toContain('The MMA finished without asking the server for the image');
+
+    await switchClassToRemote(app, admin, CLASS_CUSTOMER_STAGING);
+    const unknown = await f.enqueue(await staging(), 'CreateJumpStartAmi', { params: { name: 'js-unknown-irmn', description: '', irmnVersion: 'no-such-version' } });
+    await claimOne();
+    const refused = await image(unknown);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().detail).toBe("Unknown IRMN version 'no-such-version'");
+    expect((await image(unknown, 2)).statusCode).toBe(409);
+    await finish(unknown, 'FAILURE');
+
+    await switchClassToRemote(app, admin, CLASS_CUSTOMER_STAGING);
+    const smoke = await f.enqueue(await staging(), 'SmokeTest');
+    await claimOne();
+    const wrongType = await image(smoke);
+    expect(wrongType.statusCode).toBe(422);
+    expect(wrongType.json().detail).toContain('is a SmokeTest, not a CreateJumpStartAmi');
+    await finish(smoke, 'SUCCESS');
   });
 });

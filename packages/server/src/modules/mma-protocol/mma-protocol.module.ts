@@ -13,7 +13,7 @@ import { mmaProtocolRoutes } from './mma-protocol.routes.js';
 export const mmaProtocolModule = defineModule({
   name: 'mmaProtocol',
   needs: [mmaAgentsModule],
-  service: ({ db, events, store, agent }) => createMmaProtocolService({ db, events, store, settings: agent }),
+  service: ({ db, events, store, cloud, agent }) => createMmaProtocolService({ db, events, store, cloud, settings: agent }),
   routes: mmaProtocolRoutes,
   tags: [],
 });

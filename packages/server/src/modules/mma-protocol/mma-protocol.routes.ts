@@ -11,6 +11,8 @@ import {
   ZMmaBackupFileParams,
   ZMmaBackupFileQuery,
   ZMmaBackupFileUploaded,
+  ZMmaImage,
+  ZMmaImageRequest,
   ZMmaSampleDataFileQuery,
   ZMmaSampleDataFileUploaded,
   ZMmaAppendRequest,
@@ -168,6 +170,24 @@ export const mmaProtocolRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!Buffer.isBuffer(req.body)) throw new HttpProblem(415, 'Unsupported Media Type', `Send the sample data file as its bytes (${SAMPLE_DATA_FILE_TYPES.join(' or ')})`);
       return app.services.mmaProtocol.uploadSampleDataFile(req.mmaAgent!, { operationId: req.params.id, attempt: req.query.attempt, bytes: req.body });
     },
+  );
+
+  app.post(
+    '/mma-agent/operations/:id/image',
+    {
+      config: { mmaAgent: true, problems: [409, 422] },
+      schema: {
+        operationId: 'makeMmaOperationImage',
+        description:
+          "For a CreateJumpStartAmi whose machine the MMA has prepared: the server's cloud images the machine's instance (once per operation, under the client token operation-<id>: a repeated call answers the same image, described again). Call again every few seconds while it is `pending`; finish SUCCESS once it is `available`, and the server registers it as a jump-start SaaS image with the machine's current versions (a SUCCESS before that ends the operation FAILURE). 409 when the lease is lost; 422 when the operation names no image, an unknown IRMN version, the machine has no instance, or it is not a CreateJumpStartAmi; 404 for an operation of another class.",
+        tags,
+        summary: "Image a CreateJumpStartAmi's machine",
+        params: ZIdParams,
+        body: ZMmaImageRequest,
+        response: { 200: ZMmaImage },
+      },
+    },
+    (req) => app.services.mmaProtocol.image(req.mmaAgent!, { operationId: req.params.id, attempt: req.body.attempt }),
   );
 
   app.get(

@@ -35,6 +35,9 @@
  *   file through the server's object store (`backup-files.ts`); a Backup's
  *   time is fixed in its params at the claim, and a SUCCESS is a FAILURE
  *   while a file it owes is missing.
+ * - `image`: a CreateJumpStartAmi's image of its machine, made by the server's
+ *   cloud once per operation; its SUCCESS registers the jump-start image
+ *   (`jump-start-image.ts`), or is a FAILURE while the image is not available.
  * - `report`: a machine's site server status and installed versions
  *   (`machine_reports`, one row per machine); installed versions that differ
  *   from the current ones write a new current version state
@@ -54,6 +57,7 @@ import {
   type TBackupSoftware,
   type TMmaAppendRequest,
   type TMmaBackupFileUploaded,
+  type TMmaImage,
   type TMmaSampleDataFileUploaded,
   type TMmaClaimedOperation,
   type TMmaClaimResponse,
@@ -79,6 +83,8 @@ import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReported
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
 import type { ObjectStore } from '../../storage/object-store.js';
+import type { CloudProvider } from '../../engine/cloud/provider.js';
+import { operationImage, registerOperationImage } from './jump-start-image.js';
 import * as repo from './mma-protocol.repository.js';
 import { backupTimeOf, downloadBackupFile, missingBackups, sampleDataPublished, uploadBackupFile, uploadSampleDataFile } from './backup-files.js';
 
@@ -102,6 +108,8 @@ export interface MmaProtocolService {
   uploadBackupFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; software: TBackupSoftware; bytes: Uint8Array }): Promise<TMmaBackupFileUploaded>;
   /** A PublishSampleData's file (`backup-files.ts`); fenced by the lease. */
   uploadSampleDataFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; bytes: Uint8Array }): Promise<TMmaSampleDataFileUploaded>;
+  /** A CreateJumpStartAmi's image of its machine, made once (`jump-start-image.ts`); fenced by the lease. */
+  image(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number }): Promise<TMmaImage>;
   /** A RestoreBackup's chosen file of `software` (`backup-files.ts`); fenced by the lease. */
   downloadBackupFile(agent: MmaAgentPrincipal, o: { operationId: number; attempt: number; software: TBackupSoftware }): Promise<{ name: string; bytes: Uint8Array }>;
   report(agent: MmaAgentPrincipal, machineId: number, body: TMmaMachineReport): Promise<TMmaMachineReportResponse>;
@@ -120,11 +128,14 @@ export function createMmaProtocolService({
   db,
   events,
   store,
+  cloud,
   settings,
   log,
 }: {
   db: Db;
   events: TaskEvents;
+  /** Where a remote CreateJumpStartAmi's image is made. */
+  cloud: CloudProvider;
   /** Where backup files are kept (the simulated agent's store). */
   store: ObjectStore;
   settings: MmaProtocolSettings;
@@ -256,6 +267,10 @@ export function createMmaProtocolService({
       if (outcome.status === 'SUCCESS' && row.typeName === 'PublishSampleData' && !(await sampleDataPublished(db, operationId))) {
         outcome = { status: 'FAILURE', message: 'The MMA finished without uploading the sample data file', counts: true };
       }
+      if (outcome.status === 'SUCCESS' && row.typeName === 'CreateJumpStartAmi') {
+        const wrong = await registerOperationImage({ db, cloud }, { machineId: row.machineId, params: row.params });
+        if (wrong) outcome = { status: 'FAILURE', message: wrong, counts: true };
+      }
       const ended = await finisher.finish({ lease, outcome });
       if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
       return { operationId, status: ended.status };
@@ -269,6 +284,11 @@ export function createMmaProtocolService({
     async uploadSampleDataFile(agent, { operationId, attempt, bytes }) {
       const row = await leased(agent, operationId, attempt);
       return uploadSampleDataFile({ db, store }, { operation: { id: operationId, ...row }, machine: await machineOf(row.machineId), bytes });
+    },
+
+    async image(agent, { operationId, attempt }) {
+      const row = await leased(agent, operationId, attempt);
+      return operationImage({ db, cloud }, { operation: { id: operationId, attempt, ...row }, machine: await machineOf(row.machineId) });
     },
 
     async downloadBackupFile(agent, { operationId, attempt, software }) {

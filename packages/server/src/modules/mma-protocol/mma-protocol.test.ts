@@ -7,8 +7,7 @@
  * (a retried append written once, a gap refused); renews its leases; finishes
  * SUCCESS and FAILURE (counted), an UpdateSoftware or TestLatestCode SUCCESS
  * recording its versions (TestLatestCode's fixed at the claim); a lost lease: an idempotent type offered again in the next
- * attempt (the old attempt fenced off), another type ended 'MMA lost'; a
- * type remote MMAs do not run yet waiting with its reason; an operator's
+ * attempt (the old attempt fenced off), another type ended 'MMA lost'; an operator's
  * cancel of a running operation heard in the heartbeat; and machine reports
  * (the Server Status dialog, the server status issue, installed versions as
  * a version state).
@@ -22,7 +21,6 @@ import {
   type TMmaAgentRegisterResponse,
   type TMmaClaimResponse,
   type TMmaHeartbeatResponse,
-  type TOperation,
 } from '@fleet/contracts';
 import { selectServerStatusFaults } from '../../engine/issues/server-status-check.js';
 import { claimOperations } from '../../engine/operations/agent-claim.repository.js';
@@ -102,15 +100,6 @@ describe('claim', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     await finish(id, { attempt: 1, status: 'SUCCESS' });
   }, 30_000);
-
-  it('keeps a type remote MMAs do not run yet waiting, with its reason', async () => {
-    const machine = await staging();
-    const id = await f.enqueue(machine, 'CreateJumpStartAmi');
-    expect(await claim()).toEqual([]);
-    const res = await app.inject({ method: 'GET', url: `/api/v1/machines/${machine.id}/operations`, headers: admin });
-    const op = (res.json() as { items: TOperation[] }).items.find((o) => o.id === id)!;
-    expect(op.waiting).toMatchObject({ reason: 'remoteTypeUnsupported', message: expect.stringContaining('CreateJumpStartAmi does not run on remote MMAs yet') });
-  });
 });
 
 describe('append, heartbeat and finish', () => {
