@@ -49,7 +49,7 @@ const chosenSoftware = (params: Record<string, unknown>) =>
   (Object.entries(RESTORE_BACKUP_PARAMS) as [TBackupSoftware, string][]).filter(([, param]) => typeof params[param] === 'string' && String(params[param]).trim() !== '').map(([s]) => s);
 
 /** A 422 of the server (what is wrong with the operation) as the operation's failure; anything else as it is. */
-function asFailure(err: unknown): unknown {
+export function asFailure(err: unknown): unknown {
   return err instanceof HttpError && err.status === 422 ? new FilesFailure(err.detail) : err;
 }
 

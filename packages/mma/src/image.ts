@@ -12,8 +12,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TMmaClaimedOperation } from '@fleet/contracts';
-import { HttpError, type MmaClient } from './client.js';
-import { FilesFailure } from './backup-files.js';
+import type { MmaClient } from './client.js';
+import { asFailure, FilesFailure } from './backup-files.js';
 
 /** How often a pending image is asked for again, ms. */
 export const IMAGE_POLL_MS = 5_000;
@@ -24,7 +24,7 @@ export async function awaitImage(op: TMmaClaimedOperation, client: MmaClient, si
   const lease = { operationId: op.operationId, attempt: op.attempt };
   const ask = () =>
     client.image(lease, signal).catch((err: unknown) => {
-      throw err instanceof HttpError && err.status === 422 ? new FilesFailure(err.detail) : err;
+      throw asFailure(err);
     });
   let image = await ask();
   output(`The server is imaging the machine: ${image.imageId} (${image.status})`);

@@ -20,7 +20,8 @@ import type { DbOrTx } from '../db/client.js';
 import { accounts, machines, sampleDataFiles } from '../db/schema.js';
 import { insertSeedBackupFiles, type NewBackupFile } from '../modules/backups/backups.repository.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { backupObjectKey, sampleDataObjectKey, softwareOf } from '../storage/effects.js';
+import { backupSoftwareOf } from '@fleet/contracts';
+import { backupObjectKey, sampleDataObjectKey } from '../storage/effects.js';
 import { seedOf, simulatedDump, simulatedSampleData } from '../storage/simulated-files.js';
 import { daysBefore } from './random.js';
 import { DEFAULT_SAMPLE_DATA_FILES } from './settings.js';
@@ -60,7 +61,7 @@ export async function seedStoredFiles(db: DbOrTx, store: ObjectStore, kind: 'dem
 
   const rows: NewBackupFile[] = [];
   for (const machine of await backupMachines(db)) {
-    for (const software of softwareOf(machine)) {
+    for (const software of backupSoftwareOf(machine)) {
       for (const { days, category, storageClass } of SCHEDULE) {
         const createdAt = new Date(daysBefore(days).getTime() + 3 * 3_600_000); // 03:00 UTC, the default backup time
         const name = `${machine.name}_${TAG[software]}_${compact(createdAt)}_${category}.sql.gz`;

@@ -46,8 +46,6 @@ const SOFTWARE: Record<TBackupSoftware, { label: string; fileTag: string; databa
 /** Simulated work per step, ms before SIM_AGENT_DELAY_MS scaling. */
 const WORK_MS = { dump: 4000, upload: 1500, download: 1500, restore: 5000, export: 4000 } as const;
 
-/** The software a machine runs, in backup order (DESIGN §13; the contracts' `backupSoftwareOf`). */
-export const softwareOf = backupSoftwareOf;
 
 /** `20261103T040000Z`: a backup time as file names carry it. */
 const compactTime = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
@@ -91,7 +89,7 @@ export async function checkedRestoreChoice(
   });
   if (chosen.length === 0) throw new OperationFailure('No backup file was chosen to restore');
   const rows = new Map((await findBackupFilesByNames(db, chosen.map((c) => c.name))).map((r) => [r.name, r]));
-  const runs = new Set(softwareOf(machine));
+  const runs = new Set(backupSoftwareOf(machine));
   return chosen.map(({ software, name }) => {
     const { label } = SOFTWARE[software];
     const row = rows.get(name);
@@ -164,7 +162,7 @@ export async function publishSampleDataFile(
 export function createStorageEffects({ store }: { store: ObjectStore }): OperationEffects {
   const backup: OperationEffect = async (ctx) => {
     const { machine, operation } = ctx;
-    const software = softwareOf(machine);
+    const software = backupSoftwareOf(machine);
     if (software.length === 0) throw new OperationFailure(`Machine ${machine.name} runs neither a launcher nor a site master: there is nothing to back up`);
     const category = operation.params.category ?? 'manual';
     if (!(BACKUP_CATEGORIES as readonly unknown[]).includes(category)) {

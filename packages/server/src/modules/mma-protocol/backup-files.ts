@@ -24,7 +24,7 @@
  *   ({@link sampleDataPublished}) is as wrong; the finish then ends the
  *   operation FAILURE instead.
  */
-import { BACKUP_CATEGORIES, type TBackupSoftware, type TMmaBackupFileUploaded, type TMmaSampleDataFileUploaded } from '@fleet/contracts';
+import { BACKUP_CATEGORIES, backupSoftwareOf, type TBackupSoftware, type TMmaBackupFileUploaded, type TMmaSampleDataFileUploaded } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { unprocessable } from '../../lib/problem.js';
 import type { ObjectStore } from '../../storage/object-store.js';
@@ -36,7 +36,6 @@ import {
   publishSampleDataFile,
   readBackupObject,
   sampleDataFileNameOf,
-  softwareOf,
 } from '../../storage/effects.js';
 import { findBackupFilesOfOperation, findSampleDataFileOfOperation, insertBackupFile } from '../backups/backups.repository.js';
 import type { ClaimMachine } from './mma-protocol.repository.js';
@@ -44,6 +43,16 @@ import type { ClaimMachine } from './mma-protocol.repository.js';
 type FileMachine = Pick<ClaimMachine, 'id' | 'name' | 'accountId' | 'isLauncher' | 'isSiteMaster'>;
 /** The leased operation a call is about: its id, type and params. */
 type FileOperation = { id: number; typeName: string; params: Record<string, unknown> };
+
+/** `work`, with an effect's {@link OperationFailure} answered as a 422 in its words (the MMA fails the operation with them). */
+export async function refusedAsEffectWould<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof OperationFailure) throw unprocessable(err.message);
+    throw err;
+  }
+}
 
 /** The backup time a claim fixes in a Backup's params (`backupAt`), or undefined when it has none yet. */
 export function backupTimeOf(params: Record<string, unknown>): Date | undefined {
@@ -57,7 +66,7 @@ export async function uploadBackupFile(
   { operation, machine, software, bytes }: { operation: FileOperation; machine: FileMachine; software: TBackupSoftware; bytes: Uint8Array },
 ): Promise<TMmaBackupFileUploaded> {
   if (operation.typeName !== 'Backup') throw unprocessable(`Operation ${operation.id} is a ${operation.typeName}, not a Backup: it has no backup files to upload`);
-  if (!softwareOf(machine).includes(software)) throw unprocessable(`Machine ${machine.name} does not run the ${software} software: there is no ${software} backup to make`);
+  if (!backupSoftwareOf(machine).includes(software)) throw unprocessable(`Machine ${machine.name} does not run the ${software} software: there is no ${software} backup to make`);
   const category = operation.params.category ?? 'manual';
   if (!(BACKUP_CATEGORIES as readonly unknown[]).includes(category)) throw unprocessable(`Unknown backup category '${String(category)}' (manual, daily, weekly or monthly)`);
   const at = backupTimeOf(operation.params);
@@ -89,15 +98,12 @@ export async function downloadBackupFile(
   { operation, machine, software }: { operation: FileOperation; machine: FileMachine; software: TBackupSoftware },
 ): Promise<{ name: string; bytes: Uint8Array }> {
   if (operation.typeName !== 'RestoreBackup') throw unprocessable(`Operation ${operation.id} is a ${operation.typeName}, not a RestoreBackup: it has no backup files to download`);
-  try {
+  return refusedAsEffectWould(async () => {
     const chosen = await checkedRestoreChoice(db, machine, operation.params);
     const file = chosen.find((c) => c.software === software);
     if (!file) throw new OperationFailure(`No ${software} backup file was chosen to restore`);
     return { name: file.row.name, bytes: await readBackupObject(store, file.row) };
-  } catch (err) {
-    if (err instanceof OperationFailure) throw unprocessable(err.message);
-    throw err;
-  }
+  });
 }
 
 /**
@@ -111,14 +117,11 @@ export async function uploadSampleDataFile(
   { operation, machine, bytes }: { operation: FileOperation & { userName: string }; machine: FileMachine; bytes: Uint8Array },
 ): Promise<TMmaSampleDataFileUploaded> {
   if (operation.typeName !== 'PublishSampleData') throw unprocessable(`Operation ${operation.id} is a ${operation.typeName}, not a PublishSampleData: it has no sample data file to upload`);
-  try {
+  return refusedAsEffectWould(async () => {
     const fileName = sampleDataFileNameOf(machine, operation.params);
     const { row, created } = await publishSampleDataFile(db, store, { operation, machine, fileName, bytes, createdAt: new Date() });
     return { name: row.name, size: row.size, created };
-  } catch (err) {
-    if (err instanceof OperationFailure) throw unprocessable(err.message);
-    throw err;
-  }
+  });
 }
 
 /** Whether the PublishSampleData `operationId` has made its file. */
@@ -129,5 +132,5 @@ export async function sampleDataPublished(db: DbOrTx, operationId: number): Prom
 /** The software of the machine whose backup file the Backup `operationId` has not made (empty: all made). */
 export async function missingBackups(db: DbOrTx, operationId: number, machine: Pick<FileMachine, 'isLauncher' | 'isSiteMaster'>): Promise<TBackupSoftware[]> {
   const made = new Set((await findBackupFilesOfOperation(db, operationId)).map((r) => r.softwareName));
-  return softwareOf(machine).filter((s) => !made.has(s));
+  return backupSoftwareOf(machine).filter((s) => !made.has(s));
 }

@@ -21,6 +21,7 @@ import type { CloudProvider } from '../../engine/cloud/provider.js';
 import { OperationFailure } from '../../engine/operations/effects.js';
 import { jumpStartImageRequest, jumpStartParams } from '../../engine/operations/agent-effects.js';
 import { insertJumpStartImage, mergeOperationParams, selectCurrentVersions } from '../../engine/operations/agent.repository.js';
+import { refusedAsEffectWould } from './backup-files.js';
 
 type ImageOperation = { id: number; attempt: number; typeName: string; params: Record<string, unknown> };
 
@@ -30,13 +31,7 @@ export async function operationImage(
   { operation, machine }: { operation: ImageOperation; machine: { name: string; cloudId: string | null } },
 ): Promise<TMmaImage> {
   if (operation.typeName !== 'CreateJumpStartAmi') throw unprocessable(`Operation ${operation.id} is a ${operation.typeName}, not a CreateJumpStartAmi: it makes no image`);
-  let params;
-  try {
-    params = await jumpStartParams(db, operation.params);
-  } catch (err) {
-    if (err instanceof OperationFailure) throw unprocessable(err.message);
-    throw err;
-  }
+  const params = await refusedAsEffectWould(() => jumpStartParams(db, operation.params));
   if (!machine.cloudId) throw unprocessable(`Machine ${machine.name} has no cloud instance`);
   let image = await cloud.createImage(jumpStartImageRequest(operation.id, machine.cloudId, params));
   if (operation.params.imageId !== image.imageId) await mergeOperationParams(db, { operationId: operation.id, attempt: operation.attempt }, { imageId: image.imageId });
