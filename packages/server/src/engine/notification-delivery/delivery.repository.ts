@@ -100,6 +100,17 @@ export async function claimDeliveries(db: DbOrTx, o: { owner: string; batch: num
   return rows.map((r) => ({ ...r, id: Number(r.id), eventId: Number(r.eventId), occurredAt: new Date(r.occurredAt) }));
 }
 
+/**
+ * Extends to `leaseMs` from now the leases `owner` still holds on the deliveries
+ * `ids` (those not settled yet), so that a send slower than the lease is not
+ * claimed and sent again by another worker meanwhile.
+ */
+export async function renewLeases(db: DbOrTx, o: { ids: number[]; owner: string; leaseMs: number }): Promise<void> {
+  await db.execute(sql`
+    update notification_deliveries set lease_until = now() + ${o.leaseMs}::int * interval '1 millisecond'
+    where id = any(${sql.param(o.ids)}::bigint[]) and lease_owner = ${o.owner} and status = 'Pending'`);
+}
+
 /** Marks a delivery sent, if `owner` still holds its lease. */
 export async function markSent(db: DbOrTx, o: { id: number; owner: string }): Promise<void> {
   await db.execute(sql`

@@ -3,8 +3,9 @@
  * receiver and the mail outbox (issue 28 point 3; `README.md`): each channel
  * receives each event once across a worker restart, every webhook's signature
  * verifies, a subscription's account filter holds, and a failing receiver is
- * retried with backoff until its delivery is Failed, and settled events are
- * deleted after their retention.
+ * retried with backoff until its delivery is Failed, a send slower than its
+ * lease is not sent again by another worker, and settled events are deleted
+ * after their retention.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { useTestDatabase } from '../../../test/harness.js';
 import { TEST_DATA_KEY } from '../../../test/db-url.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
 import { signatureVerifies, startReceiver, type Receiver } from '../../../test/notification-receiver.js';
-import { createMailer } from '../../lib/mailer.js';
+import { createMailer, type Mailer } from '../../lib/mailer.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { raiseIssue } from '../issues/raise.js';
 import { insertChannel, insertSubscription } from '../../modules/notification-channels/notification-channels.repository.js';
@@ -178,6 +179,40 @@ describe('notification delivery', () => {
     expect(new Set(attempts.map((r) => r.headers['x-fleet-delivery']))).toEqual(new Set([String(deliveryId)]));
     receiver.failWith(null);
     await stop(worker);
+  });
+
+  it('renews the lease of a send slower than it, so that another worker does not claim and send it again', async () => {
+    const id = await channel('email', 'slow@fleet.example');
+    const { rows } = await database.db.execute<{ id: number }>(sql`
+      with e as (insert into notification_events (kind, channel_id, fanned_out_at) values ('Test', ${id}, now()) returning id)
+      insert into notification_deliveries (event_id, channel_id) select id, ${id} from e returning id`);
+    const deliveryId = Number(rows[0]!.id);
+    // An SMTP server slow at each step: the send takes four leases.
+    let sends = 0;
+    const slow: Mailer = {
+      send: async () => {
+        sends += 1;
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return { messageId: 'slow', delivery: 'outbox' };
+      },
+    };
+    const first = start({ mailer: slow, leaseMs: 150, listen: false, everyMs: 3_600_000 });
+    await vi.waitFor(() => expect(sends).toBe(1), { timeout: 5_000, interval: 10 });
+    const second = start({ mailer: slow, leaseMs: 150, listen: false, everyMs: 3_600_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await second.pass()).toMatchObject({ claimed: 0 });
+    await vi.waitFor(
+      async () => {
+        const { rows: state } = await database.db.execute<{ status: string; attempts: number }>(
+          sql`select status, attempts from notification_deliveries where id = ${deliveryId}`,
+        );
+        expect(state[0]).toEqual({ status: 'Sent', attempts: 1 });
+      },
+      { timeout: 5_000, interval: 20 },
+    );
+    expect(sends).toBe(1);
+    await stop(second);
+    await stop(first);
   });
 
   it('deletes events past their retention with their deliveries, but none with a delivery still pending', async () => {

@@ -4,6 +4,9 @@
  * channels' deliveries, claims the due deliveries under a lease, sends them at
  * once (in parallel, each within {@link SEND_TIMEOUT_MS}) and settles each: sent,
  * retried after an exponential backoff, or failed for good after `maxAttempts`.
+ * The pass renews its leases every third of `leaseMs` while its sends last: an
+ * email's SMTP steps are bounded one by one, not together, and a send that
+ * outlasted its lease would be claimed and sent again by another worker.
  *
  * It runs as a pass loop (`engine/pass-loop.ts`): every `everyMs`, at once when
  * the triggers or a test message NOTIFY `fleet_notification_events`, and again at
@@ -24,7 +27,7 @@ import type { Mailer } from '../../lib/mailer.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { startPassLoop, type PassLoop } from '../pass-loop.js';
 import { NOTIFICATION_EVENTS_CHANNEL } from '../../modules/notification-channels/notification-channels.repository.js';
-import { claimDeliveries, fanOutEvents, markAttemptFailed, markSent, pruneEvents, type ClaimedDelivery } from './delivery.repository.js';
+import { claimDeliveries, fanOutEvents, markAttemptFailed, markSent, pruneEvents, renewLeases, type ClaimedDelivery } from './delivery.repository.js';
 import { messageOf } from './messages.js';
 import { SEND_TIMEOUT_MS, sendDelivery } from './senders.js';
 
@@ -59,6 +62,8 @@ export interface NotificationDeliveryOptions {
   pruneEveryMs?: number;
   /** Listen for the triggers' NOTIFY (default true). */
   listen?: boolean;
+  /** How long a claim holds a delivery without a renewal, ms (default three send timeouts, 30 s). */
+  leaseMs?: number;
 }
 
 /** What one pass did. */
@@ -97,7 +102,7 @@ export function startNotificationDelivery(opts: NotificationDeliveryOptions): No
   };
   let prunedAt = -Infinity;
   const owner = `notifications-${randomUUID()}`;
-  const leaseMs = SEND_TIMEOUT_MS * 3;
+  const leaseMs = opts.leaseMs ?? SEND_TIMEOUT_MS * 3;
 
   /** Sends one delivery: undefined when the receiver took it, else the error to record. Never rejects. */
   async function send(d: ClaimedDelivery): Promise<string | undefined> {
@@ -126,8 +131,12 @@ export function startNotificationDelivery(opts: NotificationDeliveryOptions): No
   async function pass(): Promise<DeliveryPass> {
     const fannedOut = await fanOutEvents(db, o.batch);
     const claimed = await claimDeliveries(db, { owner, batch: o.batch, leaseMs });
+    const ids = claimed.map((d) => d.id);
+    // A renewal that fails (the database away) lets the leases run out: sent again after them, at least once.
+    const renewal = ids.length === 0 ? undefined : setInterval(() => void renewLeases(db, { ids, owner, leaseMs }).catch(() => undefined), leaseMs / 3);
     // Every send of the pass ends (and is settled if it can be) before the pass does: stop() waits for no straggler.
     const settled = await Promise.allSettled(claimed.map(deliver));
+    clearInterval(renewal);
     const unsettled = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (unsettled) throw unsettled.reason;
     const results = settled.map((r) => r.status === 'fulfilled' && r.value);

@@ -1,7 +1,8 @@
 /**
  * How a delivery is sent (`senders.ts`, issue 28 point 3) against a local
  * HTTP server: a redirect is a failed attempt and is not followed (the signed
- * body never reaches where it pointed); a webhook without a secret is not sent
+ * body never reaches where it pointed); a 2xx is taken without its body being
+ * read; a webhook without a secret is not sent
  * unsigned; Slack text is escaped so that fleet data cannot mention a channel
  * or make a link.
  */
@@ -22,6 +23,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       hits.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      if (req.url === '/endless') {
+        // A 2xx whose body never ends: the sender must not wait for it (nor hold it in memory).
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return void res.write(Buffer.alloc(64 * 1024));
+      }
       if (req.url === '/moved') {
         res.writeHead(307, { location: `${base}/elsewhere` });
         return res.end();
@@ -32,7 +38,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 const mailer: Mailer = { send: async () => ({ messageId: 'x', delivery: 'outbox' }) };
 const message = { title: 'Machine <!channel> in Panic', text: 'Issue: <https://evil.example|click> & more', url: 'https://fleet.example/#/mma' };
@@ -44,6 +53,12 @@ describe('sending a delivery', () => {
     const error = await sendDelivery(delivery({ target: `${base}/moved` }), message, { mailer, secret: 'a'.repeat(64) }).catch((e: Error) => e);
     expect((error as Error).message).toBe(`HTTP 307: redirects are not followed (to ${base}/elsewhere)`);
     expect(hits.map((h) => h.path)).not.toContain('/elsewhere');
+  });
+
+  it('takes a 2xx answer without reading its body', async () => {
+    const started = performance.now();
+    await sendDelivery(delivery({ target: `${base}/endless` }), message, { mailer, secret: 'a'.repeat(64) });
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses to send a webhook without its signing secret', async () => {

@@ -57,8 +57,8 @@ async function post(url: string, body: string, headers: Record<string, string>):
     if (e.name === 'TimeoutError') throw new Error(`timed out after ${SEND_TIMEOUT_MS} ms`, { cause: error });
     throw new Error(e.cause?.code ?? e.cause?.message ?? e.message, { cause: error });
   }
-  // The body is not needed; reading it frees the connection.
-  await res.arrayBuffer().catch(() => undefined);
+  // The body is not needed, and is not read: a receiver answering megabytes must not fill the worker's memory.
+  await res.body?.cancel().catch(() => undefined);
   if (res.status >= 300 && res.status < 400) throw new Error(`HTTP ${res.status}: redirects are not followed (to ${res.headers.get('location') ?? 'nowhere'})`.slice(0, 300));
   if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
 }

@@ -90,7 +90,7 @@ export async function insertSubscription(
 ): Promise<TNotificationSubscription> {
   const { rows } = await db.execute<SubscriptionRow>(sql`
     insert into notification_subscriptions (channel_id, events, class_id, account_id, created_by)
-    values (${s.channelId}, ${`{${s.events.join(',')}}`}::text[], ${s.classId}, ${s.accountId}, ${s.createdBy})
+    values (${s.channelId}, ${sql.param(s.events)}::text[], ${s.classId}, ${s.accountId}, ${s.createdBy})
     returning ${SUBSCRIPTION_COLUMNS}`);
   return toSubscription(rows[0]!);
 }

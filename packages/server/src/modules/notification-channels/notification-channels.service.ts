@@ -142,7 +142,8 @@ export function createNotificationChannelService({ db, audit, secrets }: { db: D
       requireAdmin(principal);
       return db.transaction(async (tx) => {
         const channel = await channelOr404(tx, id);
-        await repo.deleteChannel(tx, id);
+        // A remove at the same time deleted it first: only that one is audited.
+        if (!(await repo.deleteChannel(tx, id))) throw notFound(`Notification channel ${id}`);
         await audit.record(tx, {
           action: 'RemoveNotificationChannel',
           user: principal.username,

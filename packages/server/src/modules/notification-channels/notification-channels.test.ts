@@ -202,6 +202,21 @@ describe('notification channels', () => {
     worker = undefined;
   });
 
+  it('removes a channel once when two removes come at once, audited once', async () => {
+    const channel = await create({ kind: 'email', name: 'Removed twice', address: 'twice@fleet.example' });
+    // The row held meanwhile: both removes read the channel, then wait for each other's delete.
+    const { removes } = await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from notification_channels where id = ${channel.id} for update`);
+      const inFlight = Promise.all([1, 2].map(() => t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}`, as: 'admin' })));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return { removes: inFlight };
+    });
+    const atOnce = await removes;
+    expect(atOnce.map((r) => r.statusCode).sort()).toEqual([200, 404]);
+    const removed = (await activities(t, undefined, 'RemoveNotificationChannel')).filter((a) => a.metadata.params.channelId === channel.id);
+    expect(removed).toHaveLength(1);
+  });
+
   it('never passes the limit of 100 channels, even with adds at once', async () => {
     const existing = (await t.call({ method: 'GET', url: '/notification-channels', as: 'admin' })).json() as TNotificationChannel[];
     const made: number[] = [];

@@ -55,7 +55,9 @@ export function AddChannelDialog({ channel, onClose }: { channel?: TNotification
   const update = useUpdateNotificationChannel();
 
   const submit = async () => {
-    const v = await form.validateFields();
+    // A field that fails shows its message; the dialog stays open.
+    const v = await form.validateFields().catch(() => undefined);
+    if (!v) return;
     if (channel) {
       const body = changesOf(channel, v);
       if (Object.keys(body).length === 0) return onClose();

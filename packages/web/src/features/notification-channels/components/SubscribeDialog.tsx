@@ -18,7 +18,9 @@ export function SubscribeDialog({ channel, onClose }: { channel: TNotificationCh
   const create = useCreateNotificationSubscription();
 
   const submit = async () => {
-    const v = await form.validateFields();
+    // A field that fails shows its message; the dialog stays open.
+    const v = await form.validateFields().catch(() => undefined);
+    if (!v) return;
     create.mutate({ channelId: channel.id, body: { events: v.events, classId: v.classId ?? null, accountId: v.accountId ?? null } }, { onSuccess: onClose });
   };
 
@@ -34,7 +36,7 @@ export function SubscribeDialog({ channel, onClose }: { channel: TNotificationCh
         <Form.Item name="classId" label="Only of class" extra="Rollout events have no class: a subscription filtered by class or account does not receive them.">
           <Select allowClear placeholder="Any class" options={ACCOUNT_CLASSES.map((c) => ({ value: c.id, label: c.name }))} />
         </Form.Item>
-        <Form.Item name="accountId" label="Only of account (id)">
+        <Form.Item name="accountId" label="Only of account (id)" extra="Class standby events have no account: a subscription filtered by account does not receive them.">
           <InputNumber min={1} max={2147483647} precision={0} placeholder="Any account" style={{ width: '100%' }} />
         </Form.Item>
       </Form>
