@@ -27,11 +27,20 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function runLoad(opts: { url: string; headers: Record<string, string>; clients: number; seconds: number }): Promise<LoadResult> {
+/**
+ * Loads `url` with `clients` clients for `seconds`. With `paths` (each a path and
+ * query on `url`'s server), client k asks for `paths[k % paths.length]` the whole
+ * run instead: clients asking different questions, which the server cannot
+ * answer with one shared read (`lib/coalesce.ts`).
+ */
+export async function runLoad(opts: { url: string; headers: Record<string, string>; clients: number; seconds: number; paths?: string[] }): Promise<LoadResult> {
   const latencies: number[] = [];
   let failed = 0;
+  let clientIndex = 0;
+  const paths = opts.paths;
+  const setupClient = paths ? (client: autocannon.Client) => client.setRequest({ method: 'GET', path: paths[clientIndex++ % paths.length]!, headers: opts.headers }) : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url: opts.url, headers: opts.headers, connections: opts.clients, duration: opts.seconds }, (err, done) =>
+    const instance = autocannon({ url: opts.url, headers: opts.headers, connections: opts.clients, duration: opts.seconds, setupClient }, (err, done) =>
       err ? reject(err) : resolve(done),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
