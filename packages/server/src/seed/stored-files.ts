@@ -65,7 +65,7 @@ export async function seedStoredFiles(db: DbOrTx, store: ObjectStore, kind: 'dem
       for (const { days, category, storageClass } of SCHEDULE) {
         const createdAt = new Date(daysBefore(days).getTime() + 3 * 3_600_000); // 03:00 UTC, the default backup time
         const name = `${machine.name}_${TAG[software]}_${compact(createdAt)}_${category}.sql.gz`;
-        const dump = simulatedDump({ software, machine: machine.name, createdAt, seed: seedOf(machine.id, software, days) });
+        const dump = await simulatedDump({ software, machine: machine.name, createdAt, seed: seedOf(machine.id, software, days) });
         const objectKey = backupObjectKey(machine.accountId, machine.id, name);
         await store.put(objectKey, dump.bytes, { contentType: 'application/gzip', storageClass });
         objects += 1;

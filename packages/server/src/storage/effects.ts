@@ -190,7 +190,7 @@ export function createStorageEffects({ store }: { store: ObjectStore }): Operati
       const key = backupObjectKey(machine.accountId, machine.id, name);
       await ctx.deployerLog(`pg_dump --format=plain --dbname=${database} | gzip > ${name}`);
       await ctx.work(WORK_MS.dump);
-      const dump = simulatedDump({ software: s, machine: machine.name, createdAt: at, seed: seedOf(operation.id, s) });
+      const dump = await simulatedDump({ software: s, machine: machine.name, createdAt: at, seed: seedOf(operation.id, s) });
       await ctx.deployerLog(`${database}: ${dump.header.tables} tables, ${dump.header.rows} rows dumped`);
       await ctx.work(WORK_MS.upload);
       // The object first, then its row: a row always has its object (README.md).

@@ -1,11 +1,21 @@
 /**
  * The contents of simulated backup and sample data files (DESIGN §13): small but
  * realistic database dumps (gzip-compressed SQL, a few KB to a few hundred KB)
- * and sample data archives (zip), made by fflate from a seeded generator, so the
- * same seed always gives the same bytes (a retried Backup rewrites an identical
- * object). {@link readDump} checks a dump the way a restore would.
+ * and sample data archives (zip), from a seeded generator, so the same seed
+ * always gives the same bytes (a retried Backup rewrites an identical object).
+ * {@link readDump} checks a dump the way a restore would.
+ *
+ * A dump is made off the event loop's long path: its rows are written a few
+ * hundred at a time with a turn of the event loop between, and it is compressed by
+ * node:zlib on libuv's thread pool. Made with fflate's `gzipSync` in one go, a
+ * Backup held the API's event loop 5 to 21 ms a dump, and the scale fleet's
+ * scheduled backups kept the server's main thread 75 % busy with them
+ * (`bench/fleet`, 2026-11-30: every viewer's page 250 ms at one client).
  */
-import { gunzipSync, gzipSync, strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { promisify } from 'node:util';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { gzip } from 'node:zlib';
+import { gunzipSync, strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { TBackupSoftware } from '@fleet/contracts';
 import { Rng } from '../seed/random.js';
 
@@ -52,25 +62,35 @@ export interface DumpHeader {
   rows: number;
 }
 
+const gzipAsync = promisify(gzip);
+/** Rows of a dump written in one turn of the event loop (about half a millisecond). */
+const ROWS_PER_TURN = 250;
+
 /**
  * A gzip-compressed SQL dump of `software`'s database on `machine`, the same
- * bytes for the same arguments. `seed` picks the row counts and values.
+ * bytes for the same arguments (zlib's gzip header carries no time). `seed`
+ * picks the row counts and values. The rows are written {@link ROWS_PER_TURN} a
+ * turn of the event loop and the compression runs on the thread pool (module
+ * docstring).
  */
-export function simulatedDump(o: { software: TBackupSoftware; machine: string; createdAt: Date; seed: number }): { bytes: Uint8Array; header: DumpHeader } {
+export async function simulatedDump(o: { software: TBackupSoftware; machine: string; createdAt: Date; seed: number }): Promise<{ bytes: Uint8Array; header: DumpHeader }> {
   const rng = new Rng(o.seed);
   const tables = TABLES[o.software];
   const counts = tables.map((t) => rng.int(t.rows[0], t.rows[1]));
   const header: DumpHeader = { software: o.software, machine: o.machine, createdAt: o.createdAt.toISOString(), tables: tables.length, rows: counts.reduce((a, b) => a + b, 0) };
   const lines = [`-- Fleet simulated dump ${JSON.stringify(header)}`, `-- PostgreSQL database dump`, `SET client_encoding = 'UTF8';`, ''];
-  tables.forEach((table, i) => {
+  for (const [i, table] of tables.entries()) {
     lines.push(`CREATE TABLE ${table.name} (${table.columns.map((c) => `${c} text`).join(', ')});`);
     lines.push(`COPY ${table.name} (${table.columns.join(', ')}) FROM stdin;`);
-    for (let r = 0; r < counts[i]!; r++) lines.push(table.columns.map((c) => cell(rng, c, r, o.createdAt)).join('\t'));
+    for (let r = 0; r < counts[i]!; r++) {
+      if (r % ROWS_PER_TURN === 0) await nextTurn();
+      lines.push(table.columns.map((c) => cell(rng, c, r, o.createdAt)).join('\t'));
+    }
     lines.push('\\.', '');
-  });
+  }
   lines.push('-- PostgreSQL database dump complete', '');
-  // mtime 0: the same input gives the same bytes.
-  return { bytes: gzipSync(strToU8(lines.join('\n')), { level: 6, mtime: 0 }), header };
+  const compressed = await gzipAsync(Buffer.from(lines.join('\n')), { level: 6 });
+  return { bytes: new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.length), header };
 }
 
 /** A dump that cannot be restored (not gzip, not a simulated dump, cut short). */
