@@ -187,19 +187,22 @@ describe('notification delivery', () => {
       with e as (insert into notification_events (kind, channel_id, fanned_out_at) values ('Test', ${id}, now()) returning id)
       insert into notification_deliveries (event_id, channel_id) select id, ${id} from e returning id`);
     const deliveryId = Number(rows[0]!.id);
-    // An SMTP server slow at each step: the send takes four leases.
+    // An SMTP server slow at each step: the send takes four leases. The lease is long enough that a renewal
+    // (every third of it) delayed by a busy runner still lands in time.
+    const LEASE_MS = 600;
     let sends = 0;
     const slow: Mailer = {
       send: async () => {
         sends += 1;
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        await new Promise((resolve) => setTimeout(resolve, 4 * LEASE_MS));
         return { messageId: 'slow', delivery: 'outbox' };
       },
     };
-    const first = start({ mailer: slow, leaseMs: 150, listen: false, everyMs: 3_600_000 });
+    const first = start({ mailer: slow, leaseMs: LEASE_MS, listen: false, everyMs: 3_600_000 });
     await vi.waitFor(() => expect(sends).toBe(1), { timeout: 5_000, interval: 10 });
-    const second = start({ mailer: slow, leaseMs: 150, listen: false, everyMs: 3_600_000 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = start({ mailer: slow, leaseMs: LEASE_MS, listen: false, everyMs: 3_600_000 });
+    // Past the claim's own lease: without its renewals the delivery would be claimable again now.
+    await new Promise((resolve) => setTimeout(resolve, 1.5 * LEASE_MS));
     expect(await second.pass()).toMatchObject({ claimed: 0 });
     await vi.waitFor(
       async () => {
@@ -208,7 +211,7 @@ describe('notification delivery', () => {
         );
         expect(state[0]).toEqual({ status: 'Sent', attempts: 1 });
       },
-      { timeout: 5_000, interval: 20 },
+      { timeout: 10_000, interval: 20 },
     );
     expect(sends).toBe(1);
     await stop(second);
