@@ -208,7 +208,16 @@ describe('notification channels', () => {
     const { removes } = await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`select id from notification_channels where id = ${channel.id} for update`);
       const inFlight = Promise.all([1, 2].map(() => t.call({ method: 'DELETE', url: `/notification-channels/${channel.id}`, as: 'admin' })));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Both deletes waiting on the row lock (other test files' databases not counted).
+      await vi.waitFor(
+        async () => {
+          const { rows } = await t.database.db.execute<{ waiting: number }>(
+            sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          expect(rows[0]!.waiting).toBe(2);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       return { removes: inFlight };
     });
     const atOnce = await removes;
