@@ -8,7 +8,7 @@
  * again with each of 20 clients asking for a page of its own.
  */
 import { startServer, token } from './lib/server.js';
-import { runLoad } from './lib/load.js';
+import { runLoad, type LoadResult } from './lib/load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -36,14 +36,17 @@ export const OPERATOR_SCENARIOS: [string, string][] = [
   ['operator: search term, every class', 'limit=20&classIds=1,2,3,4,5,6&search=north'],
 ];
 
-/** Scenarios run with 20 clients each asking for a different page (pages 1 to 20), so that no read is shared. */
-export const DISTINCT_PAGES: [string, string][] = [
-  ['no filter, a page per client', 'limit=20'],
-  ['search: one letter, a page per client', 'limit=20&search=a'],
-  ['class and status filters, a page per client', 'limit=20&classIds=1,2,3,4&machineStatusInclude=needsAdmin,turbo&machineStatusExclude=stopped'],
-  ['operator: every class, a page per client', 'limit=20&classIds=1,2,3,4,5,6'],
-  ['operator: one letter, every class, a page per client', 'limit=20&classIds=1,2,3,4,5,6&search=a'],
+/** Scenarios run with 20 clients each asking for a different page (pages 1 to 20), so that no read is shared: name, query, user. */
+export const DISTINCT_PAGES: [string, string, 'admin' | 'operator'][] = [
+  ['no filter, a page per client', 'limit=20', 'admin'],
+  ['search: one letter, a page per client', 'limit=20&search=a', 'admin'],
+  ['class and status filters, a page per client', 'limit=20&classIds=1,2,3,4&machineStatusInclude=needsAdmin,turbo&machineStatusExclude=stopped', 'admin'],
+  ['operator: every class, a page per client', 'limit=20&classIds=1,2,3,4,5,6', 'operator'],
+  ['operator: one letter, every class, a page per client', 'limit=20&classIds=1,2,3,4,5,6&search=a', 'operator'],
 ];
+
+/** One Markdown row of the results table. */
+const row = (name: string, clients: number, r: LoadResult) => `| ${name} | ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`;
 
 export async function benchAccountsList(): Promise<void> {
   const server = await startServer({ name: 'scale', seed: 'scale' });
@@ -60,17 +63,18 @@ export async function benchAccountsList(): Promise<void> {
         const url = `${server.baseUrl}/api/v1/accounts?${query}`;
         await runLoad({ url, headers, clients, seconds: 1 }); // warm-up
         const r = await runLoad({ url, headers, clients, seconds: SECONDS });
-        console.log(`| ${name} | ${clients} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
+        console.log(row(name, clients, r));
       }
     }
     // The runs above send one question from every client, which the server answers with one shared read
     // (lib/coalesce.ts); here each of the 20 clients asks for a page of its own, so no read is shared.
-    for (const [name, query, headers] of DISTINCT_PAGES.map((s) => [...s, s[0].startsWith('operator') ? operator : admin] as const)) {
+    for (const [name, query, user] of DISTINCT_PAGES) {
+      const headers = user === 'operator' ? operator : admin;
       const paths = Array.from({ length: 20 }, (_, k) => `/api/v1/accounts?${query}&startIndex=${k * 20}`);
       const url = `${server.baseUrl}/api/v1/accounts?${query}`;
       await runLoad({ url, headers, clients: 20, seconds: 1, paths }); // warm-up
       const r = await runLoad({ url, headers, clients: 20, seconds: SECONDS, paths });
-      console.log(`| ${name} | 20 | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} |`);
+      console.log(row(name, 20, r));
     }
     console.log(`server RSS after the runs: ${server.rssMiB()} MiB`);
   } finally {

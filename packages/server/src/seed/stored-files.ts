@@ -16,11 +16,11 @@
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { CLASS_CUSTOMER_PRODUCTION, CLASS_CUSTOMER_STAGING, CLASS_EXPERIMENTAL, CLASS_INTERNAL_TESTING, type TBackupSoftware } from '@fleet/contracts';
+import { backupSoftwareOf } from '@fleet/contracts';
 import type { DbOrTx } from '../db/client.js';
 import { accounts, machines, sampleDataFiles } from '../db/schema.js';
 import { insertSeedBackupFiles, type NewBackupFile } from '../modules/backups/backups.repository.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { backupSoftwareOf } from '@fleet/contracts';
 import { backupObjectKey, sampleDataObjectKey } from '../storage/effects.js';
 import { seedOf, simulatedDump, simulatedSampleData } from '../storage/simulated-files.js';
 import { daysBefore } from './random.js';

@@ -46,7 +46,6 @@ const SOFTWARE: Record<TBackupSoftware, { label: string; fileTag: string; databa
 /** Simulated work per step, ms before SIM_AGENT_DELAY_MS scaling. */
 const WORK_MS = { dump: 4000, upload: 1500, download: 1500, restore: 5000, export: 4000 } as const;
 
-
 /** `20261103T040000Z`: a backup time as file names carry it. */
 const compactTime = (at: Date) => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
