@@ -16,6 +16,10 @@
  *    filters and sorts of issue 24 point 7) at 1 and 20 clients while the
  *    probes run (budget: p95 under 50 ms at 20), as admin; the request
  *    statistics also as operator (Customer Production hidden).
+ *
+ * `BENCH_FLEET_PAGES` (a regular expression) keeps the pages whose viewer name
+ * matches, `BENCH_PROBE_SECONDS` shortens the probes' window: for measuring one
+ * page's change.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -158,10 +162,14 @@ export async function benchFleet(): Promise<void> {
     console.log(`| rollups per hour (${targets.n} rows) | ${MiB(rollupPerHour)} |`);
     console.log(`| steady state: a day of raw + 8 days of rollups + statistics rows | ${MiB(rawPerHour * 25 + rollupPerHour * 192 + statistics)} |`);
 
+    // BENCH_FLEET_PAGES=<regular expression>: only the pages whose viewer name matches (and the operator's page when 'operator' does).
+    const only = process.env.BENCH_FLEET_PAGES ? new RegExp(process.env.BENCH_FLEET_PAGES, 'i') : null;
     for (const [viewer, path] of VIEWER_FIRST_PAGES) {
+      if (only && !only.test(viewer)) continue;
       console.log(`\n${viewer} viewer, first page: GET ${path}, probes running:\n`);
       await printClientsTable({ url: `${server.baseUrl}/api/v1${path}`, headers: { authorization: `Bearer ${bearer}` }, seconds: SECONDS });
     }
+    if (only && !only.test('operator')) return;
     const operator = await token(server.baseUrl, 'operator');
     console.log('\nthe same as operator (Customer Production hidden):\n');
     await printClientsTable({ url: `${server.baseUrl}/api/v1/request-statistics?limit=${VIEWER_PAGE_SIZE}`, headers: { authorization: `Bearer ${operator}` }, seconds: SECONDS });

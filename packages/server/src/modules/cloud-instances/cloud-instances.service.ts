@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { coalesce } from '../../lib/coalesce.js';
 import { notFound } from '../../lib/problem.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
 import { jsonText } from '../../lib/json-text.js';
@@ -26,9 +27,12 @@ export interface CloudInstanceService {
 }
 
 export function createCloudInstanceService({ db }: { db: Db }): CloudInstanceService {
+  /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
+  const pageText = coalesce((q: Parameters<typeof selectCloudInstancePageText>[1]) => selectCloudInstancePageText(db, q), (q) => JSON.stringify(q));
+
   async function page(principal: Principal, query: ListQuery): Promise<TCloudInstancesPage> {
     const cap = countCap(query, VIEWER_COUNT_AHEAD);
-    return jsonText(await selectCloudInstancePageText(db, { ...query, cap, hiddenClassIds: hiddenClassIds(principal) }));
+    return jsonText(await pageText({ ...query, cap, hiddenClassIds: hiddenClassIds(principal) }));
   }
 
   return {

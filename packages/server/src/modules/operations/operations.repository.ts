@@ -11,6 +11,7 @@
  */
 import { and, asc, desc, eq, inArray, isNull, notInArray, sql, type SQL } from 'drizzle-orm';
 import {
+  OPERATION_FILTER_STATUSES,
   OPERATIONS_COUNT_AHEAD,
   type TActivityTrail,
   type TOperation,
@@ -63,12 +64,20 @@ export interface OperationFilter {
   to?: string;
 }
 
-/** The rows of the viewer's statuses: a stored status, QUEUED (none, not pending, unfinished) or PENDING. */
+/**
+ * The rows of the viewer's statuses: a stored status, QUEUED (none, not
+ * pending, unfinished) or PENDING. The stored statuses are literals (each one
+ * of {@link OPERATION_FILTER_STATUSES}, checked here), not parameters: a
+ * generic plan could not use the partial index of the failures
+ * (`operations_class_failures_idx`) otherwise, and walked every operation
+ * in the viewer's order to find a class's few failures (issue 24, bench/fleet).
+ */
 function statusCondition(statuses: TOperationFilterStatus[]): SQL | undefined {
   if (statuses.length === 0) return undefined;
   const stored = statuses.filter((s) => s !== 'QUEUED' && s !== 'PENDING');
+  for (const s of stored) if (!OPERATION_FILTER_STATUSES.includes(s)) throw new Error(`Unknown operation status ${s}`);
   const parts = [
-    stored.length > 0 ? inArray(sql`o.status`, stored) : undefined,
+    stored.length > 0 ? sql.raw(`o.status in (${stored.map((s) => `'${s}'`).join(', ')})`) : undefined,
     statuses.includes('QUEUED') ? sql`(o.status is null and not o.pending and o.finished_at is null)` : undefined,
     statuses.includes('PENDING') ? sql`(o.status is null and o.pending)` : undefined,
   ].filter((x): x is SQL => x !== undefined);

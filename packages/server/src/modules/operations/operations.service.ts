@@ -51,6 +51,7 @@ import { ZCreateAmiRequest, ZForcePopulateRequest, ZRestoreBackupRequest, ZTestL
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { coalesce } from '../../lib/coalesce.js';
 import { conflict, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import { jsonText } from '../../lib/json-text.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -131,6 +132,9 @@ export function createOperationService({
   operations: OperationQueue;
   events: TaskEvents;
 }): OperationService {
+  /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
+  const operationPageText = coalesce((q: Parameters<typeof repo.selectOperationPageText>[1]) => repo.selectOperationPageText(db, q), (q) => JSON.stringify(q));
+
   async function mustFind(tx: DbOrTx, principal: Principal, id: number, forUpdate = false): Promise<VisibleMachine> {
     const found = await findVisibleMachine(tx, { id, hiddenClassIds: hiddenClassIds(principal), forUpdate });
     if (!found) throw notFound(`Machine ${id}`);
@@ -296,7 +300,7 @@ export function createOperationService({
       return repo.selectMachineOperations(db, { machineId, ...query });
     },
 
-    list: async ({ principal, query }) => jsonText(await repo.selectOperationPageText(db, { ...query, hiddenClassIds: hiddenClassIds(principal) })),
+    list: async ({ principal, query }) => jsonText(await operationPageText({ ...query, hiddenClassIds: hiddenClassIds(principal) })),
 
     async decideMany({ principal, decision, operationIds }) {
       const decided: TOperation[] = [];

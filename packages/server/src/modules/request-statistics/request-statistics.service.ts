@@ -12,6 +12,7 @@
 import type { TMachineRequestStatisticsResponse, TRequestStatistic, TRequestStatisticsPage } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { coalesce } from '../../lib/coalesce.js';
 import { notFound } from '../../lib/problem.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
 import { windowFigures } from '../../engine/probes/windows.js';
@@ -50,18 +51,26 @@ export function toStatistic(r: StatisticRow, now: Date): TRequestStatistic {
 
 /** `now` is the clock the hour, day and week windows end at (a test's own). */
 export function createRequestStatisticsService({ db, now = () => new Date() }: { db: Db; now?: () => Date }): RequestStatisticsService {
-  return {
-    async list({ principal, query }) {
+  /**
+   * A page with the windows ending when its read begins; the consoles polling
+   * the same page share each read (lib/coalesce.ts), so the clock is read by
+   * the read, not by the callers it answers.
+   */
+  const readPage = coalesce(
+    async (q: Omit<Parameters<typeof selectStatisticsPage>[1], 'now'>) => {
       const at = now();
-      const page = await selectStatisticsPage(db, { ...query, hiddenClassIds: hiddenClassIds(principal), now: at });
+      const page = await selectStatisticsPage(db, { ...q, now: at });
       return { items: page.rows.map((r) => toStatistic(r, at)), totalItems: page.total, totalCapped: page.capped };
     },
+    (q) => JSON.stringify(q),
+  );
+  return {
+    list: ({ principal, query }) => readPage({ ...query, hiddenClassIds: hiddenClassIds(principal) }),
     async machine({ principal, machineId, query }) {
       const hidden = hiddenClassIds(principal);
       if (!(await findVisibleMachine(db, { id: machineId, hiddenClassIds: hidden }))) throw notFound(`Machine ${machineId}`);
-      const at = now();
-      const page = await selectStatisticsPage(db, { ...query, machineId, hiddenClassIds: hidden, now: at });
-      return { items: page.rows.map((r) => toStatistic(r, at)), totalItems: page.total };
+      const { items, totalItems } = await readPage({ ...query, machineId, hiddenClassIds: hidden });
+      return { items, totalItems };
     },
   };
 }

@@ -28,6 +28,7 @@ import type { ZVersionStatesQuery, ZVersionStatesViewerQuery } from '@fleet/cont
 import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
+import { coalesce } from '../../lib/coalesce.js';
 import { notFound } from '../../lib/problem.js';
 import { jsonText } from '../../lib/json-text.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
@@ -44,6 +45,9 @@ export interface VersionStateService {
 }
 
 export function createVersionStateService({ db }: { db: Db }): VersionStateService {
+  /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
+  const viewerPageText = coalesce((q: Parameters<typeof repo.selectViewerPageText>[1]) => repo.selectViewerPageText(db, q), (q) => JSON.stringify(q));
+
   async function visible(principal: Principal, machineId: number): Promise<Machine> {
     const found = await findVisibleMachine(db, { id: machineId, hiddenClassIds: hiddenClassIds(principal) });
     if (!found) throw notFound(`Machine ${machineId}`);
@@ -102,7 +106,7 @@ export function createVersionStateService({ db }: { db: Db }): VersionStateServi
     async viewer({ principal, query }) {
       const cap = countCap(query, VIEWER_COUNT_AHEAD);
       return jsonText(
-        await repo.selectViewerPageText(db, {
+        await viewerPageText({
           hiddenClassIds: hiddenClassIds(principal),
           machineId: query.machineId,
           classId: query.classId,
