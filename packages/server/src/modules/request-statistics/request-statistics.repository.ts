@@ -72,38 +72,18 @@ function rowConditions(f: StatisticsFilter): SQL {
 }
 
 /**
- * The ids of a `lastUpdate` page from candidates: the `candidates` rows
- * (a placeholder) first in that order among the rows alone, a top-N sort of
- * `request_statistics` without a join, then those of them with a visible
- * machine of the filter's class, in the same order. Sorting every row joined
- * to its machine and account (a hash over 100,000 machines) cost about 55 ms a
- * page on the scale fleet; the candidates about 15. A page the candidates do not
- * fill (too many of them invisible, or of another class) is asked again of
- * {@link matching} (see {@link selectStatisticsPage}).
- */
-function candidateMatching(f: StatisticsFilter, o: StatisticsOrder): SQL {
-  const dir = sql.raw(o.order === 'asc' ? 'asc' : 'desc');
-  return sql`select c.machine_id, c.kind from (
-      select rs.machine_id, rs.kind, rs.last_at from request_statistics rs where ${rowConditions(f)}
-      order by rs.last_at ${dir}, rs.machine_id ${dir}, rs.kind ${dir} limit ${sql.placeholder('candidates')}::int) c
-    join request_statistics rs on rs.machine_id = c.machine_id and rs.kind = c.kind
-    join machines m on m.id = c.machine_id join accounts a on a.id = m.account_id
-    where ${conditions(f)} order by c.last_at ${dir}, c.machine_id ${dir}, c.kind ${dir}`;
-}
-
-/**
  * The ids of the matching rows in page order:
  * - no sort: machine id, launcher first (the primary key, or the failures'
  *   partial index, walked either way);
  * - `machine`: the machine's name, then id, walking `machines_live_name_idx`
  *   and each machine's rows by the primary key;
- * - `lastUpdate`: the last probe's time, newest first. Not indexed: an index
- *   on `last_at`, which every probe changes, would end the tick's HOT updates
- *   (`request_statistics` keeps room on its pages for them, migration 0018)
- *   and made its update of a batch about twice as slow (4.3 ms → 10.5 ms for
- *   1,446 rows in a table of 87,000), all day long; so this order sorts the
- *   matching rows (about 30 to 60 ms a page at 87,000 URLs, measured on the
- *   shared 2-core box).
+ * - `lastUpdate`: the last probe's time, newest first, walking
+ *   `request_statistics_last_at_idx` either way (migration 0044). Every probe
+ *   changes `last_at`, so that index ends the tick's HOT updates: an update of
+ *   a batch of 1,446 rows went from about 4.3 to 10.5 ms (a second's probes,
+ *   about 1 % of a core). Without it the order sorted every row: 35 ms a
+ *   page on the scale fleet, 100 ms p95 at 20 clients (bench/fleet,
+ *   2026-11-30).
  */
 function matching(f: StatisticsFilter, o: StatisticsOrder): SQL {
   const desc = o.order === 'desc' || (o.sort === 'lastUpdate' && o.order === undefined);
@@ -166,10 +146,10 @@ function pageStatement(ids: SQL, counted: SQL): SQL {
     order by p.n`;
 }
 
-/** The page and count statements of each shape in use, written out once (db/prepared.ts); `candidates` for the `lastUpdate` order. */
-const statements = new Map<string, { page: CompiledStatement; count: CompiledStatement; candidates?: CompiledStatement }>();
+/** The page and count statements of each shape in use, written out once (db/prepared.ts). */
+const statements = new Map<string, { page: CompiledStatement; count: CompiledStatement }>();
 
-function statementsOf(f: StatisticsFilter, o: StatisticsOrder): { page: CompiledStatement; count: CompiledStatement; candidates?: CompiledStatement } {
+function statementsOf(f: StatisticsFilter, o: StatisticsOrder): { page: CompiledStatement; count: CompiledStatement } {
   const key = shape(f, o);
   let compiled = statements.get(key);
   if (!compiled) {
@@ -177,19 +157,11 @@ function statementsOf(f: StatisticsFilter, o: StatisticsOrder): { page: Compiled
     compiled = {
       page: compileStatement(pageStatement(matching(f, o), counted)),
       count: compileStatement(sql`select (${cappedCount(counted, sql.placeholder('cap'))}) as total`),
-      candidates: o.sort === 'lastUpdate' ? compileStatement(pageStatement(candidateMatching(f, o), counted)) : undefined,
     };
     statements.set(key, compiled);
   }
   return compiled;
 }
-
-/**
- * How many rows a `lastUpdate` page takes as candidates: eight times the rows
- * up to its end, and 200 more (a fifth of the fleet's machines hidden from a
- * user, or a class of a sixth of them, still fills a first page).
- */
-export const candidateCount = (page: { startIndex: number; limit: number }) => (page.startIndex + page.limit) * 8 + 200;
 
 type Raw = {
   machine_id: number;
@@ -223,13 +195,11 @@ const counts = (n: number, ok: number, latSum: number): Counts => ({ n: Number(n
  * counted at most `REQUEST_STATISTICS_COUNT_AHEAD` past the page (`capped`:
  * there are at least that many). One prepared statement: the page (with the
  * rollups of its rows only) and the capped count; a page past the end counts
- * on its own. By last update the page is first taken from candidates
- * ({@link candidateMatching}; `candidates` rows, {@link candidateCount} unless
- * given), and asked again of every row when they do not fill it.
+ * on its own.
  */
 export async function selectStatisticsPage(
   db: Db,
-  q: StatisticsFilter & StatisticsOrder & { startIndex: number; limit: number; now: Date; candidates?: number },
+  q: StatisticsFilter & StatisticsOrder & { startIndex: number; limit: number; now: Date },
 ): Promise<{ rows: StatisticRow[]; total: number; capped: boolean }> {
   const { dayFrom, weekFrom, until } = rollupHours(q.now);
   const cap = countCap(q, REQUEST_STATISTICS_COUNT_AHEAD);
@@ -249,12 +219,7 @@ export async function selectStatisticsPage(
     from: q.from,
     to: q.to,
   };
-  let result = statement.candidates
-    ? await db.$client.query<Raw & { total: number }>(compiledQuery(statement.candidates, { ...values, candidates: q.candidates ?? candidateCount(q) }))
-    : undefined;
-  // The candidates answer when they fill the page as far as the total goes (the total is counted apart from them).
-  const full = (rows: { total: number }[]) => rows.length > 0 && rows.length === Math.min(q.limit, rows[0]!.total - q.startIndex);
-  if (!result || !full(result.rows)) result = await db.$client.query<Raw & { total: number }>(compiledQuery(statement.page, values));
+  const result = await db.$client.query<Raw & { total: number }>(compiledQuery(statement.page, values));
   let total = result.rows[0]?.total;
   if (total === undefined) {
     // A page past the end has no row to carry the total.

@@ -1,0 +1,1 @@
+CREATE INDEX "request_statistics_last_at_idx" ON "request_statistics" USING btree ("last_at","machine_id","kind");
