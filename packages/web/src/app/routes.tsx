@@ -6,7 +6,8 @@
  * `build/route-pages.ts` reads it at build time (the route preload, the benches):
  * keep one entry with its `page: () => import()` per line.
  */
-import type { ComponentType, ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Spin } from 'antd';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
 import {
@@ -124,23 +125,50 @@ export const APP_ROUTES: AppRoute[] = [
   { path: 'account-settings', title: 'Account Settings', hideInMenu: true, page: () => import('./AccountSettingsPage') },
 ];
 
-/** Route `lazy` of a page loader: the page module is fetched on first visit. */
+/** Route `lazy` of a page loader: the page module is fetched on first visit, and the route renders once it has loaded (the login page, the shell). */
 export function lazyPage(load: PageLoader): RouteObject['lazy'] {
   return async () => ({ Component: (await load()).default });
 }
 
-/** Turns a table entry into a React Router route (index redirect, handle, lazy page). */
+/** What the content area shows while a page's code loads (a first visit; a later one keeps the previous page up meanwhile). */
+function PageLoading() {
+  return (
+    <div style={{ display: 'grid', placeItems: 'center', minHeight: 320 }}>
+      <Spin aria-label="Loading page" />
+    </div>
+  );
+}
+
+/**
+ * The element of a page inside the shell (issue 26 point 2): the page's module
+ * loads under Suspense (`React.lazy`), so the shell (side menu, fleet
+ * counters, standby banner) paints as soon as its own code and reads are in,
+ * instead of waiting for the page's module as a route `lazy` would (the whole
+ * matched tree renders only when every `lazy` of the match has resolved).
+ * React Router updates its state in a transition, so moving to a page whose
+ * code has not loaded yet keeps the current page up until it has.
+ */
+export function lazyPageElement(load: PageLoader): ReactNode {
+  const Page = lazy(load);
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+/** Turns a table entry into a React Router route (index redirect, handle, the page under Suspense). */
 export function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { title: route.title, permission: route.permission, prefetch: route.prefetch };
   if (route.children) {
     const index: RouteObject[] = route.indexPage
-      ? [{ index: true, lazy: lazyPage(route.indexPage) }]
+      ? [{ index: true, element: lazyPageElement(route.indexPage) }]
       : route.redirect
         ? [{ index: true, element: <Navigate to={route.redirect} replace /> }]
         : [];
     return { path: route.path, handle, children: [...index, ...route.children.map(toRouteObject)] };
   }
-  return { path: route.path, handle, lazy: route.page ? lazyPage(route.page) : undefined };
+  return { path: route.path, handle, element: route.page ? lazyPageElement(route.page) : undefined };
 }
 
 /** The handle of a matched route, if it has one. */

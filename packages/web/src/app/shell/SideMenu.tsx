@@ -25,14 +25,17 @@ function toItems(routes: AppRoute[], parentPath: string, keep: string[] = []): M
 
 /**
  * A sidebar link. Inside a group with `keepParams` (the viewers' selected
- * machine, spec 2 §2.1), a link to a sibling of the current page keeps those
- * query parameters. It reads the location itself, so that its address follows
+ * machine, spec 2 §2.1), a link to a sibling of the current page, or from the
+ * group's own path, keeps those query parameters. It reads the location itself, so that its address follows
  * the page even where the menu does not render it again (a closed group).
  */
 function MenuLink({ to, group, keep, title }: { to: string; group: string; keep: string[]; title: string }) {
   const { pathname, search } = useLocation();
   let kept = '';
-  if (keep.length > 0 && pathname.startsWith(`${group}/`)) {
+  // The group's own path too (`/viewer?machine=…`, which redirects to its first page): a page's code loads
+  // under Suspense in a transition (app/routes.tsx), so the menu may still show that location while the
+  // address already names the page.
+  if (keep.length > 0 && (pathname === group || pathname.startsWith(`${group}/`))) {
     const from = new URLSearchParams(search);
     const params = new URLSearchParams();
     for (const key of keep) {
