@@ -186,7 +186,9 @@ function report(rows: Row[]): void {
     const run = counted.find((r) => r.lcpMs === lcp);
     const element = run?.check.lcp ? `${run.check.lcp.what.replace(/\|/g, '\\|')} at ${run.check.lcp.ms} ms${/ant-spin/.test(run.check.lcp.what) ? ' (a spinner)' : ''}` : '—';
     const loading = counted.filter((r) => r.check.stillLoading).length;
+    const failures = [...new Set(counted.flatMap((r) => r.accessibilityFailures))];
     const notes = [
+      ...(failures.length > 0 ? [`accessibility audits failed: ${failures.join('; ').replace(/\|/g, '\\|')}`] : []),
       ...(loading > 0 ? [`a spinner or skeleton still shown in ${loading} of ${counted.length} runs`] : []),
       ...dropped.map((why) => `not counted: ${why.replace(/\|/g, '\\|')}`),
     ];

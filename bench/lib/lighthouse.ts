@@ -133,6 +133,8 @@ export interface ScreenRun {
   /** Performance and accessibility scores, 0–100 (accessibility `null` when not audited). */
   performance: number | null;
   accessibility: number | null;
+  /** The accessibility audits that failed (`id: title (the first element's selector)`), when audited. */
+  accessibilityFailures: string[];
   lcpMs: number | null;
   cls: number | null;
   tbtMs: number | null;
@@ -176,6 +178,12 @@ function numbers(lhr: Result): Omit<ScreenRun, 'check'> {
     return typeof s === 'number' ? Math.round(s * 100) : null;
   };
   const value = (id: string) => lhr.audits[id]?.numericValue ?? null;
+  const failed = ACCESSIBILITY_AUDITS.filter((id) => lhr.audits[id]?.score === 0).map((id) => {
+    const audit = lhr.audits[id]!;
+    const items = audit.details?.type === 'table' ? audit.details.items : [];
+    const node = items[0]?.node as { selector?: string } | undefined;
+    return `${id}: ${audit.title}${node?.selector ? ` (${node.selector})` : ''}`;
+  });
   const details = lhr.audits['network-requests']?.details;
   const rows = details?.type === 'table' ? details.items : [];
   const scripts = rows
@@ -186,6 +194,7 @@ function numbers(lhr: Result): Omit<ScreenRun, 'check'> {
     error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : undefined,
     performance: score('performance'),
     accessibility: score('accessibility'),
+    accessibilityFailures: failed,
     lcpMs: value('largest-contentful-paint'),
     cls: value('cumulative-layout-shift'),
     tbtMs: value('total-blocking-time'),
