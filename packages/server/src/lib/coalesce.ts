@@ -53,3 +53,13 @@ export function coalesce<A, T>(load: (argument: A) => Promise<T>, keyOf: (argume
     return next;
   };
 }
+
+/**
+ * `read(db, query)` shared as {@link coalesce} shares it, keyed by the query as
+ * JSON: the query must hold everything the answer depends on (its filters,
+ * page and the caller's visibility). The list pages polled by many consoles
+ * (machines, issues, operations, states, cloud instances) read through it.
+ */
+export function sharedRead<D, Q, T>(read: (db: D, query: Q) => Promise<T>, db: D): (query: Q) => Promise<T> {
+  return coalesce((query: Q) => read(db, query), (query) => JSON.stringify(query));
+}

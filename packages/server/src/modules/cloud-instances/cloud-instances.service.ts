@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { coalesce } from '../../lib/coalesce.js';
+import { sharedRead } from '../../lib/coalesce.js';
 import { notFound } from '../../lib/problem.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
 import { jsonText } from '../../lib/json-text.js';
@@ -28,7 +28,7 @@ export interface CloudInstanceService {
 
 export function createCloudInstanceService({ db }: { db: Db }): CloudInstanceService {
   /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
-  const pageText = coalesce((q: Parameters<typeof selectCloudInstancePageText>[1]) => selectCloudInstancePageText(db, q), (q) => JSON.stringify(q));
+  const pageText = sharedRead(selectCloudInstancePageText, db);
 
   async function page(principal: Principal, query: ListQuery): Promise<TCloudInstancesPage> {
     const cap = countCap(query, VIEWER_COUNT_AHEAD);

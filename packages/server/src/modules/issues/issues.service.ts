@@ -17,7 +17,7 @@
 import type { TIssue, TIssueLogsPage, TIssueSort, TIssuesPage, TIssueStatus, TIssueTagSuggestions, TSortOrder } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { coalesce } from '../../lib/coalesce.js';
+import { sharedRead } from '../../lib/coalesce.js';
 import { notFound } from '../../lib/problem.js';
 import { jsonText } from '../../lib/json-text.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -54,7 +54,7 @@ export interface IssueService {
 
 export function createIssueService({ db, audit }: { db: Db; audit: AuditService }): IssueService {
   /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
-  const pageText = coalesce((q: Parameters<typeof repo.selectIssuePageText>[1]) => repo.selectIssuePageText(db, q), (q) => JSON.stringify(q));
+  const pageText = sharedRead(repo.selectIssuePageText, db);
 
   return {
     list: async ({ principal, query }) => jsonText(await pageText({ ...query, hiddenClassIds: hiddenClassIds(principal) })),

@@ -50,7 +50,7 @@ import { creatableMachines, newMachineValues } from './machine-plan.js';
 import { defaultsFor } from '../machine-configs/config-rules.js';
 import { selectComponentDefinitions, selectSubstitutionFacts } from '../machine-configs/machine-configs.repository.js';
 import { jsonText } from '../../lib/json-text.js';
-import { coalesce } from '../../lib/coalesce.js';
+import { sharedRead } from '../../lib/coalesce.js';
 import { applyDesiredState } from '../../engine/desired-state/desired-state.js';
 import type { MachineFilter } from './fleet-counts.js';
 
@@ -114,7 +114,7 @@ export function createMachineService({
   grafanaUrl?: string | null;
 }): MachineService {
   /** A page as JSON text; the consoles polling the same list share each read (lib/coalesce.ts). */
-  const pageText = coalesce((q: Parameters<typeof selectMachinePageText>[1]) => selectMachinePageText(db, q), (q) => JSON.stringify(q));
+  const pageText = sharedRead(selectMachinePageText, db);
 
   async function mustFind(tx: DbOrTx, principal: Principal, id: number, opts: { accountId?: number; forUpdate?: boolean } = {}) {
     const found = await repo.findVisibleMachine(tx, { id, hiddenClassIds: hiddenClassIds(principal), ...opts });

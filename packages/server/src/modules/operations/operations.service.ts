@@ -51,7 +51,7 @@ import { ZCreateAmiRequest, ZForcePopulateRequest, ZRestoreBackupRequest, ZTestL
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { coalesce } from '../../lib/coalesce.js';
+import { sharedRead } from '../../lib/coalesce.js';
 import { conflict, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import { jsonText } from '../../lib/json-text.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -133,7 +133,7 @@ export function createOperationService({
   events: TaskEvents;
 }): OperationService {
   /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
-  const operationPageText = coalesce((q: Parameters<typeof repo.selectOperationPageText>[1]) => repo.selectOperationPageText(db, q), (q) => JSON.stringify(q));
+  const operationPageText = sharedRead(repo.selectOperationPageText, db);
 
   async function mustFind(tx: DbOrTx, principal: Principal, id: number, forUpdate = false): Promise<VisibleMachine> {
     const found = await findVisibleMachine(tx, { id, hiddenClassIds: hiddenClassIds(principal), forUpdate });

@@ -28,7 +28,7 @@ import type { ZVersionStatesQuery, ZVersionStatesViewerQuery } from '@fleet/cont
 import { countCap } from '../../db/capped-count.js';
 import type { Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
-import { coalesce } from '../../lib/coalesce.js';
+import { sharedRead } from '../../lib/coalesce.js';
 import { notFound } from '../../lib/problem.js';
 import { jsonText } from '../../lib/json-text.js';
 import { findVisibleMachine } from '../machines/machines.repository.js';
@@ -46,7 +46,7 @@ export interface VersionStateService {
 
 export function createVersionStateService({ db }: { db: Db }): VersionStateService {
   /** A page as JSON text; the consoles polling the same page share each read (lib/coalesce.ts). */
-  const viewerPageText = coalesce((q: Parameters<typeof repo.selectViewerPageText>[1]) => repo.selectViewerPageText(db, q), (q) => JSON.stringify(q));
+  const viewerPageText = sharedRead(repo.selectViewerPageText, db);
 
   async function visible(principal: Principal, machineId: number): Promise<Machine> {
     const found = await findVisibleMachine(db, { id: machineId, hiddenClassIds: hiddenClassIds(principal) });
