@@ -184,9 +184,9 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
       const texts = await items(page).allInnerTexts();
       expect(texts.every((text) => text.includes(`by ${user}`))).toBe(true);
       expect(await selectText(page.locator('body'), 'User')).toContain(user);
-      // The picker shows what was typed with its zone (issue 24 point 8).
-      expect(await page.getByPlaceholder('From', { exact: true }).inputValue()).toBe(`${localDateTime(from)} ${shownZone(from)}`);
-      expect(await page.getByPlaceholder('To', { exact: true }).inputValue()).toBe(`${localDateTime(to)} ${shownZone(to)}`);
+      // The picker shows what was typed with its zone (issue 24 point 8), once it has read the URL (after a reload).
+      await expect.poll(() => page.getByPlaceholder('From', { exact: true }).inputValue()).toBe(`${localDateTime(from)} ${shownZone(from)}`);
+      await expect.poll(() => page.getByPlaceholder('To', { exact: true }).inputValue()).toBe(`${localDateTime(to)} ${shownZone(to)}`);
     };
     await check();
     const url = page.url();

@@ -15,8 +15,8 @@ import type { Page } from 'playwright-core';
 import type { TCreateAccountRequest, TListMachinesResponse, TMachine, TTaskListResponse } from '@fleet/contracts';
 import { adminToken, api, apiToken, baseUrl, createAccount, signIn } from './browser.js';
 
-/** The machine's row in the machines panel. */
-export const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);
+/** The machine's row in the machines panel (a `tr`, or a `div` in the Updater's virtual table). */
+export const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-row[data-row-key="${machine.id}"]`);
 
 /** Signs `user` in on the account of `machine` and waits for the machine's row, at most `timeout` ms. */
 export async function openMachineAccount(page: Page, user: string, machine: TMachine, timeout: number) {

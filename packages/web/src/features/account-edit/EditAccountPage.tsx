@@ -17,7 +17,8 @@ import { Alert, Button, Card, Flex, Modal, Skeleton, Tabs, Tag, Typography } fro
 import { DeleteOutlined } from '@ant-design/icons';
 import { useNavigate, useParams } from 'react-router';
 import { useSearchParams } from '../../lib/use-search-params';
-import { CLASS_ADD_ON } from '@fleet/contracts';
+import { memo } from 'react';
+import { CLASS_ADD_ON, type TAccountDetail } from '@fleet/contracts';
 import { errorText } from '../../app/api-client';
 import { useAuth } from '../../app/auth/auth-context';
 import { HOME_PATH } from '../../app/routes';
@@ -28,7 +29,7 @@ import { useAccount } from './api/queries';
 import { ServicesTab } from './components/ServicesTab';
 import { SitesTab } from './components/SitesTab';
 import { deleteConfirmText } from '../accounts/delete-account';
-import { useSectionForms } from '../account-settings/shared/section-forms';
+import { useSectionForms, type SectionForms } from '../account-settings/shared/section-forms';
 import { AccountPropertiesCard } from '../account-settings/properties/AccountPropertiesCard';
 import { LicenseSettingsCard } from '../account-settings/license/LicenseSettingsCard';
 import { ManageTemplatesButton } from '../templates/ManageTemplatesButton';
@@ -36,6 +37,7 @@ import { TemplatePicker } from '../templates/TemplatePicker';
 import { InstanceSettingsCard } from '../account-settings/instance/InstanceSettingsCard';
 import { BackupSettingsCard } from '../account-settings/backup/BackupSettingsCard';
 import { IdleScheduleCard } from '../account-settings/idle/IdleScheduleCard';
+import { DeferredRender, DeferredSequence } from '../../components/DeferredRender';
 
 const TABS = ['machines', 'sites', 'services'] as const;
 const readTab = oneOf(TABS);
@@ -123,34 +125,72 @@ export default function EditAccountPage() {
           <Tabs activeKey={tab} onChange={setTab} items={tabs} destroyOnHidden />
         )}
       </Card>
-      <AccountPropertiesCard account={a} form={forms.properties} canWrite={canWrite} />
-      <LicenseSettingsCard
-        account={a}
-        form={forms.license}
-        canWrite={canWrite}
-        templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
-      />
-      {a.classId !== CLASS_ADD_ON && (
-        <>
-          <InstanceSettingsCard
-            account={a}
-            form={forms.instance}
-            canWrite={canWrite}
-            templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
-          />
-          <BackupSettingsCard account={a} form={forms.backup} canWrite={canWrite} />
-          <IdleScheduleCard account={a} form={forms.idle} canWrite={canWrite} />
-        </>
-      )}
-      {canWrite && (
-        <Flex justify="end" gap={8} role="group" aria-label="Account actions">
-          <ManageTemplatesButton forms={forms} accountClassId={a.classId} existingAccount />
-          <Button danger icon={<DeleteOutlined aria-hidden />} onClick={confirmDelete}>
-            Delete Account
-          </Button>
-        </Flex>
-      )}
+      {/* The settings forms render after the page's top has painted (issue 26). */}
+      <DeferredRender fallback={<SettingsPlaceholder />}>
+        <SettingsCards account={a} forms={forms} canWrite={canWrite} />
+        {canWrite && (
+          <Flex justify="end" gap={8} role="group" aria-label="Account actions">
+            <ManageTemplatesButton forms={forms} accountClassId={a.classId} existingAccount />
+            <Button danger icon={<DeleteOutlined aria-hidden />} onClick={confirmDelete}>
+              Delete Account
+            </Button>
+          </Flex>
+        )}
+      </DeferredRender>
       {modalHolder}
     </Flex>
   );
 }
+
+interface SettingsCardsProps {
+  account: TAccountDetail;
+  forms: SectionForms;
+  canWrite: boolean;
+}
+
+/**
+ * The account's settings cards (spec 1 §2): rendered again only when the
+ * account, the forms or the permission change, not at each render of the page
+ * (the machines' live updates, the tab; about 250 ms for the five forms).
+ */
+const SettingsCards = memo(function SettingsCards({ account: a, forms, canWrite }: SettingsCardsProps) {
+  const cards = [
+    <AccountPropertiesCard key="properties" account={a} form={forms.properties} canWrite={canWrite} />,
+    <LicenseSettingsCard
+      key="license"
+      account={a}
+      form={forms.license}
+      canWrite={canWrite}
+      templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
+    />,
+  ];
+  if (a.classId !== CLASS_ADD_ON) {
+    cards.push(
+      <InstanceSettingsCard
+        key="instance"
+        account={a}
+        form={forms.instance}
+        canWrite={canWrite}
+        templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
+      />,
+      <BackupSettingsCard key="backup" account={a} form={forms.backup} canWrite={canWrite} />,
+      <IdleScheduleCard key="idle" account={a} form={forms.idle} canWrite={canWrite} />,
+    );
+  }
+  // One card a commit: no single long task for the five forms (issue 26).
+  return <DeferredSequence items={cards} fallback={<div aria-busy="true" style={{ minHeight: NEXT_CARDS_PLACEHOLDER_PX }} />} />;
+});
+
+/** Stands for the settings cards until they render: taller than the window, so nothing in view moves when they come. */
+function SettingsPlaceholder() {
+  return (
+    <Card aria-busy="true" aria-label="Loading account settings" style={{ minHeight: SETTINGS_PLACEHOLDER_PX }}>
+      <Skeleton active paragraph={{ rows: 10 }} />
+    </Card>
+  );
+}
+
+/** Height of the settings placeholder, pixels (the properties and license cards are about 1,100 px). */
+const SETTINGS_PLACEHOLDER_PX = 1100;
+/** Height kept for the cards after one that rendered, pixels (the smallest of them, the idle schedule, is about 400 px). */
+const NEXT_CARDS_PLACEHOLDER_PX = 900;

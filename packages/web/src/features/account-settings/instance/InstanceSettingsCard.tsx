@@ -19,7 +19,7 @@
  * Reload, and a newer section version when the account reloads while the user
  * has not edited the form (so that a reload never wipes edits).
  */
-import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Flex, Form, Modal, Typography, type FormInstance } from 'antd';
 import { CloudUploadOutlined } from '@ant-design/icons';
 import type { TAccountDetail, TMachineConfigInput, TSoftwareUpdateIssue } from '@fleet/contracts';
@@ -63,8 +63,14 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
   const [modal, modalHolder] = Modal.useModal();
   const config = account.machineConfig;
   const version = account.versions.instance;
+  // The first load, as the card first renders: its fields then mount with their values (`useSectionValues`).
+  const [firstVersion] = useState(() => {
+    if (!config) return undefined;
+    loadSection(form, config);
+    return version;
+  });
   /** The section version the form's values came from: the one a push names. */
-  const loadedVersion = useRef<number | undefined>(undefined);
+  const loadedVersion = useRef<number | undefined>(firstVersion);
 
   const load = useCallback(
     (values: TMachineConfigInput, sectionVersion: number) => {
@@ -74,8 +80,8 @@ export function InstanceSettingsCard({ account, form, canWrite, templatePicker }
     [form],
   );
 
-  // First load, and a newer version while the user has not edited the form. Versions
-  // only grow, so a render with data older than the form's is never loaded.
+  // The first load if the first render had no section, and a newer version while the user has not
+  // edited the form. Versions only grow, so a render with data older than the form's is never loaded.
   useEffect(() => {
     if (!config) return;
     const loaded = loadedVersion.current;

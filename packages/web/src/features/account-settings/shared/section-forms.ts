@@ -17,6 +17,7 @@
  * Dates and times are kept as the contract's strings; pickers convert inside
  * their `Form.Item` (`getValueProps` / `normalize`).
  */
+import { useMemo } from 'react';
 import { Form, type FormInstance } from 'antd';
 
 export interface SectionForms {
@@ -29,12 +30,12 @@ export interface SectionForms {
 
 export type SectionKey = keyof SectionForms;
 
-/** One antd form per section, for the page that shows the cards. */
+/** One antd form per section, for the page that shows the cards; the same object at every render (memoized cards keep it). */
 export function useSectionForms(): SectionForms {
   const [properties] = Form.useForm();
   const [license] = Form.useForm();
   const [instance] = Form.useForm();
   const [backup] = Form.useForm();
   const [idle] = Form.useForm();
-  return { properties, license, instance, backup, idle };
+  return useMemo(() => ({ properties, license, instance, backup, idle }), [properties, license, instance, backup, idle]);
 }

@@ -25,13 +25,13 @@ import { PINNED_ACTIONS_CLASS } from '../../../lib/use-mobile-layout';
 
 type Column = NonNullable<TableProps<TMachine>['columns']>[number];
 
-/** Switch columns: field, column title, and the word of the accessible name. */
-export const SWITCHES: { field: MachineSwitch; title: string; label: string }[] = [
-  { field: 'managed', title: 'Managed', label: 'Managed' },
-  { field: 'manualMaintenance', title: 'Maintenance', label: 'Maintenance' },
-  { field: 'turbo', title: 'Turbo', label: 'Turbo' },
-  { field: 'runSmokeTest', title: 'Smoke test', label: 'Run smoke test' },
-  { field: 'overseeTermination', title: 'Oversee termination', label: 'Oversee termination' },
+/** Switch columns: field, column title, the word of the accessible name, and the width that keeps the title on one line (px). */
+export const SWITCHES: { field: MachineSwitch; title: string; label: string; width: number }[] = [
+  { field: 'managed', title: 'Managed', label: 'Managed', width: 100 },
+  { field: 'manualMaintenance', title: 'Maintenance', label: 'Maintenance', width: 120 },
+  { field: 'turbo', title: 'Turbo', label: 'Turbo', width: 90 },
+  { field: 'runSmokeTest', title: 'Smoke test', label: 'Run smoke test', width: 110 },
+  { field: 'overseeTermination', title: 'Oversee termination', label: 'Oversee termination', width: 170 },
 ];
 
 const INSTANCE_COLORS: Record<TInstanceState, string> = {
@@ -64,22 +64,37 @@ export interface ColumnContext {
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
+/**
+ * The table's width, pixels: its columns' widths and antd's selection (32) and
+ * expand (48) columns. A virtual table (`MachinesTable` with `scrollY`) needs it
+ * as a number.
+ */
+export function machineTableWidth(columns: readonly Column[]): number {
+  return columns.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : 0), 32 + 48);
+}
+
 export function machineColumns(ctx: ColumnContext): Column[] {
   const columns: Column[] = [
     { key: 'id', title: 'ID', dataIndex: 'id', width: 70 },
-    ...(ctx.showAccount ? [{ key: 'account', title: 'Account', dataIndex: ['account', 'name'] } satisfies Column] : []),
+    ...(ctx.showAccount ? [{ key: 'account', title: 'Account', dataIndex: ['account', 'name'], width: 160, ellipsis: true } satisfies Column] : []),
     {
       key: 'name',
       title: 'Name',
+      width: 300,
+      // A long name is cut, its class tag kept in view.
       render: (_, m) => (
-        <span style={{ whiteSpace: 'nowrap' }}>
-          {m.name} <Tag>{m.class.name}</Tag>
+        <span className="machine-name-cell">
+          <span className="machine-name" title={m.name}>
+            {m.name}
+          </span>
+          <Tag>{m.class.name}</Tag>
         </span>
       ),
     },
     {
       key: 'status',
       title: 'Status',
+      width: 330,
       render: (_, m) => (
         <MachineStatusCell
           machine={m}
@@ -94,6 +109,7 @@ export function machineColumns(ctx: ColumnContext): Column[] {
     {
       key: 'tasks',
       title: 'Tasks',
+      width: 70,
       render: (_, m) => (
         // The name starts with the count it shows (label in name, WCAG 2.5.3).
         <Button size="small" type="link" aria-label={`${unfinishedTasks(m).length} — Tasks of ${m.name}`} onClick={() => ctx.onViewTasks(m)}>
@@ -101,17 +117,19 @@ export function machineColumns(ctx: ColumnContext): Column[] {
         </Button>
       ),
     },
-    { key: 'bundleVersion', title: 'Bundle version', dataIndex: 'bundleVersion', render: (v: string | null) => v ?? none },
+    { key: 'bundleVersion', title: 'Bundle version', dataIndex: 'bundleVersion', width: 140, ellipsis: true, render: (v: string | null) => v ?? none },
     {
       key: 'instance',
       title: 'Instance',
+      width: 110,
       render: (_, m) => (m.instance ? <Tag color={INSTANCE_COLORS[m.instance.status]}>{m.instance.status}</Tag> : none),
     },
     ...SWITCHES.map(
-      ({ field, title, label }): Column => ({
+      ({ field, title, label, width }): Column => ({
         key: field,
         title,
         align: 'center',
+        width,
         render: (_, m) => (
           <Switch
             size="small"
@@ -126,22 +144,26 @@ export function machineColumns(ctx: ColumnContext): Column[] {
     {
       key: 'isLauncher',
       title: 'Launcher',
+      width: 90,
       align: 'center',
       render: (_, m) => (m.isLauncher ? <CheckOutlined aria-label="Launcher" /> : null),
     },
-    { key: 'siteName', title: 'Site', dataIndex: 'siteName', render: (v: string | null) => v ?? none },
-    { key: 'cloudId', title: 'Instance ID', render: (_, m) => m.instance?.cloudId ?? none },
+    { key: 'siteName', title: 'Site', dataIndex: 'siteName', width: 180, ellipsis: true, render: (v: string | null) => v ?? none },
+    { key: 'cloudId', title: 'Instance ID', width: 190, ellipsis: true, render: (_, m) => m.instance?.cloudId ?? none },
     {
       key: 'instanceType',
       title: 'Instance type',
+      width: 190,
+      ellipsis: true,
       render: (_, m) => (m.cloudInstanceType ? `${m.cloudInstanceType.name} (${m.cloudInstanceType.storageSize} GB)` : none),
     },
-    { key: 'ipAddress', title: 'IP address', render: (_, m) => m.instance?.ipAddress || none },
+    { key: 'ipAddress', title: 'IP address', width: 130, render: (_, m) => m.instance?.ipAddress || none },
   ];
   if (ctx.canWrite || ctx.actions.length > 0) {
     columns.push({
       key: 'actions',
       title: 'Actions',
+      width: 130,
       fixed: ctx.actionsFixed,
       className: ctx.actionsFixed ? PINNED_ACTIONS_CLASS : undefined,
       render: (_, m) => (
