@@ -86,7 +86,16 @@ const toImage = (r: ImageRow): CloudImage => ({
   status: r.status as CloudImageState,
 });
 
-const toInstance = (r: Row): CloudInstance => ({
+/** The columns of an instance the provider answers with. */
+type InstanceFields = Pick<Row, 'cloudId' | 'machineId' | 'status' | 'region' | 'instanceTypeId' | 'hostName' | 'ipAddress' | 'privateIpAddress' | 'storageSize'>;
+
+/** {@link InstanceFields} in a raw statement, named as Drizzle names them. */
+const INSTANCE_COLUMNS = sql.raw(
+  'cloud_id as "cloudId", machine_id as "machineId", status, region, instance_type_id as "instanceTypeId", host_name as "hostName", ' +
+    'ip_address as "ipAddress", private_ip_address as "privateIpAddress", storage_size as "storageSize"',
+);
+
+const toInstance = (r: InstanceFields): CloudInstance => ({
   cloudId: r.cloudId,
   machineId: r.machineId,
   status: r.status as TInstanceState,
@@ -115,24 +124,23 @@ export function createSimulatedCloud({ db, delayMs = DEFAULT_SIM_DELAY_MS }: Sim
     }
   }
 
-  /** Applies the instance's transition if its time has come. */
-  async function settle(cloudId: string) {
-    await db
-      .update(cloudInstances)
-      .set({
-        status: sql`${cloudInstances.nextStatus}`,
-        nextStatus: null,
-        settlesAt: null,
-        updatedAt: sql`now()`,
-        active: sql`case when ${cloudInstances.nextStatus} = 'terminated' then false else ${cloudInstances.active} end`,
-        dnsReady: sql`case ${cloudInstances.nextStatus} when 'running' then true when 'terminated' then false else ${cloudInstances.dnsReady} end`,
-      })
-      .where(and(eq(cloudInstances.cloudId, cloudId), isNotNull(cloudInstances.nextStatus), lte(cloudInstances.settlesAt, sql`now()`)));
-  }
-
+  /**
+   * The instance, its transition settled if its time has come: one statement (the
+   * settling update's row, else the row as it is), where a settle and a select
+   * were two round trips on every describe (issue 23, tasks per second).
+   */
   async function read(cloudId: string): Promise<CloudInstance | undefined> {
-    await settle(cloudId);
-    const [row] = await db.select().from(cloudInstances).where(eq(cloudInstances.cloudId, cloudId));
+    const { rows } = await db.execute<InstanceFields>(sql`
+      with settled as (
+        update ${cloudInstances} set status = next_status, next_status = null, settles_at = null, updated_at = now(),
+          active = case when next_status = 'terminated' then false else active end,
+          dns_ready = case next_status when 'running' then true when 'terminated' then false else dns_ready end
+        where cloud_id = ${cloudId} and next_status is not null and settles_at <= now()
+        returning ${INSTANCE_COLUMNS})
+      select * from settled
+      union all
+      select ${INSTANCE_COLUMNS} from ${cloudInstances} where cloud_id = ${cloudId} and not exists (select 1 from settled)`);
+    const [row] = rows;
     return row && toInstance(row);
   }
 

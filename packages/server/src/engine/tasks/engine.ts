@@ -283,11 +283,34 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     return machineIds.length;
   }
 
+  /**
+   * Machines notified and not yet woken. One wake-up insert runs at a time and
+   * takes every machine notified while the one before ran: a burst of queued
+   * tasks (one NOTIFY each) costs a few inserts, not one per task. A wake-up
+   * lost here (the database away) is repaired by the sweep.
+   */
+  const notified = new Set<number>();
+  let waking: Promise<void> | undefined;
+  function wakeNotified(machineIds: number[]): void {
+    for (const id of machineIds) notified.add(id);
+    waking ??= (async () => {
+      try {
+        while (notified.size > 0) {
+          const batch = [...notified];
+          notified.clear();
+          await wake(batch).catch((err: unknown) => report('wake-up failed', err));
+        }
+      } finally {
+        waking = undefined;
+      }
+    })();
+  }
+
   async function listen(): Promise<void> {
     listener = await listenForMachines({
       connection: db.$client.options,
       channel: TASK_QUEUED_CHANNEL,
-      onMachines: (ids) => wake(ids).catch((err: unknown) => report('wake-up failed', err)),
+      onMachines: wakeNotified,
       log,
       what: 'task',
     });
