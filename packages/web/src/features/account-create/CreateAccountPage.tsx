@@ -26,25 +26,20 @@ import { ApiError } from '../../app/api-client';
 import { useToast } from '../../app/toast';
 import { fieldErrorLine } from '../account-settings/shared/use-push-section';
 import { showFieldErrors } from '../account-settings/shared/field-errors';
-import { SectionCard } from '../account-settings/shared/SectionCard';
 import { useSectionForms, type SectionForms, type SectionKey } from '../account-settings/shared/section-forms';
-import { PropertiesFields } from '../account-settings/properties/PropertiesFields';
-import { InstanceFields } from '../account-settings/instance/InstanceFields';
-import { InstanceTemplateGate, loadInstanceDefaults } from '../account-settings/instance/InstanceTemplateGate';
-import { LicenseFields } from '../account-settings/license/LicenseFields';
-import { BackupFields } from '../account-settings/backup/BackupFields';
-import { IdleFields } from '../account-settings/idle/IdleFields';
 import { useInstanceTypes } from '../machines/api/queries';
 import { ManageTemplatesButton } from '../templates/ManageTemplatesButton';
-import { TemplatePicker } from '../templates/TemplatePicker';
-import { generalTemplateToProperties } from '../templates/template-values';
 import { useSaveDraft } from './api/drafts';
 import { DraftPreview } from './components/DraftPreview';
 import { SitesFields } from './components/SitesFields';
+import { BackupSection, IdleSection, InstanceSection, LicenseSection, PropertiesSection } from './components/CreateSections';
+import { DeferredRender } from '../../components/DeferredRender';
+
+/** Height kept for the cards after Account Properties until they render, pixels (more than a window's height). */
+const LATER_SECTIONS_PLACEHOLDER_PX = 1200;
 import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
 
 /** The properties of a new account before anything is typed (spec 1 §9): a general template's defaults, no parent, no name yet. */
-const NEW_PROPERTIES = { ...generalTemplateToProperties(structuredClone(SCHEMA_VALUES.generalTemplateDefaults)), parentId: null, name: '', urlFriendlyName: '' };
 
 const ERROR_TITLE = 'The account could not be saved as a draft';
 
@@ -131,45 +126,14 @@ export default function CreateAccountPage() {
 
   const sections = (
     <Flex vertical gap={16}>
-      <SectionCard title="Account Properties">
-        <Form form={forms.properties} name="create-properties" layout="vertical" initialValues={NEW_PROPERTIES}>
-          <PropertiesFields mode="create" />
-        </Form>
-      </SectionCard>
-      {!addOn && (
-        <SectionCard title="Instance Settings">
-          <InstanceTemplateGate
-            open={instanceOpen}
-            onCustomize={() => {
-              if (!forms.instance.getFieldValue('keyType')) loadInstanceDefaults(forms.instance);
-              setInstanceOpen(true);
-            }}
-            onStartFromScratch={() => {
-              loadInstanceDefaults(forms.instance);
-              setInstanceOpen(true);
-            }}
-            templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} onPicked={() => setInstanceOpen(true)} />}
-          />
-          <Form form={forms.instance} name="create-instance" layout="vertical" disabled={!instanceOpen}>
-            <InstanceFields mode="create" disabled={!instanceOpen} autoTestBranch={autoTest ? autoTestBranch : null} />
-          </Form>
-        </SectionCard>
-      )}
-      <SectionCard title="License Settings" extra={<TemplatePicker kind="license-settings" form={forms.license} />}>
-        <Form form={forms.license} name="create-license" layout="vertical">
-          <LicenseFields mode="create" addOn={addOn} />
-        </Form>
-      </SectionCard>
-      {!addOn && (
-        <SectionCard title="Backup Settings">
-          <BackupFields form={forms.backup} mode="create" />
-        </SectionCard>
-      )}
-      {!addOn && (
-        <SectionCard title="Idle Schedule">
-          <IdleFields form={forms.idle} mode="create" />
-        </SectionCard>
-      )}
+      {/* The cards below the first render after the page has painted (issue 26). */}
+      <PropertiesSection form={forms.properties} />
+      <DeferredRender fallback={<div aria-busy="true" style={{ minHeight: LATER_SECTIONS_PLACEHOLDER_PX }} />}>
+        {!addOn && <InstanceSection form={forms.instance} open={instanceOpen} setOpen={setInstanceOpen} autoTestBranch={autoTest ? (autoTestBranch ?? null) : null} />}
+        <LicenseSection form={forms.license} addOn={addOn} />
+        {!addOn && <BackupSection form={forms.backup} />}
+        {!addOn && <IdleSection form={forms.idle} />}
+      </DeferredRender>
     </Flex>
   );
 
