@@ -3,8 +3,12 @@
  * painted (React's `useDeferredValue(true, false)`): its first render shows
  * `fallback`, then React renders `children` in slices it interrupts for input
  * and paint, so a screen's heavy lower part does not block the main thread as
- * one long task (issue 26: Total Blocking Time; the edit-account screen's
- * five settings forms took about 1 s of script at once).
+ * one long task (issue 26: Total Blocking Time; New Account's cards).
+ *
+ * The cost: what it holds appears later, the more so the busier the page
+ * (React renders it only when nothing more urgent waits). On edit account
+ * the settings cards appeared 0.4 to 0.9 s later this way, so they render
+ * at once there.
  *
  * Mount it where its content is known (after the data it shows arrived): the
  * deferred render starts when it mounts. Give `fallback` at least the height
@@ -17,23 +21,3 @@ export function DeferredRender({ children, fallback }: { children: ReactNode; fa
   return ready ? children : fallback;
 }
 
-/**
- * Renders `items` one after the other, each in its own background render
- * once the one before it is in the page ({@link DeferredRender} nested): the
- * work is cut into one commit per item instead of one for all. `fallback`
- * stands for the items not yet rendered.
- */
-export function DeferredSequence({ items, fallback }: { items: readonly ReactNode[]; fallback: ReactNode }) {
-  if (items.length === 0) return null;
-  const [first, ...rest] = items;
-  return (
-    <>
-      {first}
-      {rest.length > 0 && (
-        <DeferredRender fallback={fallback}>
-          <DeferredSequence items={rest} fallback={fallback} />
-        </DeferredRender>
-      )}
-    </>
-  );
-}

@@ -37,7 +37,6 @@ import { TemplatePicker } from '../templates/TemplatePicker';
 import { InstanceSettingsCard } from '../account-settings/instance/InstanceSettingsCard';
 import { BackupSettingsCard } from '../account-settings/backup/BackupSettingsCard';
 import { IdleScheduleCard } from '../account-settings/idle/IdleScheduleCard';
-import { DeferredRender, DeferredSequence } from '../../components/DeferredRender';
 
 const TABS = ['machines', 'sites', 'services'] as const;
 const readTab = oneOf(TABS);
@@ -125,18 +124,15 @@ export default function EditAccountPage() {
           <Tabs activeKey={tab} onChange={setTab} items={tabs} destroyOnHidden />
         )}
       </Card>
-      {/* The settings forms render after the page's top has painted (issue 26). */}
-      <DeferredRender fallback={<SettingsPlaceholder />}>
-        <SettingsCards account={a} forms={forms} canWrite={canWrite} />
-        {canWrite && (
-          <Flex justify="end" gap={8} role="group" aria-label="Account actions">
-            <ManageTemplatesButton forms={forms} accountClassId={a.classId} existingAccount />
-            <Button danger icon={<DeleteOutlined aria-hidden />} onClick={confirmDelete}>
-              Delete Account
-            </Button>
-          </Flex>
-        )}
-      </DeferredRender>
+      <SettingsCards account={a} forms={forms} canWrite={canWrite} />
+      {canWrite && (
+        <Flex justify="end" gap={8} role="group" aria-label="Account actions">
+          <ManageTemplatesButton forms={forms} accountClassId={a.classId} existingAccount />
+          <Button danger icon={<DeleteOutlined aria-hidden />} onClick={confirmDelete}>
+            Delete Account
+          </Button>
+        </Flex>
+      )}
       {modalHolder}
     </Flex>
   );
@@ -154,43 +150,27 @@ interface SettingsCardsProps {
  * (the machines' live updates, the tab; about 250 ms for the five forms).
  */
 const SettingsCards = memo(function SettingsCards({ account: a, forms, canWrite }: SettingsCardsProps) {
-  const cards = [
-    <AccountPropertiesCard key="properties" account={a} form={forms.properties} canWrite={canWrite} />,
-    <LicenseSettingsCard
-      key="license"
-      account={a}
-      form={forms.license}
-      canWrite={canWrite}
-      templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
-    />,
-  ];
-  if (a.classId !== CLASS_ADD_ON) {
-    cards.push(
-      <InstanceSettingsCard
-        key="instance"
-        account={a}
-        form={forms.instance}
-        canWrite={canWrite}
-        templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
-      />,
-      <BackupSettingsCard key="backup" account={a} form={forms.backup} canWrite={canWrite} />,
-      <IdleScheduleCard key="idle" account={a} form={forms.idle} canWrite={canWrite} />,
-    );
-  }
-  // One card a commit: no single long task for the five forms (issue 26).
-  return <DeferredSequence items={cards} fallback={<div aria-busy="true" style={{ minHeight: NEXT_CARDS_PLACEHOLDER_PX }} />} />;
-});
-
-/** Stands for the settings cards until they render: taller than the window, so nothing in view moves when they come. */
-function SettingsPlaceholder() {
   return (
-    <Card aria-busy="true" aria-label="Loading account settings" style={{ minHeight: SETTINGS_PLACEHOLDER_PX }}>
-      <Skeleton active paragraph={{ rows: 10 }} />
-    </Card>
+    <>
+      <AccountPropertiesCard account={a} form={forms.properties} canWrite={canWrite} />
+      <LicenseSettingsCard
+        account={a}
+        form={forms.license}
+        canWrite={canWrite}
+        templatePicker={<TemplatePicker kind="license-settings" form={forms.license} existingAccount accountClassId={a.classId} />}
+      />
+      {a.classId !== CLASS_ADD_ON && (
+        <>
+          <InstanceSettingsCard
+            account={a}
+            form={forms.instance}
+            canWrite={canWrite}
+            templatePicker={<TemplatePicker kind="instance-settings" form={forms.instance} existingAccount accountClassId={a.classId} />}
+          />
+          <BackupSettingsCard account={a} form={forms.backup} canWrite={canWrite} />
+          <IdleScheduleCard account={a} form={forms.idle} canWrite={canWrite} />
+        </>
+      )}
+    </>
   );
-}
-
-/** Height of the settings placeholder, pixels (the properties and license cards are about 1,100 px). */
-const SETTINGS_PLACEHOLDER_PX = 1100;
-/** Height kept for the cards after one that rendered, pixels (the smallest of them, the idle schedule, is about 400 px). */
-const NEXT_CARDS_PLACEHOLDER_PX = 900;
+});
