@@ -14,6 +14,12 @@
  * widths, `machineTableWidth`): a page of 100 machines rendered and laid out
  * every row at once, 1.3 s of script and 0.5 s of layout on a 2-core machine
  * (the Updater's Total Blocking Time, issue 26).
+ *
+ * Known limitations of the virtual table: its body rows are `div`s, not table
+ * rows (a screen reader reads them as text; every control keeps its name,
+ * e.g. `Turbo for {machine}`), and rows out of view are not in the page, so
+ * Tab goes from the last row in view to the pagination: scroll the list (its
+ * body takes the wheel and the arrow keys) to reach the others.
  */
 import { useDeferredValue } from 'react';
 import { Table, Typography } from 'antd';
