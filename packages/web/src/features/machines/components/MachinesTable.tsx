@@ -18,8 +18,8 @@
  * Known limitations of the virtual table: its body rows are `div`s, not table
  * rows (a screen reader reads them as text; every control keeps its name,
  * e.g. `Turbo for {machine}`), and rows out of view are not in the page, so
- * Tab goes from the last row in view to the pagination: scroll the list (its
- * body takes the wheel and the arrow keys) to reach the others.
+ * Tab goes from the last row in view to the pagination: the others are
+ * reached by scrolling the list.
  */
 import { useDeferredValue } from 'react';
 import { Table, Typography } from 'antd';
