@@ -87,12 +87,13 @@ const toImage = (r: ImageRow): CloudImage => ({
 });
 
 /** The columns of an instance the provider answers with. */
-type InstanceFields = Pick<Row, 'cloudId' | 'machineId' | 'status' | 'region' | 'instanceTypeId' | 'hostName' | 'ipAddress' | 'privateIpAddress' | 'storageSize'>;
+const INSTANCE_FIELDS = ['cloudId', 'machineId', 'status', 'region', 'instanceTypeId', 'hostName', 'ipAddress', 'privateIpAddress', 'storageSize'] as const;
+type InstanceFields = Pick<Row, (typeof INSTANCE_FIELDS)[number]>;
 
-/** {@link InstanceFields} in a raw statement, named as Drizzle names them. */
-const INSTANCE_COLUMNS = sql.raw(
-  'cloud_id as "cloudId", machine_id as "machineId", status, region, instance_type_id as "instanceTypeId", host_name as "hostName", ' +
-    'ip_address as "ipAddress", private_ip_address as "privateIpAddress", storage_size as "storageSize"',
+/** {@link InstanceFields} in a raw statement's select list: each column named as its field. */
+const INSTANCE_COLUMNS = sql.join(
+  INSTANCE_FIELDS.map((field) => sql`${sql.identifier(cloudInstances[field].name)} as ${sql.identifier(field)}`),
+  sql`, `,
 );
 
 const toInstance = (r: InstanceFields): CloudInstance => ({

@@ -34,12 +34,10 @@ import { DraftPreview } from './components/DraftPreview';
 import { SitesFields } from './components/SitesFields';
 import { BackupSection, IdleSection, InstanceSection, LicenseSection, PropertiesSection } from './components/CreateSections';
 import { DeferredRender } from '../../components/DeferredRender';
+import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
 
 /** Height kept for the cards after Account Properties until they render, pixels (more than a window's height). */
 const LATER_SECTIONS_PLACEHOLDER_PX = 1200;
-import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
-
-/** The properties of a new account before anything is typed (spec 1 §9): a general template's defaults, no parent, no name yet. */
 
 const ERROR_TITLE = 'The account could not be saved as a draft';
 
@@ -126,8 +124,8 @@ export default function CreateAccountPage() {
 
   const sections = (
     <Flex vertical gap={16}>
-      {/* The cards below the first render after the page has painted (issue 26). */}
       <PropertiesSection form={forms.properties} />
+      {/* The cards after the first render after the page has painted (issue 26). */}
       <DeferredRender fallback={<div aria-busy="true" style={{ minHeight: LATER_SECTIONS_PLACEHOLDER_PX }} />}>
         {!addOn && <InstanceSection form={forms.instance} open={instanceOpen} setOpen={setInstanceOpen} autoTestBranch={autoTest ? (autoTestBranch ?? null) : null} />}
         <LicenseSection form={forms.license} addOn={addOn} />

@@ -23,7 +23,7 @@ import { IdleFields } from '../../account-settings/idle/IdleFields';
 import { TemplatePicker } from '../../templates/TemplatePicker';
 import { generalTemplateToProperties } from '../../templates/template-values';
 
-/** A new account's properties: the general template's defaults, no parent, no name yet. */
+/** The properties of a new account before anything is typed (spec 1 §9): a general template's defaults, no parent, no name yet. */
 const NEW_PROPERTIES = { ...generalTemplateToProperties(structuredClone(SCHEMA_VALUES.generalTemplateDefaults)), parentId: null, name: '', urlFriendlyName: '' };
 
 export const PropertiesSection = memo(function PropertiesSection({ form }: { form: FormInstance }) {
