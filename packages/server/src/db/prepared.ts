@@ -15,7 +15,7 @@
  * callers pass lists as one array parameter, not one parameter per element.
  */
 import { createHash } from 'node:crypto';
-import { fillPlaceholders, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, getTableColumns, type SQL, type Table } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { listPoolOf, type Db, type DbOrTx } from './client.js';
@@ -36,6 +36,24 @@ export async function queryPrepared<T extends pg.QueryResultRow>(db: DbOrTx, sta
   if (!('$client' in db)) return (await db.execute(statement)).rows as T[];
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return (await listPoolOf(db).query<T>({ name: statementName(text), text, values: params })).rows;
+}
+
+/**
+ * Runs a raw `sql` statement as a named prepared statement on the pool, or on
+ * a transaction's own connection, and returns its rows as PostgreSQL types them
+ * (no mapping). PostgreSQL parses and plans it once per connection: for a
+ * statement that runs on every call of a hot route (the task queue's insert of
+ * a task with its activity), not for one whose text varies with its values.
+ */
+export async function executeNamed<T extends pg.QueryResultRow>(db: DbOrTx, statement: SQL): Promise<T[]> {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return (await connectionOf(db).query<T>({ name: statementName(text), text, values: params })).rows;
+}
+
+/** The pool, or the connection a Drizzle transaction runs on (its session's client). */
+function connectionOf(db: DbOrTx): pg.Pool | pg.PoolClient {
+  if ('$client' in db) return db.$client;
+  return (db as unknown as { session: { client: pg.PoolClient } }).session.client;
 }
 
 /**
@@ -69,6 +87,16 @@ export function compiledQuery(statement: CompiledStatement, values: Record<strin
 
 /**
  * Runs a compiled statement as a named prepared statement with `values` for its
+ * placeholders, on the pool or on a transaction's own connection, and returns
+ * its rows as PostgreSQL types them (no mapping). Throws when a placeholder has
+ * no value.
+ */
+export async function queryCompiled<T extends pg.QueryResultRow>(db: DbOrTx, statement: CompiledStatement, values: Record<string, unknown>): Promise<T[]> {
+  return (await connectionOf(db).query<T>(compiledQuery(statement, values))).rows;
+}
+
+/**
+ * Runs a compiled statement as a named prepared statement with `values` for its
  * placeholders, and returns its rows as PostgreSQL types them, each an array
  * of its columns in the select list's order (node-postgres `rowMode: 'array'`):
  * no object with named keys is made per row, which cost the machines page a
@@ -79,4 +107,43 @@ export function compiledQuery(statement: CompiledStatement, values: Record<strin
 export async function queryCompiledArrays(db: Db, statement: CompiledStatement, values: Record<string, unknown>): Promise<unknown[][]> {
   const result = await listPoolOf(db).query<unknown[]>({ ...compiledQuery(statement, values), rowMode: 'array' });
   return result.rows;
+}
+
+/**
+ * One Drizzle prepared query per database handle, built at its first use:
+ * `const byId = preparedPerDb((db) => db.select()....where(eq(t.id, sql.placeholder('id'))).prepare('t_by_id'))`,
+ * then `await byId(db).execute({ id })`. The query is written out once, not on
+ * every call (Drizzle's builder was a fifth of the task engine's CPU), and runs
+ * as a named prepared statement, planned once per pooled connection. For
+ * statements on the pool: a transaction's handle prepares its own.
+ */
+export function preparedPerDb<D extends object, Q>(prepare: (db: D) => Q): (db: D) => Q {
+  const byDb = new WeakMap<D, Q>();
+  return (db) => {
+    let query = byDb.get(db);
+    if (query === undefined) {
+      query = prepare(db);
+      byDb.set(db, query);
+    }
+    return query;
+  };
+}
+
+/**
+ * Maps a row of `table` as node-postgres answers a raw query (`select * from
+ * a_function_returning_the_table(...)`, keys the column names) to the row
+ * Drizzle would answer (keys the fields, values through each column's
+ * mapping). For statements Drizzle's builder cannot write, such as a select
+ * from a set-returning function.
+ */
+export function tableRowMapper<T extends Table>(table: T): (raw: Record<string, unknown>) => T['$inferSelect'] {
+  const columns = Object.entries(getTableColumns(table));
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [field, column] of columns) {
+      const value = raw[column.name];
+      row[field] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as T['$inferSelect'];
+  };
 }

@@ -27,6 +27,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-or
 import type { TInstanceState } from '@fleet/contracts';
 import type { Db } from '../../db/client.js';
 import { cloudImages, cloudInstances, instanceTypes, regions } from '../../db/schema.js';
+import { executeNamed } from '../../db/prepared.js';
 import { selectMachineTypes } from './catalogue.repository.js';
 import { CloudError, type CloudCall, type CloudImage, type CloudImageState, type CloudInstance, type CloudProvider } from './provider.js';
 
@@ -131,7 +132,8 @@ export function createSimulatedCloud({ db, delayMs = DEFAULT_SIM_DELAY_MS }: Sim
    * were two round trips on every describe (issue 23, tasks per second).
    */
   async function read(cloudId: string): Promise<CloudInstance | undefined> {
-    const { rows } = await db.execute<InstanceFields>(sql`
+    // Named: PostgreSQL plans it once per connection (it runs several times a task).
+    const rows = await executeNamed<InstanceFields>(db, sql`
       with settled as (
         update ${cloudInstances} set status = next_status, next_status = null, settles_at = null, updated_at = now(),
           active = case when next_status = 'terminated' then false else active end,

@@ -178,6 +178,7 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
       if (!handler) throw new TaskFailure(`Unknown task type ${row.type}`);
       if (!machine) throw new TaskFailure(`Machine ${row.machineId} does not exist`);
       const params = { ...row.params };
+      let firstCloudId: string | null | undefined = machine.activeCloudId;
       const ctx: TaskContext = {
         task: { id: row.id, type: row.type as TTaskType, params },
         machine,
@@ -197,7 +198,10 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
           Object.assign(params, patch);
         },
         async activeInstance() {
-          const cloudId = await selectActiveCloudId(db, machine.id);
+          // The first look takes the cloud id read with the machine after the claim; later ones read it
+          // again, since the handler may have launched or replaced the instance since.
+          const cloudId = firstCloudId !== undefined ? firstCloudId : await selectActiveCloudId(db, machine.id);
+          firstCloudId = undefined;
           return cloudId ? cloud.describe(cloudId) : undefined;
         },
         async waitFor(cloudId, state) {

@@ -4,7 +4,8 @@
  * the machine fields a finished task changes. Every write is idempotent.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { accounts, accountSettings, cloudInstances, machineCredentials, machines } from '../../db/schema.js';
 
 /** Instance type of a machine that names none: t2.medium, the spec's default (spec 1 §5). */
@@ -24,11 +25,15 @@ export interface MachineContext {
   region: string;
   /** Terminated (soft-deleted). */
   deleted: boolean;
+  /** Cloud id of the machine's active instance (the newest) when this was read, else null. */
+  activeCloudId: string | null;
 }
 
-export async function selectMachineContext(db: DbOrTx, machineId: number): Promise<MachineContext | undefined> {
-  const licensed = sql`${accountSettings.licenseConfig}->>'cloudInstanceType'`;
-  const [row] = await db
+const licensed = sql`${accountSettings.licenseConfig}->>'cloudInstanceType'`;
+
+/** The machine a task is for, read once per task (one statement, written out once). */
+const machineContextQuery = preparedPerDb((db: Db) =>
+  db
     .select({
       id: machines.id,
       name: machines.name,
@@ -40,11 +45,18 @@ export async function selectMachineContext(db: DbOrTx, machineId: number): Promi
       region: sql<string>`coalesce(${accountSettings.machineConfig}->>'region',
         (select c.region from ${cloudInstances} c where c.machine_id = ${machines.id} order by c.id desc limit 1), ${DEFAULT_REGION})`,
       deleted: sql<boolean>`${machines.deletedAt} is not null`,
+      activeCloudId: sql<string | null>`(select c.cloud_id from ${cloudInstances} c
+        where c.machine_id = ${machines.id} and c.active order by c.id desc limit 1)`,
     })
     .from(machines)
     .innerJoin(accounts, eq(accounts.id, machines.accountId))
     .leftJoin(accountSettings, eq(accountSettings.accountId, machines.accountId))
-    .where(eq(machines.id, machineId));
+    .where(eq(machines.id, sql.placeholder('machineId')))
+    .prepare('task_machine_context'),
+);
+
+export async function selectMachineContext(db: Db, machineId: number): Promise<MachineContext | undefined> {
+  const [row] = await machineContextQuery(db).execute({ machineId });
   return row;
 }
 

@@ -19,7 +19,8 @@
 import type { TTask, TTaskType } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import type { TaskEvents } from '../push/events.js';
-import { insertTasks, toTask } from './tasks.repository.js';
+import type { AuditEntry } from '../../modules/audit/audit.repository.js';
+import { insertTasks, insertTaskWithActivity, toTask, type NewTask, type TaskRow } from './tasks.repository.js';
 
 /** The machine a task is for, as queueing needs it. */
 export interface TaskMachine {
@@ -47,6 +48,13 @@ export interface QueuedTask {
 export interface TaskQueue {
   /** Inserts New tasks inside `tx`; engines hear of them when it commits. */
   enqueue(tx: DbOrTx, requests: TaskRequest[]): Promise<QueuedTask[]>;
+  /**
+   * Queues one task with the audit activity that caused it, in one statement
+   * (the activity's params get the task's `taskId`). Undefined, nothing
+   * written, when the machine is being terminated (an unfinished
+   * TerminateMachine task). Lock the machine row first.
+   */
+  enqueueWithActivity(tx: DbOrTx, request: TaskRequest, entry: AuditEntry): Promise<{ queued: QueuedTask; activityId: number } | undefined>;
   /** Emits TaskQueued for each task; call after the commit. */
   announce(queued: QueuedTask[]): void;
 }
@@ -65,23 +73,25 @@ export function describeTask(type: TTaskType, machineName: string, detail?: stri
   return `${VERBS[type]} ${machineName}${detail ? ` ${detail}` : ''}`;
 }
 
+const newTask = (r: TaskRequest): NewTask => ({
+  machineId: r.machine.id,
+  accountId: r.machine.accountId,
+  type: r.type,
+  description: r.description ?? describeTask(r.type, r.machine.name),
+  params: r.params,
+});
+
+const queuedTask = (row: TaskRow, r: TaskRequest): QueuedTask => ({ task: toTask(row), classIds: [r.machine.classId, r.machine.accountClassId] });
+
 export function createTaskQueue({ events }: { events: TaskEvents }): TaskQueue {
   return {
     async enqueue(tx, requests) {
-      const rows = await insertTasks(
-        tx,
-        requests.map((r) => ({
-          machineId: r.machine.id,
-          accountId: r.machine.accountId,
-          type: r.type,
-          description: r.description ?? describeTask(r.type, r.machine.name),
-          params: r.params,
-        })),
-      );
-      return rows.map((row, i) => ({
-        task: toTask(row),
-        classIds: [requests[i]!.machine.classId, requests[i]!.machine.accountClassId],
-      }));
+      const rows = await insertTasks(tx, requests.map(newTask));
+      return rows.map((row, i) => queuedTask(row, requests[i]!));
+    },
+    async enqueueWithActivity(tx, request, entry) {
+      const inserted = await insertTaskWithActivity(tx, newTask(request), entry);
+      return inserted && { queued: queuedTask(inserted.row, request), activityId: inserted.activityId };
     },
     announce(queued) {
       for (const q of queued) events.emit({ name: 'TaskQueued', task: q.task, classIds: q.classIds });

@@ -8,11 +8,13 @@
  * lease was taken over (its heartbeat went stale and another worker resumed the
  * task) can no longer change it.
  */
-import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql, type Placeholder } from 'drizzle-orm';
 import type { TTask, TTaskStatus, TTaskType } from '@fleet/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { machineTasks } from '../../db/schema.js';
+import { compileStatement, compiledQuery, executeNamed, preparedPerDb, tableRowMapper } from '../../db/prepared.js';
 import { raiseIssue } from '../issues/raise.js';
+import { activityInserts, type AuditEntry } from '../../modules/audit/audit.repository.js';
 
 export type TaskRow = typeof machineTasks.$inferSelect;
 
@@ -67,6 +69,37 @@ export async function insertTasks(tx: DbOrTx, tasks: NewTask[]): Promise<TaskRow
   return rows;
 }
 
+/** The claim's common case (see {@link claimNext}), a select from a function Drizzle's builder cannot write. */
+const CLAIM = compileStatement(sql`select * from claim_machine_task(${CLAIM_LOCK_NAMESPACE}, ${sql.placeholder('machineId')}, ${sql.placeholder('worker')})`);
+const taskRowOf = tableRowMapper(machineTasks);
+
+/**
+ * Queues one New task with the audit activity that caused it (DESIGN §12 one
+ * trail), in one statement inside the caller's transaction: the task (its
+ * `activityId` set), the activity (its params `entry.params` and `taskId`) and
+ * the accounts it names, and the NOTIFY of the task's machine (delivered on
+ * commit). Answers undefined, writing nothing, when the machine has a New or
+ * Running TerminateMachine task (spec 2 §4: it takes no new task); the check
+ * runs after the caller's lock of the machine row, with a snapshot of its own.
+ */
+export async function insertTaskWithActivity(tx: DbOrTx, task: NewTask, entry: AuditEntry): Promise<{ row: TaskRow; activityId: number } | undefined> {
+  const rows = await executeNamed<Record<string, unknown>>(tx, sql`
+    with caused_by as (select nextval(pg_get_serial_sequence('audit_activities', 'id'))::int as id),
+    task as (
+      insert into ${machineTasks} (machine_id, account_id, type, status, description, params, activity_id)
+      select ${task.machineId}, ${task.accountId}, ${task.type}, 'New', ${task.description}, ${JSON.stringify(task.params ?? {})}::jsonb, caused_by.id
+      from caused_by
+      where not exists (select 1 from ${machineTasks} t
+        where t.machine_id = ${task.machineId} and t.type = 'TerminateMachine' and t.status in ('New', 'Running'))
+      returning *
+    ),
+    ${activityInserts(entry, { id: sql`task.activity_id`, addParams: sql`jsonb_build_object('taskId', task.id)`, from: sql`task` })}
+    select task.*, pg_notify(${TASK_QUEUED_CHANNEL}, task.machine_id::text) from task`);
+  if (!rows[0]) return undefined;
+  const row = taskRowOf(rows[0]);
+  return { row, activityId: row.activityId! };
+}
+
 /** The outcome of a claim: the task to run, nothing to do, or another worker is running one. */
 export type Claim =
   | { kind: 'claimed'; task: TaskRow; resumed: boolean; abandoned: TaskRow[] }
@@ -88,6 +121,10 @@ export async function claimNext(
   db: Db,
   { machineId, worker, staleMs, maxAttempts }: { machineId: number; worker: string; staleMs: number; maxAttempts: number },
 ): Promise<Claim> {
+  // The common case in one round trip: the database function `claim_machine_task` (migration 0045) takes
+  // the lock and claims the oldest New task when none is Running.
+  const [claimed] = (await db.$client.query(compiledQuery(CLAIM, { machineId, worker }))).rows;
+  if (claimed) return { kind: 'claimed', task: taskRowOf(claimed), resumed: false, abandoned: [] };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, ${machineId})`);
     const claimOldestNew = async () => {
@@ -150,7 +187,7 @@ export interface Lease {
   attempt: number;
 }
 
-const leased = (lease: Lease) =>
+const leased = (lease: { taskId: number | Placeholder; attempt: number | Placeholder }) =>
   and(eq(machineTasks.id, lease.taskId), eq(machineTasks.status, 'Running'), eq(machineTasks.attempts, lease.attempt));
 
 /** Renews the lease; false when it was lost (taken over or finished elsewhere). */
@@ -199,33 +236,43 @@ export async function finishTask(
   lease: Lease,
   outcome: { status: 'Completed' } | { status: 'Failed'; error: string },
 ): Promise<{ task: TaskRow; more: boolean } | undefined> {
-  const finish = async (tx: DbOrTx) => {
-    const [row] = await tx
-      .update(machineTasks)
-      .set({
-        status: outcome.status,
-        completedAt: sql`now()`,
-        error: outcome.status === 'Failed' ? outcome.error.slice(0, 2000) : null,
-        ...(outcome.status === 'Completed' ? { progress: 100 } : {}),
-      })
-      .where(leased(lease))
-      .returning({
-        ...getTableColumns(machineTasks),
-        // Qualified by hand: Drizzle writes a RETURNING column unqualified, which inside the subquery would mean n's.
-        more: sql<boolean>`exists (select 1 from ${machineTasks} n where n.machine_id = "machine_tasks"."machine_id" and n.status = 'New')`,
-      });
+  const split = (row: (TaskRow & { more: boolean }) | undefined) => {
     if (!row) return undefined;
     const { more, ...task } = row;
     return { task, more };
   };
-  // A completion is one statement; a failure also raises its issue, in the same transaction.
-  if (outcome.status === 'Completed') return finish(db);
+  // A completion is one statement, written out once; a failure also raises its issue, in the same transaction.
+  if (outcome.status === 'Completed') {
+    const [row] = await completeQuery(db).execute({ taskId: lease.taskId, attempt: lease.attempt });
+    return split(row);
+  }
   return db.transaction(async (tx) => {
-    const finished = await finish(tx);
+    const [row] = await tx
+      .update(machineTasks)
+      .set({ status: 'Failed', completedAt: sql`now()`, error: outcome.error.slice(0, 2000) })
+      .where(leased(lease))
+      .returning(finishedColumns);
+    const finished = split(row);
     if (finished) await raiseTaskIssue(tx, finished.task);
     return finished;
   });
 }
+
+/** A finished task's row, and whether its machine has a New task. */
+const finishedColumns = {
+  ...getTableColumns(machineTasks),
+  // Qualified by hand: Drizzle writes a RETURNING column unqualified, which inside the subquery would mean n's.
+  more: sql<boolean>`exists (select 1 from ${machineTasks} n where n.machine_id = "machine_tasks"."machine_id" and n.status = 'New')`,
+};
+
+const completeQuery = preparedPerDb((db: Db) =>
+  db
+    .update(machineTasks)
+    .set({ status: 'Completed', completedAt: sql`now()`, error: null, progress: 100 })
+    .where(leased({ taskId: sql.placeholder('taskId'), attempt: sql.placeholder('attempt') }))
+    .returning(finishedColumns)
+    .prepare('complete_machine_task'),
+);
 
 /** The `task` issue of a Failed task: "<type> failed: <error>", tagged task and the type. */
 async function raiseTaskIssue(tx: DbOrTx, task: TaskRow): Promise<void> {

@@ -19,19 +19,30 @@ export interface AuditEntry {
 
 export async function insertActivity(tx: DbOrTx, entry: AuditEntry): Promise<number> {
   // One statement: the activity and the accounts it names (a round trip fewer on every audited change).
+  const { rows } = await tx.execute<{ id: number }>(sql`with ${activityInserts(entry)} select id from activity`);
+  return rows[0]!.id;
+}
+
+/**
+ * The common table expressions that record `entry` inside a larger statement:
+ * `activity` (its row; `returning id`) and `named` (the accounts it names).
+ * Options: `id`, the activity's id (default: its sequence's next); `addParams`,
+ * a jsonb expression merged into its params; `from`, the relation the insert
+ * selects from (`addParams` may name its columns; no row there, no activity).
+ */
+export function activityInserts(entry: AuditEntry, o: { id?: SQL; addParams?: SQL; from?: SQL } = {}): SQL {
   const accounts = (entry.accounts ?? []).map((a) => ({ id: a.id, name: a.name, classId: a.classId }));
-  const { rows } = await tx.execute<{ id: number }>(sql`
-    with activity as (
-      insert into ${auditActivities} (action, user_name, params, changes)
-      values (${entry.action}, ${entry.user}, ${JSON.stringify(entry.params ?? {})}::jsonb, ${JSON.stringify(entry.changes ?? [])}::jsonb)
+  const params = sql`${JSON.stringify(entry.params ?? {})}::jsonb${o.addParams ? sql` || ${o.addParams}` : sql``}`;
+  return sql`activity as (
+      insert into ${auditActivities} (${o.id ? sql`id, ` : sql``}action, user_name, params, changes)
+      select ${o.id ? sql`${o.id}, ` : sql``}${entry.action}, ${entry.user}, ${params}, ${JSON.stringify(entry.changes ?? [])}::jsonb
+      ${o.from ? sql`from ${o.from}` : sql``}
       returning id
     ), named as (
       insert into ${auditActivityAccounts} (activity_id, account_id, account_name, class_id)
       select activity.id, a.id, a.name, a."classId"
       from activity, jsonb_to_recordset(${JSON.stringify(accounts)}::jsonb) as a(id int, name text, "classId" int)
-    )
-    select id from activity`);
-  return rows[0]!.id;
+    )`;
 }
 
 /** What the list keeps (all optional but the visibility and the sign-in switch). */

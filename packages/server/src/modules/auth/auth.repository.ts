@@ -2,6 +2,7 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { accessTokens, loginAttempts, users } from '../../db/schema.js';
+import { preparedPerDb } from '../../db/prepared.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -15,15 +16,14 @@ export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | un
   return row;
 }
 
-function prepareLiveTokenQuery(db: DbOrTx) {
-  return db
+const liveTokenQuery = preparedPerDb((db: DbOrTx) =>
+  db
     .select({ user: users })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .where(and(eq(accessTokens.jti, sql.placeholder('jti')), sql`${accessTokens.revokedAt} is null`, gt(accessTokens.expiresAt, sql`now()`)))
-    .prepare('find_user_by_live_token');
-}
-const liveTokenQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareLiveTokenQuery>>();
+    .prepare('find_user_by_live_token'),
+);
 
 /**
  * The user behind a live (unrevoked, unexpired) token, or undefined. Runs on
@@ -31,12 +31,7 @@ const liveTokenQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareLiveTokenQ
  * connection plans it once.
  */
 export async function findUserByLiveToken(db: DbOrTx, jti: string): Promise<UserRow | undefined> {
-  let query = liveTokenQueries.get(db);
-  if (!query) {
-    query = prepareLiveTokenQuery(db);
-    liveTokenQueries.set(db, query);
-  }
-  const [row] = await query.execute({ jti });
+  const [row] = await liveTokenQuery(db).execute({ jti });
   return row?.user;
 }
 

@@ -12,7 +12,8 @@ import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm
 import { className, type TMachineLookup } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { likePattern } from '../../db/like-pattern.js';
-import { accounts, accountSettings, instanceTypes, machineCredentials, machines, machineTasks, sites } from '../../db/schema.js';
+import { compileStatement, queryCompiled, tableRowMapper, type CompiledStatement } from '../../db/prepared.js';
+import { accounts, accountSettings, instanceTypes, machineCredentials, machines, sites } from '../../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
 
@@ -42,38 +43,51 @@ export interface VisibleMachine {
   account: { id: number; name: string; classId: number };
 }
 
+/** Raw rows of the find: the machine's columns, and its account's as `account_name_` and `account_class_id_`. */
+type FoundRow = Record<string, unknown> & { account_id: number; account_name_: string; account_class_id_: number };
+const machineRowOf = tableRowMapper(machines);
+/** The find's statement of each shape (hidden classes, one account, locked), written out once. */
+const findStatements = new Map<string, CompiledStatement>();
+
+function findStatement(shape: { hidden: boolean; ofAccount: boolean; lock: boolean }): CompiledStatement {
+  const key = JSON.stringify(shape);
+  let statement = findStatements.get(key);
+  if (!statement) {
+    const where = and(
+      eq(machines.id, sql.placeholder('id')),
+      visibleWhere(shape.hidden ? sql`${sql.placeholder('hidden')}` : undefined),
+      shape.ofAccount ? eq(machines.accountId, sql.placeholder('accountId')) : undefined,
+    );
+    statement = compileStatement(sql`
+      select ${machines}.*, ${accounts.name} as account_name_, ${accounts.classId} as account_class_id_
+      from ${machines} inner join ${accounts} on ${accounts.id} = ${machines.accountId}
+      where ${where} ${shape.lock ? sql`for no key update of ${machines}` : sql``}`);
+    findStatements.set(key, statement);
+  }
+  return statement;
+}
+
 /**
  * A visible machine with its account, optionally of one account; with
  * `forUpdate` the machine row is locked until the transaction ends, so two
- * mutations of one machine run one after the other.
+ * mutations of one machine run one after the other. Every machine mutation
+ * starts here: a named statement, written out once per shape (issue 23, tasks
+ * per second).
  */
 export async function findVisibleMachine(
   db: DbOrTx,
   q: { id: number; hiddenClassIds: number[]; accountId?: number; forUpdate?: boolean },
 ): Promise<VisibleMachine | undefined> {
-  const query = db
-    .select({ machine: machines, account: { id: accounts.id, name: accounts.name, classId: accounts.classId } })
-    .from(machines)
-    .innerJoin(accounts, eq(accounts.id, machines.accountId))
-    .where(and(eq(machines.id, q.id), visible(q.hiddenClassIds), q.accountId !== undefined ? eq(machines.accountId, q.accountId) : undefined));
-  const [row] = q.forUpdate ? await query.for('no key update', { of: machines }) : await query;
-  return row;
+  const hidden = q.hiddenClassIds.length > 0;
+  const statement = findStatement({ hidden, ofAccount: q.accountId !== undefined, lock: q.forUpdate === true });
+  const [row] = await queryCompiled<FoundRow>(db, statement, { id: q.id, hidden: q.hiddenClassIds, accountId: q.accountId });
+  return row && { machine: machineRowOf(row), account: { id: row.account_id, name: row.account_name_, classId: row.account_class_id_ } };
 }
 
 /** Sets machine fields. */
 export async function updateMachineFields(db: DbOrTx, id: number, values: Partial<typeof machines.$inferInsert>): Promise<void> {
   if (Object.keys(values).length === 0) return;
   await db.update(machines).set(values).where(eq(machines.id, id));
-}
-
-/** Whether the machine has a New or Running task of the type. */
-export async function hasUnfinishedTask(db: DbOrTx, machineId: number, type: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: machineTasks.id })
-    .from(machineTasks)
-    .where(and(eq(machineTasks.machineId, machineId), eq(machineTasks.type, type), inArray(machineTasks.status, ['New', 'Running'])))
-    .limit(1);
-  return row !== undefined;
 }
 
 /** A machine (not cache) instance type by id. */

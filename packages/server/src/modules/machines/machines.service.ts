@@ -35,10 +35,10 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { hasCustomerProductionAccess, hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { badRequest, conflict, forbidden, HttpProblem, notFound, unprocessable } from '../../lib/problem.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { diffChanges, type AuditService } from '../audit/audit.service.js';
+import { diffChanges, type AuditEntry, type AuditService } from '../audit/audit.service.js';
 import { findVisibleAccount } from '../accounts/accounts.repository.js';
-import type { TaskQueue } from '../../engine/tasks/queue.js';
-import { cancelNewTask, linkTasksToActivity, selectMachineTasks, toTask } from '../../engine/tasks/tasks.repository.js';
+import type { TaskQueue, TaskRequest } from '../../engine/tasks/queue.js';
+import { cancelNewTask, selectMachineTasks, toTask } from '../../engine/tasks/tasks.repository.js';
 import { operationMachine, type OperationQueue } from '../../engine/operations/queue.js';
 import { DEFAULT_INSTANCE_TYPE_ID } from '../../engine/tasks/machine-state.repository.js';
 import type { TaskEvents } from '../../engine/push/events.js';
@@ -128,10 +128,14 @@ export function createMachineService({
     return machine;
   }
 
-  async function refuseIfTerminating(tx: DbOrTx, found: repo.VisibleMachine) {
-    if (await repo.hasUnfinishedTask(tx, found.machine.id, 'TerminateMachine')) {
-      throw conflict(`Machine ${found.machine.name} is being terminated`);
-    }
+  /**
+   * Queues the machine's task with the activity that caused it (the activity's params get `taskId`);
+   * 409 when the machine is being terminated. The machine row must be locked.
+   */
+  async function enqueueAudited(tx: DbOrTx, request: TaskRequest, entry: AuditEntry) {
+    const inserted = await tasks.enqueueWithActivity(tx, request, entry);
+    if (!inserted) throw conflict(`Machine ${request.machine.name} is being terminated`);
+    return inserted;
   }
 
   const taskMachine = ({ machine, account }: repo.VisibleMachine) => ({
@@ -193,20 +197,17 @@ export function createMachineService({
       const { type, flags } = ACTIONS[action];
       const queued = await db.transaction(async (tx) => {
         const found = await mustFind(tx, principal, machineId, { forUpdate: true });
-        await refuseIfTerminating(tx, found);
         const changes = diffChanges('Machine', found.machine, flags);
         // An unchanged row is not written: the machine status triggers stay quiet.
         if (changes.length > 0) await repo.updateMachineFields(tx, machineId, flags);
-        const [q] = await tasks.enqueue(tx, [{ machine: taskMachine(found), type }]);
-        const activityId = await audit.record(tx, {
+        const { queued } = await enqueueAudited(tx, { machine: taskMachine(found), type }, {
           action: type,
           user: principal.username,
           accounts: [found.account],
-          params: { machineId, machineName: found.machine.name, taskId: q!.task.id },
+          params: { machineId, machineName: found.machine.name },
           changes,
         });
-        await linkTasksToActivity(tx, [q!.task.id], activityId);
-        return q!;
+        return queued;
       });
       tasks.announce([queued]);
       return queued.task;
@@ -231,7 +232,6 @@ export function createMachineService({
     async changeInstanceType({ principal, machineId, instanceTypeId }) {
       const queued = await db.transaction(async (tx) => {
         const found = await mustFind(tx, principal, machineId, { forUpdate: true });
-        await refuseIfTerminating(tx, found);
         const type = await repo.findMachineInstanceType(tx, instanceTypeId);
         if (!type) {
           throw badRequest([{ propertyName: 'instanceTypeId', errorMessage: 'Unknown machine instance type', attemptedValue: instanceTypeId }]);
@@ -239,18 +239,20 @@ export function createMachineService({
         if (found.machine.instanceTypeId === instanceTypeId) {
           throw unprocessable(`Machine ${found.machine.name} already has instance type ${type.name}`);
         }
-        const [q] = await tasks.enqueue(tx, [
-          { machine: taskMachine(found), type: 'ChangeInstanceType', description: `Change instance type of ${found.machine.name} to ${type.name}`, params: { instanceTypeId } },
-        ]);
-        const activityId = await audit.record(tx, {
+        const request: TaskRequest = {
+          machine: taskMachine(found),
+          type: 'ChangeInstanceType',
+          description: `Change instance type of ${found.machine.name} to ${type.name}`,
+          params: { instanceTypeId },
+        };
+        const { queued } = await enqueueAudited(tx, request, {
           action: 'ChangeInstanceType',
           user: principal.username,
           accounts: [found.account],
-          params: { machineId, machineName: found.machine.name, instanceTypeId, instanceTypeName: type.name, taskId: q!.task.id },
+          params: { machineId, machineName: found.machine.name, instanceTypeId, instanceTypeName: type.name },
           changes: [{ entityName: 'Machine', propertyName: 'instanceTypeId', oldValue: found.machine.instanceTypeId, newValue: instanceTypeId }],
         });
-        await linkTasksToActivity(tx, [q!.task.id], activityId);
-        return q!;
+        return queued;
       });
       tasks.announce([queued]);
       return queued.task;
@@ -315,17 +317,15 @@ export function createMachineService({
         const componentConfig = defaultsFor(await selectComponentDefinitions(tx), substitution!);
         await repo.updateMachineFields(tx, inserted.id, { componentConfig });
         const machine = { ...inserted, componentConfig };
-        const [q] = await tasks.enqueue(tx, [{ machine: taskMachine({ machine, account }), type: 'CreateMachine' }]);
-        const activityId = await audit.record(tx, {
+        const { queued, activityId } = await enqueueAudited(tx, { machine: taskMachine({ machine, account }), type: 'CreateMachine' }, {
           action: 'CreateMachine',
           user: principal.username,
           accounts: [account],
-          params: { machineId: machine.id, name: machine.name, isLauncher: body.isLauncher, siteId: body.siteId, taskId: q!.task.id },
+          params: { machineId: machine.id, name: machine.name, isLauncher: body.isLauncher, siteId: body.siteId },
         });
-        await linkTasksToActivity(tx, [q!.task.id], activityId);
         // Its desired versions are its account's, resolved (DESIGN §12), from the start.
         await applyDesiredState(tx, { accountIds: [accountId], activityId });
-        return { machineId: machine.id, queued: q! };
+        return { machineId: machine.id, queued };
       });
       tasks.announce([queued]);
       return { machine: await answer(principal, machineId), task: queued.task };

@@ -29,6 +29,8 @@ describe('lifecycle actions queue a task and set the flags of spec 2 §4', () =>
       accounts: [{ id: ids.account, name: 'Machines Fixture' }],
       metadata: { params: { machineId: ids.stopped, taskId: task.id }, changes: [{ entityName: 'Machine', propertyName: 'stop', oldValue: true, newValue: false }] },
     });
+    const [row] = await t.database.db.select({ activityId: machineTasks.activityId }).from(machineTasks).where(eq(machineTasks.id, task.id));
+    expect(row!.activityId).toBe(activity.id);
     expect(events.find((e) => e.task.id === task.id)).toMatchObject({ name: 'TaskQueued', classIds: [2, 2] });
     const machine = await ok<TMachine>('GET', `/machines/${ids.stopped}`);
     expect(machine.tasks[0]).toMatchObject({ id: task.id, status: 'New' });
@@ -49,11 +51,16 @@ describe('lifecycle actions queue a task and set the flags of spec 2 §4', () =>
     const terminate = await ok<TTask>('POST', `/machines/${ids.panicked}/terminate`);
     expect(terminate).toMatchObject({ type: 'TerminateMachine', status: 'New' });
     expect((await lastActivity('TerminateMachine')).metadata.params).toMatchObject({ machineId: ids.panicked, taskId: terminate.id });
+    const before = { row: await machineRow(ids.panicked), tasks: await t.database.db.$count(machineTasks), activity: (await lastActivity('TerminateMachine')).id };
     for (const action of ['start', 'stop', 'terminate', 'recreate']) {
       const res = await call('POST', `/machines/${ids.panicked}/${action}`);
       expect(res.statusCode, action).toBe(409);
       expect(res.json().detail).toBe('Machine mf-panic is being terminated');
     }
+    // Refused whole: no flag, task or activity written.
+    expect(await machineRow(ids.panicked)).toEqual(before.row);
+    expect(await t.database.db.$count(machineTasks)).toBe(before.tasks);
+    expect((await lastActivity('TerminateMachine')).id).toBe(before.activity);
     expect((await call('POST', `/machines/${ids.panicked}/change-instance-type`, 'operator', { instanceTypeId: 4 })).statusCode).toBe(409);
   });
 
