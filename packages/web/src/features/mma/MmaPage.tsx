@@ -151,7 +151,8 @@ export default function MmaPage() {
         />
         {editing && <EditMmaClassDialog mmaClass={editing} onClose={() => setEditing(null)} />}
       </Card>
-      <MmaAgentsCard classes={classes.data ?? []} />
+      {/* Below the classes once they are in: a card drawn under the loading table would jump down when its rows arrive (issue 26). */}
+      {!classes.isPending && <MmaAgentsCard classes={classes.data ?? []} />}
     </>
   );
 }
