@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { compileStatement, queryCompiledArrays, queryPrepared, statementName } from './prepared.js';
-import { mmaClasses } from './schema.js';
+import { compileStatement, executeNamed, preparedPerDb, queryCompiled, queryCompiledArrays, queryPrepared, statementName, tableRowMapper } from './prepared.js';
+import { machines, mmaClasses } from './schema.js';
+import { insertAccount, insertMachine } from '../../test/fixtures.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,5 +46,42 @@ describe('prepared statements', () => {
     expect(await ids([], all[2]!)).toEqual(all.slice(2));
     expect(await ids([], -1)).toEqual([]);
     await expect(queryCompiledArrays(db, compiled, { hidden: [] })).rejects.toThrow(/from/);
+  });
+
+  it("runs named statements on a transaction's own connection: they see its uncommitted rows, and its rollback", async () => {
+    const db = t.database.db;
+    const name = `prepared-test-${Date.now()}`;
+    const byName = compileStatement(sql`select id from mma_classes where name = ${sql.placeholder('name')}`);
+    await db
+      .transaction(async (tx) => {
+        await tx.insert(mmaClasses).values({ id: 9_001, name });
+        expect(await queryCompiled(tx, byName, { name })).toEqual([{ id: 9_001 }]);
+        expect(await executeNamed(tx, sql`select id from mma_classes where name = ${name}`)).toEqual([{ id: 9_001 }]);
+        // Not yet on the pool's other connections.
+        expect(await queryCompiled(db, byName, { name })).toEqual([]);
+        throw new Error('roll back');
+      })
+      .catch((err: Error) => expect(err.message).toBe('roll back'));
+    expect(await executeNamed(db, sql`select id from mma_classes where name = ${name}`)).toEqual([]);
+  });
+
+  it("maps a raw row of a table as Drizzle's select does (fields, timestamps, json)", async () => {
+    const db = t.database.db;
+    const account = await insertAccount(db, { name: 'Prepared Mapper' });
+    const { id } = await insertMachine(db, { accountId: account.id, name: 'prepared-mapper', componentConfig: { a: { b: 1 } } });
+    const [drizzle] = await db.select().from(machines).where(sql`${machines.id} = ${id}`);
+    const [raw] = await executeNamed<Record<string, unknown>>(db, sql`select * from machines where id = ${id}`);
+    expect(tableRowMapper(machines)(raw!)).toEqual(drizzle);
+    expect(drizzle!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('prepares a Drizzle query once per database handle', () => {
+    let built = 0;
+    const query = preparedPerDb((handle: object) => ({ handle, n: ++built }));
+    const a = {};
+    const b = {};
+    expect(query(a)).toBe(query(a));
+    expect(query(b).handle).toBe(b);
+    expect(built).toBe(2);
   });
 });
