@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ACCOUNT_CLASSES, type TOperationListResponse, type TOperationLog, type TOperationsPage, type TUserActivity } from '@fleet/contracts';
+import { ACCOUNT_CLASSES, type TOperation, type TOperationListResponse, type TOperationLog, type TOperationsPage, type TUserActivity } from '@fleet/contracts';
 import { adminToken, api, browser, chooseOption, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { openMenu } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
@@ -46,6 +46,12 @@ describe('Operations viewer', () => {
     const names = await table.locator('tr.ant-table-row td:nth-child(3)').allInnerTexts();
     expect(new Set(names.map((n) => n.split('\n')[0]))).toEqual(new Set([machine.name]));
     await tab!.getByText(`1-20 of ${total} operations`).waitFor();
+    // An operation's type shows its description in a tooltip on hover (mounted at the first hover: LazyTooltip).
+    const typeLink = table.locator('tr.ant-table-row').first().getByRole('link', { name: /^Operation \d+:/ });
+    const shownId = Number(/^Operation (\d+):/.exec((await typeLink.getAttribute('aria-label'))!)![1]);
+    const { operationTypeDescription } = await api<TOperation>(`/operations/${shownId}`, adminToken);
+    await typeLink.hover();
+    await tab!.getByRole('tooltip').getByText(operationTypeDescription, { exact: true }).waitFor();
 
     await tab!.locator('.ant-pagination-item-2').click();
     await tab!.waitForURL((url) => url.hash.includes('page=2'));

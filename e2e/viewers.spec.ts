@@ -188,6 +188,9 @@ describe('States viewer', () => {
     const versions = (await rows(page).locator(`td:nth-child(${siteMaster})`).allInnerTexts()).filter((t) => t.trim() !== '');
     expect(versions.length).toBeGreaterThan(0);
     for (const version of versions) expect(version.trim()).toMatch(/^\S+ \/ [0-9a-f]+$/);
+    // A version's commit time is its tooltip (mounted at the first hover: LazyTooltip), with its zone.
+    await rows(page).locator(`td:nth-child(${siteMaster}) span`).first().hover();
+    expect((await page.getByRole('tooltip').innerText()).trim()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
     expect((await rows(page).first().locator('td:nth-child(4)').innerText()).trim()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC([+-]\d{1,2}(:\d{2})?)?$/);
     // The operator's rows: no Customer Production machine.
     expect(await rows(page).locator('td:nth-child(2)').allInnerTexts()).not.toContain('Customer Production');

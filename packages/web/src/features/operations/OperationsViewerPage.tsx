@@ -16,7 +16,7 @@
  * A queued operation says what it waits for, and a user with write permission
  * can cancel it (issue 24 point 1).
  */
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { Card, Table } from 'antd';
 import { OPERATION_SORTS, type TOperation } from '@fleet/contracts';
 import { useTaskHub } from '../machines/api/task-hub';
@@ -28,12 +28,19 @@ import { OperationFilters } from './components/OperationFilters';
 import { useOperationColumns } from './components/operation-columns';
 import { operationsPageQuery, useOperationsParams } from './use-operations-params';
 
+/** No operations: one array, so that the deferred rows settle (a new `[]` at each render never would). */
+const NO_OPERATIONS: TOperation[] = [];
+
 export default function OperationsViewerPage() {
   const { machineId, page, pageSize, filter, setMachine, setPage, setParams, setSort } = useOperationsParams();
   useTaskHub();
   const sort = useMemo(() => ({ current: filter.sort }), [filter.sort]);
   const columns = useOperationColumns({ showMachine: true, sort });
   const operations = useOperationsPage(operationsPageQuery({ machineId, page, pageSize, filter }));
+  const items = operations.isError ? NO_OPERATIONS : (operations.data?.items ?? NO_OPERATIONS);
+  // The rows render in the background, in slices the browser can interrupt (issue 26, TBT).
+  const rows = useDeferredValue(items);
+  const pending = operations.isLoading || rows !== items;
 
   return (
     <Card title="Operations">
@@ -51,11 +58,12 @@ export default function OperationsViewerPage() {
           rowKey="id"
           size="small"
           columns={columns}
-          dataSource={operations.isError ? [] : (operations.data?.items ?? [])}
+          dataSource={rows}
           loading={operations.isLoading}
-          locale={{ emptyText: operations.isLoading ? ' ' : 'No operations' }}
+          locale={{ emptyText: pending ? ' ' : 'No operations' }}
           onChange={onSortChange(OPERATION_SORTS, setSort)}
-          pagination={viewerPagination({ page, pageSize, list: operations, noun: 'operations', onChange: setPage })}
+          // Drawn with the first rows: drawn before them, it jumped down when they came (issue 26, layout shift).
+          pagination={pending && rows.length === 0 ? false : viewerPagination({ page, pageSize, list: operations, noun: 'operations', onChange: setPage })}
         />
       </ScrollRegion>
     </Card>

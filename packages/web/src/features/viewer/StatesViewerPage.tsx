@@ -14,12 +14,13 @@
  * with everything in the URL (`states-filter.ts`).
  */
 import { useMemo } from 'react';
-import { Card, Table, Tooltip, type TableProps } from 'antd';
+import { Card, Table, type TableProps } from 'antd';
 import { STATES_VIEWER_COMPONENTS, VERSION_STATE_SORTS, type TComponentVersion, type TViewerVersionState } from '@fleet/contracts';
 import { componentLabel } from '../../lib/field-labels';
 import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../lib/format';
 import { commitVersion, versionLabel } from '../software-versions/version-format';
 import { useVersionStatesPage } from './api/queries';
+import { LazyTooltip } from '../../components/LazyTooltip';
 import { viewerPagination, ViewerToolbar } from './components/ViewerToolbar';
 import { ScrollRegion } from '../../components/ScrollRegion';
 import { readStatesFilter, statesPageQuery, type StatesFilter } from './states-filter';
@@ -34,9 +35,9 @@ export const STATE_COMPONENT_COLUMNS = STATES_VIEWER_COMPONENTS;
 function Version({ commit }: { commit: TComponentVersion | null | undefined }) {
   if (!commit) return null;
   return (
-    <Tooltip title={formatDateTime(commit.timestamp, DATE_TIME_SECONDS_FORMAT)}>
+    <LazyTooltip title={formatDateTime(commit.timestamp, DATE_TIME_SECONDS_FORMAT)}>
       <span style={{ whiteSpace: 'nowrap' }}>{versionLabel(commitVersion({ branch: commit.branchName, shortHash: commit.shortHash }))}</span>
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 
