@@ -17,7 +17,7 @@
  * required' for add-on accounts. Unknown features or instance types are the
  * server's to refuse (field errors of the push).
  */
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Col, DatePicker, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { INSTANCE_POLICIES, MAX_CLOUD_CREDITS, MIN_CLOUD_CREDITS, type TInstancePolicy, type TInstanceType } from '@fleet/contracts';
@@ -47,6 +47,13 @@ function withTimeOf(day: Dayjs, previous: string | null | undefined): Dayjs {
 
 const typeLabel = (t: TInstanceType) =>
   t.memorySize !== null ? `${t.name} (${t.memorySize} GB memory)` : `${t.name} (${t.storageSize} GB, ${t.cloudCreditCost} credits/h)`;
+
+/**
+ * The label of a chosen instance type: its option's, else 'Loading…' while the list loads (not the bare id an
+ * unmatched value shows), else the id (a type the list no longer has).
+ */
+const typeChoiceLabel = (loading: boolean) => (choice: { label?: ReactNode; value?: string | number }) =>
+  choice.label ?? (loading ? 'Loading…' : String(choice.value));
 
 export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsProps) {
   const form = Form.useFormInstance();
@@ -110,6 +117,7 @@ export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsPr
             <Select
               placeholder="The first instance type"
               loading={instanceTypes.isLoading}
+              labelRender={typeChoiceLabel(instanceTypes.isLoading)}
               disabled={disabled}
               showSearch={{ optionFilterProp: 'label' }}
               options={(instanceTypes.data ?? []).map((t) => ({ value: t.id, label: typeLabel(t) }))}
@@ -122,6 +130,7 @@ export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsPr
               placeholder="No Redis"
               allowClear
               loading={redisTypes.isLoading}
+              labelRender={typeChoiceLabel(redisTypes.isLoading)}
               disabled={disabled}
               options={(redisTypes.data ?? []).map((t) => ({ value: t.id, label: typeLabel(t) }))}
             />
