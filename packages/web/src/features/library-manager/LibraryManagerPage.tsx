@@ -10,7 +10,7 @@
  * button opens the Sync library files dialog. Without `write` the table is
  * read-only (no selection, sync or delete).
  */
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Card, Modal, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { CloudDownloadOutlined, DeleteOutlined } from '@ant-design/icons';
@@ -18,6 +18,7 @@ import { LIBRARY_TABLE_HEIGHT_OFFSET, type TLibraryFile } from '@fleet/contracts
 import { useAuth } from '../../app/auth/auth-context';
 import { formatDateTime } from '../../lib/format';
 import { useActionsColumnFixed } from '../../lib/use-mobile-layout';
+import { useDeferredRows } from '../../lib/use-deferred-rows';
 import { useDeleteLibraryFiles } from './api/mutations';
 import { useLibraryTable } from './api/queries';
 import { SyncLibraryFilesDialog } from './SyncLibraryFilesDialog';
@@ -37,17 +38,11 @@ function useTableHeight(): number {
   return height;
 }
 
-/** No files yet: one array, so that the deferred rows below settle (a new `[]` at each render never would). */
-const NO_FILES: TLibraryFile[] = [];
-
 export default function LibraryManagerPage() {
   const { canWrite } = useAuth();
   const files = useLibraryTable();
-  const items = files.data?.items ?? NO_FILES;
-  // The rows render in the background, in slices the browser can interrupt: the 60 files of the demo in one
-  // render blocked the main thread for 250 ms (issue 26, TBT).
-  const rows = useDeferredValue(items);
-  const pending = files.isLoading || rows !== items;
+  // The 60 files of the demo in one render blocked the main thread for 250 ms (issue 26, TBT).
+  const { rows, pending } = useDeferredRows(files.data?.items, files.isLoading);
   const remove = useDeleteLibraryFiles();
   const [selected, setSelected] = useState<number[]>([]);
   const [syncOpen, setSyncOpen] = useState(false);

@@ -16,11 +16,12 @@
  * A queued operation says what it waits for, and a user with write permission
  * can cancel it (issue 24 point 1).
  */
-import { useDeferredValue, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Card, Table } from 'antd';
 import { OPERATION_SORTS, type TOperation } from '@fleet/contracts';
 import { useTaskHub } from '../machines/api/task-hub';
 import { ScrollRegion } from '../../components/ScrollRegion';
+import { useDeferredRows } from '../../lib/use-deferred-rows';
 import { viewerPagination, ViewerToolbar } from '../viewer/components/ViewerToolbar';
 import { onSortChange } from '../viewer/use-viewer-params';
 import { useOperationsPage } from './api/queries';
@@ -28,19 +29,13 @@ import { OperationFilters } from './components/OperationFilters';
 import { useOperationColumns } from './components/operation-columns';
 import { operationsPageQuery, useOperationsParams } from './use-operations-params';
 
-/** No operations: one array, so that the deferred rows settle (a new `[]` at each render never would). */
-const NO_OPERATIONS: TOperation[] = [];
-
 export default function OperationsViewerPage() {
   const { machineId, page, pageSize, filter, setMachine, setPage, setParams, setSort } = useOperationsParams();
   useTaskHub();
   const sort = useMemo(() => ({ current: filter.sort }), [filter.sort]);
   const columns = useOperationColumns({ showMachine: true, sort });
   const operations = useOperationsPage(operationsPageQuery({ machineId, page, pageSize, filter }));
-  const items = operations.isError ? NO_OPERATIONS : (operations.data?.items ?? NO_OPERATIONS);
-  // The rows render in the background, in slices the browser can interrupt (issue 26, TBT).
-  const rows = useDeferredValue(items);
-  const pending = operations.isLoading || rows !== items;
+  const { rows, pending } = useDeferredRows(operations.isError ? undefined : operations.data?.items, operations.isLoading);
 
   return (
     <Card title="Operations">

@@ -21,13 +21,13 @@
  * Tab goes from the last row in view to the pagination: the others are
  * reached by scrolling the list.
  */
-import { useDeferredValue } from 'react';
 import { Table, Typography } from 'antd';
 import { InertInMeasureRow } from '../../../components/InertInMeasureRow';
 import type { TMachine } from '@fleet/contracts';
 import { machineRowClass } from '../machine-status';
 import { machineColumns, machineTableWidth, type ColumnContext } from './machine-columns';
 import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
+import { useDeferredRows } from '../../../lib/use-deferred-rows';
 import './machines.css';
 
 export const EMPTY_MACHINES_TEXT = 'This account has no machines';
@@ -66,9 +66,8 @@ export function MachinesTable({
   ...ctx
 }: Props) {
   const actionsFixed = useActionsColumnFixed();
-  // The rows render in the background, in slices the browser can interrupt (no long task when a page of 100 arrives).
-  const rows = useDeferredValue(items);
-  const pending = loading || rows !== items;
+  // No long task when a page of 100 arrives.
+  const { rows, pending } = useDeferredRows(items, loading);
   // While the first page loads, the space its rows will take (no jump of what is below; issue 26).
   const reserved = pending && rows.length === 0 && expectedRows ? reservedHeight(Math.min(expectedRows, pageSize), scrollY) : undefined;
   const columns = machineColumns({ ...ctx, actionsFixed });
