@@ -33,7 +33,7 @@ import { useSaveDraft } from './api/drafts';
 import { DraftPreview } from './components/DraftPreview';
 import { SitesFields } from './components/SitesFields';
 import { BackupSection, IdleSection, InstanceSection, LicenseSection, PropertiesSection } from './components/CreateSections';
-import { DeferredRender } from '../../components/DeferredRender';
+import { StagedRender } from '../../components/StagedRender';
 import { NEW_SITE_ROW, fieldOfCreationError, toCreationPayload, type CreateFormValues, type SitesValues } from './creation-payload';
 
 /** Height kept for the cards after Account Properties until they render, pixels (more than a window's height). */
@@ -125,13 +125,16 @@ export default function CreateAccountPage() {
   const sections = (
     <Flex vertical gap={16}>
       <PropertiesSection form={forms.properties} />
-      {/* The cards after the first render after the page has painted (issue 26). */}
-      <DeferredRender fallback={<div aria-busy="true" style={{ minHeight: LATER_SECTIONS_PLACEHOLDER_PX }} />}>
-        {!addOn && <InstanceSection form={forms.instance} open={instanceOpen} setOpen={setInstanceOpen} autoTestBranch={autoTest ? (autoTestBranch ?? null) : null} />}
-        <LicenseSection form={forms.license} addOn={addOn} />
-        {!addOn && <BackupSection form={forms.backup} />}
-        {!addOn && <IdleSection form={forms.idle} />}
-      </DeferredRender>
+      {/* The cards after the first render one by one after the page has painted (issue 26). */}
+      <StagedRender
+        stages={[
+          !addOn && <InstanceSection key="instance" form={forms.instance} open={instanceOpen} setOpen={setInstanceOpen} autoTestBranch={autoTest ? (autoTestBranch ?? null) : null} />,
+          <LicenseSection key="license" form={forms.license} addOn={addOn} />,
+          !addOn && <BackupSection key="backup" form={forms.backup} />,
+          !addOn && <IdleSection key="idle" form={forms.idle} />,
+        ]}
+        fallback={<div aria-busy="true" style={{ minHeight: LATER_SECTIONS_PLACEHOLDER_PX }} />}
+      />
     </Flex>
   );
 

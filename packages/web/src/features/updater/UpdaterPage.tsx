@@ -32,6 +32,10 @@ import { VersionsBlock } from './components/VersionsBlock';
 import { changedSoftwares, initialVersionsValues, toSoftwareUpdateConfig, type VersionsFormValues } from './updater-payload';
 import { useTargetSelection } from './use-target-selection';
 import { updaterLinkForQuery, useUpdaterParams, type UpdaterMode } from './use-updater-params';
+import { StagedRender } from '../../components/StagedRender';
+
+/** Height kept for the flags and versions cards until they render, pixels (more than a window's height). */
+const LATER_CARDS_PLACEHOLDER_PX = 1000;
 
 export default function UpdaterPage() {
   const params = useUpdaterParams();
@@ -108,29 +112,36 @@ export default function UpdaterPage() {
         />
         {mode === 'machine' ? <MachineTargets query={query} selection={selection} /> : <AccountTargetsTable query={query} selection={selection} />}
       </Card>
-      <Card title={`Flags of the selected ${label}`} size="small">
-        <BatchFlagsCard mode={mode} ids={selection.ids} />
-      </Card>
-      <Card
-        title="Software versions"
-        size="small"
-        actions={[
-          <Flex key="update" gap={12} align="center" justify="flex-end" style={{ paddingInline: 16 }}>
-            <Typography.Text type="secondary">
-              {selection.ids.length === 0
-                ? `Select ${label} to update.`
-                : changing.length === 0
-                  ? 'Choose a version mode other than Skip.'
-                  : `Updates ${changing.length} software${changing.length === 1 ? '' : 's'} on ${selection.ids.length.toLocaleString('en-US')} ${label}.`}
-            </Typography.Text>
-            <Button type="primary" disabled={selection.ids.length === 0 || changing.length === 0} loading={dryRun.isPending} onClick={startUpdate}>
-              Update
-            </Button>
-          </Flex>,
+      {/* The flags and the versions render after the targets, one by one, in the background (issue 26). */}
+      <StagedRender
+        stages={[
+          <Card key="flags" title={`Flags of the selected ${label}`} size="small">
+            <BatchFlagsCard mode={mode} ids={selection.ids} />
+          </Card>,
+          <Card
+            key="versions"
+            title="Software versions"
+            size="small"
+            actions={[
+              <Flex key="update" gap={12} align="center" justify="flex-end" style={{ paddingInline: 16 }}>
+                <Typography.Text type="secondary">
+                  {selection.ids.length === 0
+                    ? `Select ${label} to update.`
+                    : changing.length === 0
+                      ? 'Choose a version mode other than Skip.'
+                      : `Updates ${changing.length} software${changing.length === 1 ? '' : 's'} on ${selection.ids.length.toLocaleString('en-US')} ${label}.`}
+                </Typography.Text>
+                <Button type="primary" disabled={selection.ids.length === 0 || changing.length === 0} loading={dryRun.isPending} onClick={startUpdate}>
+                  Update
+                </Button>
+              </Flex>,
+            ]}
+          >
+            <VersionsBlock form={form} initialValues={initialValues} mode={mode} classIds={selectedClassIds} />
+          </Card>,
         ]}
-      >
-        <VersionsBlock form={form} initialValues={initialValues} mode={mode} classIds={selectedClassIds} />
-      </Card>
+        fallback={<div aria-busy="true" style={{ minHeight: LATER_CARDS_PLACEHOLDER_PX }} />}
+      />
       <UpdateDialog key={preview ? 'open' : 'closed'} mode={mode} ids={selection.ids} config={config} preview={preview} onClose={() => setPreview(undefined)} />
     </Flex>
   );

@@ -23,6 +23,7 @@
  * files from the image, with their modes Select (`jumpStartValues`). Changing
  * the region clears an image of another region.
  */
+import { Fragment } from 'react';
 import { AutoComplete, Card, Col, DatePicker, Form, Radio, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { fromUtcPickerValue, utcPickerValue } from '../../../lib/format';
@@ -33,6 +34,7 @@ import { useRegions, useSampleDataFiles } from '../../catalogues/api/lookups';
 import { DeployerVersionField, DeployerWarning } from './DeployerVersionField';
 import { ImagePicker } from './ImagePicker';
 import { imageBlock, jumpStartValues } from './image-picker';
+import { StagedRender } from '../../../components/StagedRender';
 
 export interface InstanceFieldsProps {
   mode: 'create' | 'edit';
@@ -56,6 +58,8 @@ const KEY_TYPE_OPTIONS = [
 const AUTO_STOP_FORMAT = 'YYYY-MM-DD HH:mm';
 const col = { xs: 24, md: 12, xl: 8 };
 const switchCol = { xs: 12, md: 8, xl: 4 };
+/** Height kept for the switches and the component versions until they render, pixels. */
+const LATER_FIELDS_PLACEHOLDER_PX = 600;
 
 /** Which fields are locked (spec 1 §2). */
 function instanceLocks(mode: InstanceFieldsProps['mode'], stored: InstanceFieldsProps['stored']) {
@@ -91,6 +95,8 @@ export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleV
     void form.validateFields(['vmImageName', 'region']).catch(() => undefined);
   };
 
+  // The switches and the component versions render after the fields above, each in a background render of its
+  // own (issue 26: the card took one task of about 250 ms on Edit Account).
   return (
     <>
       <Row gutter={16}>
@@ -151,70 +157,77 @@ export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleV
           </Form.Item>
         </Col>
       </Row>
-      <Row gutter={16}>
-        <Col {...switchCol}>
-          <Form.Item label="Show in Grafana" name="showInGrafana" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Enable SSL" name="enableSsl" valuePropName="checked" tooltip={tooltip(locks.ssl)}>
-            <Switch disabled={disabled || locks.ssl} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Use spare pool" name="useSparePool" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Include IRMO data" name="includeIrmoData" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Run smoke test" name="runSmokeTest" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Row gutter={16}>
-        <Col {...switchCol}>
-          <Form.Item label="Cloud DB for launcher" name="launcherUseCloudDb" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Cloud DB for site master" name="siteMasterUseCloudDb" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Cloud DB for SQL export" name="sqlExportUseCloudDb" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Sample data" name="includeSampleData" valuePropName="checked" tooltip={tooltip(locks.sampleData)}>
-            <Switch disabled={disabled || locks.sampleData} />
-          </Form.Item>
-        </Col>
-        <Col xs={24} md={16} xl={8}>
-          <Form.Item label="Sample data file" name="sampleDataFile" tooltip={tooltip(locks.sampleData)}>
-            <Select
-              disabled={disabled || locks.sampleData || !includeSampleData}
-              allowClear
-              loading={sampleFiles.isLoading}
-              placeholder={includeSampleData ? 'Choose a file' : 'No sample data'}
-              showSearch={{ optionFilterProp: 'label' }}
-              options={(sampleFiles.data ?? []).map((f) => ({ value: f, label: f }))}
-            />
-          </Form.Item>
-        </Col>
-      </Row>
-      <Card size="small" type="inner" title="Component Versions">
-        <ComponentVersionsFields disabled={disabled} autoTestBranch={autoTestBranch} bundleVersion={bundleVersion} />
-      </Card>
+      <StagedRender
+        stages={[
+          <Fragment key="switches">
+          <Row gutter={16}>
+            <Col {...switchCol}>
+              <Form.Item label="Show in Grafana" name="showInGrafana" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Enable SSL" name="enableSsl" valuePropName="checked" tooltip={tooltip(locks.ssl)}>
+                <Switch disabled={disabled || locks.ssl} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Use spare pool" name="useSparePool" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Include IRMO data" name="includeIrmoData" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Run smoke test" name="runSmokeTest" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Row gutter={16}>
+            <Col {...switchCol}>
+              <Form.Item label="Cloud DB for launcher" name="launcherUseCloudDb" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Cloud DB for site master" name="siteMasterUseCloudDb" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Cloud DB for SQL export" name="sqlExportUseCloudDb" valuePropName="checked">
+                <Switch disabled={disabled} />
+              </Form.Item>
+            </Col>
+            <Col {...switchCol}>
+              <Form.Item label="Sample data" name="includeSampleData" valuePropName="checked" tooltip={tooltip(locks.sampleData)}>
+                <Switch disabled={disabled || locks.sampleData} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={16} xl={8}>
+              <Form.Item label="Sample data file" name="sampleDataFile" tooltip={tooltip(locks.sampleData)}>
+                <Select
+                  disabled={disabled || locks.sampleData || !includeSampleData}
+                  allowClear
+                  loading={sampleFiles.isLoading}
+                  placeholder={includeSampleData ? 'Choose a file' : 'No sample data'}
+                  showSearch={{ optionFilterProp: 'label' }}
+                  options={(sampleFiles.data ?? []).map((f) => ({ value: f, label: f }))}
+                />
+              </Form.Item>
+            </Col>
+          </Row>
+          </Fragment>,
+          <Card key="versions" size="small" type="inner" title="Component Versions">
+            <ComponentVersionsFields disabled={disabled} autoTestBranch={autoTestBranch} bundleVersion={bundleVersion} />
+          </Card>,
+        ]}
+        fallback={<div aria-busy="true" style={{ minHeight: LATER_FIELDS_PLACEHOLDER_PX }} />}
+      />
     </>
   );
 }
