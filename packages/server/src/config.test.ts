@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, DEFAULT_GRAFANA_URL, loadConfig } from './config.js';
+import { leaseSettings } from './engine/tasks/engine.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'fleet-config-'));
 
@@ -80,6 +81,16 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(loadConfig({ DATA_DIR: dir }).agent.mmaLeaseSeconds).toBe(60);
     expect(loadConfig({ DATA_DIR: dir, MMA_LEASE_S: '15' }).agent.mmaLeaseSeconds).toBe(15);
     expect(() => loadConfig({ DATA_DIR: dir, MMA_LEASE_S: '5' })).toThrow(/MMA_LEASE_S must be a whole number of seconds, at least 10/);
+  });
+
+  it("reads a running task's lease, seconds (TASK_LEASE_S: default 30, at least 3), and derives the heartbeat and the sweep from it", () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).taskLeaseSeconds).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, TASK_LEASE_S: '6' }).taskLeaseSeconds).toBe(6);
+    expect(() => loadConfig({ DATA_DIR: dir, TASK_LEASE_S: '2' })).toThrow(/TASK_LEASE_S must be a whole number of seconds, at least 3/);
+    expect(leaseSettings(30)).toEqual({ staleMs: 30_000, heartbeatMs: 5_000, sweepMs: 10_000 });
+    expect(leaseSettings(6)).toEqual({ staleMs: 6_000, heartbeatMs: 1_000, sweepMs: 2_000 });
+    expect(leaseSettings(120)).toEqual({ staleMs: 120_000, heartbeatMs: 5_000, sweepMs: 10_000 });
   });
 
   it('reads the probe interval, seconds (default 60, 0 switches probes off), and the machines whose probes fail (DESIGN §14)', () => {

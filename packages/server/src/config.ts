@@ -49,6 +49,14 @@ export interface Config {
    * their operations (unset in tests: no grace).
    */
   agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number; mmaLeaseSeconds: number; mmaLeaseGraceFrom?: Date };
+  /**
+   * `TASK_LEASE_S`: how long a running task's lease lasts without its worker's
+   * heartbeat before another worker resumes it (DESIGN §6,
+   * `engine/tasks/README.md`; default 30, at least 3). The heartbeat is a sixth
+   * of it (at most 5 s) and the sweep a third (at most 10 s), so a dead
+   * worker's task is resumed within about one and a half leases.
+   */
+  taskLeaseSeconds: number;
   /** `SERVER_STATUS_INTERVAL_S`: how often the worker checks the site server status of running managed machines (DESIGN §14; default 60). */
   serverStatusIntervalS: number;
   /** `ROLLOUT_PASS_MS`: how often the worker's rollout engine looks at the running rollouts (DESIGN §15; default 1000). */
@@ -368,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aws: cloudProvider === 'aws' ? awsCloudConfig(env) : undefined,
     simCloudDelayMs,
     agent,
+    taskLeaseSeconds: wholeNumber('TASK_LEASE_S', env.TASK_LEASE_S, 30, 'seconds', 3),
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
     rolloutPassMs: wholeNumber('ROLLOUT_PASS_MS', env.ROLLOUT_PASS_MS, 1000, 'ms'),
     historyRetentionDays: wholeNumber('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 180, 'days', 1),

@@ -34,8 +34,8 @@
  *
  * Duration: the first start seeds the demo fleet (about 10 s); each round takes
  * a few seconds; tasks of a killed worker are resumed once their lease is stale
- * (30 s) by the next sweep, so settling takes up to about 45 s: two to three
- * minutes in all.
+ * ({@link TASK_LEASE_S}, `TASK_LEASE_S`; 30 s by default) by the next sweep, so
+ * settling takes up to about 10 s: about two minutes in all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -63,9 +63,11 @@ const FRESH_PER_ROUND = 3;
 const RECREATE_ROUNDS = new Set([1, 4, 7]);
 /** Simulated cloud transition time, ms: long enough to catch a task running, short enough to end within a round. */
 const SIM_DELAY_MS = 1500;
+/** The servers' task lease, seconds (`TASK_LEASE_S`; the default 30 s made settling take up to 45 s). */
+const TASK_LEASE_S = 6;
 /** Longest wait for a start to answer health, ms (the first one seeds). */
 const START_TIMEOUT_MS = 90_000;
-/** Longest wait for every task to end after the last start, ms (stale lease 30 s + sweep 10 s + work). */
+/** Longest wait for every task to end after the last start, ms (stale lease + sweep + work, with room for a busy runner). */
 const SETTLE_TIMEOUT_MS = 120_000;
 const TEST_TIMEOUT_MS = 400_000;
 
@@ -107,6 +109,7 @@ function spawnServer(serverPort = port): Server {
       PORT: String(serverPort),
       SEED: 'demo',
       SIM_CLOUD_DELAY_MS: String(SIM_DELAY_MS),
+      TASK_LEASE_S: String(TASK_LEASE_S),
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       ROLE: 'all',

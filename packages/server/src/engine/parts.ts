@@ -32,7 +32,7 @@ import type { CloudProvider } from './cloud/index.js';
 import type { TaskEvents } from './push/events.js';
 import type { TaskQueue } from './tasks/queue.js';
 import type { OperationQueue } from './operations/queue.js';
-import { createTaskEngine } from './tasks/engine.js';
+import { createTaskEngine, leaseSettings } from './tasks/engine.js';
 import { createOperationEngine } from './operations/agent.js';
 import { createSimulatedAgent } from './operations/simulated-agent.js';
 import { AGENT_EFFECTS } from './operations/agent-effects.js';
@@ -117,7 +117,8 @@ export const ENGINE_PARTS: readonly EnginePart[] = [
   },
   {
     name: 'task engine',
-    make: ({ config, db, cloud, events, log }) => createTaskEngine({ db, cloud, events, secrets: createSecretBox(config.dataKey), log }),
+    make: ({ config, db, cloud, events, log }) =>
+      createTaskEngine({ db, cloud, events, secrets: createSecretBox(config.dataKey), log, ...leaseSettings(config.taskLeaseSeconds) }),
   },
   {
     name: 'operation agent',

@@ -89,6 +89,16 @@ export const ENGINE_DEFAULTS = {
 
 export type TaskEngineSettings = typeof ENGINE_DEFAULTS;
 
+/**
+ * The lease settings of a task lease of `seconds` (`TASK_LEASE_S`): stale after
+ * it, a heartbeat every sixth of it (at most the default 5 s), a sweep every
+ * third (at most the default 10 s).
+ */
+export function leaseSettings(seconds: number): Pick<TaskEngineSettings, 'staleMs' | 'heartbeatMs' | 'sweepMs'> {
+  const staleMs = seconds * 1000;
+  return { staleMs, heartbeatMs: Math.min(ENGINE_DEFAULTS.heartbeatMs, Math.floor(staleMs / 6)), sweepMs: Math.min(ENGINE_DEFAULTS.sweepMs, Math.floor(staleMs / 3)) };
+}
+
 export interface TaskEngineOptions extends Partial<TaskEngineSettings> {
   db: Db;
   cloud: CloudProvider;
