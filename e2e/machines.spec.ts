@@ -267,7 +267,9 @@ describe('machine switches', () => {
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
     await toggle.click();
     await page.getByText('Machine has been updated').waitFor();
-    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+    // The row takes the server's answer in a deferred render, which may wait a moment behind the settings cards
+    // still rendering below (components/StagedRender.tsx): the switch turns on soon after the toast, not with it.
+    await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 5_000 }).toBe('true');
     expect((await machinesOf(account.id)).find((m) => m.id === machine.id)?.manualMaintenance).toBe(true);
     await toggle.click();
     await expect.poll(async () => (await machinesOf(account.id)).find((m) => m.id === machine.id)?.manualMaintenance).toBe(false);
