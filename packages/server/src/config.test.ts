@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, DEFAULT_GRAFANA_URL, loadConfig } from './config.js';
-import { leaseSettings } from './engine/tasks/engine.js';
+import { leaseSettings } from './engine/tasks/settings.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'fleet-config-'));
 
