@@ -133,7 +133,7 @@ export default function CreateAccountPage() {
           !addOn && <BackupSection key="backup" form={forms.backup} />,
           !addOn && <IdleSection key="idle" form={forms.idle} />,
         ]}
-        fallback={<div aria-busy="true" style={{ minHeight: LATER_SECTIONS_PLACEHOLDER_PX }} />}
+        placeholderHeight={LATER_SECTIONS_PLACEHOLDER_PX}
       />
     </Flex>
   );

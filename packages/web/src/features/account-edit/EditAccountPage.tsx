@@ -180,5 +180,5 @@ const SettingsCards = memo(function SettingsCards({ account: a, forms, canWrite 
       <IdleScheduleCard key="idle" account={a} form={forms.idle} canWrite={canWrite} />,
     );
   }
-  return <StagedRender stages={stages} fallback={<div aria-busy="true" aria-label="Loading settings" style={{ minHeight: SETTINGS_PLACEHOLDER_PX }} />} />;
+  return <StagedRender stages={stages} placeholderHeight={SETTINGS_PLACEHOLDER_PX} />;
 });

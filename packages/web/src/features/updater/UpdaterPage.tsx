@@ -140,7 +140,7 @@ export default function UpdaterPage() {
             <VersionsBlock form={form} initialValues={initialValues} mode={mode} classIds={selectedClassIds} />
           </Card>,
         ]}
-        fallback={<div aria-busy="true" style={{ minHeight: LATER_CARDS_PLACEHOLDER_PX }} />}
+        placeholderHeight={LATER_CARDS_PLACEHOLDER_PX}
       />
       <UpdateDialog key={preview ? 'open' : 'closed'} mode={mode} ids={selection.ids} config={config} preview={preview} onClose={() => setPreview(undefined)} />
     </Flex>

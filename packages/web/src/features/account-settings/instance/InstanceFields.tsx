@@ -226,7 +226,7 @@ export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleV
             <ComponentVersionsFields disabled={disabled} autoTestBranch={autoTestBranch} bundleVersion={bundleVersion} />
           </Card>,
         ]}
-        fallback={<div aria-busy="true" style={{ minHeight: LATER_FIELDS_PLACEHOLDER_PX }} />}
+        placeholderHeight={LATER_FIELDS_PLACEHOLDER_PX}
       />
     </>
   );
