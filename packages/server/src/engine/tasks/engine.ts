@@ -232,8 +232,9 @@ export function createTaskEngine(options: TaskEngineOptions): TaskEngine {
     while (!stopping) {
       const claim = await claimNext(db, { machineId, worker: workerName, staleMs: s.staleMs, maxAttempts: s.maxAttempts });
       if (claim.kind === 'busy' || (claim.kind === 'idle' && claim.abandoned.length === 0)) return;
-      // Read per task: the task before may have changed the machine (its instance type, its deletion).
-      const machine = await selectMachineContext(db, machineId);
+      // Read per task: the task before may have changed the machine (its instance type, its deletion). The common
+      // claim read it after its lock, in its own statement.
+      const machine = claim.kind === 'claimed' && claim.machine ? claim.machine.context : await selectMachineContext(db, machineId);
       for (const failed of claim.abandoned) emit('TaskFinished', failed, visibility(machine));
       if (claim.kind === 'idle') return;
       if (claim.resumed) log?.warn({ taskId: claim.task.id, attempt: claim.task.attempts }, 'resuming a task whose worker stopped');

@@ -3,10 +3,10 @@
  * the region and instance type a launch uses), its active cloud instance, and
  * the machine fields a finished task changes. Every write is idempotent.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { preparedPerDb } from '../../db/prepared.js';
-import { accounts, accountSettings, cloudInstances, machineCredentials, machines } from '../../db/schema.js';
+import { compileStatement, queryCompiled } from '../../db/prepared.js';
+import { cloudInstances, machineCredentials, machines } from '../../db/schema.js';
 
 /** Instance type of a machine that names none: t2.medium, the spec's default (spec 1 §5). */
 export const DEFAULT_INSTANCE_TYPE_ID = 2;
@@ -29,35 +29,17 @@ export interface MachineContext {
   activeCloudId: string | null;
 }
 
-const licensed = sql`${accountSettings.licenseConfig}->>'cloudInstanceType'`;
+/**
+ * The machine's context as the database function `machine_task_context` (migration 0046) reads it: the
+ * claim's own statement calls it too (`tasks.repository.ts` claimNext), so both read the same.
+ */
+export const machineContextCall = (machineId: SQL | Placeholder) => sql`machine_task_context(${machineId}, ${DEFAULT_INSTANCE_TYPE_ID}, ${DEFAULT_REGION})`;
+const CONTEXT = compileStatement(sql`select ${machineContextCall(sql.placeholder('machineId'))} as context`);
 
-/** The machine a task is for, read once per task (one statement, written out once). */
-const machineContextQuery = preparedPerDb((db: Db) =>
-  db
-    .select({
-      id: machines.id,
-      name: machines.name,
-      accountId: machines.accountId,
-      classId: machines.classId,
-      accountClassId: accounts.classId,
-      instanceTypeId: sql<number>`coalesce(${machines.instanceTypeId},
-        case when ${licensed} ~ '^[0-9]{1,9}$' then (${licensed})::int end, ${DEFAULT_INSTANCE_TYPE_ID})`,
-      region: sql<string>`coalesce(${accountSettings.machineConfig}->>'region',
-        (select c.region from ${cloudInstances} c where c.machine_id = ${machines.id} order by c.id desc limit 1), ${DEFAULT_REGION})`,
-      deleted: sql<boolean>`${machines.deletedAt} is not null`,
-      activeCloudId: sql<string | null>`(select c.cloud_id from ${cloudInstances} c
-        where c.machine_id = ${machines.id} and c.active order by c.id desc limit 1)`,
-    })
-    .from(machines)
-    .innerJoin(accounts, eq(accounts.id, machines.accountId))
-    .leftJoin(accountSettings, eq(accountSettings.accountId, machines.accountId))
-    .where(eq(machines.id, sql.placeholder('machineId')))
-    .prepare('task_machine_context'),
-);
-
+/** The machine a task is for (one named statement), undefined when it no longer exists. */
 export async function selectMachineContext(db: Db, machineId: number): Promise<MachineContext | undefined> {
-  const [row] = await machineContextQuery(db).execute({ machineId });
-  return row;
+  const [row] = await queryCompiled<{ context: MachineContext | null }>(db, CONTEXT, { machineId });
+  return row?.context ?? undefined;
 }
 
 /** Cloud id of the machine's active instance (the newest), if any. */

@@ -4,10 +4,12 @@
  * gives, and the finish's `more`, which decides whether a drain claims again.
  */
 import { describe, expect, it } from 'vitest';
-import { machineTasks } from '../../db/schema.js';
+import { eq, sql } from 'drizzle-orm';
+import { cloudInstances, machines, machineTasks } from '../../db/schema.js';
 import { useTestDatabase } from '../../../test/harness.js';
 import { insertAccount, insertMachine } from '../../../test/fixtures.js';
-import { claimNext, finishTask, insertTasks } from './tasks.repository.js';
+import { CLAIM_LOCK_NAMESPACE, claimNext, finishTask, insertTasks } from './tasks.repository.js';
+import { DEFAULT_INSTANCE_TYPE_ID, DEFAULT_REGION, selectMachineContext } from './machine-state.repository.js';
 
 const database = useTestDatabase({ max: 4 });
 
@@ -42,6 +44,54 @@ describe('claimNext', () => {
     expect(await claim(m.id)).toMatchObject({ kind: 'claimed', task: { id: second!.id } });
     await finishTask(database.db, { taskId: second!.id, attempt: 1 }, { status: 'Completed' });
     expect(await claim(m.id)).toEqual({ kind: 'idle', abandoned: [] });
+  });
+
+  it('answers the machine a claimed task is for, as the separate read does', async () => {
+    const m = await machine();
+    await queue(m, 1);
+    const claimed = await claim(m.id);
+    expect(claimed).toMatchObject({ kind: 'claimed', machine: { context: await selectMachineContext(database.db, m.id) } });
+    expect(claimed.kind === 'claimed' && claimed.machine?.context).toMatchObject({
+      id: m.id,
+      accountId: m.accountId,
+      instanceTypeId: DEFAULT_INSTANCE_TYPE_ID,
+      region: DEFAULT_REGION,
+      deleted: false,
+      activeCloudId: null,
+    });
+  });
+
+  it("reads the machine after the claim's lock: a change committed while the claim waited is seen", async () => {
+    const m = await machine();
+    await queue(m, 1);
+    // Another worker holds the machine's claim lock while it finishes a task that replaced the instance.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const other = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, ${m.id})`);
+      locked();
+      await held;
+      await tx.update(machines).set({ instanceTypeId: 3 }).where(eq(machines.id, m.id));
+      await tx.insert(cloudInstances).values({
+        machineId: m.id,
+        cloudId: `i-claim-${m.id}`,
+        status: 'running',
+        region: 'eu-west-1',
+        hostName: 'h',
+        ipAddress: '10.0.0.1',
+        privateIpAddress: '10.0.0.2',
+        storageSize: 30,
+      });
+    });
+    await lockTaken;
+    const claiming = claim(m.id);
+    // The claim's statement has begun (its snapshot taken) and waits on the lock.
+    await expect.poll(async () => (await database.db.execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)).rows[0]!.n).toBe(1);
+    release();
+    await other;
+    expect(await claiming).toMatchObject({ kind: 'claimed', machine: { context: { instanceTypeId: 3, region: 'eu-west-1', activeCloudId: `i-claim-${m.id}` } } });
   });
 
   it('resumes a stale Running task before any New one', async () => {

@@ -15,6 +15,7 @@ import { machineTasks } from '../../db/schema.js';
 import { compileStatement, compiledQuery, executeNamed, preparedPerDb, tableRowMapper } from '../../db/prepared.js';
 import { raiseIssue } from '../issues/raise.js';
 import { activityInserts, type AuditEntry } from '../../modules/audit/audit.repository.js';
+import { machineContextCall, type MachineContext } from './machine-state.repository.js';
 
 export type TaskRow = typeof machineTasks.$inferSelect;
 
@@ -69,8 +70,14 @@ export async function insertTasks(tx: DbOrTx, tasks: NewTask[]): Promise<TaskRow
   return rows;
 }
 
-/** The claim's common case (see {@link claimNext}), a select from a function Drizzle's builder cannot write. */
-const CLAIM = compileStatement(sql`select * from claim_machine_task(${CLAIM_LOCK_NAMESPACE}, ${sql.placeholder('machineId')}, ${sql.placeholder('worker')})`);
+/**
+ * The claim's common case (see {@link claimNext}), a select from a function Drizzle's builder cannot write: the
+ * task claimed, and the machine's context read after the claim's lock (`context_`, migration 0046).
+ */
+const CLAIM = compileStatement(
+  sql`select t.*, ${machineContextCall(sql`t.machine_id`)} as context_
+    from claim_machine_task(${CLAIM_LOCK_NAMESPACE}, ${sql.placeholder('machineId')}, ${sql.placeholder('worker')}) t`,
+);
 const taskRowOf = tableRowMapper(machineTasks);
 
 /**
@@ -100,9 +107,12 @@ export async function insertTaskWithActivity(tx: DbOrTx, task: NewTask, entry: A
   return { row, activityId: row.activityId! };
 }
 
-/** The outcome of a claim: the task to run, nothing to do, or another worker is running one. */
+/**
+ * The outcome of a claim: the task to run, nothing to do, or another worker is running one. A task claimed
+ * in the common case comes with its machine's context (`machine`, undefined when the machine is gone).
+ */
 export type Claim =
-  | { kind: 'claimed'; task: TaskRow; resumed: boolean; abandoned: TaskRow[] }
+  | { kind: 'claimed'; task: TaskRow; resumed: boolean; abandoned: TaskRow[]; machine?: { context: MachineContext | undefined } }
   | { kind: 'idle'; abandoned: TaskRow[] }
   | { kind: 'busy' };
 
@@ -124,7 +134,7 @@ export async function claimNext(
   // The common case in one round trip: the database function `claim_machine_task` (migration 0045) takes
   // the lock and claims the oldest New task when none is Running.
   const [claimed] = (await db.$client.query(compiledQuery(CLAIM, { machineId, worker }))).rows;
-  if (claimed) return { kind: 'claimed', task: taskRowOf(claimed), resumed: false, abandoned: [] };
+  if (claimed) return { kind: 'claimed', task: taskRowOf(claimed), resumed: false, abandoned: [], machine: { context: claimed.context_ ?? undefined } };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_NAMESPACE}, ${machineId})`);
     const claimOldestNew = async () => {
