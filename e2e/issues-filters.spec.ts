@@ -59,9 +59,12 @@ describe('Issue viewer: filters and sorts', () => {
       });
       const shown = await answers.at(-1)!.body();
       expect(shown.items.length).toBeGreaterThan(0);
+      // Issues of terminated machines stay listed, and the lookup knows live machines only: another spec may have
+      // terminated one meanwhile. Every machine still there is of the class (at least one is there).
       const classes = new Map((await lookupMachines([...new Set(shown.items.map((i) => i.machineId))], adminToken)).map((m) => [m.id, m.className]));
+      expect(classes.size).toBeGreaterThan(0);
       for (const i of shown.items) {
-        expect(classes.get(i.machineId)).toBe(machine!.className);
+        if (classes.has(i.machineId)) expect(classes.get(i.machineId)).toBe(machine!.className);
         expect(i.lastOccurrenceTime >= from && i.lastOccurrenceTime <= to).toBe(true);
       }
       const counts = shown.items.map((i) => i.count);
