@@ -148,9 +148,39 @@ const retryAfterMs = (res: Response) => {
   return Number.isFinite(s) && s > 0 ? s * 1000 : 0;
 };
 
+/**
+ * What both clients do with a call (see the module's comment): `attempt` until it works, a transient failure
+ * retried with backoff when `retries` (else thrown), until `signal` aborts; the server's being away and back
+ * logged once each. The in-process client of the server's embedded MMAs uses it too.
+ */
+export function createRetrier({ log, retry = DEFAULT_RETRY }: { log: MmaLogger; retry?: RetryPolicy }) {
+  let unreachableSince: number | undefined;
+  return async function retried<T>(o: { call: string; signal?: AbortSignal; retries: boolean }, attempt: () => Promise<T>): Promise<T> {
+    for (let n = 0; ; n++) {
+      try {
+        const answer = await attempt();
+        if (unreachableSince !== undefined) {
+          log.info('Server reachable again', { afterSeconds: Math.round((Date.now() - unreachableSince) / 1000) });
+          unreachableSince = undefined;
+        }
+        return answer;
+      } catch (err) {
+        if (o.signal?.aborted || !transient(err)) throw err;
+        if (unreachableSince === undefined) {
+          unreachableSince = Date.now();
+          log.warn('Server unreachable; retrying with backoff, operations keep running', { call: o.call, error: describeError(err) });
+        }
+        if (!o.retries) throw err;
+        const wait = Math.min(retry.maxMs, Math.max(backoffMs(n, retry), (err as { retryAfterMs?: number }).retryAfterMs ?? 0));
+        await sleep(wait, undefined, { signal: o.signal });
+      }
+    }
+  };
+}
+
 export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT_RETRY }: MmaClientOptions): MmaClient {
   const base = `${server.replace(/\/+$/, '')}/api/v1/mma-agent`;
-  let unreachableSince: number | undefined;
+  const retried = createRetrier({ log, retry });
 
   /** One request; a 2xx answer as it came, else the problem (401: {@link CredentialRejectedError}). */
   async function request(o: {
@@ -206,29 +236,6 @@ export function createMmaClient({ server, token, userAgent, log, retry = DEFAULT
     const parsed = o.schema.safeParse(json);
     if (!parsed.success) throw new ProtocolError(`${o.call}: unexpected answer (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
     return parsed.data as z.output<S>;
-  }
-
-  /** `attempt` until it works, retrying transient failures with backoff when `retries` (see the module's comment). */
-  async function retried<T>(o: { call: string; signal?: AbortSignal; retries: boolean }, attempt: () => Promise<T>): Promise<T> {
-    for (let n = 0; ; n++) {
-      try {
-        const answer = await attempt();
-        if (unreachableSince !== undefined) {
-          log.info('Server reachable again', { afterSeconds: Math.round((Date.now() - unreachableSince) / 1000) });
-          unreachableSince = undefined;
-        }
-        return answer;
-      } catch (err) {
-        if (o.signal?.aborted || !transient(err)) throw err;
-        if (unreachableSince === undefined) {
-          unreachableSince = Date.now();
-          log.warn('Server unreachable; retrying with backoff, operations keep running', { call: o.call, error: describeError(err) });
-        }
-        if (!o.retries) throw err;
-        const wait = Math.min(retry.maxMs, Math.max(backoffMs(n, retry), (err as { retryAfterMs?: number }).retryAfterMs ?? 0));
-        await sleep(wait, undefined, { signal: o.signal });
-      }
-    }
   }
 
   const call = <S extends z.ZodType>(o: Parameters<typeof once<S>>[0] & { retries: boolean }): Promise<z.output<S>> => retried(o, () => once(o));

@@ -8,8 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
+import { MMA_CLAIM_MAX_OPERATIONS, MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 import { ssoConfig, type SsoConfig } from './modules/sso/sso.config.js';
+import { ConfigError, nameList, oneOf, wholeNumber } from './config-env.js';
+import { awsCloudConfig, type AwsCloudConfig } from './engine/cloud/aws.config.js';
+
+export { ConfigError };
+export { awsCloudConfig, DEFAULT_AWS_MAX_ATTEMPTS, type AwsCloudConfig } from './engine/cloud/aws.config.js';
 
 export type SeedKind = 'demo' | 'none' | 'scale';
 export type Role = 'all' | 'api' | 'worker';
@@ -46,9 +51,23 @@ export interface Config {
    * idempotent, else it ends FAILURE 'MMA lost'. `mmaLeaseGraceFrom`: the
    * time the configuration was loaded (the process's start): remote leases
    * count from it at the earliest, so a server restart does not cost the MMAs
-   * their operations (unset in tests: no grace).
+   * their operations (unset in tests: no grace). `SIM_MMA`: who runs the
+   * operations of the classes that are not remote: `engine`, the operation
+   * engine's simulated agent, or `protocol`, the reference MMA's simulated
+   * executor in process through the MMA protocol
+   * (`modules/mma-protocol/in-process-mmas.ts`), `SIM_MMA_CONCURRENCY`
+   * operations of each class at once (default 16).
    */
-  agent: { simDelayMs: number; panicFailures: number; anomalyFailures: number; anomalyWindowMinutes: number; mmaLeaseSeconds: number; mmaLeaseGraceFrom?: Date };
+  agent: {
+    simDelayMs: number;
+    panicFailures: number;
+    anomalyFailures: number;
+    anomalyWindowMinutes: number;
+    mmaLeaseSeconds: number;
+    mmaLeaseGraceFrom?: Date;
+    simMma: 'engine' | 'protocol';
+    simMmaConcurrency: number;
+  };
   /**
    * `TASK_LEASE_S`: how long a running task's lease lasts without its worker's
    * heartbeat before another worker resumes it (DESIGN §6,
@@ -148,27 +167,6 @@ export type ObjectStoreConfig =
     };
 
 /**
- * Settings of the `aws` cloud provider (`engine/cloud/aws.ts`, its README):
- * `AWS_REGIONS`, a comma list of region codes the fleet runs in (at least one);
- * `AWS_LAUNCH_IMAGE_ID`, the image (`ami-…`) each region launches from, as
- * `region=ami-…` pairs separated by commas, one for every region (a bare
- * `ami-…` when there is a single region); `AWS_MAX_ATTEMPTS`, attempts of each
- * EC2 call under the SDK's adaptive retry, 1 to 10 (default
- * {@link DEFAULT_AWS_MAX_ATTEMPTS}). Credentials are the SDK's default chain
- * (`AWS_PROFILE`, `AWS_ACCESS_KEY_ID`…, an instance or task role), never ours.
- */
-export interface AwsCloudConfig {
-  regions: string[];
-  launchImageIds: Record<string, string>;
-  maxAttempts: number;
-}
-
-/** Default `AWS_MAX_ATTEMPTS`: the first attempt and four retries. */
-export const DEFAULT_AWS_MAX_ATTEMPTS = 5;
-
-export class ConfigError extends Error {}
-
-/**
  * Default rate limits, requests a minute. An operator's console polls every 2 s
  * and a machines screen makes several calls at once: a user with a few tabs open
  * makes some 300 a minute, so 1,200 never trips normal use. An address carries
@@ -177,7 +175,7 @@ export class ConfigError extends Error {}
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
-export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT } as const;
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, simMma: 'engine', simMmaConcurrency: 16 } as const;
 
 /** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
 export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';
@@ -223,7 +221,6 @@ export function publicUrlConfig(value: string | undefined, port: number): string
 export const DEFAULT_PROBE_INTERVAL_S = 60;
 
 /** A comma list of names from the environment, trimmed, blanks left out. */
-const nameList = (value: string | undefined) => (value ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
 
 interface Secrets {
   jwtSecret: string;
@@ -244,20 +241,6 @@ export function loadOrCreateSecrets(dataDir: string): Secrets {
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   chmodSync(file, 0o600);
   return secrets;
-}
-
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined || value === '') return fallback;
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${value}')`);
-}
-
-/** A whole number of at least `min` from the environment, or `fallback` when unset; `what` names its unit in the error. */
-function wholeNumber(name: string, value: string | undefined, fallback: number, what = 'requests a minute', min = 1): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be a whole number of ${what}, at least ${min} (got '${value}')`);
-  return n;
 }
 
 /** The object store settings (see {@link Config.objectStore}); throws a `ConfigError` naming what is wrong. */
@@ -287,38 +270,6 @@ export function objectStoreConfig(env: NodeJS.ProcessEnv, dataDir: string): Obje
   };
 }
 
-const AWS_REGION_CODE = /^[a-z]{2}(-[a-z]+)+-\d+$/;
-const AMI_ID = /^ami-[0-9a-f]{8}([0-9a-f]{9})?$/;
-
-/** The `aws` provider's settings (see {@link AwsCloudConfig}); throws a `ConfigError` naming the variable and what is wrong. */
-export function awsCloudConfig(env: NodeJS.ProcessEnv): AwsCloudConfig {
-  const regions = nameList(env.AWS_REGIONS);
-  if (regions.length === 0) throw new ConfigError('AWS_REGIONS must list the AWS regions of the fleet when CLOUD_PROVIDER=aws (e.g. us-east-1,eu-west-1)');
-  for (const r of regions) {
-    if (!AWS_REGION_CODE.test(r)) throw new ConfigError(`AWS_REGIONS must list AWS region codes such as us-east-1 (got '${r}')`);
-  }
-  if (new Set(regions).size !== regions.length) throw new ConfigError(`AWS_REGIONS names a region twice (got '${env.AWS_REGIONS}')`);
-
-  const entries = nameList(env.AWS_LAUNCH_IMAGE_ID);
-  const format = 'region=ami-… pairs separated by commas, one for each of AWS_REGIONS (a bare ami-… with a single region)';
-  if (entries.length === 0) throw new ConfigError(`AWS_LAUNCH_IMAGE_ID must name the image each region launches from when CLOUD_PROVIDER=aws: ${format}`);
-  const launchImageIds: Record<string, string> = {};
-  for (const entry of entries) {
-    const [region, imageId] = entry.includes('=') ? entry.split('=').map((p) => p.trim()) : regions.length === 1 ? [regions[0]!, entry] : [undefined, entry];
-    if (!region) throw new ConfigError(`AWS_LAUNCH_IMAGE_ID must be ${format} (got '${entry}' with ${regions.length} regions)`);
-    if (!imageId || !AMI_ID.test(imageId)) throw new ConfigError(`AWS_LAUNCH_IMAGE_ID must be ${format} (got '${entry}': not an image id)`);
-    if (!regions.includes(region)) throw new ConfigError(`AWS_LAUNCH_IMAGE_ID names region ${region}, which is not in AWS_REGIONS`);
-    if (launchImageIds[region]) throw new ConfigError(`AWS_LAUNCH_IMAGE_ID names region ${region} twice`);
-    launchImageIds[region] = imageId;
-  }
-  const missing = regions.filter((r) => !launchImageIds[r]);
-  if (missing.length > 0) throw new ConfigError(`AWS_LAUNCH_IMAGE_ID names no image for ${missing.join(', ')}: ${format}`);
-
-  const maxAttempts = wholeNumber('AWS_MAX_ATTEMPTS', env.AWS_MAX_ATTEMPTS, DEFAULT_AWS_MAX_ATTEMPTS, 'attempts');
-  if (maxAttempts > 10) throw new ConfigError(`AWS_MAX_ATTEMPTS must be a whole number of attempts from 1 to 10 (got '${env.AWS_MAX_ATTEMPTS}')`);
-  return { regions, launchImageIds, maxAttempts };
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const databaseUrl = env.DATABASE_URL || undefined;
@@ -344,10 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 200 (got '${env.DATABASE_POOL_SIZE}')`);
   }
   if (!/^[0-9a-f]{64}$/i.test(dataKey!)) throw new ConfigError('DATA_KEY must be 64 hexadecimal characters (32 bytes)');
-  const simCloudDelayMs = Number(env.SIM_CLOUD_DELAY_MS ?? 2000);
-  if (!Number.isInteger(simCloudDelayMs) || simCloudDelayMs < 0) {
-    throw new ConfigError(`SIM_CLOUD_DELAY_MS must be a whole number of milliseconds (got '${env.SIM_CLOUD_DELAY_MS}')`);
-  }
+  const simCloudDelayMs = wholeNumber('SIM_CLOUD_DELAY_MS', env.SIM_CLOUD_DELAY_MS, 2000, 'milliseconds', 0);
   const cloudProvider = oneOf('CLOUD_PROVIDER', env.CLOUD_PROVIDER, ['simulated', 'aws'], 'simulated');
   const rateLimit = {
     perUser: wholeNumber('RATE_LIMIT_PER_USER', env.RATE_LIMIT_PER_USER, DEFAULT_RATE_LIMIT.perUser),
@@ -361,7 +309,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anomalyWindowMinutes: wholeNumber('ANOMALY_WINDOW_MINUTES', env.ANOMALY_WINDOW_MINUTES, DEFAULT_AGENT.anomalyWindowMinutes, 'minutes'),
     mmaLeaseSeconds: wholeNumber('MMA_LEASE_S', env.MMA_LEASE_S, DEFAULT_AGENT.mmaLeaseSeconds, 'seconds', 10),
     mmaLeaseGraceFrom: new Date(),
+    simMma: oneOf('SIM_MMA', env.SIM_MMA, ['engine', 'protocol'], DEFAULT_AGENT.simMma),
+    simMmaConcurrency: wholeNumber('SIM_MMA_CONCURRENCY', env.SIM_MMA_CONCURRENCY, DEFAULT_AGENT.simMmaConcurrency, 'operations'),
   };
+  if (agent.simMmaConcurrency > MMA_CLAIM_MAX_OPERATIONS) throw new ConfigError(`SIM_MMA_CONCURRENCY must be at most ${MMA_CLAIM_MAX_OPERATIONS} (got '${env.SIM_MMA_CONCURRENCY}')`);
 
   return {
     dataDir,

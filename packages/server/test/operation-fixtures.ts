@@ -11,13 +11,13 @@
  * `engineUrl` puts the engine on a connection of its own (through a proxy the
  * test cuts, `database-proxy.ts`), while the helpers keep theirs.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { TOperationTypeName } from '@fleet/contracts';
 import { connectDatabase, type Database } from '../src/db/client.js';
 import { machines, operations } from '../src/db/schema.js';
 import { createSimulatedCloud, type SimulatedCloud } from '../src/engine/cloud/simulated.js';
-import { createTaskEvents, type OperationEvent } from '../src/engine/push/events.js';
+import { createTaskEvents, type OperationEvent, type TaskEvents } from '../src/engine/push/events.js';
 import { createOperationEngine, type OperationEngine, type OperationEngineSettings } from '../src/engine/operations/agent.js';
 import { AGENT_EFFECTS } from '../src/engine/operations/agent-effects.js';
 import { createSimulatedAgent, type SimulatedAgent } from '../src/engine/operations/simulated-agent.js';
@@ -34,6 +34,8 @@ export interface AgentFixture {
   agent: SimulatedAgent;
   engine: OperationEngine;
   seen: OperationEvent[];
+  /** The events the engine emits (and `seen` records). */
+  events: TaskEvents;
   /** Opens the gate of a RestoreBackup operation. */
   open(operationId: number): void;
   /** A machine (class 1 unless given) with a running instance unless `instance` says otherwise. */
@@ -58,6 +60,8 @@ export interface AgentFixtureOptions {
    */
   engineUrl?: (url: string) => string;
   log?: Logger;
+  /** The engine's `scope` (`sql\`false\``: it starts nothing, as with SIM_MMA=protocol). */
+  scope?: SQL;
 }
 
 export async function startAgentFixture(settings: Partial<OperationEngineSettings> = {}, options: AgentFixtureOptions = {}): Promise<AgentFixture> {
@@ -98,6 +102,7 @@ export async function startAgentFixture(settings: Partial<OperationEngineSetting
     staleMs: 1_000,
     passMs: 200,
     ...settings,
+    scope: options.scope,
   });
   await engine.start();
 
@@ -116,6 +121,7 @@ export async function startAgentFixture(settings: Partial<OperationEngineSetting
     agent,
     engine,
     seen,
+    events,
     open(operationId) {
       opened.add(operationId);
       gates.get(operationId)?.();

@@ -15,6 +15,7 @@ describe('ENGINE_PARTS', () => {
       'rollout engine',
       'deploy controller',
       'server status check',
+      'MMAs in process',
       'operation agent',
       'task engine',
       'notification delivery',

@@ -9,8 +9,8 @@
  * does it: the scheduler (the pass in flight finishes its row), the history
  * retention (its batch in flight commits), the probes (the
  * tick in flight commits), the rollout engine (the pass in flight commits), the
- * deploy controller, the server status check, the operation agent (running
- * operations handed over), the task engine (running tasks handed over, pg-boss
+ * deploy controller, the server status check, the MMAs in process (their
+ * runs ended or abandoned), the operation agent (running operations handed over), the task engine (running tasks handed over, pg-boss
  * quiet), the notification delivery (its sends in flight settled), then the
  * account count compaction; the pool and the database after them
  * (`main.ts`).
@@ -21,6 +21,7 @@
  * deploys).
  */
 import type { Logger } from 'pino';
+import { sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { startAccountCountCompaction } from '../db/account-counts.js';
@@ -50,6 +51,8 @@ import type { FleetMetrics } from '../metrics/fleet-metrics.js';
 import { mailerFromEnvironment } from '../lib/mailer.js';
 import { DEVOPS_EMAIL } from '@fleet/contracts';
 import { startNotificationDelivery } from './notification-delivery/delivery.js';
+import { createMmaProtocolService } from '../modules/mma-protocol/mma-protocol.service.js';
+import { startInProcessMmas } from '../modules/mma-protocol/in-process-mmas.js';
 
 /** What the parts run on: the process's configuration and database, and what the API shares with them. */
 export interface EngineContext {
@@ -134,7 +137,24 @@ export const ENGINE_PARTS: readonly EnginePart[] = [
         events,
         log,
         ...config.agent,
+        // SIM_MMA=protocol: the MMAs in process (the next part) start the operations of the classes that are not remote.
+        scope: config.agent.simMma === 'protocol' ? sql`false` : undefined,
       }),
+  },
+  {
+    // Issue 27: the reference MMA's simulated executor in process, through the MMA protocol (SIM_MMA=protocol).
+    name: 'MMAs in process',
+    make: ({ config, db, cloud, events, store, log }) =>
+      config.agent.simMma === 'protocol'
+        ? startInProcessMmas({
+            db,
+            service: createMmaProtocolService({ db, events, store, cloud, settings: config.agent, log }),
+            log,
+            concurrency: config.agent.simMmaConcurrency,
+            delayMs: config.agent.simDelayMs,
+            failMachines: config.simAgentFailMachines,
+          })
+        : undefined,
   },
   {
     name: 'server status check',

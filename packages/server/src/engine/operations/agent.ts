@@ -48,6 +48,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import type { SQL } from 'drizzle-orm';
 import { MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 import { isDatabaseGone, type Db } from '../../db/client.js';
 import type { CloudProvider } from '../cloud/provider.js';
@@ -118,6 +119,12 @@ export interface OperationEngineOptions extends Partial<OperationEngineSettings>
   workerName?: string;
   /** The clock of delivery times (tests control it); default the system clock. */
   now?: () => Date;
+  /**
+   * The operations this engine starts (SQL on the machine `m`): by default those of the classes that are not
+   * remote (`inProcessClass`); `sql\`false\``: none, when the worker's MMAs in process start them (`SIM_MMA=protocol`,
+   * `modules/mma-protocol/in-process-mmas.ts`). Cancels and timeouts it ends whatever the scope.
+   */
+  scope?: SQL;
 }
 
 export interface OperationEngine {
@@ -192,6 +199,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
         maxAttempts: s.maxAttempts,
         panicFailures: s.panicFailures,
         remoteLease,
+        scope: options.scope,
       });
     } catch (err) {
       // The level-driven pass finds these machines again.
@@ -271,7 +279,7 @@ export function createOperationEngine(options: OperationEngineOptions): Operatio
   async function pass(): Promise<number> {
     // First, so that the machines of the operations handed over are found stale below and resumed now.
     await handedOver.release();
-    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit, remoteLease });
+    const machineIds = await selectMachinesNeedingAgent(db, { staleMs: s.staleMs, limit: s.passLimit, remoteLease, scope: options.scope });
     wake(machineIds);
     // Level-driven like the rest of the pass: a message waits until its machine runs managed.
     await deliverMessages().catch((err: unknown) => report('notification delivery failed', err));

@@ -46,6 +46,11 @@ export interface MmaAgentPrincipal {
   classId: number;
   host: string;
   version: string;
+  /**
+   * An MMA the worker runs in its own process (`mma-protocol/in-process-mmas.ts`): it runs its class's
+   * operations while the class is not remote, where a registered MMA runs them while it is.
+   */
+  inProcess?: boolean;
 }
 
 declare module 'fastify' {

@@ -6,6 +6,8 @@
  * cancellation through the job's renewal.
  *
  * - `claim`: the operations of the MMA's class that the start rules let start
+ *   (a registered MMA's while its class is remote; an MMA the worker runs in
+ *   process, `in-process-mmas.ts`, while it is not)
  *   (`engine/operations/start-rules.ts`, the ones the worker's claim applies,
  *   not a copy), claimed by `claimOperations` with the class as its scope, so
  *   the leases, the one-RUNNING-per-machine rule and the resume of a lost
@@ -48,6 +50,7 @@
  * lost to a resume, a timeout or an operator's reset) gets 409 and changes
  * nothing. An MMA sees only its class's operations (404 for another's).
  */
+import { once, type EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import {
@@ -78,7 +81,7 @@ import { selectMachinesNeedingAgent } from '../../engine/operations/agent-pass.r
 import { createOperationFinisher } from '../../engine/operations/agent-finish.js';
 import { cancelledOutcome, type OperationOutcome } from '../../engine/operations/agent-finish.repository.js';
 import { mergeOperationParams } from '../../engine/operations/agent.repository.js';
-import { remoteClass } from '../../engine/operations/start-rules.js';
+import { inProcessClass, remoteClass } from '../../engine/operations/start-rules.js';
 import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
@@ -100,7 +103,14 @@ export interface MmaProtocolSettings {
 }
 
 export interface MmaProtocolService {
-  claim(agent: MmaAgentPrincipal, o: { maxOperations: number; waitSeconds: number; leases?: TMmaLease[]; signal?: AbortSignal }): Promise<TMmaClaimResponse>;
+  /**
+   * `wakeups`: an emitter of `'wake'` when work may have come (a queued operation's NOTIFY): the waiting poll
+   * looks again at once instead of at its next second (the MMAs in process; a remote MMA's poll has none).
+   */
+  claim(
+    agent: MmaAgentPrincipal,
+    o: { maxOperations: number; waitSeconds: number; leases?: TMmaLease[]; signal?: AbortSignal; wakeups?: EventEmitter },
+  ): Promise<TMmaClaimResponse>;
   heartbeat(agent: MmaAgentPrincipal, leases: TMmaLease[]): Promise<TMmaHeartbeatResponse>;
   append(agent: MmaAgentPrincipal, operationId: number, body: TMmaAppendRequest): Promise<{ offset: number }>;
   finish(agent: MmaAgentPrincipal, operationId: number, body: TMmaFinishRequest): Promise<TMmaFinishResponse>;
@@ -153,7 +163,7 @@ export function createMmaProtocolService({
   /** One look: claims what the class has for this MMA now. */
   async function claimOnce(agent: MmaAgentPrincipal, max: number): Promise<TMmaClaimedOperation[]> {
     const only = sql`m.class_id = ${agent.classId}`;
-    const scope = sql`(m.class_id = ${agent.classId} and ${remoteClass})`;
+    const scope = sql`(m.class_id = ${agent.classId} and ${agent.inProcess ? inProcessClass : remoteClass})`;
     const machineIds = await selectMachinesNeedingAgent(db, { staleMs: WORKER_STALE_MS, limit: max * 4, scope, only, remoteLease });
     if (machineIds.length === 0) return [];
     const claims = await claimOperations(db, {
@@ -216,7 +226,7 @@ export function createMmaProtocolService({
   }
 
   return {
-    async claim(agent, { maxOperations, waitSeconds, leases = [], signal }) {
+    async claim(agent, { maxOperations, waitSeconds, leases = [], signal, wakeups }) {
       const deadline = Date.now() + waitSeconds * 1000;
       for (;;) {
         // Its own running operations first, at each look: renewed, they are never stale to its own claim.
@@ -225,7 +235,11 @@ export function createMmaProtocolService({
         if (operations.length > 0 || signal?.aborted) return { operations };
         const left = deadline - Date.now();
         if (left <= 0) return { operations: [] };
-        await sleep(Math.min(CLAIM_POLL_MS, left), undefined, { signal }).catch(() => undefined);
+        const poll = AbortSignal.timeout(Math.min(CLAIM_POLL_MS, left));
+        const until = signal ? AbortSignal.any([signal, poll]) : poll;
+        // `once` with a signal drops its listener when the signal fires: a long wait leaves nothing behind.
+        if (wakeups) await once(wakeups, 'wake', { signal: until }).catch(() => undefined);
+        else await sleep(Math.min(CLAIM_POLL_MS, left), undefined, { signal }).catch(() => undefined);
       }
     },
 
