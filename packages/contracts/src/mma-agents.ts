@@ -185,6 +185,11 @@ export const ZMmaClaimedOperation = z.object({
     sampleDataFile: z.string().nullable(),
     /** The machine's desired versions (`component → {branch}|{hash}`). */
     desiredVersions: z.record(z.string(), z.string()),
+    /**
+     * What the server knows the machine runs (`component → {branch}|{hash}`: its last deploy or report), so a
+     * deployer changes only what differs; absent from servers before it was added.
+     */
+    installedVersions: z.record(z.string(), z.string()).optional(),
   }),
   outputOffset: z.number().int(),
   deployerLogOffset: z.number().int(),

@@ -5,13 +5,16 @@
  * the steps a real deployer takes, each with its output line, its deployer log
  * lines and its nominal duration (ms). The runner scales the durations by its
  * delay (`SIM_AGENT_DELAY_MS`: real ms per nominal second), so a default run
- * of an UpdateSoftware (about 75 nominal seconds) takes some 15 s, and 0 in
- * tests.
+ * of a generic UpdateSoftware (about 75 nominal seconds) takes some 15 s, one
+ * that knows the machine's installed versions 19 nominal seconds a changed
+ * component, and 0 in tests.
  *
  * A subpath of its own (`@fleet/contracts/simulated-steps`), not exported from
  * the index: the console's bundle does not carry it.
  */
 import type { TOperationTypeName } from './operations.js';
+import { COMPONENT_LABELS, CONFIG_COMPONENTS, type TConfigComponent } from './account-sections.js';
+import { versionLabel } from './version-label.js';
 
 /** What a script reads of its machine (the server's `EffectMachine` and a claimed operation's `machine` both have it). */
 export interface SimulatedMachine {
@@ -23,6 +26,8 @@ export interface SimulatedMachine {
   /** Spec 2 §3 sample data set and file (ReinstallSampleData). */
   sampleData: string;
   sampleDataFile: string | null;
+  /** What the machine runs (`component → {branch}|{hash}`), when known: a deploy then changes only what differs. */
+  installedVersions?: Record<string, string>;
 }
 
 /** One step: an output line, deployer log lines, and nominal milliseconds of work. */
@@ -80,11 +85,60 @@ const deploy = (m: SimulatedMachine, what: string): SimulatedStep[] => [
   healthCheck(m),
 ];
 
+/** A component's label (Launcher, Site Master…), its key when the catalogue has none. */
+const componentLabel = (key: string) => COMPONENT_LABELS[key as TConfigComponent] ?? key;
+const serviceName = (key: string) => `Irmn${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+
+/**
+ * A deploy of `target` over what the machine runs, a step per changed component with the durations and lines of
+ * the worker's deploy effect (`engine/desired-state/deploy-effects.ts`: 19 nominal seconds to replace a
+ * component, 4 to remove one, 4 to restart after), so a one-component deploy takes as long down either path; the
+ * generic deploy when the machine's installed versions or the target are not known.
+ */
+function deployComponents(m: SimulatedMachine, target: unknown, what: string): SimulatedStep[] {
+  const installed = m.installedVersions;
+  if (!installed || typeof target !== 'object' || target === null) return deploy(m, what);
+  const to = target as Record<string, string>;
+  const all = new Set([...Object.keys(installed), ...Object.keys(to)]);
+  const keys = [...CONFIG_COMPONENTS.filter((k) => all.has(k)), ...[...all].filter((k) => !(CONFIG_COMPONENTS as readonly string[]).includes(k)).sort()];
+  const changed = keys.filter((k) => installed[k] !== to[k]);
+  const steps: SimulatedStep[] = [
+    connect(m),
+    {
+      output: `Deploying to ${m.name}: ${changed.length} component(s) to change, ${keys.length - changed.length} unchanged`,
+      log: [`Deployment plan for ${m.name}: ${changed.length === 0 ? 'nothing to change' : changed.join(', ')}`],
+      ms: 0,
+    },
+  ];
+  for (const key of changed) {
+    const from = installed[key];
+    const next = to[key];
+    if (next === undefined) {
+      steps.push({ output: `${componentLabel(key)} removed`, log: [`${key}: stopping service ${serviceName(key)}`, `${key}: uninstalled ${from}`], ms: 4_000 });
+      continue;
+    }
+    const hash = next.slice(next.lastIndexOf('|') + 1);
+    steps.push({
+      output: `${componentLabel(key)} ${from ? `updated: ${versionLabel(from)} → ${versionLabel(next)}` : `installed: ${versionLabel(next)}`}`,
+      log: [
+        `${key}: downloading https://builds.fleet.example.net/${key}/commits/${hash}.zip`,
+        `${key}: package verified (sha256 ${hash}…)`,
+        `${key}: stopping service ${serviceName(key)}`,
+        `${key}: installed ${next}${from ? ` (was ${from})` : ' (new)'}`,
+        `${key}: service ${serviceName(key)} started; health check 200 OK`,
+      ],
+      ms: 19_000,
+    });
+  }
+  if (changed.length > 0) steps.push({ output: 'Services restarted', log: ['deployer: services restarted after the deployment'], ms: 4_000 });
+  return steps;
+}
+
 /** The generic script of each type (the types whose effect lives elsewhere fall back to these). */
 export const GENERIC_STEPS: Record<TOperationTypeName, SimulatedScript> = {
-  UpdateSoftware: (m) => deploy(m, 'desired versions'),
+  UpdateSoftware: (m, p) => deployComponents(m, p.versions, 'desired versions'),
   TestLatestCode: (m, p) => [
-    ...deploy(m, `newest commits of ${str(p.branch, 'master')}`),
+    ...deployComponents(m, p.versions, `newest commits of ${str(p.branch, 'master')}`),
     { output: 'Running the smoke test', log: ['smoke: 42 tests', 'smoke: 42 passed, 0 failed'], ms: 25_000 },
   ],
   Backup: (m) => [

@@ -164,7 +164,13 @@ describe('environment', () => {
       FLEET_PARAM_ATTEMPTS: '3',
       FLEET_VERSIONS: '{"launcher":"master|0f0f0f0"}',
       FLEET_VERSION_LAUNCHER: 'master|0f0f0f0',
+      FLEET_INSTALLED_VERSIONS: '{}',
     });
+  });
+
+  it('gives what the server knows the machine runs', () => {
+    const env = operationEnv(claimed({ machine: { ...claimed().machine, installedVersions: { launcher: 'master|0f0f0f0' } } }));
+    expect(JSON.parse(env.FLEET_INSTALLED_VERSIONS!)).toEqual({ launcher: 'master|0f0f0f0' });
   });
 
   it("gives a TestLatestCode the target the server fixed at the claim", () => {

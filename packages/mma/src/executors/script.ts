@@ -58,7 +58,8 @@ export const upperSnake = (name: string) =>
  * versions to install (`FLEET_VERSIONS` as JSON: an UpdateSoftware's or a
  * TestLatestCode's `params.versions`, fixed by the server at the claim, else
  * the machine's desired versions; one
- * `FLEET_VERSION_<COMPONENT>` each). A null is the empty string.
+ * `FLEET_VERSION_<COMPONENT>` each), and what the server knows runs there
+ * (`FLEET_INSTALLED_VERSIONS`, JSON). A null is the empty string.
  */
 export function operationEnv(op: TMmaClaimedOperation): Record<string, string> {
   const m = op.machine;
@@ -83,6 +84,8 @@ export function operationEnv(op: TMmaClaimedOperation): Record<string, string> {
   }
   const versions = isDeployType(op.typeName) && isVersionMap(op.params.versions) ? op.params.versions : m.desiredVersions;
   env.FLEET_VERSIONS = JSON.stringify(versions);
+  // What the server knows runs there ({} from a server that does not say), so a deploy can change only what differs.
+  env.FLEET_INSTALLED_VERSIONS = JSON.stringify(m.installedVersions ?? {});
   for (const [component, version] of Object.entries(versions)) env[`FLEET_VERSION_${upperSnake(component)}`] = version;
   return env;
 }

@@ -38,6 +38,29 @@ describe('simulated executor', () => {
     expect(output[0]).toBe('Connecting to the deployer on acme-prod-1');
   });
 
+  it("deploys only the components whose installed version differs from the target, as the worker's deploy effect does", async () => {
+    const machine = { ...claimed().machine, installedVersions: { launcher: 'master|abc1234', siteMaster: 'release/5|0000001', worker: 'master|0000002' } };
+    const params = { versions: { launcher: 'master|abc1234', siteMaster: 'release/5|def5678', reporting: 'master|0000003' } };
+    const { ctx, output, deployerLog } = context({ operation: claimed({ typeName: 'UpdateSoftware', machine, params }) });
+    expect(await createSimulatedExecutor({ config: { kind: 'simulated', delayMs: 0 }, env: {} })(ctx)).toEqual({ status: 'SUCCESS' });
+    expect(output).toEqual([
+      'Connecting to the deployer on acme-prod-1',
+      'Deploying to acme-prod-1: 3 component(s) to change, 1 unchanged',
+      'Site Master updated: release/5 / 0000001 → release/5 / def5678',
+      'Reporting installed: master / 0000003',
+      'worker removed',
+      'Services restarted',
+    ]);
+    expect(deployerLog).toContain('siteMaster: installed release/5|def5678 (was release/5|0000001)');
+    // 19 nominal seconds a changed component, 4 a removed one, 4 to restart: what the deploy effect takes.
+    expect(GENERIC_STEPS.UpdateSoftware(machine, params).reduce((ms, step) => ms + step.ms, 0)).toBe(2_000 + 19_000 * 2 + 4_000 + 4_000);
+  });
+
+  it('plays the generic deploy when the claim carries no installed versions (a server before them)', () => {
+    const steps = GENERIC_STEPS.UpdateSoftware(claimed().machine, { versions: { launcher: 'master|abc1234' } });
+    expect(steps.map((step) => step.output)).toContain('Downloading artifacts (desired versions)');
+  });
+
   it("writes a Backup's gzip'd dump of each software into its folder, as a script would", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sim-backup-'));
     try {

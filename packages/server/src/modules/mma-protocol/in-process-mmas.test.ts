@@ -4,7 +4,8 @@
  * empty (as `engine/parts.ts` wires them): operations of a class that is not
  * remote run on the reference MMA's simulated executor through the protocol's
  * service (worker `mma-agent:0@<host>`, the steps' output and deployer log,
- * OperationStarted and OperationFinished); a machine of SIM_AGENT_FAIL_MACHINES
+ * OperationStarted and OperationFinished; an UpdateSoftware deployed
+ * component by component and its versions recorded); a machine of SIM_AGENT_FAIL_MACHINES
  * fails and counts; an operator's cancel reaches a running one through the
  * heartbeat; a remote class's operations are left to its registered MMAs; a
  * class added later gets its MMA; stop() ends the loops.
@@ -56,6 +57,20 @@ describe('the MMAs in process', () => {
     expect(row.output).toMatch(/Started on mma-agent:0@worker-1\.fleet\.example\n.*Connecting to the deployer on .*\n.*Health check\n.*Operation succeeded/);
     expect(row.deployerLog).not.toBe('');
     expect(f.seen.filter((e) => e.operation.id === id).map((e) => e.name)).toEqual(['OperationQueued', 'OperationStarted', 'OperationFinished']);
+  });
+
+  it('deploy an UpdateSoftware component by component over what the machine runs, and record the versions at its SUCCESS', async () => {
+    const m = await f.machine();
+    const { rows } = await f.database.db.execute<{ v: string }>(sql`
+      select b.name || '|' || c.short_hash as v from software_commits c join software_branches b on b.id = c.branch_id
+      where c.software = 'launcher' order by c.id desc limit 1`);
+    const versions = { launcher: rows[0]!.v };
+    await f.database.db.execute(sql`update machines set current_versions = '{"launcher": "master|0000001"}'::jsonb where id = ${m.id}`);
+    const row = await f.settled(await f.enqueue(m, 'UpdateSoftware', { params: { versions } }));
+    expect(row.status).toBe('SUCCESS');
+    expect(row.output).toContain(`Deploying to ${(await f.machineRow(m.id)).name}: 1 component(s) to change, 0 unchanged`);
+    expect(row.output).toContain('Launcher updated: master / 0000001 →');
+    expect((await f.machineRow(m.id)).currentVersions).toEqual(versions);
   });
 
   it('fail the operations of a machine SIM_AGENT_FAIL_MACHINES names, counted toward Panic', async () => {

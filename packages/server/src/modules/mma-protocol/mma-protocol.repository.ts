@@ -27,12 +27,13 @@ export type ClaimMachine = {
   sampleData: string;
   sampleDataFile: string | null;
   desiredVersions: Record<string, string>;
+  installedVersions: Record<string, string>;
 };
 
 /** The machines `ids` by id. */
 export async function selectClaimMachines(db: DbOrTx, ids: number[]): Promise<Map<number, ClaimMachine>> {
   const { rows } = await db.execute<ClaimMachine>(sql`
-    select m.id, m.name, m.account_id as "accountId", m.desired_versions as "desiredVersions",
+    select m.id, m.name, m.account_id as "accountId", m.desired_versions as "desiredVersions", m.current_versions as "installedVersions",
       m.is_launcher as "isLauncher", m.is_site_master as "isSiteMaster", m.sample_data as "sampleData", m.sample_data_file as "sampleDataFile",
       c.host_name as "hostName", c.cloud_id as "cloudId"
     from machines m left join lateral (

@@ -169,9 +169,12 @@ describe('append, heartbeat and finish', () => {
       select b.name || '|' || c.short_hash as v from software_commits c join software_branches b on b.id = c.branch_id
       where c.software = 'launcher' order by c.id desc limit 1`);
     const versions = { launcher: rows[0]!.v };
+    await f.database.db.execute(sql`update machines set current_versions = '{"siteMaster": "master|0000001"}'::jsonb where id = ${machine.id}`);
     const id = await f.enqueue(machine, 'UpdateSoftware', { params: { versions, bundleVersion: '9.9.9.1' } });
     const [o] = await claim();
     expect(o!.params.versions).toEqual(versions);
+    // What the server knows the machine runs: a deployer changes only what differs.
+    expect(o!.machine.installedVersions).toEqual({ siteMaster: 'master|0000001' });
     expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).json().status).toBe('SUCCESS');
     const m = await f.machineRow(machine.id);
     expect(m.currentVersions).toEqual(versions);
