@@ -90,48 +90,50 @@ const componentLabel = (key: string) => COMPONENT_LABELS[key as TConfigComponent
 const serviceName = (key: string) => `Irmn${key.charAt(0).toUpperCase()}${key.slice(1)}`;
 
 /**
- * A deploy of `target` over what the machine runs, a step per changed component with the durations and lines of
- * the worker's deploy effect (`engine/desired-state/deploy-effects.ts`: 19 nominal seconds to replace a
- * component, 4 to remove one, 4 to restart after), so a one-component deploy takes as long down either path; the
- * generic deploy when the machine's installed versions or the target are not known.
+ * The steps of deploying `target` over `installed` (`component → {branch}|{hash}`) on machine `name`: the plan,
+ * a step per changed component in the catalogue's order (19 nominal seconds to replace one, 4 to remove one),
+ * then 4 to restart the services. The worker's deploy effect (`engine/desired-state/deploy-effects.ts`) and the
+ * reference MMA's simulated executor both play them, so a deploy takes as long down either path.
  */
-function deployComponents(m: SimulatedMachine, target: unknown, what: string): SimulatedStep[] {
-  const installed = m.installedVersions;
-  if (!installed || typeof target !== 'object' || target === null) return deploy(m, what);
-  const to = target as Record<string, string>;
-  const all = new Set([...Object.keys(installed), ...Object.keys(to)]);
+export function componentDeploySteps(name: string, target: Record<string, string>, installed: Record<string, string>): { steps: SimulatedStep[]; changed: number; unchanged: number } {
+  const all = new Set([...Object.keys(installed), ...Object.keys(target)]);
   const keys = [...CONFIG_COMPONENTS.filter((k) => all.has(k)), ...[...all].filter((k) => !(CONFIG_COMPONENTS as readonly string[]).includes(k)).sort()];
-  const changed = keys.filter((k) => installed[k] !== to[k]);
+  const changed = keys.filter((k) => installed[k] !== target[k]);
   const steps: SimulatedStep[] = [
-    connect(m),
     {
-      output: `Deploying to ${m.name}: ${changed.length} component(s) to change, ${keys.length - changed.length} unchanged`,
-      log: [`Deployment plan for ${m.name}: ${changed.length === 0 ? 'nothing to change' : changed.join(', ')}`],
+      output: `Deploying to ${name}: ${changed.length} component(s) to change, ${keys.length - changed.length} unchanged`,
+      log: [`Deployment plan for ${name}: ${changed.length === 0 ? 'nothing to change' : changed.join(', ')}`],
       ms: 0,
     },
   ];
   for (const key of changed) {
     const from = installed[key];
-    const next = to[key];
-    if (next === undefined) {
+    const to = target[key];
+    if (to === undefined) {
       steps.push({ output: `${componentLabel(key)} removed`, log: [`${key}: stopping service ${serviceName(key)}`, `${key}: uninstalled ${from}`], ms: 4_000 });
       continue;
     }
-    const hash = next.slice(next.lastIndexOf('|') + 1);
+    const hash = to.slice(to.lastIndexOf('|') + 1);
     steps.push({
-      output: `${componentLabel(key)} ${from ? `updated: ${versionLabel(from)} → ${versionLabel(next)}` : `installed: ${versionLabel(next)}`}`,
+      output: `${componentLabel(key)} ${from ? `updated: ${versionLabel(from)} → ${versionLabel(to)}` : `installed: ${versionLabel(to)}`}`,
       log: [
         `${key}: downloading https://builds.fleet.example.net/${key}/commits/${hash}.zip`,
         `${key}: package verified (sha256 ${hash}…)`,
         `${key}: stopping service ${serviceName(key)}`,
-        `${key}: installed ${next}${from ? ` (was ${from})` : ' (new)'}`,
+        `${key}: installed ${to}${from ? ` (was ${from})` : ' (new)'}`,
         `${key}: service ${serviceName(key)} started; health check 200 OK`,
       ],
       ms: 19_000,
     });
   }
   if (changed.length > 0) steps.push({ output: 'Services restarted', log: ['deployer: services restarted after the deployment'], ms: 4_000 });
-  return steps;
+  return { steps, changed: changed.length, unchanged: keys.length - changed.length };
+}
+
+/** A deploy's script: the component steps over the machine's installed versions, or the generic deploy when those or the target are not known. */
+function deployComponents(m: SimulatedMachine, target: unknown, what: string): SimulatedStep[] {
+  if (!m.installedVersions || typeof target !== 'object' || target === null) return deploy(m, what);
+  return [connect(m), ...componentDeploySteps(m.name, target as Record<string, string>, m.installedVersions).steps];
 }
 
 /** The generic script of each type (the types whose effect lives elsewhere fall back to these). */

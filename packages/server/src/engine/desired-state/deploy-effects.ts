@@ -26,15 +26,17 @@
  * meanwhile) writes nothing.
  */
 import { eq, sql } from 'drizzle-orm';
-import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, isVersionMap, type TComponentVersion, type TConfigComponent, versionLabel } from '@fleet/contracts';
+import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, isVersionMap, type TComponentVersion, type TConfigComponent } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { machines, versionStates } from '../../db/schema.js';
 import { OperationFailure, type OperationEffect, type OperationEffectContext, type OperationEffects } from '../operations/effects.js';
 import { hasStateOf, loadSoftwareSnapshot, selectCommitsOf, stateComponents } from './desired-state.repository.js';
 import { branchHeads, versionRef } from './resolve.js';
+import { componentDeploySteps } from '@fleet/contracts/simulated-steps';
+import { runSteps } from '../operations/simulated-steps.js';
 
-/** Nominal simulated durations, ms (scaled by the agent's SIM_AGENT_DELAY_MS). */
-const STEP_MS = { download: 6_000, install: 9_000, restart: 4_000, smoke: 5_000 } as const;
+/** Nominal simulated duration of each smoke check, ms (scaled by the agent's SIM_AGENT_DELAY_MS). */
+const SMOKE_CHECK_MS = 5_000;
 
 const SMOKE_CHECKS = [
   'launcher sign-in page answers 200',
@@ -44,7 +46,6 @@ const SMOKE_CHECKS = [
   'audit changelog records a test event',
 ] as const;
 
-const serviceName = (key: string) => `Irmn${key.charAt(0).toUpperCase()}${key.slice(1)}`;
 const label = (key: string) => COMPONENT_LABELS[key as TConfigComponent] ?? key;
 const ordered = (keys: Iterable<string>) => {
   const set = new Set(keys);
@@ -76,36 +77,16 @@ async function deploy(ctx: OperationEffectContext, target: Record<string, string
   if (missing.length > 0) throw new OperationFailure(`Unknown commit for ${missing.map((k) => `${label(k)} (${target[k]})`).join(', ')}`);
 
   const { current } = await machineVersions(db, machine.id);
-  const keys = ordered([...Object.keys(current), ...Object.keys(target)]);
-  const changed = keys.filter((k) => current[k] !== target[k]);
-  await ctx.output(`Deploying to ${machine.name}: ${changed.length} component(s) to change, ${keys.length - changed.length} unchanged`);
-  await ctx.deployerLog(`Deployment plan for ${machine.name} (operation ${operation.id}): ${changed.length === 0 ? 'nothing to change' : changed.join(', ')}`);
-  for (const key of changed) {
+  // The component steps the reference MMA's simulated executor plays too (`@fleet/contracts/simulated-steps`).
+  const plan = componentDeploySteps(machine.name, target, current);
+  for (const step of plan.steps) {
     if (ctx.signal.aborted) throw new OperationFailure('Stopped before the deployment finished');
-    const to = target[key];
-    const from = current[key];
-    if (to === undefined) {
-      await ctx.deployerLog(`${key}: stopping service ${serviceName(key)}`);
-      await ctx.work(STEP_MS.restart);
-      await ctx.deployerLog(`${key}: uninstalled ${from}`);
-      await ctx.output(`${label(key)} removed`);
-      continue;
-    }
-    const hash = to.slice(to.lastIndexOf('|') + 1);
-    await ctx.deployerLog(`${key}: downloading https://builds.fleet.example.net/${key}/commits/${hash}.zip`);
-    await ctx.work(STEP_MS.download);
-    await ctx.deployerLog(`${key}: package verified (sha256 ${hash}…)`);
-    await ctx.deployerLog(`${key}: stopping service ${serviceName(key)}`);
-    await ctx.work(STEP_MS.install);
-    await ctx.deployerLog(`${key}: installed ${to}${from ? ` (was ${from})` : ' (new)'}`);
-    await ctx.deployerLog(`${key}: service ${serviceName(key)} started; health check 200 OK`);
-    await ctx.output(`${label(key)} ${from ? `updated: ${versionLabel(from)} → ${versionLabel(to)}` : `installed: ${versionLabel(to)}`}`);
+    await runSteps(ctx, [step]);
   }
-  if (changed.length > 0) await ctx.work(STEP_MS.restart);
 
   const written = await writeVersionState(db, { operationId: operation.id, machineId: machine.id, target, commits, bundleVersion });
   if (written === 'ended') throw new OperationFailure('The operation was ended while deploying; the version state was not written');
-  await ctx.output(written ? `Version state recorded: ${changed.length} changed, ${keys.length - changed.length} unchanged` : 'The version state was already recorded');
+  await ctx.output(written ? `Version state recorded: ${plan.changed} changed, ${plan.unchanged} unchanged` : 'The version state was already recorded');
   return written;
 }
 
@@ -246,7 +227,7 @@ export const testLatestCode: OperationEffect = async (ctx) => {
   await ctx.output(`Smoke test against ${ctx.machine.name} (${branch})`);
   for (const check of SMOKE_CHECKS) {
     if (ctx.signal.aborted) throw new OperationFailure('Stopped during the smoke test');
-    await ctx.work(STEP_MS.smoke);
+    await ctx.work(SMOKE_CHECK_MS);
     await ctx.output(`  passed: ${check}`);
   }
   await ctx.output(`Smoke test passed: ${SMOKE_CHECKS.length} of ${SMOKE_CHECKS.length} checks`);
