@@ -19,8 +19,18 @@ export function server(): E2eServer {
 
 export const baseUrl = () => server().baseUrl;
 
+/**
+ * Launches the Chromium of the spec file. A Chromium that dies as it starts (SIGSEGV seen once on a loaded 2-core
+ * runner, 2026-11-30, failing a whole spec file before any test ran) is launched once more; a second failure fails.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return playwright.launch({ ...(await chromiumLaunch()), headless: true });
+  const options = { ...(await chromiumLaunch()), headless: true };
+  try {
+    return await playwright.launch(options);
+  } catch (err) {
+    console.warn(`Chromium did not start (${(err as Error).message.split('\n')[0]}); launching it once more`);
+    return playwright.launch(options);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The worker's MMAs in process (issue 27 point 3; DESIGN §12, §17): with
- * `SIM_MMA=protocol` (default `engine`, `config.ts`), the operations of every class that is not remote run on
+ * `SIM_MMA=protocol` (the default, `config.ts`), the operations of every class that is not remote run on
  * the reference MMA (`packages/mma`: its claim loop, runs, log streams,
  * heartbeats and finishes) with its simulated executor for every operation
  * type, through the MMA protocol's service (`in-process-client.ts`): the code
@@ -19,9 +19,11 @@
  *   default 16); `SIM_AGENT_DELAY_MS` scales the simulated steps and
  *   `SIM_AGENT_FAIL_MACHINES` names the machines whose operations fail
  *   ('Simulated failure'), as they do the engine's simulated agent.
- * - `stop()`: no more claims; running operations get
- *   {@link SHUTDOWN_GRACE_S} to end, then are abandoned without a finish (the
- *   next worker resumes them once their lease is stale, as after a crash).
+ * - Their worker (`operations.worker`) is `mma-agent:0@<host>:<pid>`: the
+ *   process's own, so its leases are told from another worker's on the host.
+ * - `stop()`: no more claims; running operations are stopped without a finish
+ *   and their leases released (as the engine's stop does), so the next worker
+ *   resumes them at once; after a crash, once their lease is stale.
  *
  * - Woken by NOTIFY (`fleet_operation_queued`, as the engine is): a waiting
  *   claim looks again at once; it also looks once a second (the protocol's
@@ -38,14 +40,16 @@ import { mmaClasses } from '../../db/schema.js';
 import { listenForMachines } from '../../engine/notifications.js';
 import { OPERATION_QUEUED_CHANNEL } from '../../engine/operations/operations.repository.js';
 import { createInProcessMmaClient } from './in-process-client.js';
+import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
+import { releaseWorkerLeases } from './mma-protocol.repository.js';
 import type { MmaProtocolService } from './mma-protocol.service.js';
 
 /** The principal id of the MMAs in process (`mma_agents` ids start at 1): their operations' worker is `mma-agent:0@<host>`. */
 export const IN_PROCESS_AGENT_ID = 0;
 /** How often the classes are read again (a class added meanwhile gets its MMA), ms. */
 export const CLASS_REFRESH_MS = 60_000;
-/** How long running operations may take to end at `stop()`, seconds. */
-export const SHUTDOWN_GRACE_S = 5;
+/** How long running operations may take to end at `stop()`, seconds: none, as the engine's stop (their leases are released). */
+export const SHUTDOWN_GRACE_S = 0;
 /** Operations each MMA runs at once by default (`SIM_MMA_CONCURRENCY`). */
 export const IN_PROCESS_CONCURRENCY_DEFAULT = 16;
 const VERSION = 'in-process';
@@ -74,7 +78,7 @@ export function startInProcessMmas({
   concurrency = IN_PROCESS_CONCURRENCY_DEFAULT,
   delayMs,
   failMachines = [],
-  host = hostname(),
+  host = `${hostname()}:${process.pid}`,
   heartbeatSeconds,
 }: {
   db: Db;
@@ -140,6 +144,8 @@ export function startInProcessMmas({
       stopping.abort();
       await Promise.all(running.values());
       await (await listening)?.close();
+      // The runs stopped without a finish: hand their operations over now, not when their leases go stale.
+      await releaseWorkerLeases(db, `${agentWorkerPrefix(IN_PROCESS_AGENT_ID)}${host}`).catch((err: unknown) => log.warn({ err }, 'in-process MMAs: leases not released; they go stale'));
     },
   };
 }

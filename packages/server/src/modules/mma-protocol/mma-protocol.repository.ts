@@ -140,3 +140,8 @@ export async function upsertReport(
     returning ${isoTime(sql`r.reported_at`)} as "reportedAt"`);
   return rows[0]!.reportedAt;
 }
+
+/** Releases the leases of every RUNNING operation of `worker` (heartbeat at the epoch: stale, resumed at the next look). */
+export async function releaseWorkerLeases(db: DbOrTx, worker: string): Promise<void> {
+  await db.execute(sql`update operations set heartbeat_at = to_timestamp(0) where status = 'RUNNING' and worker = ${worker}`);
+}
