@@ -5,7 +5,8 @@
  *
  * The test spawns `node --import tsx packages/server/src/main.ts` with
  * `ROLE=worker` on a fresh copy of the test template database (its operations
- * run by the MMAs in process, `SIM_MMA=protocol`, the default), the simulated
+ * run by the engine's simulated agent, then by the MMAs in process:
+ * `SIM_MMA=engine` and `protocol`), the simulated
  * agent at {@link SIM_AGENT_DELAY_MS} and the simulated cloud at
  * {@link SIM_CLOUD_DELAY_MS} (an image takes five delays). It queues a
  * CreateJumpStartAmi, a Populate and an ApplyConfig on three machines and a
@@ -57,7 +58,10 @@ const workers = workerProcesses(() => ({
   DATA_DIR: dataDir,
   SIM_CLOUD_DELAY_MS: String(SIM_CLOUD_DELAY_MS),
   SIM_AGENT_DELAY_MS: String(SIM_AGENT_DELAY_MS),
+  SIM_MMA: simMma,
 }));
+/** Who runs the workers' operations in the test running now: the engine's simulated agent, or the MMAs in process. */
+let simMma: 'engine' | 'protocol' = 'engine';
 /** The workers' DATA_DIR (their object store), removed afterwards. */
 let dataDir = '';
 
@@ -77,13 +81,14 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('a worker killed in the middle of its operations (issue 10)', () => {
+describe.each(['engine', 'protocol'] as const)('a worker killed in the middle of its operations (issue 10; SIM_MMA=%s)', (mode) => {
   it(
     'ends every operation SUCCESS or FAILURE after a restart, and the image is made once',
     async () => {
+      simMma = mode;
       const db = database.db;
       const cloud = createSimulatedCloud({ db, delayMs: 0 });
-      const account = await insertAccount(db, { name: 'Agent Crash Fixture' });
+      const account = await insertAccount(db, { name: `Agent Crash Fixture ${mode}` });
       const machine = async (): Promise<OperationMachine> => {
         const m = await insertMachine(db, { accountId: account.id, instanceTypeId: 2, isLauncher: true, isSiteMaster: true });
         const { cloudId } = await cloud.launch({ machineId: m.id, region: 'us-east-1', instanceTypeId: 2, clientToken: `fixture-${m.id}` });
@@ -97,7 +102,7 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
       const queue = createOperationQueue({ announce: () => undefined });
       const queued = await db.transaction((tx) =>
         queue.enqueue(tx, [
-          { machine: imaged, typeName: 'CreateJumpStartAmi', user: 'admin', activityId: null, params: { name: 'js-crash', description: 'crash test', irmnVersion: irmn!.name } },
+          { machine: imaged, typeName: 'CreateJumpStartAmi', user: 'admin', activityId: null, params: { name: `js-crash-${mode}`, description: 'crash test', irmnVersion: irmn!.name } },
           { machine: updated, typeName: 'Populate', user: 'admin', activityId: null, params: { populateLauncher: true, populateSiteMaster: true, altString: '' } },
           { machine: configured, typeName: 'ApplyConfig', user: 'admin', activityId: null },
           { machine: updated, typeName: 'SmokeTest', user: 'admin', activityId: null },
@@ -135,10 +140,10 @@ describe('a worker killed in the middle of its operations (issue 10)', () => {
         expect(r.output).toMatch(/Resumed on .* \(attempt 2\)/);
       }
 
-      const images = await db.select().from(cloudImages).where(eq(cloudImages.name, 'js-crash'));
+      const images = await db.select().from(cloudImages).where(eq(cloudImages.name, `js-crash-${mode}`));
       expect(images).toHaveLength(1);
       expect(images[0]).toMatchObject({ clientToken: `operation-${amiId}`, status: 'available' });
-      const registered = await db.select().from(saasImages).where(eq(saasImages.name, 'js-crash'));
+      const registered = await db.select().from(saasImages).where(eq(saasImages.name, `js-crash-${mode}`));
       expect(registered).toHaveLength(1);
       expect(registered[0]).toMatchObject({ cloudImage: images[0]!.imageId, jumpStart: true });
       console.info(`operation crash recovery: operations ended ${(recoveredInMs / 1000).toFixed(1)} s after the SIGKILL`);
