@@ -167,6 +167,9 @@ describe('Row menu', () => {
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     const menu = openMenuList(page);
     await menu.getByRole('menuitem').first().waitFor();
+    // A menu opened near the window's bottom opens upwards, its last entry (Terminate) under the pointer that
+    // clicked the button: hovered, a danger entry is white on red. The colours are read with the pointer away.
+    await page.mouse.move(0, 0);
     const groups = await menu.locator('.ant-dropdown-menu-item-group').evaluateAll((elements) =>
       elements.map((group) => ({
         title: group.querySelector('.ant-dropdown-menu-item-group-title')?.textContent,
