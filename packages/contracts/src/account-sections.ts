@@ -100,6 +100,15 @@ export const COMPONENT_LABELS: Record<TConfigComponent, string> = {
   deployer: 'Deployer',
 };
 
+/** A component's label (Launcher, Site Master…); a key the catalogue does not know is its own label. */
+export const componentLabel = (key: string): string => COMPONENT_LABELS[key as TConfigComponent] ?? key;
+
+/** Component keys once each: those of the catalogue in its order ({@link CONFIG_COMPONENTS}), then the others by name. */
+export function orderedComponents(keys: Iterable<string>): string[] {
+  const set = new Set(keys);
+  return [...CONFIG_COMPONENTS.filter((k) => set.has(k)), ...[...set].filter((k) => !(CONFIG_COMPONENTS as readonly string[]).includes(k)).sort()];
+}
+
 /**
  * Version modes of a component in an account (spec 1 §4, spec 3 §4): Latest is
  * `{branch}|latest` (default branch master, blank branch any), Select a commit

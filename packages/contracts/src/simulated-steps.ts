@@ -13,7 +13,7 @@
  * the index: the console's bundle does not carry it.
  */
 import type { TOperationTypeName } from './operations.js';
-import { COMPONENT_LABELS, CONFIG_COMPONENTS, type TConfigComponent } from './account-sections.js';
+import { componentLabel, orderedComponents } from './account-sections.js';
 import { versionLabel } from './version-label.js';
 
 /** What a script reads of its machine (the server's `EffectMachine` and a claimed operation's `machine` both have it). */
@@ -85,8 +85,6 @@ const deploy = (m: SimulatedMachine, what: string): SimulatedStep[] => [
   healthCheck(m),
 ];
 
-/** A component's label (Launcher, Site Master…), its key when the catalogue has none. */
-const componentLabel = (key: string) => COMPONENT_LABELS[key as TConfigComponent] ?? key;
 const serviceName = (key: string) => `Irmn${key.charAt(0).toUpperCase()}${key.slice(1)}`;
 
 /**
@@ -96,8 +94,7 @@ const serviceName = (key: string) => `Irmn${key.charAt(0).toUpperCase()}${key.sl
  * reference MMA's simulated executor both play them, so a deploy takes as long down either path.
  */
 export function componentDeploySteps(name: string, target: Record<string, string>, installed: Record<string, string>): { steps: SimulatedStep[]; changed: number; unchanged: number } {
-  const all = new Set([...Object.keys(installed), ...Object.keys(target)]);
-  const keys = [...CONFIG_COMPONENTS.filter((k) => all.has(k)), ...[...all].filter((k) => !(CONFIG_COMPONENTS as readonly string[]).includes(k)).sort()];
+  const keys = orderedComponents([...Object.keys(installed), ...Object.keys(target)]);
   const changed = keys.filter((k) => installed[k] !== target[k]);
   const steps: SimulatedStep[] = [
     {

@@ -26,7 +26,7 @@
  * meanwhile) writes nothing.
  */
 import { eq, sql } from 'drizzle-orm';
-import { CONFIG_COMPONENTS, COMPONENT_LABELS, DEFAULT_LATEST_BRANCH, isVersionMap, type TComponentVersion, type TConfigComponent } from '@fleet/contracts';
+import { componentLabel, DEFAULT_LATEST_BRANCH, isVersionMap, orderedComponents, type TComponentVersion } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { machines, versionStates } from '../../db/schema.js';
 import { OperationFailure, type OperationEffect, type OperationEffectContext, type OperationEffects } from '../operations/effects.js';
@@ -45,12 +45,6 @@ const SMOKE_CHECKS = [
   'report scheduler accepts a test job',
   'audit changelog records a test event',
 ] as const;
-
-const label = (key: string) => COMPONENT_LABELS[key as TConfigComponent] ?? key;
-const ordered = (keys: Iterable<string>) => {
-  const set = new Set(keys);
-  return [...CONFIG_COMPONENTS.filter((k) => set.has(k)), ...[...set].filter((k) => !(CONFIG_COMPONENTS as readonly string[]).includes(k)).sort()];
-};
 
 async function machineVersions(db: DbOrTx, machineId: number) {
   const [row] = await db
@@ -74,7 +68,7 @@ async function deploy(ctx: OperationEffectContext, target: Record<string, string
   }
   const commits = await selectCommitsOf(db, target);
   const missing = Object.keys(target).filter((k) => !commits.has(k));
-  if (missing.length > 0) throw new OperationFailure(`Unknown commit for ${missing.map((k) => `${label(k)} (${target[k]})`).join(', ')}`);
+  if (missing.length > 0) throw new OperationFailure(`Unknown commit for ${missing.map((k) => `${componentLabel(k)} (${target[k]})`).join(', ')}`);
 
   const { current } = await machineVersions(db, machine.id);
   // The component steps the reference MMA's simulated executor plays too (`@fleet/contracts/simulated-steps`).
@@ -136,7 +130,7 @@ export async function recordDeployedState(
   if (!isVersionMap(target)) return { error: 'The operation names no versions to record' };
   const commits = await selectCommitsOf(db, target);
   const missing = Object.keys(target).filter((k) => !commits.has(k));
-  if (missing.length > 0) return { error: `Unknown commit for ${missing.map((k) => `${label(k)} (${target[k]})`).join(', ')}` };
+  if (missing.length > 0) return { error: `Unknown commit for ${missing.map((k) => `${componentLabel(k)} (${target[k]})`).join(', ')}` };
   const bundle = o.params.bundleVersion;
   const written = await writeVersionState(db, { ...o, target, commits, bundleVersion: typeof bundle === 'string' && bundle !== '' ? bundle : null });
   return written === 'ended' ? { error: 'The operation ended before its versions were recorded' } : { written };
@@ -202,7 +196,7 @@ export const latestCodeBranch = (params: Record<string, unknown>): string =>
  */
 export async function latestCodeTarget(db: DbOrTx, machineId: number, branch: string): Promise<{ versions: Record<string, string>; summary: string }> {
   const { current, desired } = await machineVersions(db, machineId);
-  const components = ordered([...Object.keys(current), ...Object.keys(desired)]);
+  const components = orderedComponents([...Object.keys(current), ...Object.keys(desired)]);
   const heads: Record<string, TComponentVersion> = branchHeads(await loadSoftwareSnapshot(db), branch, components);
   const without = components.filter((k) => !heads[k]);
   return {

@@ -50,8 +50,6 @@ export const IN_PROCESS_AGENT_ID = 0;
 export const CLASS_REFRESH_MS = 60_000;
 /** How long running operations may take to end at `stop()`, seconds: none, as the engine's stop (their leases are released). */
 export const SHUTDOWN_GRACE_S = 0;
-/** Operations each MMA runs at once by default (`SIM_MMA_CONCURRENCY`). */
-export const IN_PROCESS_CONCURRENCY_DEFAULT = 16;
 const VERSION = 'in-process';
 
 /** The MMA's log lines in the server's log: its per-operation lines at debug, warnings and errors as such. */
@@ -75,7 +73,7 @@ export function startInProcessMmas({
   db,
   service,
   log,
-  concurrency = IN_PROCESS_CONCURRENCY_DEFAULT,
+  concurrency,
   delayMs,
   failMachines = [],
   host = `${hostname()}:${process.pid}`,
@@ -84,7 +82,8 @@ export function startInProcessMmas({
   db: Db;
   service: MmaProtocolService;
   log: Logger;
-  concurrency?: number;
+  /** Operations each class's MMA runs at once (`SIM_MMA_CONCURRENCY`). */
+  concurrency: number;
   /** Real ms per nominal second of the simulated steps (`SIM_AGENT_DELAY_MS`). */
   delayMs: number;
   failMachines?: string[];

@@ -235,11 +235,10 @@ export function createMmaProtocolService({
         if (operations.length > 0 || signal?.aborted) return { operations };
         const left = deadline - Date.now();
         if (left <= 0) return { operations: [] };
-        const poll = AbortSignal.timeout(Math.min(CLAIM_POLL_MS, left));
-        const until = signal ? AbortSignal.any([signal, poll]) : poll;
+        const wait = Math.min(CLAIM_POLL_MS, left);
         // `once` with a signal drops its listener when the signal fires: a long wait leaves nothing behind.
-        if (wakeups) await once(wakeups, 'wake', { signal: until }).catch(() => undefined);
-        else await sleep(Math.min(CLAIM_POLL_MS, left), undefined, { signal }).catch(() => undefined);
+        if (wakeups) await once(wakeups, 'wake', { signal: AbortSignal.any([AbortSignal.timeout(wait), ...(signal ? [signal] : [])]) }).catch(() => undefined);
+        else await sleep(wait, undefined, { signal }).catch(() => undefined);
       }
     },
 

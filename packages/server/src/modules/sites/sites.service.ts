@@ -22,7 +22,7 @@
  */
 import {
   CLASS_ADD_ON,
-  COMPONENT_LABELS,
+  componentLabel,
   CONFIG_COMPONENTS,
   PROVIDER_DOMAIN,
   siteDomainName,
@@ -142,7 +142,7 @@ export function createSiteService({ db, audit }: { db: Db; audit: AuditService }
                     ? 'Outdated'
                     : 'Running';
           return {
-            name: COMPONENT_LABELS[key as keyof typeof COMPONENT_LABELS] ?? key,
+            name: componentLabel(key),
             component: key,
             status,
             version: versions.size === 1 ? ([...versions][0] ?? null) : null,
