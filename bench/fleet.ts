@@ -75,10 +75,6 @@ const TARGETS = `select (count(*) filter (where m.is_launcher and coalesce(m.com
 const RAW_BYTES = `select coalesce(sum(pg_total_relation_size(i.inhrelid)), 0)::bigint as bytes
   from pg_inherits i where i.inhparent = 'probe_samples'::regclass`;
 
-/** Unfinished operations the agent may start now (the deploy controller's start-up burst). */
-const RUNNABLE = `select count(*)::int as n from operations
-  where finished_at is null and not pending and (decision is null or decision <> 'CANCEL')`;
-
 export async function benchFleet(): Promise<void> {
   const server = await startServer({
     name: 'scale',
@@ -95,17 +91,6 @@ export async function benchFleet(): Promise<void> {
   await db.connect();
   const bearer = await token(server.baseUrl);
   try {
-    // Wait while the agent works through what the deploy controller queued at start-up; operations of
-    // machines the agent may not start (unmanaged, Panic, maintenance) stay queued, so stop when the count
-    // no longer falls.
-    const drainDeadline = Date.now() + 300_000;
-    for (let before = -1; ; ) {
-      const n = (await db.query<{ n: number }>(RUNNABLE)).rows[0]!.n;
-      if (n === 0 || n === before || Date.now() > drainDeadline) break;
-      console.log(`  waiting for ${n} operations queued at start-up (deploy controller) to end`);
-      before = n;
-      await new Promise((r) => setTimeout(r, 15_000));
-    }
     const targets = (await db.query<{ n: number; machines: number }>(TARGETS)).rows[0]!;
     const due = targets.n / INTERVAL_S;
     console.log(`\n### bench/fleet: probes at ${INTERVAL_S} s on the scale fleet`);

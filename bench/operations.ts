@@ -2,8 +2,8 @@
  * bench/operations: the operation agent and the push channel on the scale fleet
  * (issue 10), simulated cloud and agent delays set to zero.
  *
- * 1. Waits for the deploy controller's first burst (UpdateSoftware for the
- *    fleet's obsolete machines) to drain, then queues one SmokeTest on up to
+ * 1. Once the fleet has settled (`startServer`: the deploy controller's first
+ *    burst of UpdateSoftware ended, what it cannot start left queued), queues one SmokeTest on up to
  *    10,000 startable machines at once (one INSERT and its NOTIFYs, as the
  *    scheduler or the updater would) and reports operations per second from the
  *    insert to the last OperationFinished seen by a connected Socket.IO client
@@ -29,10 +29,6 @@ interface Operation {
   status: string | null;
 }
 
-/** Unfinished operations the agent may start now (not waiting for approval or a delay). */
-const RUNNABLE = `select count(*)::int as n from operations
-  where finished_at is null and not pending and (decision is null or decision <> 'CANCEL')`;
-
 export async function benchOperations(): Promise<void> {
   const server = await startServer({ name: 'scale', seed: 'scale', env: { SIM_CLOUD_DELAY_MS: '0', SIM_AGENT_DELAY_MS: '0' } });
   const db = new pg.Client({ connectionString: readFileSync(join(root, '.bench-data/scale/postgres.url'), 'utf8') });
@@ -40,18 +36,6 @@ export async function benchOperations(): Promise<void> {
   const bearer = await token(server.baseUrl);
   const socket = await connectTaskHub(server.baseUrl, bearer);
   try {
-    // The controller's burst, and what earlier runs left, must not count as this run's work.
-    const drainDeadline = Date.now() + 300_000;
-    let before = -1;
-    for (;;) {
-      const { rows } = await db.query<{ n: number }>(RUNNABLE);
-      const n = rows[0]!.n;
-      if (n === 0 || Date.now() > drainDeadline) break;
-      if (n !== before) console.log(`  waiting for ${n} operations queued at start-up (deploy controller) to end`);
-      before = n;
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-
     const delays: Record<string, number[]> = { OperationStarted: [], OperationFinished: [] };
     const finished = new Set<number>();
     let lastFinished = 0;

@@ -25,7 +25,7 @@ export async function selectMachinesNeedingAgent(
     limit: number;
     /** The machines `m` the caller starts operations on (default: the worker's classes; a remote MMA's claim: its class). */
     scope?: SQL;
-    /** Machines `m` to look at at all (a remote MMA's claim: its class); default every machine. */
+    /** Operations `o` of machines `m` to look at at all (a remote MMA's claim: its class); default every one. */
     only?: SQL;
     /** A remote MMA's lease (issue 27). */
     remoteLease?: RemoteLease;

@@ -93,5 +93,8 @@ export const operations = pgTable(
     index('operations_finished_idx').on(t.finishedAt, t.id),
     // The agent's anomaly rule counts a class's recent failures (engine/operations/README.md).
     index('operations_class_failures_idx').on(t.classId, t.finishedAt).where(sql`status = 'FAILURE'`),
+    // An MMA's claim looks at its class's unfinished operations only (mma-protocol.service.ts): 24 ms, not 62,
+    // for a class of the scale fleet with 4,000 operations of other classes waiting.
+    index('operations_unfinished_class_idx').on(t.classId, t.id).where(sql`finished_at is null`),
   ],
 );

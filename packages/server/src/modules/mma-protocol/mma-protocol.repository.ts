@@ -8,7 +8,7 @@
  * `char_length`).
  */
 import { sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { TSiteServerStatus } from '@fleet/contracts';
 import { operations } from '../../db/schema.js';
 import { isoTime } from '../../db/sql-json.js';
@@ -87,29 +87,34 @@ export async function renewLeases(db: DbOrTx, leases: { operationId: number; att
 }
 
 /**
- * Writes `text` at `offset` of the stream of the leased operation and renews
- * its lease, in one transaction under the operation row's lock. The part of
- * `text` already in the stream (a retried append) is not written again.
- * Answers the stream's length after it, 'gap' when `offset` is past the end
- * (nothing written), 'lost' when the lease is.
+ * Writes `text` at `offset` of the stream of operation `operationId` and renews
+ * its lease, in one statement fenced by the lease: RUNNING in `attempt`, a
+ * worker starting with `workerPrefix`, a machine of class `classId`. The part
+ * of `text` already in the stream (a retried append) is not written again
+ * (offsets and `substr` count characters). Answers the stream's length after
+ * it, or 'refused' when nothing was written: the lease is not this MMA's
+ * (unknown operation, another class, ended, another attempt or worker), or
+ * `offset` is past the stream's end. The caller tells which apart
+ * (`selectLease`), off the path of every append that succeeds: one round trip
+ * per append (bench/operations with SIM_MMA=protocol: it was five, a
+ * transaction with the lease read, the length read under lock and the write).
+ *
+ * Concurrent appends to one stream are serialized by the row's lock: the
+ * second is evaluated again against the first's result (PostgreSQL's
+ * read-committed update re-check), so it writes only what is still missing.
  */
 export async function appendAt(
-  db: Db,
-  o: { operationId: number; attempt: number; stream: 'output' | 'deployerLog'; offset: number; text: string },
-): Promise<number | 'gap' | 'lost'> {
-  const column = o.stream === 'output' ? operations.output : operations.deployerLog;
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ length: number }>(sql`
-      select char_length(${column})::int as length from ${operations}
-      where ${operations.id} = ${o.operationId} and ${operations.status} = 'RUNNING' and ${operations.attempts} = ${o.attempt} for update`);
-    if (!rows[0]) return 'lost' as const;
-    const length = rows[0].length;
-    if (o.offset > length) return 'gap' as const;
-    const chars = [...o.text];
-    const fresh = chars.slice(length - o.offset).join('');
-    await tx.execute(sql`update ${operations} set ${sql.identifier(column.name)} = ${column} || ${fresh}, heartbeat_at = now() where ${operations.id} = ${o.operationId}`);
-    return Math.max(length, o.offset + chars.length);
-  });
+  db: DbOrTx,
+  o: { operationId: number; attempt: number; workerPrefix: string; classId: number; stream: 'output' | 'deployerLog'; offset: number; text: string },
+): Promise<number | 'refused'> {
+  const column = sql.identifier(o.stream === 'output' ? operations.output.name : operations.deployerLog.name);
+  const { rows } = await db.execute<{ length: number }>(sql`
+    update operations o set ${column} = o.${column} || substr(${o.text}::text, char_length(o.${column}) - ${o.offset}::int + 1), heartbeat_at = now()
+    from machines m
+    where o.id = ${o.operationId} and o.status = 'RUNNING' and o.attempts = ${o.attempt} and starts_with(o.worker, ${o.workerPrefix})
+      and m.id = o.machine_id and m.class_id = ${o.classId} and ${o.offset}::int <= char_length(o.${column})
+    returning char_length(o.${column})::int as length`);
+  return rows[0]?.length ?? 'refused';
 }
 
 /** Machine `id` as a report checks it: its class and whether it is deleted; undefined when unknown. */

@@ -162,7 +162,9 @@ export function createMmaProtocolService({
 
   /** One look: claims what the class has for this MMA now. */
   async function claimOnce(agent: MmaAgentPrincipal, max: number): Promise<TMmaClaimedOperation[]> {
-    const only = sql`m.class_id = ${agent.classId}`;
+    // The operation's class (its machine's, fixed at its queueing: a machine never changes class) walks the class's
+    // unfinished operations only (operations_unfinished_class_idx); the machine's is what the start rules hold to.
+    const only = sql`(o.class_id = ${agent.classId} and m.class_id = ${agent.classId})`;
     const scope = sql`(m.class_id = ${agent.classId} and ${agent.inProcess ? inProcessClass : remoteClass})`;
     const machineIds = await selectMachinesNeedingAgent(db, { staleMs: WORKER_STALE_MS, limit: max * 4, scope, only, remoteLease });
     if (machineIds.length === 0) return [];
@@ -253,11 +255,12 @@ export function createMmaProtocolService({
     },
 
     async append(agent, operationId, body) {
-      await leased(agent, operationId, body.attempt);
-      const result = await repo.appendAt(db, { operationId, attempt: body.attempt, stream: body.stream, offset: body.offset, text: body.text });
-      if (result === 'lost') throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: stop it`);
-      if (result === 'gap') throw conflict(`Offset ${body.offset} is past the end of the ${body.stream} of operation ${operationId}: send what comes before it first`);
-      return { offset: result };
+      const { attempt, stream, offset, text } = body;
+      const result = await repo.appendAt(db, { operationId, attempt, workerPrefix: agentWorkerPrefix(agent.id), classId: agent.classId, stream, offset, text });
+      if (result !== 'refused') return { offset: result };
+      // Refused: the lease's 404 or 409, else the offset is past the end.
+      await leased(agent, operationId, attempt);
+      throw conflict(`Offset ${offset} is past the end of the ${stream} of operation ${operationId}: send what comes before it first`);
     },
 
     async finish(agent, operationId, body) {

@@ -113,11 +113,22 @@ describe('append, heartbeat and finish', () => {
     expect(first.json().offset).toBe(o!.outputOffset + [...line].length);
     // The same append again (a retry after a lost answer): written once.
     expect((await append(id, { attempt: 1, stream: 'output', offset: o!.outputOffset, text: line })).json().offset).toBe(first.json().offset);
-    const gap = await append(id, { attempt: 1, stream: 'output', offset: first.json().offset + 10, text: 'later\n' });
+    // A retry that carries lines sent since (its first line is there, its second not): only the second is written.
+    const second = 'smoke: PASS site ✓ ✓\n';
+    const overlapping = await append(id, { attempt: 1, stream: 'output', offset: o!.outputOffset, text: line + second });
+    expect(overlapping.json().offset).toBe(first.json().offset + [...second].length);
+    // The same append twice at once (a retry racing its first try): the row's lock serializes them, written once.
+    const third = 'smoke: PASS reports\n';
+    const racing = await Promise.all([1, 2].map(() => append(id, { attempt: 1, stream: 'output', offset: overlapping.json().offset, text: third })));
+    expect(racing.map((r) => r.json().offset)).toEqual([1, 2].map(() => overlapping.json().offset + third.length));
+    const gap = await append(id, { attempt: 1, stream: 'output', offset: racing[0]!.json().offset + 10, text: 'later\n' });
     expect(gap.statusCode).toBe(409);
+    expect(gap.json().detail).toMatch(/past the end of the output/);
     expect((await append(id, { attempt: 1, stream: 'deployerLog', offset: 0, text: 'deploy: step 1\n' })).statusCode).toBe(200);
     const row = await f.row(id);
     expect(row.output.split(line).length - 1).toBe(1);
+    expect(row.output.split(second).length - 1).toBe(1);
+    expect(row.output.split(third).length - 1).toBe(1);
     expect(row.deployerLog).toBe('deploy: step 1\n');
     const read = await app.inject({ method: 'GET', url: `/api/v1/operations/${id}/output`, headers: admin });
     expect(read.json().content).toContain('smoke: PASS launcher sign-in ✓');

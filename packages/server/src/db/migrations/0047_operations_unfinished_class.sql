@@ -1,0 +1,1 @@
+CREATE INDEX "operations_unfinished_class_idx" ON "operations" USING btree ("class_id","id") WHERE finished_at is null;
