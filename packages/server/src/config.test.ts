@@ -95,7 +95,7 @@ describe('loadConfig (DESIGN §4)', () => {
 
   it('reads who runs the operations of the classes that are not remote (SIM_MMA: engine by default, or protocol) and how many at once', () => {
     const dir = freshDir();
-    expect(loadConfig({ DATA_DIR: dir }).agent).toMatchObject({ simMma: 'engine', simMmaConcurrency: 16 });
+    expect(loadConfig({ DATA_DIR: dir }).agent).toMatchObject({ simMma: 'engine', simMmaConcurrency: 64 });
     expect(loadConfig({ DATA_DIR: dir, SIM_MMA: 'protocol', SIM_MMA_CONCURRENCY: '4' }).agent).toMatchObject({ simMma: 'protocol', simMmaConcurrency: 4 });
     expect(() => loadConfig({ DATA_DIR: dir, SIM_MMA: 'remote' })).toThrow(/SIM_MMA must be one of engine, protocol \(got 'remote'\)/);
     expect(() => loadConfig({ DATA_DIR: dir, SIM_MMA_CONCURRENCY: '0' })).toThrow(/SIM_MMA_CONCURRENCY must be a whole number of operations, at least 1/);

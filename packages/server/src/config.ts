@@ -56,7 +56,7 @@ export interface Config {
    * operation engine's simulated agent, or `protocol`, the reference MMA's
    * simulated executor in process through the MMA protocol
    * (`modules/mma-protocol/in-process-mmas.ts`); `SIM_MMA_CONCURRENCY`
-   * operations of each class at once (default 16).
+   * operations of each class at once (default 64, as many as the engine runs).
    */
   agent: {
     simDelayMs: number;
@@ -175,7 +175,7 @@ export type ObjectStoreConfig =
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
-export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, simMma: 'engine', simMmaConcurrency: 16 } as const;
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, simMma: 'engine', simMmaConcurrency: 64 } as const;
 
 /** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
 export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';

@@ -16,7 +16,7 @@
  *   remote hands its next operations to its registered MMAs; the ones running
  *   here finish here.
  * - Each runs `concurrency` operations at once (`SIM_MMA_CONCURRENCY`,
- *   default 16); `SIM_AGENT_DELAY_MS` scales the simulated steps and
+ *   default 64, as many as the operation engine runs); `SIM_AGENT_DELAY_MS` scales the simulated steps and
  *   `SIM_AGENT_FAIL_MACHINES` names the machines whose operations fail
  *   ('Simulated failure'), as they do the engine's simulated agent.
  * - Their worker (`operations.worker`) is `mma-agent:0@<host>:<pid>`: the

@@ -88,6 +88,22 @@ describe('claim', () => {
     expect((await finish(b, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(200);
   });
 
+  it('takes the machines a look kept for the next claims, and looks again when a kept one is held meanwhile', async () => {
+    const held = [await staging(), await staging(), await staging()];
+    const ids: number[] = [];
+    for (const m of held) ids.push(await f.enqueue(m, 'SmokeTest'));
+    const one = { waitSeconds: 0, maxOperations: 1 };
+    // The look finds the three machines, the claim takes the oldest; the other two are kept for the next claims.
+    expect((await claim(mma, one)).map((o) => o.operationId)).toEqual([ids[0]]);
+    // The second goes into maintenance after the look: the claim checks the rules again, refuses it, looks again.
+    await f.database.db.execute(sql`update machines set manual_maintenance = true where id = ${held[1]!.id}`);
+    expect((await claim(mma, one)).map((o) => o.operationId)).toEqual([ids[2]]);
+    expect((await f.row(ids[1]!)).status).toBeNull();
+    await f.database.db.execute(sql`update machines set manual_maintenance = false where id = ${held[1]!.id}`);
+    expect((await claim(mma, one)).map((o) => o.operationId)).toEqual([ids[1]]);
+    for (const id of ids) expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(200);
+  });
+
   it('waits for an operation queued while it polls (a long poll), and answers nothing after waitSeconds', async () => {
     const started = Date.now();
     expect(await claim(mma, { waitSeconds: 1 })).toEqual([]);
