@@ -208,11 +208,15 @@ export async function dropdownsClosed(page: Page, ms = 15_000) {
 /**
  * Chooses `option` in an antd Select: opens it and clicks the first visible
  * option containing that text (or, with `exact`, whose text is exactly it).
+ * With `search`, types the option's text first, as a user does in a long
+ * list: a virtual list draws only the options in view (about ten), so one
+ * further down is not there to click until the search brings it up.
  */
-export async function chooseOption(page: Page, select: Locator, option: string, opts: { exact?: boolean } = {}) {
+export async function chooseOption(page: Page, select: Locator, option: string, opts: { exact?: boolean; search?: boolean } = {}) {
   // A dropdown left open on purpose (a multiple select) does not block: after 3 s, go on.
   await dropdownsClosed(page, 3000).catch(() => undefined);
   await select.click();
+  if (opts.search) await select.pressSequentially(option);
   const options = openDropdown(page).locator('.ant-select-item-option');
   await (opts.exact ? options.getByText(option, { exact: true }) : options.filter({ hasText: option })).first().click();
 }
