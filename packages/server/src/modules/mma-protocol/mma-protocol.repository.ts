@@ -71,6 +71,14 @@ export async function selectLease(db: DbOrTx, id: number) {
 }
 
 /**
+ * An operation `o` (joined with machines `m`) that the MMA whose workers start
+ * with `workerPrefix` holds: RUNNING, its worker, on a machine of `classId`.
+ * The fence of every write of the protocol; the caller adds the attempt.
+ */
+const heldBy = (workerPrefix: string, classId: number) =>
+  sql`o.status = 'RUNNING' and starts_with(o.worker, ${workerPrefix}) and m.id = o.machine_id and m.class_id = ${classId}`;
+
+/**
  * Renews the leases of `leases` that the MMA whose workers start with
  * `workerPrefix` holds on machines of class `classId`; answers the renewed
  * operations with their decision (CANCEL: the MMA stops it).
@@ -80,8 +88,7 @@ export async function renewLeases(db: DbOrTx, leases: { operationId: number; att
   const { rows } = await db.execute<{ id: number; decision: string | null; decidedBy: string | null }>(sql`
     update operations o set heartbeat_at = now()
     from unnest(${sql.param(leases.map((l) => l.operationId))}::int[], ${sql.param(leases.map((l) => l.attempt))}::int[]) as l(id, attempt), machines m
-    where o.id = l.id and o.attempts = l.attempt and o.status = 'RUNNING' and starts_with(o.worker, ${workerPrefix})
-      and m.id = o.machine_id and m.class_id = ${classId}
+    where o.id = l.id and o.attempts = l.attempt and ${heldBy(workerPrefix, classId)}
     returning o.id, o.decision, o.decided_by as "decidedBy"`);
   return rows;
 }
@@ -111,8 +118,8 @@ export async function appendAt(
   const { rows } = await db.execute<{ length: number }>(sql`
     update operations o set ${column} = o.${column} || substr(${o.text}::text, char_length(o.${column}) - ${o.offset}::int + 1), heartbeat_at = now()
     from machines m
-    where o.id = ${o.operationId} and o.status = 'RUNNING' and o.attempts = ${o.attempt} and starts_with(o.worker, ${o.workerPrefix})
-      and m.id = o.machine_id and m.class_id = ${o.classId} and ${o.offset}::int <= char_length(o.${column})
+    where o.id = ${o.operationId} and o.attempts = ${o.attempt} and ${heldBy(o.workerPrefix, o.classId)}
+      and ${o.offset}::int <= char_length(o.${column})
     returning char_length(o.${column})::int as length`);
   return rows[0]?.length ?? 'refused';
 }
