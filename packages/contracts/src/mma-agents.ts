@@ -227,16 +227,28 @@ export type TMmaAppendRequest = z.infer<typeof ZMmaAppendRequest>;
 export const ZMmaAppendResponse = z.object({ offset: z.number().int() });
 export type TMmaAppendResponse = z.infer<typeof ZMmaAppendResponse>;
 
+/** The last lines of one log, sent with the finish: `text` at `offset`, as an append's. */
+export const ZMmaLogPiece = z.object({
+  offset: z.number().int().min(0).max(MMA_LOG_MAX_CHARS),
+  text: z.string().max(MMA_APPEND_MAX_CHARS),
+});
+export type TMmaLogPiece = z.infer<typeof ZMmaLogPiece>;
+
 /**
  * `POST /mma-agent/operations/{id}/finish`: how the attempt ended. A FAILURE's
  * `message` is the output's last line (and counts toward Panic). For
  * UpdateSoftware a SUCCESS means the claimed `versions` are installed: the
- * server records them (one path with the simulated agent's).
+ * server records them (one path with the simulated agent's). `output` and
+ * `deployerLog`, when given, are the logs' last lines, written in the finish's
+ * own write as an append would write them (a short operation needs no append
+ * at all); an offset past a stream's end is refused (409) and nothing ends.
  */
 export const ZMmaFinishRequest = z.object({
   attempt: z.number().int().min(1).max(1000),
   status: z.enum(['SUCCESS', 'FAILURE']),
   message: z.string().trim().max(2000).optional(),
+  output: ZMmaLogPiece.optional(),
+  deployerLog: ZMmaLogPiece.optional(),
 });
 export type TMmaFinishRequest = z.infer<typeof ZMmaFinishRequest>;
 export const ZMmaFinishResponse = z.object({ operationId: z.number().int(), status: z.enum(['SUCCESS', 'FAILURE']) });

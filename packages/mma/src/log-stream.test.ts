@@ -127,6 +127,35 @@ describe('log stream', () => {
     expect(server.text()).toBe(`${STAMP}next\n`);
   });
 
+  it('keeps the last append’s worth for the finish: sends what comes before it, then hands it over with its offset', async () => {
+    const server = fakeServer('🚀\n');
+    const stream = createLogStream({ stream: 'output', offset: 2, send: (b) => server.send(b), maxChars: 60 });
+    // A short log: nothing is sent, all of it goes with the finish.
+    stream.write('only ✓', at);
+    await stream.flush(undefined, { keepLast: true });
+    expect(server.calls).toEqual([]);
+    expect(stream.takeLast()).toEqual({ offset: 2, text: `${STAMP}only ✓\n` });
+    expect(stream.pendingLines).toBe(0);
+    expect(stream.takeLast()).toBeUndefined();
+
+    // A longer one: the appends before the last, whose piece starts where they end.
+    const long = createLogStream({ stream: 'output', offset: 0, send: (b) => server.send(b), maxChars: 60 });
+    for (const n of [1, 2, 3, 4]) long.write(`line ${n} ${'a'.repeat(10)}`, at);
+    await long.flush(undefined, { keepLast: true });
+    expect(server.calls.length).toBeGreaterThan(0);
+    const piece = long.takeLast()!;
+    expect(piece.text.length).toBeLessThanOrEqual(60);
+    expect(piece.text.endsWith(`line 4 ${'a'.repeat(10)}\n`)).toBe(true);
+    expect(piece.offset).toBe(server.calls.at(-1)!.offset + [...server.calls.at(-1)!.text].length);
+
+    // A lost stream hands nothing over.
+    const lost = createLogStream({ stream: 'output', offset: 0, send: (b) => server.send(b), maxChars: 60 });
+    for (const n of [1, 2, 3]) lost.write(`line ${n} ${'a'.repeat(20)}`, at);
+    server.faults.push('conflict');
+    await expect(lost.flush(undefined, { keepLast: true })).rejects.toMatchObject({ status: 409 });
+    expect(lost.takeLast()).toBeUndefined();
+  });
+
   it('stops at its cap with one line that says so', async () => {
     const server = fakeServer();
     const stream = createLogStream({ stream: 'output', offset: 0, send: (b) => server.send(b), capChars: 1_100 });

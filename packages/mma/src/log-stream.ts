@@ -18,7 +18,7 @@
  * - 409 or 404 (the lease is lost): the stream is `lost`, drops what it holds
  *   and ignores later lines; the error goes to the caller.
  */
-import { MMA_APPEND_MAX_CHARS, MMA_LOG_MAX_CHARS, type TMmaAppendRequest } from '@fleet/contracts';
+import { MMA_APPEND_MAX_CHARS, MMA_LOG_MAX_CHARS, type TMmaAppendRequest, type TMmaLogPiece } from '@fleet/contracts';
 import { HttpError, isLeaseLost } from './client.js';
 import type { MmaLogger } from './logger.js';
 
@@ -38,13 +38,20 @@ export interface LogStream {
   /** Buffers `text` as lines stamped with `at` (a text with newlines is several lines; a trailing `\r` is dropped). */
   write(text: string, at?: Date): void;
   /**
-   * Sends everything buffered, in order, one append at a time (flushes queue
-   * behind each other). Rejects with the append's error: the lines stay
+   * Sends everything buffered (with `keepLast`, all but the last append's
+   * worth), in order, one append at a time (flushes queue behind each other). Rejects with the append's error: the lines stay
    * buffered (a transient failure the client gave up on, when the caller's
    * signal aborted), or are dropped when the lease is lost (409/404) or the
    * server refused them (another 4xx, logged).
    */
-  flush(signal?: AbortSignal): Promise<void>;
+  flush(signal?: AbortSignal, o?: { keepLast?: boolean }): Promise<void>;
+  /**
+   * For the finish, after `flush(signal, { keepLast: true })`: takes the
+   * buffered lines (one append's worth at most) out of the buffer and answers
+   * them with their offset, for the finish to carry; undefined when nothing is
+   * buffered or the stream is lost. Nothing is written after it.
+   */
+  takeLast(): TMmaLogPiece | undefined;
 }
 
 export interface LogStreamOptions {
@@ -96,11 +103,19 @@ export function createLogStream({ stream, offset: start, send, log, maxChars = M
     bufferedChars += codePoints(line);
   }
 
-  async function drain(signal?: AbortSignal) {
+  /** The first buffered lines that fit one append: their text and how many. */
+  function nextPiece() {
+    let text = '';
+    let n = 0;
+    while (n < lines.length && text.length + lines[n]!.length <= maxChars) text += lines[n++];
+    return { text, n };
+  }
+
+  /** Sends the buffered lines in appends; with `keepLast`, the last append's worth stays buffered. */
+  async function drain(signal?: AbortSignal, keepLast = false) {
     while (lines.length > 0 && !lost) {
-      let text = '';
-      let n = 0;
-      while (n < lines.length && text.length + lines[n]!.length <= maxChars) text += lines[n++];
+      const { text, n } = nextPiece();
+      if (keepLast && n === lines.length) return;
       try {
         offset = await send({ stream, offset, text }, signal);
       } catch (err) {
@@ -147,10 +162,19 @@ export function createLogStream({ stream, offset: start, send, log, maxChars = M
         }
       }
     },
-    flush(signal) {
-      const run = tail.catch(() => undefined).then(() => drain(signal));
+    flush(signal, o = {}) {
+      const run = tail.catch(() => undefined).then(() => drain(signal, o.keepLast));
       tail = run;
       return run;
+    },
+    takeLast() {
+      if (lost || lines.length === 0) return undefined;
+      const { text, n } = nextPiece();
+      const piece = { offset, text };
+      lines.splice(0, n);
+      offset += codePoints(text);
+      bufferedChars -= codePoints(text);
+      return piece;
     },
   };
 }

@@ -2,11 +2,12 @@
  * One claimed operation's run on the MMA (README "Invariants"): its executor
  * started with the operation's time (the shorter of the claim's
  * `remainingMs` and the executor's `timeoutSeconds`), its output and deployer
- * log streamed to the server (flushed every second and before the finish),
- * and one finish with how it ended.
+ * log streamed to the server (flushed every second; the last lines ride
+ * with the finish), and one finish with how it ended.
  *
  * How a run ends:
- * - the executor ends: logs flushed, then finish SUCCESS, or FAILURE with the
+ * - the executor ends: logs flushed (their last lines kept for the finish to
+ *   carry), then finish SUCCESS, or FAILURE with the
  *   executor's message (the output's last line); a Backup's files are
  *   uploaded before its SUCCESS, a RestoreBackup's downloaded before its
  *   executor starts (`backup-files.ts`), a refused or missing file failing it;
@@ -86,9 +87,9 @@ export function startRun({ operation: op, client, executor, log, onCredentialRej
    * refused); 'stopped' (the calls were stopped); 'refused' (the server
    * refused some lines as they are: they were dropped, the rest can go on).
    */
-  async function flush(signal: AbortSignal): Promise<'sent' | 'lost' | 'stopped' | 'refused'> {
+  async function flush(signal: AbortSignal, o: { keepLast?: boolean } = {}): Promise<'sent' | 'lost' | 'stopped' | 'refused'> {
     try {
-      await Promise.all([output.flush(signal), deployerLog.flush(signal)]);
+      await Promise.all([output.flush(signal, o), deployerLog.flush(signal, o)]);
       return 'sent';
     } catch (err) {
       if (err instanceof CredentialRejectedError) {
@@ -163,13 +164,15 @@ export function startRun({ operation: op, client, executor, log, onCredentialRej
     }
     if (end?.kind === 'cancel') result = { status: 'FAILURE', message: `Cancelled by ${end.by}` };
 
-    let sent = await flush(calls.signal);
+    // The logs' last lines go with the finish (a short operation makes no append at all).
+    let sent = await flush(calls.signal, { keepLast: true });
     // What was refused is dropped; the lines after it still go before the finish.
-    if (sent === 'refused') sent = await flush(calls.signal);
+    if (sent === 'refused') sent = await flush(calls.signal, { keepLast: true });
     if (sent === 'lost' || sent === 'stopped') return endWithoutFinish();
     try {
       const message = result.message?.trim().slice(0, FINISH_MESSAGE_MAX) || undefined;
-      await client.finish(op.operationId, { attempt: op.attempt, status: result.status, message }, calls.signal);
+      const logs = { output: output.takeLast(), deployerLog: deployerLog.takeLast() };
+      await client.finish(op.operationId, { attempt: op.attempt, status: result.status, message, ...logs }, calls.signal);
       log.info(`Finished ${result.status}`, { ...fields, message });
       return 'finished';
     } catch (err) {

@@ -9,7 +9,7 @@
  * A lost lease is not an error: the operation is left out and answered as
  * undefined. A failing statement throws and the transaction writes nothing.
  */
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { accounts, operations } from '../../db/schema.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
@@ -63,12 +63,20 @@ export const cancelledOutcome = (c: CancelDecision): OperationOutcome => ({
   counts: false,
 });
 
-/** An operation to end: its lease, how it ends, and the lines (already formatted) written since the last write. */
+/**
+ * An operation to end: its lease, how it ends, and the lines (already
+ * formatted) written since the last write. An MMA's finish carries the last
+ * lines of its logs with their offsets (characters, as its appends do): only
+ * the part not already in the stream is written, and an offset past the
+ * stream's end (a gap) leaves the operation unfinished, as a lost lease does.
+ */
 export interface OperationFinish {
   lease: OperationLease;
   outcome: OperationOutcome;
   output?: string;
+  outputOffset?: number;
   deployerLog?: string;
+  deployerLogOffset?: number;
 }
 
 /**
@@ -116,14 +124,20 @@ export async function finishIn(tx: Tx, lease: OperationLease, outcome: Operation
 async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures }: { panicFailures: number }): Promise<(EndedOperation | undefined)[]> {
   const lastLine = (o: OperationOutcome) => logLine(o.status === 'SUCCESS' ? 'Operation succeeded' : o.message.slice(0, 2000));
   // A SUCCESS leaves the machine's counter at 0, so the operation gets 0 in the same write.
+  // A log given at an offset (an MMA's) gets only what the stream does not hold yet (as appendAt).
   const { rows } = await tx.execute<{ id: number; machineId: number; classId: number; typeName: string; outputTail: string }>(sql`
     update operations o set status = f.status, finished_at = now(),
-      output = o.output || f.output, deployer_log = o.deployer_log || f.deployer_log,
+      output = o.output || ${missingPart(sql`o.output`, sql`f.output`, sql`f.output_offset`)} || f.last_line,
+      deployer_log = o.deployer_log || ${missingPart(sql`o.deployer_log`, sql`f.deployer_log`, sql`f.deployer_log_offset`)},
       fail_counter = case when f.status = 'SUCCESS' then 0 else o.fail_counter end
     from unnest(${sql.param(finishes.map((f) => f.lease.operationId))}::int[], ${sql.param(finishes.map((f) => f.lease.attempt))}::int[],
-      ${sql.param(finishes.map((f) => f.outcome.status))}::text[], ${sql.param(finishes.map((f) => (f.output ?? '') + lastLine(f.outcome)))}::text[],
-      ${sql.param(finishes.map((f) => f.deployerLog ?? ''))}::text[]) as f(id, attempt, status, output, deployer_log)
+      ${sql.param(finishes.map((f) => f.outcome.status))}::text[], ${sql.param(finishes.map((f) => f.output ?? ''))}::text[],
+      ${sql.param(finishes.map((f) => f.outputOffset ?? null))}::int[], ${sql.param(finishes.map((f) => lastLine(f.outcome)))}::text[],
+      ${sql.param(finishes.map((f) => f.deployerLog ?? ''))}::text[], ${sql.param(finishes.map((f) => f.deployerLogOffset ?? null))}::int[])
+      as f(id, attempt, status, output, output_offset, last_line, deployer_log, deployer_log_offset)
     where o.id = f.id and o.status = 'RUNNING' and o.attempts = f.attempt
+      and (f.output_offset is null or f.output_offset <= char_length(o.output))
+      and (f.deployer_log_offset is null or f.deployer_log_offset <= char_length(o.deployer_log))
     returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.type_name as "typeName",
       right(o.output, ${OUTPUT_TAIL_CHARS}) as "outputTail"`);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -164,6 +178,10 @@ async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures 
     return ended && { ...ended, event: events.get(ended.id)! };
   });
 }
+
+/** Of `text` written at `offset` of `stream` (null: at its end), the part the stream does not hold yet. */
+const missingPart = (stream: SQL, text: SQL, offset: SQL) =>
+  sql`case when ${offset} is null then ${text} else substr(${text}, char_length(${stream}) - ${offset} + 1) end`;
 
 /** Characters of an operation's output an issue log keeps (its end, where the failure is). */
 const OUTPUT_TAIL_CHARS = 4_000;

@@ -35,6 +35,8 @@
  *   finish (`finishOperations`: failCounter, Panic, issues, OperationFinished,
  *   the anomaly rule). An UpdateSoftware or TestLatestCode SUCCESS records its
  *   versions first (`recordDeployedState`, the simulated agent's own write).
+ *   The logs' last lines it carries are written in the finish's own UPDATE,
+ *   at their offsets as an append's (a short operation costs no append).
  *
  * - `uploadBackupFile`, `downloadBackupFile`, `uploadSampleDataFile`: a
  *   Backup's files, a RestoreBackup's chosen ones and a PublishSampleData's
@@ -318,8 +320,18 @@ export function createMmaProtocolService({
         const wrong = await registerOperationImage({ db, cloud }, { machineId: row.machineId, params: row.params });
         if (wrong) outcome = { status: 'FAILURE', message: wrong, counts: true };
       }
-      const ended = await finisher.finish({ lease, outcome });
-      if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
+      const { output, deployerLog } = body;
+      const ended = await finisher.finish({
+        lease,
+        outcome,
+        ...(output && { output: output.text, outputOffset: output.offset }),
+        ...(deployerLog && { deployerLog: deployerLog.text, deployerLogOffset: deployerLog.offset }),
+      });
+      if (!ended) {
+        // Not written: the lease's 404 or 409, else a log's offset is past its end.
+        await leased(agent, operationId, body.attempt);
+        throw conflict(`A log's offset is past its end in operation ${operationId}: send what comes before it first`);
+      }
       return { operationId, status: ended.status };
     },
 

@@ -4,7 +4,7 @@
  * database (so that it is seen to leave a remote class alone): a registered
  * MMA of Customer Staging (remote) claims its class's operations and only
  * those, with a long poll; appends to the output and deployer log at offsets
- * (a retried append written once, a gap refused); renews its leases; finishes
+ * (a retried append written once, a gap refused), and with the finish; renews its leases; finishes
  * SUCCESS and FAILURE (counted), an UpdateSoftware or TestLatestCode SUCCESS
  * recording its versions (TestLatestCode's fixed at the claim); a lost lease: an idempotent type offered again in the next
  * attempt (the old attempt fenced off), another type ended 'MMA lost'; an operator's
@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   CLASS_CUSTOMER_STAGING,
   CLASS_EXPERIMENTAL,
+  MMA_APPEND_MAX_CHARS,
   type TMmaAgentRegisterResponse,
   type TMmaClaimResponse,
   type TMmaHeartbeatResponse,
@@ -158,6 +159,41 @@ describe('append, heartbeat and finish', () => {
     expect((await finish(id, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(409);
     expect((await append(id, { attempt: 1, stream: 'output', offset: 0, text: 'x\n' })).statusCode).toBe(409);
     expect((await heartbeat([{ operationId: id, attempt: 1 }])).lost).toEqual([id]);
+  });
+
+  it("writes the logs' last lines the finish carries at their offsets (what is there once), and refuses a gap without ending it", async () => {
+    const machine = await staging();
+    const id = await f.enqueue(machine, 'SmokeTest');
+    const [o] = await claim();
+    const sent = 'smoke: sent by an append\n';
+    const { offset } = (await append(id, { attempt: 1, stream: 'output', offset: o!.outputOffset, text: sent })).json();
+    // A gap in the deployer log: refused, the operation still runs.
+    const gap = await finish(id, { attempt: 1, status: 'SUCCESS', deployerLog: { offset: 5, text: 'deploy: x\n' } });
+    expect(gap.statusCode).toBe(409);
+    expect(gap.json().detail).toMatch(/offset is past its end/);
+    expect((await f.row(id)).status).toBe('RUNNING');
+    // The output's piece starts with the line already appended (an append whose answer was lost): written once.
+    const last = 'smoke: PASS ✓ 🚀\n';
+    const done = await finish(id, {
+      attempt: 1,
+      status: 'SUCCESS',
+      output: { offset: o!.outputOffset, text: sent + last },
+      deployerLog: { offset: 0, text: 'deploy: nothing to do\n' },
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const row = await f.row(id);
+    expect(row.status).toBe('SUCCESS');
+    expect([...row.output].slice(o!.outputOffset).join('')).toMatch(new RegExp(`^${sent}${last}\\S+ Operation succeeded\\n$`));
+    expect(row.deployerLog).toBe('deploy: nothing to do\n');
+    expect(offset).toBe(o!.outputOffset + sent.length);
+    // Too long a piece is a field error.
+    const machine2 = await staging();
+    const id2 = await f.enqueue(machine2, 'SmokeTest');
+    await claim();
+    const long = await finish(id2, { attempt: 1, status: 'SUCCESS', output: { offset: 0, text: 'x'.repeat(MMA_APPEND_MAX_CHARS + 1) } });
+    expect(long.statusCode).toBe(400);
+    expect(JSON.stringify(long.json())).toMatch(/output/);
+    expect((await finish(id2, { attempt: 1, status: 'SUCCESS' })).statusCode).toBe(200);
   });
 
   it("ends a FAILURE counted toward Panic, and hides the class's operations from another class's MMA (404)", async () => {
