@@ -159,7 +159,12 @@ const BASE_BODIES: Record<string, () => Promise<unknown>> = {
   // The MMA protocol: no wait, and the claimed operation's lease at the output's current end.
   claimMmaOperations: async () => ({ waitSeconds: 0 }),
   appendMmaOperationLog: async () => ({ attempt: claimed.attempt, stream: 'output', offset: await outputLength(claimed.operationId), text: 'fuzz\n' }),
-  finishMmaOperation: async () => ({ attempt: claimed.attempt, status: 'SUCCESS' }),
+  finishMmaOperation: async () => ({
+    attempt: claimed.attempt,
+    status: 'SUCCESS',
+    output: { offset: await outputLength(claimed.operationId), text: 'fuzz\n' },
+    deployerLog: { offset: 0, text: '' },
+  }),
   makeMmaOperationImage: async () => ({ attempt: jumpStartClaimed.attempt }),
   reportMmaMachine: async () => ({ siteServerStatus: HEALTHY_SITE_SERVER }),
   // A cloud library file of its own for each request (a synced file is known afterwards).
