@@ -93,10 +93,10 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(leaseSettings(120)).toEqual({ staleMs: 120_000, heartbeatMs: 5_000, sweepMs: 10_000 });
   });
 
-  it('reads who runs the operations of the classes that are not remote (SIM_MMA: engine by default, or protocol) and how many at once', () => {
+  it('reads who runs the operations of the classes that are not remote (SIM_MMA: protocol by default, or engine) and how many at once', () => {
     const dir = freshDir();
-    expect(loadConfig({ DATA_DIR: dir }).agent).toMatchObject({ simMma: 'engine', simMmaConcurrency: 64 });
-    expect(loadConfig({ DATA_DIR: dir, SIM_MMA: 'protocol', SIM_MMA_CONCURRENCY: '4' }).agent).toMatchObject({ simMma: 'protocol', simMmaConcurrency: 4 });
+    expect(loadConfig({ DATA_DIR: dir }).agent).toMatchObject({ simMma: 'protocol', simMmaConcurrency: 64 });
+    expect(loadConfig({ DATA_DIR: dir, SIM_MMA: 'engine', SIM_MMA_CONCURRENCY: '4' }).agent).toMatchObject({ simMma: 'engine', simMmaConcurrency: 4 });
     expect(() => loadConfig({ DATA_DIR: dir, SIM_MMA: 'remote' })).toThrow(/SIM_MMA must be one of engine, protocol \(got 'remote'\)/);
     expect(() => loadConfig({ DATA_DIR: dir, SIM_MMA_CONCURRENCY: '0' })).toThrow(/SIM_MMA_CONCURRENCY must be a whole number of operations, at least 1/);
     expect(() => loadConfig({ DATA_DIR: dir, SIM_MMA_CONCURRENCY: '65' })).toThrow(/SIM_MMA_CONCURRENCY must be at most 64/);

@@ -52,10 +52,10 @@ export interface Config {
    * time the configuration was loaded (the process's start): remote leases
    * count from it at the earliest, so a server restart does not cost the MMAs
    * their operations (unset in tests: no grace). `SIM_MMA`: who runs the
-   * operations of the classes that are not remote: `engine` (default), the
-   * operation engine's simulated agent, or `protocol`, the reference MMA's
-   * simulated executor in process through the MMA protocol
-   * (`modules/mma-protocol/in-process-mmas.ts`); `SIM_MMA_CONCURRENCY`
+   * operations of the classes that are not remote: `protocol` (default), the
+   * reference MMA's simulated executor in process through the MMA protocol
+   * (`modules/mma-protocol/in-process-mmas.ts`), or `engine`, the operation
+   * engine's own simulated agent; `SIM_MMA_CONCURRENCY`
    * operations of each class at once (default 64, as many as the engine runs).
    */
   agent: {
@@ -175,7 +175,7 @@ export type ObjectStoreConfig =
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
-export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, simMma: 'engine', simMmaConcurrency: 64 } as const;
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, simMma: 'protocol', simMmaConcurrency: 64 } as const;
 
 /** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
 export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';

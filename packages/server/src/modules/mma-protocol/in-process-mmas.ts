@@ -1,6 +1,6 @@
 /**
  * The worker's MMAs in process (issue 27 point 3; DESIGN §12, §17): with
- * `SIM_MMA=protocol` (default `engine`, `config.ts`), the operations of every class that is not remote run on
+ * `SIM_MMA=protocol` (the default, `config.ts`), the operations of every class that is not remote run on
  * the reference MMA (`packages/mma`: its claim loop, runs, log streams,
  * heartbeats and finishes) with its simulated executor for every operation
  * type, through the MMA protocol's service (`in-process-client.ts`): the code
