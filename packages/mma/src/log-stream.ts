@@ -39,10 +39,11 @@ export interface LogStream {
   write(text: string, at?: Date): void;
   /**
    * Sends everything buffered (with `keepLast`, all but the last append's
-   * worth), in order, one append at a time (flushes queue behind each other). Rejects with the append's error: the lines stay
-   * buffered (a transient failure the client gave up on, when the caller's
-   * signal aborted), or are dropped when the lease is lost (409/404) or the
-   * server refused them (another 4xx, logged).
+   * worth), in order, one append at a time (flushes queue behind each
+   * other). Rejects with the append's error: the lines stay buffered (a
+   * transient failure the client gave up on, when the caller's signal
+   * aborted), or are dropped when the lease is lost (409/404) or the server
+   * refused them (another 4xx, logged).
    */
   flush(signal?: AbortSignal, o?: { keepLast?: boolean }): Promise<void>;
   /**
