@@ -172,9 +172,10 @@ export function createLogStream({ stream, offset: start, send, log, maxChars = M
       if (lost || lines.length === 0) return undefined;
       const { text, n } = nextPiece();
       const piece = { offset, text };
+      const chars = codePoints(text);
       lines.splice(0, n);
-      offset += codePoints(text);
-      bufferedChars -= codePoints(text);
+      offset += chars;
+      bufferedChars -= chars;
       return piece;
     },
   };

@@ -15,7 +15,7 @@ import { accounts, operations } from '../../db/schema.js';
 import { insertActivity } from '../../modules/audit/audit.repository.js';
 import { raiseIssue } from '../issues/raise.js';
 import type { TOperation } from '@fleet/contracts';
-import { AGENT_USER, logLine, selectOperationEvents, type OperationLease } from './agent.repository.js';
+import { AGENT_USER, logLine, selectOperationEvents, unwrittenPart, type OperationLease } from './agent.repository.js';
 
 /** How an operation ends. `counts`: a failure that raises the machine's failCounter (not a cancel). */
 export type OperationOutcome = { status: 'SUCCESS' } | { status: 'FAILURE'; message: string; counts: boolean };
@@ -67,8 +67,9 @@ export const cancelledOutcome = (c: CancelDecision): OperationOutcome => ({
  * An operation to end: its lease, how it ends, and the lines (already
  * formatted) written since the last write. An MMA's finish carries the last
  * lines of its logs with their offsets (characters, as its appends do): only
- * the part not already in the stream is written, and an offset past the
- * stream's end (a gap) leaves the operation unfinished, as a lost lease does.
+ * the part not already in the stream is written (`unwrittenPart`). The caller
+ * refuses an offset past the stream's end (the MMA protocol's finish, against
+ * its lease read: a stream only grows).
  */
 export interface OperationFinish {
   lease: OperationLease;
@@ -127,8 +128,8 @@ async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures 
   // A log given at an offset (an MMA's) gets only what the stream does not hold yet (as appendAt).
   const { rows } = await tx.execute<{ id: number; machineId: number; classId: number; typeName: string; outputTail: string }>(sql`
     update operations o set status = f.status, finished_at = now(),
-      output = o.output || ${missingPart(sql`o.output`, sql`f.output`, sql`f.output_offset`)} || f.last_line,
-      deployer_log = o.deployer_log || ${missingPart(sql`o.deployer_log`, sql`f.deployer_log`, sql`f.deployer_log_offset`)},
+      output = o.output || ${atOffset(sql`o.output`, sql`f.output`, sql`f.output_offset`)} || f.last_line,
+      deployer_log = o.deployer_log || ${atOffset(sql`o.deployer_log`, sql`f.deployer_log`, sql`f.deployer_log_offset`)},
       fail_counter = case when f.status = 'SUCCESS' then 0 else o.fail_counter end
     from unnest(${sql.param(finishes.map((f) => f.lease.operationId))}::int[], ${sql.param(finishes.map((f) => f.lease.attempt))}::int[],
       ${sql.param(finishes.map((f) => f.outcome.status))}::text[], ${sql.param(finishes.map((f) => f.output ?? ''))}::text[],
@@ -136,8 +137,6 @@ async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures 
       ${sql.param(finishes.map((f) => f.deployerLog ?? ''))}::text[], ${sql.param(finishes.map((f) => f.deployerLogOffset ?? null))}::int[])
       as f(id, attempt, status, output, output_offset, last_line, deployer_log, deployer_log_offset)
     where o.id = f.id and o.status = 'RUNNING' and o.attempts = f.attempt
-      and (f.output_offset is null or f.output_offset <= char_length(o.output))
-      and (f.deployer_log_offset is null or f.deployer_log_offset <= char_length(o.deployer_log))
     returning o.id, o.machine_id as "machineId", o.class_id as "classId", o.type_name as "typeName",
       right(o.output, ${OUTPUT_TAIL_CHARS}) as "outputTail"`);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -179,9 +178,8 @@ async function finishAllIn(tx: Tx, finishes: OperationFinish[], { panicFailures 
   });
 }
 
-/** Of `text` written at `offset` of `stream` (null: at its end), the part the stream does not hold yet. */
-const missingPart = (stream: SQL, text: SQL, offset: SQL) =>
-  sql`case when ${offset} is null then ${text} else substr(${text}, char_length(${stream}) - ${offset} + 1) end`;
+/** Of `text` written at `offset` of `stream` (null: at its end, all of it), the part the stream does not hold yet. */
+const atOffset = (stream: SQL, text: SQL, offset: SQL) => sql`case when ${offset} is null then ${text} else ${unwrittenPart(stream, text, offset)} end`;
 
 /** Characters of an operation's output an issue log keeps (its end, where the failure is). */
 const OUTPUT_TAIL_CHARS = 4_000;

@@ -10,7 +10,7 @@
  * `where status = 'RUNNING' and attempts = <attempt>`. A worker whose operation
  * was resumed elsewhere, timed out, or reset by an operator changes nothing.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TOperation } from '@fleet/contracts';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { irmnVersions, machines, operations, saasImages } from '../../db/schema.js';
@@ -28,6 +28,14 @@ export interface OperationLease {
 
 /** One log line as stored: ISO time (UTC, ms), a space, the text, a newline. */
 export const logLine = (text: string, at = new Date()) => `${at.toISOString()} ${text}\n`;
+
+/**
+ * Of `text` written at `offset` (characters, as `char_length` counts) of the
+ * log column `stream`, the part the stream does not hold yet: a retry's lines
+ * already there are not written twice. `offset` must not be past the stream's
+ * end (a gap), which the caller refuses.
+ */
+export const unwrittenPart = (stream: SQL, text: SQL, offset: SQL) => sql`substr(${text}, char_length(${stream}) - ${offset} + 1)`;
 
 const leased = (lease: OperationLease) =>
   and(eq(operations.id, lease.operationId), eq(operations.status, 'RUNNING'), eq(operations.attempts, lease.attempt));

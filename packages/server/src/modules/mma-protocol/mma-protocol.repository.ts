@@ -12,6 +12,7 @@ import type { DbOrTx } from '../../db/client.js';
 import type { TSiteServerStatus } from '@fleet/contracts';
 import { operations } from '../../db/schema.js';
 import { isoTime } from '../../db/sql-json.js';
+import { unwrittenPart } from '../../engine/operations/agent.repository.js';
 
 /** A machine of a claim: what the MMA is told, and its desired versions (an UpdateSoftware's target when it names none). */
 export type ClaimMachine = {
@@ -49,7 +50,7 @@ export async function selectLogLengths(db: DbOrTx, ids: number[]): Promise<Map<n
   return new Map(rows.map((r) => [r.id, { output: r.output, deployerLog: r.deployerLog }]));
 }
 
-/** Operation `id` as a protocol call checks it: its lease, its machine and class, its type, params and user; undefined when unknown. */
+/** Operation `id` as a protocol call checks it: its lease, its machine and class, its type, params and user, its logs' lengths (characters); undefined when unknown. */
 export async function selectLease(db: DbOrTx, id: number) {
   const { rows } = await db.execute<{
     status: string | null;
@@ -63,9 +64,12 @@ export async function selectLease(db: DbOrTx, id: number) {
     decision: string | null;
     decidedBy: string | null;
     decisionReason: string | null;
+    outputLength: number;
+    deployerLogLength: number;
   }>(sql`
     select o.status, o.attempts, o.worker, o.machine_id as "machineId", m.class_id as "classId", o.type_name as "typeName", o.params, o.user_name as "userName",
-      o.decision, o.decided_by as "decidedBy", o.decision_reason as "decisionReason"
+      o.decision, o.decided_by as "decidedBy", o.decision_reason as "decisionReason",
+      char_length(o.output)::int as "outputLength", char_length(o.deployer_log)::int as "deployerLogLength"
     from operations o join machines m on m.id = o.machine_id where o.id = ${id}`);
   return rows[0];
 }
@@ -98,7 +102,7 @@ export async function renewLeases(db: DbOrTx, leases: { operationId: number; att
  * its lease, in one statement fenced by the lease: RUNNING in `attempt`, a
  * worker starting with `workerPrefix`, a machine of class `classId`. The part
  * of `text` already in the stream (a retried append) is not written again
- * (offsets and `substr` count characters). Answers the stream's length after
+ * (`unwrittenPart`: offsets count characters). Answers the stream's length after
  * it, or 'refused' when nothing was written: the lease is not this MMA's
  * (unknown operation, another class, ended, another attempt or worker), or
  * `offset` is past the stream's end. The caller tells which apart
@@ -116,7 +120,7 @@ export async function appendAt(
 ): Promise<number | 'refused'> {
   const column = sql.identifier(o.stream === 'output' ? operations.output.name : operations.deployerLog.name);
   const { rows } = await db.execute<{ length: number }>(sql`
-    update operations o set ${column} = o.${column} || substr(${o.text}::text, char_length(o.${column}) - ${o.offset}::int + 1), heartbeat_at = now()
+    update operations o set ${column} = o.${column} || ${unwrittenPart(sql`o.${column}`, sql`${o.text}::text`, sql`${o.offset}::int`)}, heartbeat_at = now()
     from machines m
     where o.id = ${o.operationId} and o.attempts = ${o.attempt} and ${heldBy(o.workerPrefix, o.classId)}
       and ${o.offset}::int <= char_length(o.${column})

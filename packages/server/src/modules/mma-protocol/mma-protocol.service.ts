@@ -36,7 +36,8 @@
  *   the anomaly rule). An UpdateSoftware or TestLatestCode SUCCESS records its
  *   versions first (`recordDeployedState`, the simulated agent's own write).
  *   The logs' last lines it carries are written in the finish's own UPDATE,
- *   at their offsets as an append's (a short operation costs no append).
+ *   at their offsets as an append's (a short operation costs no append); a
+ *   gap is a 409 before any of the finish's effects.
  *
  * - `uploadBackupFile`, `downloadBackupFile`, `uploadSampleDataFile`: a
  *   Backup's files, a RestoreBackup's chosen ones and a PublishSampleData's
@@ -298,6 +299,11 @@ export function createMmaProtocolService({
 
     async finish(agent, operationId, body) {
       const row = await leased(agent, operationId, body.attempt);
+      const { output, deployerLog } = body;
+      // A gap is refused before any of the finish's effects (a stream only grows, so the write finds none either).
+      if ((output && output.offset > row.outputLength) || (deployerLog && deployerLog.offset > row.deployerLogLength)) {
+        throw conflict(`A log's offset is past its end in operation ${operationId}: send what comes before it first`);
+      }
       const lease = { operationId, attempt: body.attempt };
       let outcome: OperationOutcome =
         body.status === 'SUCCESS'
@@ -320,18 +326,13 @@ export function createMmaProtocolService({
         const wrong = await registerOperationImage({ db, cloud }, { machineId: row.machineId, params: row.params });
         if (wrong) outcome = { status: 'FAILURE', message: wrong, counts: true };
       }
-      const { output, deployerLog } = body;
       const ended = await finisher.finish({
         lease,
         outcome,
         ...(output && { output: output.text, outputOffset: output.offset }),
         ...(deployerLog && { deployerLog: deployerLog.text, deployerLogOffset: deployerLog.offset }),
       });
-      if (!ended) {
-        // Not written: the lease's 404 or 409, else a log's offset is past its end.
-        await leased(agent, operationId, body.attempt);
-        throw conflict(`A log's offset is past its end in operation ${operationId}: send what comes before it first`);
-      }
+      if (!ended) throw conflict(`The lease of operation ${operationId} (attempt ${body.attempt}) is lost: it ended elsewhere`);
       return { operationId, status: ended.status };
     },
 
