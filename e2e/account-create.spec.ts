@@ -158,7 +158,8 @@ describe('create account', () => {
     const confirm = page.locator('.ant-modal-confirm', { hasText: 'Change the MMA class from Experimental to Add-on Account?' });
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await confirm.waitFor({ state: 'detached' });
-    expect(await section(page, 'Instance Settings').count()).toBe(0);
+    // The page draws the class's sections after the confirmation closes: wait for them to go, not a snapshot of the moment.
+    await expect.poll(() => section(page, 'Instance Settings').count()).toBe(0);
     expect(await section(page, 'Backup Settings').count()).toBe(0);
     expect(await page.getByRole('tab', { name: 'Sites' }).count()).toBe(0);
     const parentSelect = props.getByLabel('Add-on parent account');
