@@ -9,7 +9,7 @@
  * surprise. The console must be built first (`npm run build`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +56,9 @@ interface Started extends E2eServer {
  * Starts the console (`main.ts`) on `port` with a fresh data folder, the demo
  * seed and `env` over the e2e defaults, and waits for its `/api/v1/health`
  * (at most 150 s; fails with its output). Answers its data folder and how to
- * stop it (SIGTERM, SIGKILL after 15 s, the folder removed). `sso.spec.ts`
+ * stop it (SIGTERM, SIGKILL after 15 s, the folder removed). To look into a
+ * failed run: `E2E_SERVER_LOG=<prefix>` also writes each server's output to
+ * `<prefix>-<port>.log`, at `E2E_SERVER_LOG_LEVEL` (default `warn`). `sso.spec.ts`
  * starts a console of its own with it.
  */
 export async function startConsole(port: number, env: Record<string, string> = {}): Promise<{ dataDir: string; stop(): Promise<void> }> {
@@ -64,11 +66,16 @@ export async function startConsole(port: number, env: Record<string, string> = {
   const output: string[] = [];
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  server.stdout!.on('data', (d) => output.push(String(d)));
-  server.stderr!.on('data', (d) => output.push(String(d)));
+  const logFile = process.env.E2E_SERVER_LOG ? `${process.env.E2E_SERVER_LOG}-${port}.log` : undefined;
+  const onOutput = (d: Buffer) => {
+    output.push(String(d));
+    if (logFile) appendFileSync(logFile, d);
+  };
+  server.stdout!.on('data', onOutput);
+  server.stderr!.on('data', onOutput);
   const stop = async () => {
     if (server.exitCode === null) {
       const exited = new Promise((r) => server.once('exit', r));

@@ -113,12 +113,41 @@ async function approveAsLead(id: number, n: number) {
 }
 
 /**
+ * What the rollout `id` (when given) and the machines of `accountIds` look like now: its status and waves, and each
+ * machine's instance, unfinished tasks and operations. Added to a timed-out wait's message, so that a run that fails
+ * on a busy runner says what the rollout waited for.
+ */
+async function stateOf(accountIds: number[], id?: number): Promise<string> {
+  const r = id === undefined ? undefined : await rollout(id);
+  const machines = (await Promise.all(accountIds.map(machinesOf))).flat();
+  return JSON.stringify({
+    rollout: r && { status: r.status, reason: r.reason, waves: r.waves },
+    machines: machines.map((m) => ({ name: m.name, instance: m.instance?.status, tasks: m.tasks, operations: m.operations })),
+  });
+}
+
+/** Runs `wait`; a failure is thrown again with {@link stateOf} the rollout and machines in its message. */
+async function explained(wait: () => Promise<unknown>, accountIds: number[], id?: number): Promise<void> {
+  try {
+    await wait();
+  } catch (error) {
+    const state = await stateOf(accountIds, id).catch((e: Error) => `(state unreadable: ${e.message})`);
+    (error as Error).message += `\nState at the timeout: ${state}`;
+    throw error;
+  }
+}
+
+/** Waits until the rollout page says Completed (at most {@link DEPLOY_TIMEOUT}). */
+const completed = (page: Page, id: number, accountIds: number[]) =>
+  explained(() => expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed'), accountIds, id);
+
+/**
  * Waits until every machine of `accountIds` has a running instance, runs its
  * desired versions (not obsolete) and has no unfinished task or operation: the
  * first deploy of a new account is over, so the rollout's deploys are the only ones.
  */
 async function deployed(accountIds: number[]) {
-  await expect
+  await explained(() => expect
     .poll(
       async () => {
         for (const accountId of accountIds) {
@@ -131,7 +160,7 @@ async function deployed(accountIds: number[]) {
       },
       { timeout: DEPLOY_TIMEOUT, interval: 2000 },
     )
-    .toBe(true);
+    .toBe(true), accountIds);
 }
 
 /** Waits until the account's machines exist with a running instance (their deploys may fail or go on). */
@@ -168,7 +197,7 @@ async function rollbackCompletes(page: Page, id: number, accountIds: number[], b
   await link.click();
   await page.waitForURL(new RegExp(`#/rollouts/${rollbackId}$`));
   await page.locator('.ant-descriptions-item', { hasText: 'Rolls back' }).getByRole('link', { name: `Rollout ${id}` }).waitFor();
-  await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+  await completed(page, rollbackId, accountIds);
   await expect.poll(() => runningLaunchers(accountIds), { timeout: DEPLOY_TIMEOUT, interval: 2000 }).toEqual(before);
   return rollbackId;
 }
@@ -282,7 +311,7 @@ describe('rollout page', () => {
     await expectAccessible(page, 'Rollout page');
     // Wave 1 succeeds, then wave 2 runs and succeeds: Completed.
     await expect.poll(() => waveText(page, 1), { timeout: DEPLOY_TIMEOUT }).toContain('Succeeded 1');
-    await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+    await completed(page, id, ids);
     // The push event sets the status at once; the waves' counts come with the re-read it starts.
     await expect.poll(() => waveText(page, 2)).toContain('Succeeded 2');
     expect((await page.getByRole('table', { name: 'Rollout targets' }).innerText()).match(new RegExp(SETS.waves, 'g'))?.length).toBe(3);
@@ -398,7 +427,7 @@ describe('rollout page', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await toast(page, 'Rollout resumed').waitFor();
     await approveAsLead(id, 2);
-    await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+    await completed(page, id, ids);
     const done = await rollout(id);
     expect(done.waves.map((w) => [w.counts.Succeeded, w.approval.decision, w.approval.decidedBy])).toEqual([
       [1, 'Approved', 'lead'],
@@ -473,7 +502,7 @@ describe('rollout page', () => {
       expect((await rollout(started.rolloutId)).waves[0]).toMatchObject({ status: 'Pending', startedAt: null });
       await shot(page, 'rollout-change-window');
       await setWindows(CLASS_EXPERIMENTAL, []);
-      await expect.poll(() => status(page), { timeout: DEPLOY_TIMEOUT }).toBe('Completed');
+      await completed(page, started.rolloutId, [account!]);
       await waiting.waitFor({ state: 'hidden' });
     } finally {
       await setWindows(CLASS_EXPERIMENTAL, []);
