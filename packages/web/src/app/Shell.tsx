@@ -41,19 +41,34 @@ function useBannersKnown(): boolean {
   useState(() => prefetchShellQueries(client));
   const standby = useMmaStats(true);
   const freeze = useFleetFreeze();
+  const answered = !standby.isPending && !freeze.isPending;
   const [waited, setWaited] = useState(false);
   useEffect(() => {
+    if (answered) return;
     const timer = setTimeout(() => setWaited(true), BANNERS_WAIT_MS);
     return () => clearTimeout(timer);
-  }, []);
-  return waited || (!standby.isPending && !freeze.isPending);
+  }, [answered]);
+  return waited || answered;
+}
+
+/**
+ * The routed page, invisible until the banners are known ({@link useBannersKnown}). A component of its own, so
+ * that the banners' answers (and their refetches every 30 s) render this and not the whole shell: the side menu,
+ * the header and the counters are about 270 components.
+ */
+function PageContent({ padding }: { padding: number }) {
+  const bannersKnown = useBannersKnown();
+  return (
+    <Layout.Content style={{ padding, minWidth: 0, visibility: bannersKnown ? 'visible' : 'hidden' }}>
+      <Outlet />
+    </Layout.Content>
+  );
 }
 
 export default function Shell() {
   const sidebar = useSidebar();
   const { token } = theme.useToken();
   const overlay = sidebar.isMobile && sidebar.open;
-  const bannersKnown = useBannersKnown();
 
   return (
     <Layout style={{ minHeight: '100vh' }} className={sidebar.isMobile ? 'layout-mobile' : 'layout-desktop'}>
@@ -119,9 +134,7 @@ export default function Shell() {
         </div>
         <StandbyBanner />
         <FreezeBanner />
-        <Layout.Content style={{ padding: sidebar.isMobile ? 8 : 16, minWidth: 0, visibility: bannersKnown ? 'visible' : 'hidden' }}>
-          <Outlet />
-        </Layout.Content>
+        <PageContent padding={sidebar.isMobile ? 8 : 16} />
       </Layout>
     </Layout>
   );

@@ -16,7 +16,7 @@
  * returns to the form with every value kept (the form stays mounted, hidden);
  * Create makes the account and opens Edit Account.
  */
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { Button, Flex, Form, Tabs, Typography, type FormInstance } from 'antd';
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
@@ -58,6 +58,33 @@ function readValues(forms: SectionForms, sites: SitesValues): CreateFormValues {
   };
 }
 
+/**
+ * The license's start values (spec 1 §4 Start from scratch): the defaults, with the first instance type once the
+ * types have loaded, until the user changes a license field. Draws nothing; its own component, so that the types'
+ * answer renders only it.
+ */
+function LicenseDefaults({ form }: { form: FormInstance }) {
+  const instanceTypes = useInstanceTypes(true);
+  const firstInstanceType = instanceTypes.data?.find((t) => t.memorySize === null)?.id;
+  useEffect(() => {
+    if (form.isFieldsTouched()) return;
+    form.setFieldsValue({ ...SCHEMA_VALUES.licenseConfigDefaults, ...(firstInstanceType === undefined ? {} : { cloudInstanceType: firstInstanceType }) });
+  }, [form, firstInstanceType]);
+  return null;
+}
+
+/** The Sites tab's form: as many sites as the license allows (one for AllInOne), named after the account's URL name. */
+const SitesTab = memo(function SitesTab({ sitesForm, forms }: { sitesForm: FormInstance<SitesValues>; forms: SectionForms }) {
+  const accountUrlName = (Form.useWatch('urlFriendlyName', forms.properties) as string | undefined) ?? '';
+  const instancePolicy = Form.useWatch('instancePolicy', forms.license) as TInstancePolicy | undefined;
+  const maxSites = (Form.useWatch('maxSites', forms.license) as number | undefined) ?? 1;
+  return (
+    <Form form={sitesForm} name="create-sites" initialValues={{ sites: [NEW_SITE_ROW] }}>
+      <SitesFields maxSites={instancePolicy === 'AllInOne' ? 1 : Math.max(1, maxSites)} accountUrlName={accountUrlName} />
+    </Form>
+  );
+});
+
 export default function CreateAccountPage() {
   const forms = useSectionForms();
   const [sitesForm] = Form.useForm<SitesValues>();
@@ -68,22 +95,10 @@ export default function CreateAccountPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const saveDraft = useSaveDraft();
-  const instanceTypes = useInstanceTypes(true);
-
+  // The page watches the class only: the values its parts follow are watched by those parts (a typed
+  // character then renders the part that shows it, not the whole form; issue 26).
   const classId = Form.useWatch('classId', forms.properties) as number | undefined;
-  const accountUrlName = (Form.useWatch('urlFriendlyName', forms.properties) as string | undefined) ?? '';
-  const autoTest = Form.useWatch('autoTest', forms.properties) as boolean | undefined;
-  const autoTestBranch = Form.useWatch('autoTestBranch', forms.properties) as string | null | undefined;
-  const instancePolicy = Form.useWatch('instancePolicy', forms.license) as TInstancePolicy | undefined;
-  const maxSites = (Form.useWatch('maxSites', forms.license) as number | undefined) ?? 1;
   const addOn = classId === CLASS_ADD_ON;
-
-  // Start values: license defaults with the first instance type (spec 1 §4 Start from scratch).
-  const firstInstanceType = instanceTypes.data?.find((t) => t.memorySize === null)?.id;
-  useEffect(() => {
-    if (forms.license.isFieldsTouched()) return;
-    forms.license.setFieldsValue({ ...SCHEMA_VALUES.licenseConfigDefaults, ...(firstInstanceType === undefined ? {} : { cloudInstanceType: firstInstanceType }) });
-  }, [forms.license, firstInstanceType]);
 
   const onNext = async () => {
     const sectionsValid = await validate(
@@ -128,7 +143,7 @@ export default function CreateAccountPage() {
       {/* The cards after the first render one by one after the page has painted (issue 26). */}
       <StagedRender
         stages={[
-          !addOn && <InstanceSection key="instance" form={forms.instance} open={instanceOpen} setOpen={setInstanceOpen} autoTestBranch={autoTest ? (autoTestBranch ?? null) : null} />,
+          !addOn && <InstanceSection key="instance" form={forms.instance} propertiesForm={forms.properties} open={instanceOpen} setOpen={setInstanceOpen} />,
           <LicenseSection key="license" form={forms.license} addOn={addOn} />,
           !addOn && <BackupSection key="backup" form={forms.backup} />,
           !addOn && <IdleSection key="idle" form={forms.idle} />,
@@ -140,6 +155,7 @@ export default function CreateAccountPage() {
 
   return (
     <>
+      <LicenseDefaults form={forms.license} />
       <Flex vertical gap={16} style={step === 'form' ? undefined : { display: 'none' }} aria-hidden={step !== 'form'}>
         <Typography.Title level={4} style={{ margin: 0 }}>
           New Account
@@ -156,11 +172,7 @@ export default function CreateAccountPage() {
                 key: 'sites',
                 label: 'Sites',
                 forceRender: true,
-                children: (
-                  <Form form={sitesForm} name="create-sites" initialValues={{ sites: [NEW_SITE_ROW] }}>
-                    <SitesFields maxSites={instancePolicy === 'AllInOne' ? 1 : Math.max(1, maxSites)} accountUrlName={accountUrlName} />
-                  </Form>
-                ),
+                children: <SitesTab sitesForm={sitesForm} forms={forms} />,
               },
             ]}
           />

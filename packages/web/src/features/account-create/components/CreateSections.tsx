@@ -41,11 +41,13 @@ interface InstanceSectionProps {
   /** The fields are open: a template was chosen, or Customize, or Start from scratch. */
   open: boolean;
   setOpen: Dispatch<SetStateAction<boolean>>;
-  /** The auto-test branch when auto test is on (the versions block shows it), else null. */
-  autoTestBranch: string | null;
+  /** The Account Properties form: the versions block shows its auto-test branch when auto test is on. */
+  propertiesForm: FormInstance;
 }
 
-export const InstanceSection = memo(function InstanceSection({ form, open, setOpen, autoTestBranch }: InstanceSectionProps) {
+export const InstanceSection = memo(function InstanceSection({ form, propertiesForm, open, setOpen }: InstanceSectionProps) {
+  const autoTest = Form.useWatch('autoTest', propertiesForm) as boolean | undefined;
+  const autoTestBranch = (Form.useWatch('autoTestBranch', propertiesForm) as string | null | undefined) ?? null;
   return (
     <SectionCard title="Instance Settings">
       <InstanceTemplateGate
@@ -61,7 +63,7 @@ export const InstanceSection = memo(function InstanceSection({ form, open, setOp
         templatePicker={<TemplatePicker kind="instance-settings" form={form} onPicked={() => setOpen(true)} />}
       />
       <Form form={form} name="create-instance" layout="vertical" disabled={!open}>
-        <InstanceFields mode="create" disabled={!open} autoTestBranch={autoTestBranch} />
+        <InstanceFields mode="create" disabled={!open} autoTestBranch={autoTest ? autoTestBranch : null} />
       </Form>
     </SectionCard>
   );

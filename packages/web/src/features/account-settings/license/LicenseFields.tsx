@@ -16,8 +16,13 @@
  * least 0; 'Add-on Site Name is required' and 'Add-on Area Category Name is
  * required' for add-on accounts. Unknown features or instance types are the
  * server's to refuse (field errors of the push).
+ *
+ * Each list and each watched value is read by the control that shows it (the
+ * selects below, the maxSites count), not by the card: an answer or a changed
+ * policy renders that control, not the card's 500-odd components (issue 26).
  */
 import { useEffect, type ReactNode } from 'react';
+import type { SelectProps } from 'antd';
 import { Col, DatePicker, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { INSTANCE_POLICIES, MAX_CLOUD_CREDITS, MIN_CLOUD_CREDITS, type TInstancePolicy, type TInstanceType } from '@fleet/contracts';
@@ -55,23 +60,82 @@ const typeLabel = (t: TInstanceType) =>
 const typeChoiceLabel = (loading: boolean) => (choice: { label?: ReactNode; value?: string | number }) =>
   choice.label ?? (loading ? 'Loading…' : String(choice.value));
 
-export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsProps) {
+/** Keeps maxSites at 1 under AllInOne (spec 1 §4), whether chosen here or loaded from a template. Draws nothing. */
+function AllInOneSites() {
   const form = Form.useFormInstance();
-  const policy = Form.useWatch('instancePolicy', form) as TInstancePolicy | undefined;
+  const allInOne = (Form.useWatch('instancePolicy', form) as TInstancePolicy | undefined) === 'AllInOne';
   const maxSites = Form.useWatch('maxSites', form) as number | null | undefined;
-  const allInOne = policy === 'AllInOne';
-  const instanceTypes = useInstanceTypes(true);
-  const redisTypes = useRedisInstanceTypes();
-  const features = useFeatures();
-  const categories = useReportingCategories();
-
-  // AllInOne forces maxSites to 1 (spec 1 §4), whether chosen here or loaded from a template.
   useEffect(() => {
     if (allInOne && maxSites !== undefined && maxSites !== 1) form.setFieldValue('maxSites', 1);
   }, [allInOne, maxSites, form]);
+  return null;
+}
 
+/** An instance type select with the types' options; Form.Item's value, onChange and id pass through. */
+function TypeSelect({ types, ...props }: SelectProps & { types: { isLoading: boolean; data?: TInstanceType[] } }) {
+  return (
+    <Select
+      {...props}
+      loading={types.isLoading}
+      labelRender={typeChoiceLabel(types.isLoading)}
+      options={(types.data ?? []).map((t) => ({ value: t.id, label: typeLabel(t) }))}
+    />
+  );
+}
+
+function CloudInstanceTypeSelect(props: SelectProps) {
+  return <TypeSelect {...props} types={useInstanceTypes(true)} />;
+}
+
+function RedisInstanceTypeSelect(props: SelectProps) {
+  return <TypeSelect {...props} types={useRedisInstanceTypes()} />;
+}
+
+/** A multiple select of names from a catalogue list (features, reporting categories); Form.Item's props pass through. */
+function NamesSelect({ list, ...props }: SelectProps & { list: { isLoading: boolean; data?: { name: string }[] } }) {
+  return <Select {...props} mode="multiple" loading={list.isLoading} options={(list.data ?? []).map((f) => ({ value: f.name, label: f.name }))} />;
+}
+
+function FeaturesSelect(props: SelectProps) {
+  return <NamesSelect {...props} list={useFeatures()} />;
+}
+
+function ReportingCategoriesSelect(props: SelectProps) {
+  return <NamesSelect {...props} list={useReportingCategories()} />;
+}
+
+type LicenseCountProps = { count: (typeof LICENSE_COUNTS)[number]; disabled: boolean };
+
+/** The maxSites count: locked at 1 under AllInOne. */
+function MaxSitesCount(props: LicenseCountProps) {
+  const allInOne = (Form.useWatch('instancePolicy', Form.useFormInstance()) as TInstancePolicy | undefined) === 'AllInOne';
+  return <LicenseCount {...props} locked={allInOne} />;
+}
+
+/** One of the maximum counts (`locked`: disabled, with a tooltip saying why). */
+function LicenseCount({ count, disabled, locked = false }: LicenseCountProps & { locked?: boolean }) {
+  return (
+    <Col {...countCol}>
+      <Form.Item
+        label={count.label}
+        name={count.name}
+        validateTrigger={onBlur}
+        tooltip={locked ? 'AllInOne has exactly one site' : undefined}
+        rules={[
+          { required: true, message: `${count.label} is required` },
+          { type: 'number', min: count.min, message: `${count.label} must be at least ${count.min}` },
+        ]}
+      >
+        <InputNumber precision={0} style={{ width: '100%' }} disabled={disabled || locked} />
+      </Form.Item>
+    </Col>
+  );
+}
+
+export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsProps) {
   return (
     <>
+      <AllInOneSites />
       <Row gutter={16}>
         <Col {...col}>
           <Form.Item
@@ -114,73 +178,31 @@ export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsPr
       <Row gutter={16}>
         <Col {...col}>
           <Form.Item label="Cloud instance type" name="cloudInstanceType" normalize={(v: number | undefined) => v ?? null}>
-            <Select
-              placeholder="The first instance type"
-              loading={instanceTypes.isLoading}
-              labelRender={typeChoiceLabel(instanceTypes.isLoading)}
-              disabled={disabled}
-              showSearch={{ optionFilterProp: 'label' }}
-              options={(instanceTypes.data ?? []).map((t) => ({ value: t.id, label: typeLabel(t) }))}
-            />
+            <CloudInstanceTypeSelect placeholder="The first instance type" disabled={disabled} showSearch={{ optionFilterProp: 'label' }} />
           </Form.Item>
         </Col>
         <Col {...col}>
           <Form.Item label="Redis instance type" name="redisCloudInstanceType" normalize={(v: number | undefined) => v ?? null}>
-            <Select
-              placeholder="No Redis"
-              allowClear
-              loading={redisTypes.isLoading}
-              labelRender={typeChoiceLabel(redisTypes.isLoading)}
-              disabled={disabled}
-              options={(redisTypes.data ?? []).map((t) => ({ value: t.id, label: typeLabel(t) }))}
-            />
+            <RedisInstanceTypeSelect placeholder="No Redis" allowClear disabled={disabled} />
           </Form.Item>
         </Col>
       </Row>
       <Row gutter={16}>
         <Col xs={24} md={12}>
           <Form.Item label="Features" name="features">
-            <Select
-              mode="multiple"
-              placeholder="No features"
-              loading={features.isLoading}
-              disabled={disabled}
-              options={(features.data ?? []).map((f) => ({ value: f.name, label: f.name }))}
-            />
+            <FeaturesSelect placeholder="No features" disabled={disabled} />
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
           <Form.Item label="Reporting categories" name="reportingCategories">
-            <Select
-              mode="multiple"
-              placeholder="No reporting categories"
-              loading={categories.isLoading}
-              disabled={disabled}
-              options={(categories.data ?? []).map((c) => ({ value: c.name, label: c.name }))}
-            />
+            <ReportingCategoriesSelect placeholder="No reporting categories" disabled={disabled} />
           </Form.Item>
         </Col>
       </Row>
       <Row gutter={16}>
-        {LICENSE_COUNTS.map((count) => {
-          const locked = count.name === 'maxSites' && allInOne;
-          return (
-            <Col key={count.name} {...countCol}>
-              <Form.Item
-                label={count.label}
-                name={count.name}
-                validateTrigger={onBlur}
-                tooltip={locked ? 'AllInOne has exactly one site' : undefined}
-                rules={[
-                  { required: true, message: `${count.label} is required` },
-                  { type: 'number', min: count.min, message: `${count.label} must be at least ${count.min}` },
-                ]}
-              >
-                <InputNumber precision={0} style={{ width: '100%' }} disabled={disabled || locked} />
-              </Form.Item>
-            </Col>
-          );
-        })}
+        {LICENSE_COUNTS.map((count) => (
+          count.name === 'maxSites' ? <MaxSitesCount key={count.name} count={count} disabled={disabled} /> : <LicenseCount key={count.name} count={count} disabled={disabled} />
+        ))}
       </Row>
       {addOn && (
         <Row gutter={16}>
