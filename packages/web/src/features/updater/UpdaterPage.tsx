@@ -16,7 +16,7 @@
  * refuses every updater call without it too).
  */
 import { useMemo, useState } from 'react';
-import { Button, Card, Flex, Form, Space, Typography } from 'antd';
+import { Button, Card, Flex, Form, Space, Typography, type FormInstance } from 'antd';
 import { CloudSyncOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { TBatchResult, TSavedSelection } from '@fleet/contracts';
@@ -37,6 +37,48 @@ import { StagedRender } from '../../components/StagedRender';
 /** Height kept for the flags and versions cards until they render, pixels (more than a window's height). */
 const LATER_CARDS_PLACEHOLDER_PX = 1000;
 
+interface UpdateFooterProps {
+  form: FormInstance<VersionsFormValues>;
+  initialValues: VersionsFormValues;
+  mode: UpdaterMode;
+  /** The selected targets' ids. */
+  ids: number[];
+}
+
+/**
+ * The versions card's footer: what Update would do, the Update button (a dry run) and the dialog with its diff.
+ * It watches the versions block itself, so a changed version renders the footer, not the page with its targets
+ * table (about 1,600 components; issue 26).
+ */
+function UpdateFooter({ form, initialValues, mode, ids }: UpdateFooterProps) {
+  const watched = Form.useWatch([], form) as VersionsFormValues | undefined;
+  const config = useMemo(() => toSoftwareUpdateConfig({ ...initialValues, ...watched }, mode), [watched, initialValues, mode]);
+  const changing = changedSoftwares(config);
+  const dryRun = useSoftwareUpdate();
+  const [preview, setPreview] = useState<TBatchResult | undefined>(undefined);
+  const label = mode === 'machine' ? 'machines' : 'accounts';
+  const startUpdate = () =>
+    dryRun.mutate(
+      mode === 'machine' ? { kind: 'machine', ...config, machines: ids, dryRun: true } : { kind: 'account', ...config, accounts: ids, dryRun: true },
+      { onSuccess: setPreview },
+    );
+  return (
+    <Flex gap={12} align="center" justify="flex-end" style={{ paddingInline: 16 }}>
+      <Typography.Text type="secondary">
+        {ids.length === 0
+          ? `Select ${label} to update.`
+          : changing.length === 0
+            ? 'Choose a version mode other than Skip.'
+            : `Updates ${changing.length} software${changing.length === 1 ? '' : 's'} on ${ids.length.toLocaleString('en-US')} ${label}.`}
+      </Typography.Text>
+      <Button type="primary" disabled={ids.length === 0 || changing.length === 0} loading={dryRun.isPending} onClick={startUpdate}>
+        Update
+      </Button>
+      <UpdateDialog key={preview ? 'open' : 'closed'} mode={mode} ids={ids} config={config} preview={preview} onClose={() => setPreview(undefined)} />
+    </Flex>
+  );
+}
+
 export default function UpdaterPage() {
   const params = useUpdaterParams();
   const { mode, query } = params;
@@ -44,12 +86,6 @@ export default function UpdaterPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<VersionsFormValues>();
   const [initialValues] = useState(initialVersionsValues);
-  // Re-render on every change of the block, so Update knows whether anything is chosen.
-  const watched = Form.useWatch([], form) as VersionsFormValues | undefined;
-  const config = useMemo(() => toSoftwareUpdateConfig({ ...initialValues, ...watched }, mode), [watched, initialValues, mode]);
-  const changing = changedSoftwares(config);
-  const dryRun = useSoftwareUpdate();
-  const [preview, setPreview] = useState<TBatchResult | undefined>(undefined);
   const label = mode === 'machine' ? 'machines' : 'accounts';
 
   const selectedClassIds = useMemo(
@@ -73,12 +109,6 @@ export default function UpdaterPage() {
     if (savedMode !== mode) params.setMode(savedMode);
     selection.set(saved.ids);
   };
-
-  const startUpdate = () =>
-    dryRun.mutate(
-      mode === 'machine' ? { kind: 'machine', ...config, machines: selection.ids, dryRun: true } : { kind: 'account', ...config, accounts: selection.ids, dryRun: true },
-      { onSuccess: setPreview },
-    );
 
   return (
     <Flex vertical gap={16}>
@@ -122,27 +152,13 @@ export default function UpdaterPage() {
             key="versions"
             title="Software versions"
             size="small"
-            actions={[
-              <Flex key="update" gap={12} align="center" justify="flex-end" style={{ paddingInline: 16 }}>
-                <Typography.Text type="secondary">
-                  {selection.ids.length === 0
-                    ? `Select ${label} to update.`
-                    : changing.length === 0
-                      ? 'Choose a version mode other than Skip.'
-                      : `Updates ${changing.length} software${changing.length === 1 ? '' : 's'} on ${selection.ids.length.toLocaleString('en-US')} ${label}.`}
-                </Typography.Text>
-                <Button type="primary" disabled={selection.ids.length === 0 || changing.length === 0} loading={dryRun.isPending} onClick={startUpdate}>
-                  Update
-                </Button>
-              </Flex>,
-            ]}
+            actions={[<UpdateFooter key="update" form={form} initialValues={initialValues} mode={mode} ids={selection.ids} />]}
           >
             <VersionsBlock form={form} initialValues={initialValues} mode={mode} classIds={selectedClassIds} />
           </Card>,
         ]}
         placeholderHeight={LATER_CARDS_PLACEHOLDER_PX}
       />
-      <UpdateDialog key={preview ? 'open' : 'closed'} mode={mode} ids={selection.ids} config={config} preview={preview} onClose={() => setPreview(undefined)} />
     </Flex>
   );
 }
