@@ -20,13 +20,47 @@
  * Known limitation: "installed" library files (for the dialog's newer-installed
  * warning) are the files the form holds in both library fields, which are the
  * account's current files until the user changes them.
+ *
+ * The watched values and the library files' answer are read by the parts that
+ * show them (the bundle link, the library files), and the pickers are
+ * memoized: an answer renders its part, not the card's 1,400 components
+ * (issue 26).
  */
-import { useState, type JSX } from 'react';
+import { memo, useState, type JSX } from 'react';
 import { Alert, Flex, Form, Tooltip, Typography } from 'antd';
 import type { TMachineConfigInput } from '@fleet/contracts';
 import { useLibraryFilesByIds } from './api/queries';
 import { CompareVersionsDialog } from './CompareVersionsDialog';
 import { ComponentPickers, LibraryFilesSection } from './PickerSections';
+
+/** The bundle version (`bundleVersion`, else the form's) as a link that opens the Compare Versions dialog. */
+function BundleLink({ bundleVersion, onOpen }: { bundleVersion?: string | null; onOpen(): void }) {
+  const formBundle = Form.useWatch('bundleVersion', Form.useFormInstance()) as string | null | undefined;
+  const bundle = bundleVersion ?? formBundle ?? null;
+  return (
+    <Flex justify="flex-end" style={{ marginBottom: 8 }}>
+      <span>
+        Bundle version:{' '}
+        <Tooltip title="Compare versions">
+          <Typography.Link onClick={onOpen}>{bundle || 'none'}</Typography.Link>
+        </Tooltip>
+      </span>
+    </Flex>
+  );
+}
+
+/** The library files, told which files the form holds in both library fields (the "installed" ones). */
+function LibraryFiles({ disabled }: { disabled: boolean }) {
+  const form = Form.useFormInstance();
+  const mainIds = (Form.useWatch('mainLibraryFiles', form) as number[] | undefined) ?? [];
+  const accountIds = (Form.useWatch('accountLibraryFiles', form) as number[] | undefined) ?? [];
+  const installed = useLibraryFilesByIds([...mainIds, ...accountIds]).files;
+  return <LibraryFilesSection disabled={disabled} installedFiles={installed} />;
+}
+
+const Pickers = memo(function Pickers({ disabled }: { disabled: boolean }) {
+  return <ComponentPickers picker={{ disabled }} />;
+});
 
 export function ComponentVersionsFields(props: {
   disabled?: boolean;
@@ -35,25 +69,12 @@ export function ComponentVersionsFields(props: {
 }): JSX.Element {
   const form = Form.useFormInstance();
   const [compareOpen, setCompareOpen] = useState(false);
-  const formBundle = Form.useWatch('bundleVersion', form) as string | null | undefined;
-  const mainIds = (Form.useWatch('mainLibraryFiles', form) as number[] | undefined) ?? [];
-  const accountIds = (Form.useWatch('accountLibraryFiles', form) as number[] | undefined) ?? [];
-  const installed = useLibraryFilesByIds([...mainIds, ...accountIds]).files;
-
   const autoTest = Boolean(props.autoTestBranch);
-  const disabled = props.disabled || autoTest;
-  const bundle = props.bundleVersion ?? formBundle ?? null;
+  const disabled = Boolean(props.disabled) || autoTest;
 
   return (
     <>
-      <Flex justify="flex-end" style={{ marginBottom: 8 }}>
-        <span>
-          Bundle version:{' '}
-          <Tooltip title="Compare versions">
-            <Typography.Link onClick={() => setCompareOpen(true)}>{bundle || 'none'}</Typography.Link>
-          </Tooltip>
-        </span>
-      </Flex>
+      <BundleLink bundleVersion={props.bundleVersion} onOpen={() => setCompareOpen(true)} />
       {autoTest && (
         <Alert
           type="info"
@@ -63,8 +84,8 @@ export function ComponentVersionsFields(props: {
           description="The components run the latest code of that branch, so their versions and library files cannot be chosen here."
         />
       )}
-      <ComponentPickers picker={{ disabled }} />
-      <LibraryFilesSection disabled={disabled} installedFiles={installed} />
+      <Pickers disabled={disabled} />
+      <LibraryFiles disabled={disabled} />
       <CompareVersionsDialog
         open={compareOpen}
         current={(compareOpen ? form.getFieldsValue(true) : {}) as Partial<TMachineConfigInput> & Record<string, unknown>}

@@ -22,9 +22,14 @@
  * image sets SSL, monitoring, every component version and the main library
  * files from the image, with their modes Select (`jumpStartValues`). Changing
  * the region clears an image of another region.
+ *
+ * Each list and watched value is read by the control that shows it (region,
+ * image, marketing version, sample data file), and the later stages are made
+ * once per change of their inputs: an answer renders its control, not the
+ * card and its component versions (about 1,400 components; issue 26).
  */
-import { Fragment } from 'react';
-import { AutoComplete, Card, Col, DatePicker, Form, Radio, Row, Select, Switch } from 'antd';
+import { memo } from 'react';
+import { AutoComplete, Card, Col, DatePicker, Form, Radio, Row, Select, Switch, type AutoCompleteProps, type SelectProps } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { fromUtcPickerValue, utcPickerValue } from '../../../lib/format';
 import type { TMachineConfigInput, TSaasImage } from '@fleet/contracts';
@@ -32,7 +37,7 @@ import { ComponentVersionsFields } from '../../software-versions/ComponentVersio
 import { useIrmnVersions, useSaasImages } from '../../catalogues/api/queries';
 import { useRegions, useSampleDataFiles } from '../../catalogues/api/lookups';
 import { DeployerVersionField, DeployerWarning } from './DeployerVersionField';
-import { ImagePicker } from './ImagePicker';
+import { ImagePicker, type ImagePickerProps } from './ImagePicker';
 import { imageBlock, jumpStartValues } from './image-picker';
 import { StagedRender } from '../../../components/StagedRender';
 
@@ -48,6 +53,9 @@ export interface InstanceFieldsProps {
 }
 
 const LOCKED_TOOLTIP = 'Locked for an existing account';
+
+/** The tooltip of a field that is `locked` (spec 1 §2), else none. */
+const lockedTooltip = (locked: boolean) => (locked ? LOCKED_TOOLTIP : undefined);
 
 const KEY_TYPE_OPTIONS = [
   { value: 'Default', label: 'Default' },
@@ -72,21 +80,140 @@ function instanceLocks(mode: InstanceFieldsProps['mode'], stored: InstanceFields
   };
 }
 
+/** The region select with the regions' options; a region of its own clears an image of another region. Form.Item's props pass through. */
+function RegionSelect({ onChange, ...props }: SelectProps<string>) {
+  const form = Form.useFormInstance<TMachineConfigInput>();
+  const regions = useRegions();
+  const images = useSaasImages();
+  return (
+    <Select<string>
+      {...props}
+      loading={regions.isLoading}
+      placeholder="Choose a region"
+      showSearch={{ optionFilterProp: 'label' }}
+      onChange={(next, option) => {
+        onChange?.(next, option);
+        const image = images.data?.find((i) => i.name === form.getFieldValue('vmImageName'));
+        if (image && imageBlock(image, next) === 'Other region') form.setFieldValue('vmImageName', '');
+      }}
+      options={(regions.data ?? []).map((r) => ({ value: r.cloudCode, label: `${r.name} (${r.cloudCode})` }))}
+    />
+  );
+}
+
+/** The image picker, with the form's region and the regions' list read here. Form.Item's props pass through. */
+function ImageField(props: Omit<ImagePickerProps, 'region' | 'regions'>) {
+  const region = Form.useWatch('region', Form.useFormInstance()) as string | undefined;
+  const regions = useRegions();
+  return <ImagePicker {...props} region={region} regions={regions.data ?? []} />;
+}
+
+/** The marketing version, with the IRMN versions as suggestions. Form.Item's props pass through. */
+function MarketingVersionInput(props: AutoCompleteProps) {
+  const irmnVersions = useIrmnVersions();
+  return (
+    <AutoComplete
+      {...props}
+      allowClear
+      placeholder="e.g. 8.1"
+      maxLength={50}
+      options={(irmnVersions.data ?? []).map((v) => ({ value: v.name }))}
+      showSearch={{ filterOption: (input, option) => String(option?.value ?? '').startsWith(input) }}
+    />
+  );
+}
+
+/** The sample data file: the files' list, off while Sample data is off. Form.Item's props pass through. */
+function SampleDataFileSelect({ disabled, ...props }: SelectProps<string>) {
+  const includeSampleData = Form.useWatch('includeSampleData', Form.useFormInstance()) as boolean | undefined;
+  const sampleFiles = useSampleDataFiles();
+  return (
+    <Select<string>
+      {...props}
+      disabled={disabled || !includeSampleData}
+      allowClear
+      loading={sampleFiles.isLoading}
+      placeholder={includeSampleData ? 'Choose a file' : 'No sample data'}
+      showSearch={{ optionFilterProp: 'label' }}
+      options={(sampleFiles.data ?? []).map((f) => ({ value: f, label: f }))}
+    />
+  );
+}
+
+/** The card's switches and the sample data file: the first later stage of {@link InstanceFields}. */
+const LaterSwitches = memo(function LaterSwitches({ disabled, sslLocked, sampleDataLocked }: { disabled?: boolean; sslLocked: boolean; sampleDataLocked: boolean }) {
+  return (
+    <>
+      <Row gutter={16}>
+        <Col {...switchCol}>
+          <Form.Item label="Show in Grafana" name="showInGrafana" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Enable SSL" name="enableSsl" valuePropName="checked" tooltip={lockedTooltip(sslLocked)}>
+            <Switch disabled={disabled || sslLocked} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Use spare pool" name="useSparePool" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Include IRMO data" name="includeIrmoData" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Run smoke test" name="runSmokeTest" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col {...switchCol}>
+          <Form.Item label="Cloud DB for launcher" name="launcherUseCloudDb" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Cloud DB for site master" name="siteMasterUseCloudDb" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Cloud DB for SQL export" name="sqlExportUseCloudDb" valuePropName="checked">
+            <Switch disabled={disabled} />
+          </Form.Item>
+        </Col>
+        <Col {...switchCol}>
+          <Form.Item label="Sample data" name="includeSampleData" valuePropName="checked" tooltip={lockedTooltip(sampleDataLocked)}>
+            <Switch disabled={disabled || sampleDataLocked} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={16} xl={8}>
+          <Form.Item label="Sample data file" name="sampleDataFile" tooltip={lockedTooltip(sampleDataLocked)}>
+            <SampleDataFileSelect disabled={disabled || sampleDataLocked} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </>
+  );
+});
+
+/** The Component Versions card: the second later stage of {@link InstanceFields}. */
+const VersionsCard = memo(function VersionsCard({ disabled, autoTestBranch, bundleVersion }: Pick<InstanceFieldsProps, 'disabled' | 'autoTestBranch' | 'bundleVersion'>) {
+  return (
+    <Card size="small" type="inner" title="Component Versions">
+      <ComponentVersionsFields disabled={disabled} autoTestBranch={autoTestBranch} bundleVersion={bundleVersion} />
+    </Card>
+  );
+});
+
 export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleVersion }: InstanceFieldsProps) {
   const form = Form.useFormInstance<TMachineConfigInput>();
   const locks = instanceLocks(mode, stored);
-  const regions = useRegions();
-  const images = useSaasImages();
-  const irmnVersions = useIrmnVersions();
-  const sampleFiles = useSampleDataFiles();
-  const region = Form.useWatch('region', form) as string | undefined;
-  const includeSampleData = Form.useWatch('includeSampleData', form) as boolean | undefined;
-  const tooltip = (locked: boolean) => (locked ? LOCKED_TOOLTIP : undefined);
-
-  const onRegionChange = (next: string | undefined) => {
-    const image = images.data?.find((i) => i.name === form.getFieldValue('vmImageName'));
-    if (image && imageBlock(image, next) === 'Other region') form.setFieldValue('vmImageName', '');
-  };
 
   const onImagePicked = (image: TSaasImage) => {
     const values: Partial<TMachineConfigInput> = image.jumpStartConfig ? jumpStartValues(image.jumpStartConfig, { sslLocked: locks.ssl }) : {};
@@ -96,31 +223,24 @@ export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleV
   };
 
   // The switches and the component versions render after the fields above, each in a background render of its
-  // own (issue 26: the card took one task of about 250 ms on Edit Account).
+  // own (issue 26: the card took one task of about 250 ms on Edit Account), and again only when their props change.
   return (
     <>
       <Row gutter={16}>
         <Col {...col}>
-          <Form.Item label="Region" name="region" tooltip={tooltip(locks.region)} rules={[{ required: true, message: 'Region is required' }]}>
-            <Select
-              disabled={disabled || locks.region}
-              loading={regions.isLoading}
-              placeholder="Choose a region"
-              showSearch={{ optionFilterProp: 'label' }}
-              onChange={onRegionChange}
-              options={(regions.data ?? []).map((r) => ({ value: r.cloudCode, label: `${r.name} (${r.cloudCode})` }))}
-            />
+          <Form.Item label="Region" name="region" tooltip={lockedTooltip(locks.region)} rules={[{ required: true, message: 'Region is required' }]}>
+            <RegionSelect disabled={disabled || locks.region} />
           </Form.Item>
         </Col>
         <Col {...col}>
           <Form.Item
             label="Image"
             name="vmImageName"
-            tooltip={tooltip(locks.image)}
+            tooltip={lockedTooltip(locks.image)}
             rules={[{ required: true, whitespace: true, message: 'Image is required' }]}
             validateTrigger={['onChange', 'onBlur']}
           >
-            <ImagePicker region={region} regions={regions.data ?? []} locked={locks.image} disabled={disabled} onPicked={onImagePicked} />
+            <ImageField locked={locks.image} disabled={disabled} onPicked={onImagePicked} />
           </Form.Item>
         </Col>
         <Col {...col}>
@@ -146,85 +266,14 @@ export function InstanceFields({ mode, disabled, stored, autoTestBranch, bundleV
         </Col>
         <Col {...col}>
           <Form.Item label="Marketing version" name="marketingVersion" normalize={(v?: string) => (v?.trim() ? v : null)}>
-            <AutoComplete
-              disabled={disabled}
-              allowClear
-              placeholder="e.g. 8.1"
-              maxLength={50}
-              options={(irmnVersions.data ?? []).map((v) => ({ value: v.name }))}
-              showSearch={{ filterOption: (input, option) => String(option?.value ?? '').startsWith(input) }}
-            />
+            <MarketingVersionInput disabled={disabled} />
           </Form.Item>
         </Col>
       </Row>
       <StagedRender
         stages={[
-          <Fragment key="switches">
-          <Row gutter={16}>
-            <Col {...switchCol}>
-              <Form.Item label="Show in Grafana" name="showInGrafana" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Enable SSL" name="enableSsl" valuePropName="checked" tooltip={tooltip(locks.ssl)}>
-                <Switch disabled={disabled || locks.ssl} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Use spare pool" name="useSparePool" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Include IRMO data" name="includeIrmoData" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Run smoke test" name="runSmokeTest" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-          </Row>
-          <Row gutter={16}>
-            <Col {...switchCol}>
-              <Form.Item label="Cloud DB for launcher" name="launcherUseCloudDb" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Cloud DB for site master" name="siteMasterUseCloudDb" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Cloud DB for SQL export" name="sqlExportUseCloudDb" valuePropName="checked">
-                <Switch disabled={disabled} />
-              </Form.Item>
-            </Col>
-            <Col {...switchCol}>
-              <Form.Item label="Sample data" name="includeSampleData" valuePropName="checked" tooltip={tooltip(locks.sampleData)}>
-                <Switch disabled={disabled || locks.sampleData} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={16} xl={8}>
-              <Form.Item label="Sample data file" name="sampleDataFile" tooltip={tooltip(locks.sampleData)}>
-                <Select
-                  disabled={disabled || locks.sampleData || !includeSampleData}
-                  allowClear
-                  loading={sampleFiles.isLoading}
-                  placeholder={includeSampleData ? 'Choose a file' : 'No sample data'}
-                  showSearch={{ optionFilterProp: 'label' }}
-                  options={(sampleFiles.data ?? []).map((f) => ({ value: f, label: f }))}
-                />
-              </Form.Item>
-            </Col>
-          </Row>
-          </Fragment>,
-          <Card key="versions" size="small" type="inner" title="Component Versions">
-            <ComponentVersionsFields disabled={disabled} autoTestBranch={autoTestBranch} bundleVersion={bundleVersion} />
-          </Card>,
+          <LaterSwitches key="switches" disabled={disabled} sslLocked={locks.ssl} sampleDataLocked={locks.sampleData} />,
+          <VersionsCard key="versions" disabled={disabled} autoTestBranch={autoTestBranch} bundleVersion={bundleVersion} />,
         ]}
         placeholderHeight={LATER_FIELDS_PLACEHOLDER_PX}
       />

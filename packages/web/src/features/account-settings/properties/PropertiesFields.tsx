@@ -28,7 +28,7 @@
  *   (`toUrlFriendlyName`) until the user types a URL name of their own.
  */
 import { useRef } from 'react';
-import { AutoComplete, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { AutoComplete, Col, Form, Input, InputNumber, Row, Select, Switch, type AutoCompleteProps } from 'antd';
 import { BILLING_PERIODS, CLASS_ADD_ON, toUrlFriendlyName, type TAccountDetail } from '@fleet/contracts';
 import { useAuth } from '../../../app/auth/auth-context';
 import { useBranches } from '../../software-versions/api/queries';
@@ -54,14 +54,38 @@ const onBlur = 'onBlur';
 /** Case-insensitive "contains" filter of the autocompletes. */
 const contains = (input: string, option?: { value?: unknown }) => String(option?.value ?? '').toLowerCase().includes(input.toLowerCase());
 
+/**
+ * The customer field: an autocomplete of the known customers (`GET /lookup/customers`, asked while the field can
+ * be edited). The list is read here, so its answer renders this field, not the card (issue 26); Form.Item's
+ * value, onChange and id pass through.
+ */
+function CustomerInput({ disabled, ...props }: AutoCompleteProps & { disabled: boolean }) {
+  const customers = useCustomers(!disabled);
+  return <AutoComplete {...props} options={(customers.data ?? []).map((name) => ({ value: name }))} filterOption={contains} disabled={disabled} maxLength={200} />;
+}
+
+/** The auto-test branch: an autocomplete of the branches' names, off while Auto test is off; reads both itself, as {@link CustomerInput}. */
+function AutoTestBranchInput({ disabled, ...props }: AutoCompleteProps & { disabled: boolean }) {
+  const autoTest = Form.useWatch('autoTest', Form.useFormInstance()) as boolean | undefined;
+  const branches = useBranches();
+  const branchNames = [...new Set((branches.data ?? []).map((b) => b.name))].map((name) => ({ value: name }));
+  return (
+    <AutoComplete
+      {...props}
+      options={branchNames}
+      filterOption={contains}
+      disabled={disabled || !autoTest}
+      placeholder={autoTest ? 'Branch to test' : 'Auto test is off'}
+      allowClear
+    />
+  );
+}
+
 export function PropertiesFields({ mode, disabled = false, account }: PropertiesFieldsProps) {
   const form = Form.useFormInstance();
   const { hasCustomerProductionAccess } = useAuth();
   const classId = Form.useWatch('classId', form) as number | undefined;
-  const autoTest = Form.useWatch('autoTest', form) as boolean | undefined;
   const addOn = classId === CLASS_ADD_ON;
-  const customers = useCustomers(!disabled);
-  const branches = useBranches();
   const parents = useParentCandidates(addOn);
   // Create mode: the URL name last derived from the display name; a URL name the user typed is kept.
   const derivedUrl = useRef<string>(undefined);
@@ -71,8 +95,6 @@ export function PropertiesFields({ mode, disabled = false, account }: Properties
   if (account?.parent && !parentOptions.some((p) => p.value === account.parent!.id)) {
     parentOptions.unshift({ value: account.parent.id, label: account.parent.name });
   }
-  const branchNames = [...new Set((branches.data ?? []).map((b) => b.name))].map((name) => ({ value: name }));
-  const customerOptions = (customers.data ?? []).map((name) => ({ value: name }));
 
   const deriveUrl = (name: string) => {
     if (mode !== 'create') return;
@@ -145,7 +167,7 @@ export function PropertiesFields({ mode, disabled = false, account }: Properties
         </Col>
         <Col {...col}>
           <Form.Item label="Customer" name="customer">
-            <AutoComplete options={customerOptions} filterOption={contains} disabled={disabled} maxLength={200} />
+            <CustomerInput disabled={disabled} />
           </Form.Item>
         </Col>
         <Col {...wideCol}>
@@ -234,13 +256,7 @@ export function PropertiesFields({ mode, disabled = false, account }: Properties
             getValueProps={(v: string | null | undefined) => ({ value: v ?? '' })}
             normalize={(v: string | undefined) => v || null}
           >
-            <AutoComplete
-              options={branchNames}
-              filterOption={contains}
-              disabled={disabled || addOn || !autoTest}
-              placeholder={autoTest ? 'Branch to test' : 'Auto test is off'}
-              allowClear
-            />
+            <AutoTestBranchInput disabled={disabled || addOn} />
           </Form.Item>
         </Col>
       </Row>
