@@ -43,6 +43,8 @@ interface UpdateFooterProps {
   mode: UpdaterMode;
   /** The selected targets' ids. */
   ids: number[];
+  /** What the targets are: 'machines' or 'accounts'. */
+  label: string;
 }
 
 /**
@@ -50,13 +52,12 @@ interface UpdateFooterProps {
  * It watches the versions block itself, so a changed version renders the footer, not the page with its targets
  * table (about 1,600 components; issue 26).
  */
-function UpdateFooter({ form, initialValues, mode, ids }: UpdateFooterProps) {
+function UpdateFooter({ form, initialValues, mode, ids, label }: UpdateFooterProps) {
   const watched = Form.useWatch([], form) as VersionsFormValues | undefined;
   const config = useMemo(() => toSoftwareUpdateConfig({ ...initialValues, ...watched }, mode), [watched, initialValues, mode]);
   const changing = changedSoftwares(config);
   const dryRun = useSoftwareUpdate();
   const [preview, setPreview] = useState<TBatchResult | undefined>(undefined);
-  const label = mode === 'machine' ? 'machines' : 'accounts';
   const startUpdate = () =>
     dryRun.mutate(
       mode === 'machine' ? { kind: 'machine', ...config, machines: ids, dryRun: true } : { kind: 'account', ...config, accounts: ids, dryRun: true },
@@ -152,7 +153,7 @@ export default function UpdaterPage() {
             key="versions"
             title="Software versions"
             size="small"
-            actions={[<UpdateFooter key="update" form={form} initialValues={initialValues} mode={mode} ids={selection.ids} />]}
+            actions={[<UpdateFooter key="update" form={form} initialValues={initialValues} mode={mode} ids={selection.ids} label={label} />]}
           >
             <VersionsBlock form={form} initialValues={initialValues} mode={mode} classIds={selectedClassIds} />
           </Card>,

@@ -140,58 +140,33 @@ function SampleDataFileSelect({ disabled, ...props }: SelectProps<string>) {
   );
 }
 
+/** One switch of the card (`locked`: disabled, with the tooltip saying why). */
+function SwitchItem({ label, name, disabled, locked = false }: { label: string; name: keyof TMachineConfigInput; disabled?: boolean; locked?: boolean }) {
+  return (
+    <Col {...switchCol}>
+      <Form.Item label={label} name={name} valuePropName="checked" tooltip={lockedTooltip(locked)}>
+        <Switch disabled={disabled || locked} />
+      </Form.Item>
+    </Col>
+  );
+}
+
 /** The card's switches and the sample data file: the first later stage of {@link InstanceFields}. */
 const LaterSwitches = memo(function LaterSwitches({ disabled, sslLocked, sampleDataLocked }: { disabled?: boolean; sslLocked: boolean; sampleDataLocked: boolean }) {
   return (
     <>
       <Row gutter={16}>
-        <Col {...switchCol}>
-          <Form.Item label="Show in Grafana" name="showInGrafana" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Enable SSL" name="enableSsl" valuePropName="checked" tooltip={lockedTooltip(sslLocked)}>
-            <Switch disabled={disabled || sslLocked} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Use spare pool" name="useSparePool" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Include IRMO data" name="includeIrmoData" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Run smoke test" name="runSmokeTest" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
+        <SwitchItem label="Show in Grafana" name="showInGrafana" disabled={disabled} />
+        <SwitchItem label="Enable SSL" name="enableSsl" disabled={disabled} locked={sslLocked} />
+        <SwitchItem label="Use spare pool" name="useSparePool" disabled={disabled} />
+        <SwitchItem label="Include IRMO data" name="includeIrmoData" disabled={disabled} />
+        <SwitchItem label="Run smoke test" name="runSmokeTest" disabled={disabled} />
       </Row>
       <Row gutter={16}>
-        <Col {...switchCol}>
-          <Form.Item label="Cloud DB for launcher" name="launcherUseCloudDb" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Cloud DB for site master" name="siteMasterUseCloudDb" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Cloud DB for SQL export" name="sqlExportUseCloudDb" valuePropName="checked">
-            <Switch disabled={disabled} />
-          </Form.Item>
-        </Col>
-        <Col {...switchCol}>
-          <Form.Item label="Sample data" name="includeSampleData" valuePropName="checked" tooltip={lockedTooltip(sampleDataLocked)}>
-            <Switch disabled={disabled || sampleDataLocked} />
-          </Form.Item>
-        </Col>
+        <SwitchItem label="Cloud DB for launcher" name="launcherUseCloudDb" disabled={disabled} />
+        <SwitchItem label="Cloud DB for site master" name="siteMasterUseCloudDb" disabled={disabled} />
+        <SwitchItem label="Cloud DB for SQL export" name="sqlExportUseCloudDb" disabled={disabled} />
+        <SwitchItem label="Sample data" name="includeSampleData" disabled={disabled} locked={sampleDataLocked} />
         <Col xs={24} md={16} xl={8}>
           <Form.Item label="Sample data file" name="sampleDataFile" tooltip={lockedTooltip(sampleDataLocked)}>
             <SampleDataFileSelect disabled={disabled || sampleDataLocked} />

@@ -60,17 +60,6 @@ const typeLabel = (t: TInstanceType) =>
 const typeChoiceLabel = (loading: boolean) => (choice: { label?: ReactNode; value?: string | number }) =>
   choice.label ?? (loading ? 'Loading…' : String(choice.value));
 
-/** Keeps maxSites at 1 under AllInOne (spec 1 §4), whether chosen here or loaded from a template. Draws nothing. */
-function AllInOneSites() {
-  const form = Form.useFormInstance();
-  const allInOne = (Form.useWatch('instancePolicy', form) as TInstancePolicy | undefined) === 'AllInOne';
-  const maxSites = Form.useWatch('maxSites', form) as number | null | undefined;
-  useEffect(() => {
-    if (allInOne && maxSites !== undefined && maxSites !== 1) form.setFieldValue('maxSites', 1);
-  }, [allInOne, maxSites, form]);
-  return null;
-}
-
 /** An instance type select with the types' options; Form.Item's value, onChange and id pass through. */
 function TypeSelect({ types, ...props }: SelectProps & { types: { isLoading: boolean; data?: TInstanceType[] } }) {
   return (
@@ -106,9 +95,17 @@ function ReportingCategoriesSelect(props: SelectProps) {
 
 type LicenseCountProps = { count: (typeof LICENSE_COUNTS)[number]; disabled: boolean };
 
-/** The maxSites count: locked at 1 under AllInOne. */
+/**
+ * The maxSites count: AllInOne keeps it at 1 (spec 1 §4), whether the policy was chosen here or loaded from a
+ * template, and locks it.
+ */
 function MaxSitesCount(props: LicenseCountProps) {
-  const allInOne = (Form.useWatch('instancePolicy', Form.useFormInstance()) as TInstancePolicy | undefined) === 'AllInOne';
+  const form = Form.useFormInstance();
+  const allInOne = (Form.useWatch('instancePolicy', form) as TInstancePolicy | undefined) === 'AllInOne';
+  const maxSites = Form.useWatch('maxSites', form) as number | null | undefined;
+  useEffect(() => {
+    if (allInOne && maxSites !== undefined && maxSites !== 1) form.setFieldValue('maxSites', 1);
+  }, [allInOne, maxSites, form]);
   return <LicenseCount {...props} locked={allInOne} />;
 }
 
@@ -135,7 +132,6 @@ function LicenseCount({ count, disabled, locked = false }: LicenseCountProps & {
 export function LicenseFields({ mode, addOn, disabled = false }: LicenseFieldsProps) {
   return (
     <>
-      <AllInOneSites />
       <Row gutter={16}>
         <Col {...col}>
           <Form.Item
