@@ -106,4 +106,33 @@ describe('shell', () => {
     await page.locator('.mma-standby-row').first().waitFor();
     await context.close();
   });
+
+  it('keeps its loading spinners still for an operator who asks for reduced motion, and spinning otherwise', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin', 'admin', '/viewer');
+    // The accounts list is held until the checks are done, so that its spinner shows.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/v1\/accounts(\?|$)/, async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto('/#/account/list');
+    await page.locator('.ant-spin-spinning').first().waitFor();
+    /** The endless animations running on the page now, by name. */
+    const endless = () =>
+      page.evaluate(() =>
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations === Infinity)
+          .map((a) => (a as CSSAnimation).animationName),
+      );
+    // newPage emulates prefers-reduced-motion: reduce.
+    expect(await endless()).toEqual([]);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(endless).toContain('antRotate');
+    release();
+    await page.locator('.ant-table-row').first().waitFor();
+    await context.close();
+  });
 });
