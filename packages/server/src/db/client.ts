@@ -110,3 +110,21 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.me
 export async function runMigrations(db: Db): Promise<void> {
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
 }
+
+/**
+ * Runs `reads` (functions that each start one read) at once on the pool, and one after the other on a transaction;
+ * answers their results in order, like `Promise.all`. A transaction is one connection: node-postgres queues a
+ * query given to a client that is still running one, a use it deprecates (`Calling client.query() when the client
+ * is already executing a query`; pg 9 refuses it), and the reads could not have run side by side there anyway.
+ * A read that fails fails the whole, as with `Promise.all` (on a transaction, the later reads do not start).
+ */
+export async function readAll<const T extends readonly (() => PromiseLike<unknown>)[]>(
+  db: DbOrTx,
+  reads: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  type Results = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+  if ('$client' in db) return (await Promise.all(reads.map((read) => read()))) as Results;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as Results;
+}

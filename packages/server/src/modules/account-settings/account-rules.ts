@@ -28,7 +28,7 @@ import {
   type TMachineConfig,
 } from '@fleet/contracts';
 import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client.js';
+import { readAll, type DbOrTx } from '../../db/client.js';
 import { hasCustomerProductionAccess, hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { forbidden } from '../../lib/problem.js';
 import * as catalogue from '../catalogues/catalogues.repository.js';
@@ -149,10 +149,10 @@ export async function checkLicense(db: DbOrTx, opts: { license: TLicenseConfig; 
     }
   }
   const typeIds = [license.cloudInstanceType, license.redisCloudInstanceType].filter((id): id is number => id !== null);
-  const [types, features, categories] = await Promise.all([
-    catalogue.selectInstanceTypesByIds(db, typeIds),
-    catalogue.selectExistingNames(db, 'features', license.features),
-    catalogue.selectExistingNames(db, 'reportingCategories', license.reportingCategories),
+  const [types, features, categories] = await readAll(db, [
+    () => catalogue.selectInstanceTypesByIds(db, typeIds),
+    () => catalogue.selectExistingNames(db, 'features', license.features),
+    () => catalogue.selectExistingNames(db, 'reportingCategories', license.reportingCategories),
   ]);
   const machineType = types.find((t) => t.id === license.cloudInstanceType && !t.isRedis);
   if (license.cloudInstanceType === null || !machineType) {
@@ -280,10 +280,10 @@ async function checkVersions(db: DbOrTx, config: TMachineConfig, at: (f: string)
     else if (mode === 'Select') commits.push({ key, hash: version.split('|').pop() ?? '' });
     else if (mode === 'Latest') latest.push({ key, branch: version.slice(0, -'|latest'.length) });
   }
-  const [knownCommits, knownBuilds, branches] = await Promise.all([
-    catalogue.selectKnownCommits(db, commits.map((c) => ({ software: c.key, hash: c.hash }))),
-    catalogue.selectKnownBuilds(db, builds.map((b) => b.url)),
-    latest.some((l) => l.branch !== '') ? catalogue.selectBranchNames(db) : Promise.resolve(new Set<string>()),
+  const [knownCommits, knownBuilds, branches] = await readAll(db, [
+    () => catalogue.selectKnownCommits(db, commits.map((c) => ({ software: c.key, hash: c.hash }))),
+    () => catalogue.selectKnownBuilds(db, builds.map((b) => b.url)),
+    () => (latest.some((l) => l.branch !== '') ? catalogue.selectBranchNames(db) : Promise.resolve(new Set<string>())),
   ]);
   const errors: TFieldError[] = [];
   for (const c of commits) {

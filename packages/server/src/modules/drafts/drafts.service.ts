@@ -34,7 +34,7 @@ import {
   type TPlannedMachine,
   type TPlannedSite,
 } from '@fleet/contracts';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { readAll, type Db, type DbOrTx } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import type { QueuedTask, TaskQueue } from '../../engine/tasks/queue.js';
 import { linkTasksToActivity } from '../../engine/tasks/tasks.repository.js';
@@ -151,7 +151,7 @@ export function createDraftService({ db, audit, tasks }: { db: Db; audit: AuditS
       if (await selectSiteByDomain(tx, site.domainName)) throw conflict(`Domain name '${site.domainName}' is already used by another site`);
     }
     if (addOn) return { payload, sites: [], machines: [], keys: [], plan: null };
-    const [image, configs] = await Promise.all([catalogue.selectImage(tx, payload.machineConfig.vmImageName), selectComponentDefinitions(tx)]);
+    const [image, configs] = await readAll(tx, [() => catalogue.selectImage(tx, payload.machineConfig.vmImageName), () => selectComponentDefinitions(tx)]);
     const plan: PlanInput = {
       classId: payload.classId,
       accountName: payload.name,

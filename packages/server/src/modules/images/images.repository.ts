@@ -4,7 +4,7 @@
  * delete). Images of the cloud provider are read through the provider, not here.
  */
 import { and, asc, eq, ilike, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import { readAll, type DbOrTx } from '../../db/client.js';
 import { accounts, componentConfigs, deployerConfigs, irmnVersions, mmaClasses, saasImages, saasImageUsageDeltas, softwareBuilds, softwareCommits } from '../../db/schema.js';
 import { likePattern } from '../../db/like-pattern.js';
 
@@ -61,18 +61,20 @@ export const deleteIrmnVersionRow = (db: DbOrTx, id: number) => db.delete(irmnVe
 /** What uses an IRMN version: SaaS image names and component and deployer config keys (`rootKey.subKey`). */
 export async function selectIrmnVersionUsers(db: DbOrTx, id: number) {
   const usesVersion = (t: typeof componentConfigs | typeof deployerConfigs) => or(eq(t.versionId, id), eq(t.deprecatedAtVersionId, id));
-  const [images, components, deployers] = await Promise.all([
-    db.select({ name: saasImages.name }).from(saasImages).where(eq(saasImages.irmnVersionId, id)).orderBy(asc(saasImages.name)),
-    db
-      .select({ key: sql<string>`${componentConfigs.rootKey} || '.' || ${componentConfigs.subKey}` })
-      .from(componentConfigs)
-      .where(usesVersion(componentConfigs))
-      .orderBy(asc(componentConfigs.rootKey), asc(componentConfigs.subKey)),
-    db
-      .select({ key: sql<string>`${deployerConfigs.rootKey} || '.' || ${deployerConfigs.subKey}` })
-      .from(deployerConfigs)
-      .where(usesVersion(deployerConfigs))
-      .orderBy(asc(deployerConfigs.rootKey), asc(deployerConfigs.subKey)),
+  const [images, components, deployers] = await readAll(db, [
+    () => db.select({ name: saasImages.name }).from(saasImages).where(eq(saasImages.irmnVersionId, id)).orderBy(asc(saasImages.name)),
+    () =>
+      db
+        .select({ key: sql<string>`${componentConfigs.rootKey} || '.' || ${componentConfigs.subKey}` })
+        .from(componentConfigs)
+        .where(usesVersion(componentConfigs))
+        .orderBy(asc(componentConfigs.rootKey), asc(componentConfigs.subKey)),
+    () =>
+      db
+        .select({ key: sql<string>`${deployerConfigs.rootKey} || '.' || ${deployerConfigs.subKey}` })
+        .from(deployerConfigs)
+        .where(usesVersion(deployerConfigs))
+        .orderBy(asc(deployerConfigs.rootKey), asc(deployerConfigs.subKey)),
   ]);
   return { images: images.map((r) => r.name), componentConfigs: components.map((r) => r.key), deployerConfigs: deployers.map((r) => r.key) };
 }
@@ -146,16 +148,18 @@ export const deleteSaasImageRow = (db: DbOrTx, id: number) => db.delete(saasImag
  */
 export async function selectSaasImageUsers(db: DbOrTx, name: string, hiddenClassIds: number[]) {
   const live = and(eq(accounts.vmImageName, name), isNull(accounts.deletedAt));
-  const [visible, hidden, classes] = await Promise.all([
-    db
-      .select({ name: accounts.name })
-      .from(accounts)
-      .where(and(live, hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined))
-      .orderBy(asc(accounts.name)),
-    hiddenClassIds.length > 0
-      ? db.select({ n: sql<number>`count(*)::int` }).from(accounts).where(and(live, inArray(accounts.classId, hiddenClassIds)))
-      : Promise.resolve([{ n: 0 }]),
-    db.select({ name: mmaClasses.name }).from(mmaClasses).where(eq(mmaClasses.image, name)).orderBy(asc(mmaClasses.id)),
+  const [visible, hidden, classes] = await readAll(db, [
+    () =>
+      db
+        .select({ name: accounts.name })
+        .from(accounts)
+        .where(and(live, hiddenClassIds.length > 0 ? notInArray(accounts.classId, hiddenClassIds) : undefined))
+        .orderBy(asc(accounts.name)),
+    () =>
+      hiddenClassIds.length > 0
+        ? db.select({ n: sql<number>`count(*)::int` }).from(accounts).where(and(live, inArray(accounts.classId, hiddenClassIds)))
+        : Promise.resolve([{ n: 0 }]),
+    () => db.select({ name: mmaClasses.name }).from(mmaClasses).where(eq(mmaClasses.image, name)).orderBy(asc(mmaClasses.id)),
   ]);
   return { accounts: visible.map((r) => r.name), hiddenAccounts: hidden[0]?.n ?? 0, mmaClasses: classes.map((r) => r.name) };
 }

@@ -10,7 +10,7 @@
  */
 import { and, asc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { className, type TMachineLookup } from '@fleet/contracts';
-import type { DbOrTx } from '../../db/client.js';
+import { readAll, type DbOrTx } from '../../db/client.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { compileStatement, queryCompiled, tableRowMapper, type CompiledStatement } from '../../db/prepared.js';
 import { accounts, accountSettings, instanceTypes, machineCredentials, machines, sites } from '../../db/schema.js';
@@ -115,12 +115,13 @@ export async function selectMachinePlanFacts(db: DbOrTx, accountId: number) {
     .from(accounts)
     .leftJoin(accountSettings, eq(accountSettings.accountId, accounts.id))
     .where(eq(accounts.id, accountId));
-  const [accountSites, live] = await Promise.all([
-    db.select().from(sites).where(eq(sites.accountId, accountId)).orderBy(asc(sites.id)),
-    db
-      .select({ id: machines.id, isLauncher: machines.isLauncher, siteId: machines.siteId })
-      .from(machines)
-      .where(and(eq(machines.accountId, accountId), isNull(machines.deletedAt))),
+  const [accountSites, live] = await readAll(db, [
+    () => db.select().from(sites).where(eq(sites.accountId, accountId)).orderBy(asc(sites.id)),
+    () =>
+      db
+        .select({ id: machines.id, isLauncher: machines.isLauncher, siteId: machines.siteId })
+        .from(machines)
+        .where(and(eq(machines.accountId, accountId), isNull(machines.deletedAt))),
   ]);
   return { account, sites: accountSites, machines: live };
 }

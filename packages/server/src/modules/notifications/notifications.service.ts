@@ -13,7 +13,7 @@
  */
 import type { z } from 'zod';
 import type { TPendingMessagesResponse, ZSendNotificationRequest } from '@fleet/contracts';
-import type { Db } from '../../db/client.js';
+import { readAll, type Db } from '../../db/client.js';
 import { hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { badRequest } from '../../lib/problem.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -30,9 +30,9 @@ export function createNotificationService({ db, audit }: { db: Db; audit: AuditS
     async send({ principal, body: b }) {
       return db.transaction(async (tx) => {
         const hidden = hiddenClassIds(principal);
-        const [named, ofAccounts] = await Promise.all([
-          selectVisibleTargets(tx, { machineIds: b.machines, accountIds: [], hiddenClassIds: hidden }),
-          selectVisibleTargets(tx, { machineIds: [], accountIds: b.accounts, hiddenClassIds: hidden }),
+        const [named, ofAccounts] = await readAll(tx, [
+          () => selectVisibleTargets(tx, { machineIds: b.machines, accountIds: [], hiddenClassIds: hidden }),
+          () => selectVisibleTargets(tx, { machineIds: [], accountIds: b.accounts, hiddenClassIds: hidden }),
         ]);
         const unknownMachines = b.machines.filter((id) => !named.some((m) => m.id === id));
         if (unknownMachines.length > 0) {

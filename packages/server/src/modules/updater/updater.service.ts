@@ -39,7 +39,7 @@ import {
   type TTargetResult,
 } from '@fleet/contracts';
 import type { z } from 'zod';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { readAll, type Db, type DbOrTx } from '../../db/client.js';
 import { hasCustomerProductionAccess, hiddenClassIds, type Principal } from '../../auth/principal.js';
 import { badRequest, forbidden, HttpProblem, notFound } from '../../lib/problem.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -224,9 +224,9 @@ export function createUpdaterService({ db, audit }: { db: Db; audit: AuditServic
       const ids = keys.map(Number);
       const at = (_i: number, id: number) => `${body}.${id}`;
       return run(dryRun, async (tx, lock) => {
-        const [rows, defs] = await Promise.all([
-          repo.selectMachineConfigTargets(tx, { ids, hiddenClassIds: hiddenClassIds(principal), column, lock }),
-          definitions(tx),
+        const [rows, defs] = await readAll(tx, [
+          () => repo.selectMachineConfigTargets(tx, { ids, hiddenClassIds: hiddenClassIds(principal), column, lock }),
+          () => definitions(tx),
         ]);
         refuseMissing(ids, rows, 'Machine', at);
         // The rules of the single call (PUT /machines/{id}/component-config): bad keys and types are 400, protected keys refuse the machine.
