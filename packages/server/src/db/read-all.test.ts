@@ -37,22 +37,9 @@ describe('readAll', () => {
 
   it('fails as Promise.all does when a read fails, and a transaction starts no read after it', async () => {
     const started: string[] = [];
-    const failing = readAll(database.db, [
-      async () => {
-        started.push('first');
-        throw new Error('refused');
-      },
-      async () => {
-        started.push('second');
-        return 2;
-      },
-    ]);
-    await expect(failing).rejects.toThrow('refused');
-    expect(started).toEqual(['first', 'second']);
-
-    started.length = 0;
-    const inTransaction = database.db.transaction((tx) =>
-      readAll(tx, [
+    /** A read that fails, then one that would answer 2; each notes that it started. */
+    const failingFirst = () =>
+      [
         async () => {
           started.push('first');
           throw new Error('refused');
@@ -61,9 +48,12 @@ describe('readAll', () => {
           started.push('second');
           return 2;
         },
-      ]),
-    );
-    await expect(inTransaction).rejects.toThrow('refused');
+      ] as const;
+    await expect(readAll(database.db, failingFirst())).rejects.toThrow('refused');
+    expect(started).toEqual(['first', 'second']);
+
+    started.length = 0;
+    await expect(database.db.transaction((tx) => readAll(tx, failingFirst()))).rejects.toThrow('refused');
     expect(started).toEqual(['first']);
   });
 });
