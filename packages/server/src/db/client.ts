@@ -111,6 +111,9 @@ export async function runMigrations(db: Db): Promise<void> {
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
 }
 
+/** True for a Drizzle transaction handle (one checked-out connection), false for the database (its pool, `$client`). */
+export const isTransaction = (db: DbOrTx): db is Tx => !('$client' in db);
+
 /**
  * Runs `reads` (functions that each start one read) at once on the pool, and one after the other on a transaction;
  * answers their results in order, like `Promise.all`. A transaction is one connection: node-postgres queues a
@@ -123,7 +126,7 @@ export async function readAll<const T extends readonly (() => PromiseLike<unknow
   reads: T,
 ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
   type Results = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
-  if ('$client' in db) return (await Promise.all(reads.map((read) => read()))) as Results;
+  if (!isTransaction(db)) return (await Promise.all(reads.map((read) => read()))) as Results;
   const results: unknown[] = [];
   for (const read of reads) results.push(await read());
   return results as Results;

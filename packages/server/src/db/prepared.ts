@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { fillPlaceholders, getTableColumns, type SQL, type Table } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import { listPoolOf, type Db, type DbOrTx } from './client.js';
+import { isTransaction, listPoolOf, type Db, type DbOrTx } from './client.js';
 
 const dialect = new PgDialect();
 
@@ -33,7 +33,7 @@ export function statementName(text: string): string {
  * on the transaction's connection, unnamed.
  */
 export async function queryPrepared<T extends pg.QueryResultRow>(db: DbOrTx, statement: SQL): Promise<T[]> {
-  if (!('$client' in db)) return (await db.execute(statement)).rows as T[];
+  if (isTransaction(db)) return (await db.execute(statement)).rows as T[];
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return (await listPoolOf(db).query<T>({ name: statementName(text), text, values: params })).rows;
 }
@@ -52,7 +52,7 @@ export async function executeNamed<T extends pg.QueryResultRow>(db: DbOrTx, stat
 
 /** The pool, or the connection a Drizzle transaction runs on (its session's client). */
 function connectionOf(db: DbOrTx): pg.Pool | pg.PoolClient {
-  if ('$client' in db) return db.$client;
+  if (!isTransaction(db)) return db.$client;
   return (db as unknown as { session: { client: pg.PoolClient } }).session.client;
 }
 
