@@ -28,8 +28,11 @@ export interface WorkerProcesses {
   start(): Promise<WorkerProcess>;
   /** Sends `signal` and waits up to 20 s for the exit; a worker that already ended is left alone. */
   kill(worker: WorkerProcess, signal: NodeJS.Signals): Promise<void>;
-  /** Polls `check` every 100 ms until it answers a value; fails after `timeoutMs` with `what` and the workers' logs. */
-  until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>): Promise<T>;
+  /**
+   * Polls `check` every 100 ms until it answers a value; fails after `timeoutMs` with `what`, what `explain`
+   * answers then (the state the test waited on: rows, reasons), and the workers' logs.
+   */
+  until<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined>, explain?: () => Promise<string>): Promise<T>;
   /** SIGKILLs every worker still running (afterAll). */
   killAll(): Promise<void>;
 }
@@ -74,14 +77,15 @@ export function workerProcesses(env: () => Record<string, string>): WorkerProces
       return worker;
     },
     kill,
-    async until(what, timeoutMs, check) {
+    async until(what, timeoutMs, check, explain) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const value = await check();
         if (value !== undefined) return value;
         if (Date.now() > deadline) {
           const logs = workers.map((w, i) => `--- worker ${i + 1} ---\n${w.output.join('')}`).join('\n');
-          throw new Error(`${what} not reached within ${timeoutMs} ms\n${logs}`);
+          const state = explain ? `--- state ---\n${await explain().catch((err: Error) => `(not read: ${err.message})`)}\n` : '';
+          throw new Error(`${what} not reached within ${timeoutMs} ms\n${state}${logs}`);
         }
         await sleep(100);
       }

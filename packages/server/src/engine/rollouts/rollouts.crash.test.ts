@@ -30,6 +30,7 @@ import { ZSoftwareUpdateConfig } from '@fleet/contracts';
 import { useTestDatabase } from '../../../test/harness.js';
 import { workerProcesses } from '../../../test/worker-processes.js';
 import { raiseIssue } from '../issues/raise.js';
+import { waitingJson } from '../operations/start-rules.js';
 import { approveWave } from './approvals.js';
 import { lockRollout } from './rollouts.repository.js';
 import { rolloutData } from './rollouts.fixtures.js';
@@ -73,6 +74,23 @@ const awaitingApproval = (id: number, wave: number) => async () =>
   (await one<{ n: number }>(sql`select count(*)::int as n from rollout_targets where rollout_id = ${id} and wave = ${wave} and state = 'AwaitingApproval'`))!.n > 0 ||
   undefined;
 
+/**
+ * What a step waited on, for its failure message: the targets of the test's
+ * rollouts and every operation of `machineIds`, each with why it has not started
+ * (the start rules the agent applies) or how it ended.
+ */
+const explain = (machineIds: number[]) => async () => {
+  const { rows: targets } = await db().execute(sql`
+    select rt.rollout_id, r.status as rollout, r.current_wave, rt.wave, rt.target_id, rt.state, rt.detail, rt.activity_id
+    from rollout_targets rt join rollouts r on r.id = rt.rollout_id where rt.target_id = any(${sql.param(machineIds)}::int[]) order by rt.rollout_id, rt.wave`);
+  const { rows: operations } = await db().execute(sql`
+    select o.id, o.machine_id, o.type_name, o.activity_id, o.status, o.pending, o.decision, o.decided_by, o.attempts,
+      o.queued_at, o.started_at, o.finished_at, ${waitingJson} as waiting,
+      m.obsolete, m.current_versions->>'launcher' as current, m.desired_versions->>'launcher' as desired
+    from operations o join machines m on m.id = o.machine_id where o.machine_id = any(${sql.param(machineIds)}::int[]) order by o.id`);
+  return [...targets, ...operations].map((row) => JSON.stringify(row)).join('\n');
+};
+
 describe('workers killed during an approval, a bake and a rollback', () => {
   it('approves, bakes and rolls back exactly once; the machine ends on its old version', async () => {
     const ids = await data.freshMachines(2);
@@ -86,33 +104,44 @@ describe('workers killed during an approval, a bake and a rollback', () => {
     // 1. A killed while wave 1 waits for approval; the approval comes while no worker runs.
     const a = await workers.start();
     const id = await data.start(ids, plan, 'operator', config);
-    await workers.until('wave 1 awaiting approval', STEP_TIMEOUT_MS, awaitingApproval(id, 0));
+    await workers.until('wave 1 awaiting approval', STEP_TIMEOUT_MS, awaitingApproval(id, 0), explain(ids));
     await workers.kill(a, 'SIGKILL');
     await approve(id, 0);
 
     // 2. B deploys and bakes wave 1; killed during the bake; a probe issue opens on the machine.
     const b = await workers.start();
-    await workers.until('the bake of wave 1', STEP_TIMEOUT_MS, async () =>
-      one<{ result: string | null }>(sql`select result from rollout_wave_bakes where rollout_id = ${id} and wave = 0`),
+    await workers.until(
+      'the bake of wave 1',
+      STEP_TIMEOUT_MS,
+      async () => one<{ result: string | null }>(sql`select result from rollout_wave_bakes where rollout_id = ${id} and wave = 0`),
+      explain(ids),
     );
     await workers.kill(b, 'SIGKILL');
     await raiseIssue(db(), { machineId: ids[0]!, source: 'probe', description: 'Launcher probe of https://x.example failed: HTTP 503', tags: ['probe'], content: '503' });
 
     // 3. C halts the rollout and starts its rollback; killed as soon as the rollback exists.
     const c = await workers.start();
-    const rollback = await workers.until('the rollback', STEP_TIMEOUT_MS, async () =>
-      one<{ id: number }>(sql`select id from rollouts where rollback_of = ${id}`),
+    const rollback = await workers.until(
+      'the rollback',
+      STEP_TIMEOUT_MS,
+      async () => one<{ id: number }>(sql`select id from rollouts where rollback_of = ${id}`),
+      explain(ids),
     );
     await workers.kill(c, 'SIGKILL');
 
     // 4. D finishes the rollback (its wave approved by the same rules).
     const d = await workers.start();
-    await workers.until("the rollback's wave awaiting approval", STEP_TIMEOUT_MS, awaitingApproval(rollback.id, 0));
+    await workers.until("the rollback's wave awaiting approval", STEP_TIMEOUT_MS, awaitingApproval(rollback.id, 0), explain(ids));
     await approve(rollback.id, 0);
-    const done = await workers.until('the rollback ended', STEP_TIMEOUT_MS, async () => {
-      const r = await one<{ status: string; reason: string | null }>(sql`select status, reason from rollouts where id = ${rollback.id}`);
-      return r && r.status !== 'Running' ? r : undefined;
-    });
+    const done = await workers.until(
+      'the rollback ended',
+      STEP_TIMEOUT_MS,
+      async () => {
+        const r = await one<{ status: string; reason: string | null }>(sql`select status, reason from rollouts where id = ${rollback.id}`);
+        return r && r.status !== 'Running' ? r : undefined;
+      },
+      explain(ids),
+    );
     expect(done, done.reason ?? '').toEqual({ status: 'Completed', reason: null });
 
     const original = await one<{ status: string; reason: string }>(sql`select status, reason from rollouts where id = ${id}`);
