@@ -2,7 +2,8 @@
  * Vite build of the console (DESIGN §10): React plugin, output in `dist`
  * (served by the API server at `/`), and a dev server that proxies `/api` to
  * the API on port 3000. `pureContracts` keeps the unused schemas out of the bundle,
- * `routePreload` starts the first screen's code with the entry's (build/, see there).
+ * `routePreload` starts the first screen's code with the entry's, `antdZeroRuntime` leaves
+ * out antd's style generators that its zeroRuntime mode never calls (build/, see there).
  * Every file is also written gzip'd and brotli'd beside itself (`.gz`, `.br`), which
  * the server sends to browsers that accept them (@fastify/static `preCompressed`).
  *
@@ -17,6 +18,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { pureContracts } from './build/pure-contracts.ts';
 import { routePreload } from './build/route-preload.ts';
+import { antdZeroRuntime } from './build/antd-zero-runtime.ts';
 import { consoleSchemaValues } from '../contracts/src/console-values.ts';
 
 /** `react-router`'s production ES module, beside the development one its exports name. */
@@ -28,7 +30,7 @@ function reactRouterProduction(): string {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), pureContracts(), routePreload(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/], threshold: 1024, logLevel: 'silent' })],
+  plugins: [react(), pureContracts(), antdZeroRuntime(), routePreload(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/], threshold: 1024, logLevel: 'silent' })],
   // The schema values the console reads at run time, computed here (src/lib/schema-values.ts).
   define: { __CONSOLE_SCHEMA_VALUES__: JSON.stringify(consoleSchemaValues()) },
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction() }] } : {},

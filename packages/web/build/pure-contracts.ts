@@ -26,19 +26,11 @@
  * not import.
  */
 import type { Plugin } from 'vite';
+import { isNode, type Node } from './estree.ts';
 
 const CONTRACTS_SOURCE = /[\\/]packages[\\/]contracts[\\/]src[\\/][^\\/]+\.ts$/;
 const PURE = '/* @__PURE__ */ ';
 
-interface Node {
-  type: string;
-  start: number;
-  end: number;
-  [key: string]: unknown;
-}
-
-const isNode = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
 
 const FUNCTION_TYPES = new Set(['ArrowFunctionExpression', 'FunctionExpression', 'FunctionDeclaration', 'ClassBody']);
 /** What may have an effect when evaluated: a call, a construction, a spread (runs getters), a property read. */
