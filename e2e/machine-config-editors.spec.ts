@@ -270,6 +270,26 @@ describe('unmanaged or panicked machine', () => {
     await context.close();
   }, LONG);
 
+  it('does not warn when the list is behind: a machine managed again since the list was read saves at once', async () => {
+    const machine = await newMachine();
+    await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: false }) });
+    const { context, page } = await newPage(browser);
+    await openAccount(page, 'operator', machine);
+    await expect.poll(() => row(page, machine).getByRole('switch', { name: `Managed for ${machine.name}` }).getAttribute('aria-checked')).toBe('false');
+    // Managed again by someone else: this page's list still says unmanaged.
+    await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: true }) });
+    await openMenu(page, machine, 'Component configs');
+    const dialog = editor(page, 'Component Configs', machine);
+    await valueOf(dialog, 'launcher.port').fill('7443');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await machineNow(machine.id)).config.componentConfig['launcher.port']).toBe(7443);
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+    // The re-read reached the list too.
+    expect(await row(page, machine).getByRole('switch', { name: `Managed for ${machine.name}` }).getAttribute('aria-checked')).toBe('true');
+    await context.close();
+  }, LONG);
+
   it('names the panic of a machine that needs admin attention', async () => {
     // Panic (needsAdmin) comes only from failing operations: take a seeded one, and change nothing.
     const machines = (await api<TListMachinesResponse>('/machines?limit=1000', adminToken)).items;

@@ -8,6 +8,11 @@
  * `useOperationWarning()` answers `[warnFirst, holder]`: `warnFirst(machine, run)`
  * runs `run` at once for a managed machine that is not in panic; otherwise it
  * asks first (Continue / Cancel) and runs `run` on Continue. Render `holder`.
+ * The list a dialog was opened from can be a moment behind (a refetch sent
+ * before a Managed switch committed, answered after it): before it warns,
+ * `warnFirst` reads the machine again (`GET /machines/{id}`, put into the
+ * cache) and warns only if the server still says so; if that read fails, it
+ * warns on what it has.
  *
  * The panel asks it before opening every action-table entry marked `operation`
  * (queue operations, force backup, restore, populate, sample data, AMI, test
@@ -16,7 +21,10 @@
  */
 import type { ReactElement } from 'react';
 import { Modal } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import type { TMachine } from '@fleet/contracts';
+import { api } from '../../../app/api-client';
+import { applyMachine } from '../api/task-cache';
 
 export const OPERATION_WARNING_TITLE = 'The operation will not run immediately';
 
@@ -30,7 +38,18 @@ export function operationWarnings(machine: Pick<TMachine, 'name' | 'managed' | '
 
 export function useOperationWarning(): [(machine: TMachine, run: () => unknown) => void, ReactElement] {
   const [modal, holder] = Modal.useModal();
-  const warnFirst = (machine: TMachine, run: () => unknown) => {
+  const queryClient = useQueryClient();
+  const warnFirst = async (cached: TMachine, run: () => unknown) => {
+    let machine = cached;
+    if (operationWarnings(cached).length > 0) {
+      machine = await api.get<TMachine>(`machines/${cached.id}`).then(
+        (fresh) => {
+          applyMachine(queryClient, fresh);
+          return fresh;
+        },
+        () => cached,
+      );
+    }
     const lines = operationWarnings(machine);
     if (lines.length === 0) {
       run();
@@ -55,5 +74,5 @@ export function useOperationWarning(): [(machine: TMachine, run: () => unknown) 
       },
     });
   };
-  return [warnFirst, holder];
+  return [(machine, run) => void warnFirst(machine, run), holder];
 }
