@@ -161,14 +161,18 @@ describe('Issue viewer', () => {
       await expect.poll(now).toBe(!probe.isResolved);
       await expect.poll(() => toggle.getAttribute('aria-checked')).toBe(String(!probe.isResolved));
 
-      // The server refuses the next update: the switch flips, then goes back.
-      await page.route('**/api/v1/issues/*', (route) =>
-        route.request().method() === 'PATCH'
-          ? route.fulfill({ status: 500, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 }) })
-          : route.continue(),
-      );
+      // The server refuses the next update: the switch flips, then goes back. The refusal is held until the
+      // flip is seen (on a busy runner the 500 ms before it goes back can pass before the test looks).
+      let answer!: () => void;
+      const flipSeen = new Promise<void>((resolve) => (answer = resolve));
+      await page.route('**/api/v1/issues/*', async (route) => {
+        if (route.request().method() !== 'PATCH') return route.continue();
+        await flipSeen;
+        return route.fulfill({ status: 500, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 }) });
+      });
       await toggle.click();
-      expect(await toggle.getAttribute('aria-checked')).toBe(String(probe.isResolved));
+      await expect.poll(() => toggle.getAttribute('aria-checked')).toBe(String(probe.isResolved));
+      answer();
       await page.getByText('Error occurred updating issue').waitFor();
       await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 5_000 }).toBe(String(!probe.isResolved));
       expect(await now()).toBe(!probe.isResolved);

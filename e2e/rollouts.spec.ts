@@ -414,7 +414,7 @@ describe('rollout page', () => {
     await toast(page, 'Rollout paused').waitFor();
     await expect.poll(() => status(page)).toBe('Paused');
     await approveAsLead(id, 1);
-    await expect.poll(async () => (await rollout(id)).waves[0]!.status, { timeout: DEPLOY_TIMEOUT }).toBe('Succeeded');
+    await explained(() => expect.poll(async () => (await rollout(id)).waves[0]!.status, { timeout: DEPLOY_TIMEOUT }).toBe('Succeeded'), ids, id);
     await expect.poll(() => waveText(page, 1)).toContain('Approved by lead');
     await new Promise((r) => setTimeout(r, 4000));
     const paused = await rollout(id);
