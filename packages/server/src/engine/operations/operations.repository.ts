@@ -38,12 +38,22 @@ export interface NewOperation {
 export async function insertOperations(tx: DbOrTx, rows: NewOperation[]): Promise<number[]> {
   if (rows.length === 0) return [];
   const inserted = await tx.insert(operations).values(rows).returning({ id: operations.id });
+  await notifyOperationMachines(tx, rows);
+  return inserted.map((r) => r.id);
+}
+
+/**
+ * Notifies the agents (and the MMAs in process) that operations of these
+ * machines may start now, delivered if the transaction commits: the
+ * `fleet_operation_queued` payload names the machines, which is what wakes a
+ * waiting claim at once (an empty payload wakes nobody).
+ */
+export async function notifyOperationMachines(tx: DbOrTx, rows: { machineId: number }[]): Promise<void> {
   const machineIds = [...new Set(rows.map((r) => r.machineId))];
   // A NOTIFY payload holds at most 8000 bytes: 500 ids per notification.
   for (let i = 0; i < machineIds.length; i += 500) {
     await tx.execute(sql`select pg_notify(${OPERATION_QUEUED_CHANNEL}, ${machineIds.slice(i, i + 500).join(',')})`);
   }
-  return inserted.map((r) => r.id);
 }
 
 /** Operations by id as the API answers them (TOperation), in id order; unknown ids are left out. */

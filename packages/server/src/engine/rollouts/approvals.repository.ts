@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { OPERATION_MODE_ANOMALY } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
-import { OPERATION_QUEUED_CHANNEL } from '../operations/operations.repository.js';
+import { notifyOperationMachines } from '../operations/operations.repository.js';
 
 /** A wave's approval decision as `rollout_wave_decisions` keeps it, or undefined while none was made. */
 export type WaveDecisionRow = { wave: number; decision: 'Approved' | 'Rejected'; decidedBy: string; reason: string; decidedAt: Date };
@@ -40,14 +40,14 @@ export async function insertWaveDecision(
  * commit). Answers the ids, ascending.
  */
 export async function proceedWaveOperations(tx: DbOrTx, o: { rolloutId: number; wave: number; user: string; anomalyToo: boolean }): Promise<number[]> {
-  const { rows } = await tx.execute<{ id: number }>(sql`
+  const { rows } = await tx.execute<{ id: number; machineId: number }>(sql`
     update operations o set pending = false, decision = 'PROCEED', decided_by = ${o.user}
     where o.activity_id in (select distinct rt.activity_id from rollout_targets rt
                             where rt.rollout_id = ${o.rolloutId} and rt.wave = ${o.wave} and rt.activity_id is not null)
       and o.type_name = 'UpdateSoftware' and o.pending and o.decision is null and o.status is null and o.finished_at is null
       ${o.anomalyToo ? sql`` : sql`and o.operation_mode <> ${OPERATION_MODE_ANOMALY}`}
-    returning o.id`);
-  if (rows.length > 0) await tx.execute(sql`select pg_notify(${OPERATION_QUEUED_CHANNEL}, '')`);
+    returning o.id, o.machine_id as "machineId"`);
+  await notifyOperationMachines(tx, rows);
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
@@ -59,14 +59,14 @@ export async function proceedWaveOperations(tx: DbOrTx, o: { rolloutId: number; 
  * which end them. Answers the ids, ascending.
  */
 export async function cancelRolloutOperations(tx: DbOrTx, o: { rolloutId: number; user: string; reason: string }): Promise<number[]> {
-  const { rows } = await tx.execute<{ id: number }>(sql`
+  const { rows } = await tx.execute<{ id: number; machineId: number }>(sql`
     update operations o set pending = false, decision = 'CANCEL', decided_by = ${o.user}, decision_reason = ${o.reason}
     where o.activity_id in (select distinct rt.activity_id from rollout_targets rt
                             where rt.rollout_id = ${o.rolloutId} and rt.activity_id is not null)
       and o.type_name = 'UpdateSoftware' and o.status is null and o.finished_at is null
       and o.decision is distinct from 'CANCEL'
-    returning o.id`);
-  if (rows.length > 0) await tx.execute(sql`select pg_notify(${OPERATION_QUEUED_CHANNEL}, '')`);
+    returning o.id, o.machine_id as "machineId"`);
+  await notifyOperationMachines(tx, rows);
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 

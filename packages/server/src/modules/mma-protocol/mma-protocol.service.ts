@@ -57,7 +57,7 @@
  * lost to a resume, a timeout or an operator's reset) gets 409 and changes
  * nothing. An MMA sees only its class's operations (404 for another's).
  */
-import { once, type EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import {
@@ -134,6 +134,29 @@ export interface MmaProtocolService {
 
 /** How often a waiting claim looks again, ms. */
 const CLAIM_POLL_MS = 1_000;
+
+/**
+ * Resolves at the next `'wake'` of `wakeups`, after `ms` milliseconds, or when
+ * `signal` aborts, whichever comes first, and leaves no listener behind. The
+ * time is a plain timer: an `AbortSignal.timeout` inside `AbortSignal.any`
+ * can be garbage collected before it fires on Node 20 (nodejs/node#57736), and
+ * a claim waiting on it then slept until the next notification, which stalled
+ * every MMA in process under load (a rollout's approved wave never deployed).
+ */
+function wakeOrTimeout(wakeups: EventEmitter, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      wakeups.off('wake', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    wakeups.on('wake', done);
+    signal?.addEventListener('abort', done, { once: true });
+    if (signal?.aborted) done();
+  });
+}
 /** The worker's own lease length, ms: a claim also ends what the worker would (timeouts past it). */
 const WORKER_STALE_MS = 30_000;
 const MAX_ATTEMPTS = 3;
@@ -272,8 +295,7 @@ export function createMmaProtocolService({
         const left = deadline - Date.now();
         if (left <= 0) return { operations: [] };
         const wait = Math.min(CLAIM_POLL_MS, left);
-        // `once` with a signal drops its listener when the signal fires: a long wait leaves nothing behind.
-        if (wakeups) await once(wakeups, 'wake', { signal: AbortSignal.any([AbortSignal.timeout(wait), ...(signal ? [signal] : [])]) }).catch(() => undefined);
+        if (wakeups) await wakeOrTimeout(wakeups, wait, signal);
         else await sleep(wait, undefined, { signal }).catch(() => undefined);
       }
     },
