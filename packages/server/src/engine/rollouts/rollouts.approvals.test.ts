@@ -102,8 +102,16 @@ describe('a rollout over production machines', () => {
     expect((await decide(id, 2, 'approve', 'lead')).statusCode).toBe(409);
     expect((await f.t.call({ method: 'POST', url: `/rollouts/${id}/waves/21/approve`, as: 'lead', body: { reason: 'x' } })).statusCode).toBe(400);
 
+    // The approval names the machine in its notification: a waiting claim (an MMA in process) looks again at once.
+    const listener = await db().$client.connect();
+    const payloads: string[] = [];
+    listener.on('notification', (n) => payloads.push(n.payload ?? ''));
+    await listener.query('listen fleet_operation_queued');
     const approved = await decide(id, 1, 'approve', 'lead');
     expect(approved.statusCode, approved.body).toBe(200);
+    await expect.poll(() => payloads.flatMap((p) => p.split(',')).map(Number)).toContain(target!.id);
+    await listener.query('unlisten *');
+    listener.release();
     expect((approved.json() as TRollout).waves[0]!.approval).toMatchObject({ required: true, decision: 'Approved', decidedBy: 'lead', reason: 'Checked the release notes' });
     const { rows: audit } = await db().execute<{ user_name: string; params: { wave: number; operationIds: number[]; reason: string } }>(sql`
       select user_name, params from audit_activities where action = 'RolloutWaveApproved' and (params->>'rolloutId')::int = ${id}`);
