@@ -14,12 +14,15 @@
  *
  * One process by default, as `npm start` runs; `BENCH_TASKS_WORKER=1` runs the
  * engine in a worker process beside the API (`ROLE`, DESIGN §9).
+ * `BENCH_PG_STATEMENTS=1` also prints PostgreSQL's statements of the burst
+ * (`lib/pg-statements.ts`); `BENCH_CPU_PROF=<folder>` writes the server's CPU profile.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { connectTaskHub, hundredMachineAccount, root, startServer, token } from './lib/server.js';
 import { percentile, printClientsTable } from './lib/load.js';
+import { printStatements, resetStatements, statementsWanted } from './lib/pg-statements.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const TASKS = 1000;
@@ -69,6 +72,7 @@ export async function benchTasks(): Promise<void> {
        order by m.id desc limit ${TASKS}`,
     );
     const ids = rows.map((r) => r.id);
+    if (statementsWanted()) await resetStatements(db);
     const queued: number[] = [];
     const started = Date.now();
     const clockUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -89,6 +93,7 @@ export async function benchTasks(): Promise<void> {
     if (process.env.BENCH_CPU_PROF) {
       console.log(`  the burst in the server's CPU profile: npm run bench:profile-summary -- ${process.env.BENCH_CPU_PROF} ${burstFromUs} ${clockUs()}`);
     }
+    if (statementsWanted()) await printStatements(db);
     const done = queued.filter((id) => finished.has(id)).length;
     const seconds = (lastFinished - started) / 1000;
     const outcome = await db.query<{ status: string; n: number }>(

@@ -35,6 +35,7 @@ import { io, type Socket } from 'socket.io-client';
 import { sql } from 'drizzle-orm';
 import { connectDatabase } from '../../packages/server/src/db/client.js';
 import { selectAccountsToPlan } from '../../packages/server/src/engine/schedules/schedules.repository.js';
+import { preloadStatementsLibrary } from './pg-statements.js';
 
 export const root = new URL('../..', import.meta.url).pathname;
 
@@ -87,6 +88,7 @@ function dataFolder(name: string): { dataDir: string; seeded(): void } {
 export async function startServer(opts: { name: string; seed: 'scale' | 'demo'; env?: Record<string, string>; worker?: boolean }): Promise<BenchServer> {
   const port = await getPort();
   const { dataDir, seeded } = dataFolder(opts.name);
+  preloadStatementsLibrary(dataDir);
   const started = Date.now();
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (`npm run bench:profile-summary`).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
