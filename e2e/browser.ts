@@ -1,14 +1,15 @@
 /**
- * Browser helpers of the e2e specs: one Chromium per spec file, a fresh context
- * per test, sign-in (through the real login form, or with a token as the form
- * stores it), the axe check of a screen and
- * the Content-Security-Policy watch of a page.
+ * Browser helpers of the e2e specs: one Chromium per spec file, a page per test
+ * (kept for the file's next test once it passed: `kept-pages.ts`), sign-in
+ * (through the real login form, or with a token as the form stores it), the axe
+ * check of a screen and the Content-Security-Policy watch of a page.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import type { E2eServer } from './global-setup.js';
 import { chromiumLaunch } from './chromium-args.js';
+import { isKept, keptPages } from './kept-pages.js';
 import { CONFIG_COMPONENTS, type TCreateAccountRequest, type TMachineLookup, type TMmaClass, type TUpdateMmaClassRequest } from '@fleet/contracts';
 
 /** The e2e server of this worker (`global-setup.ts`: one per worker, so spec files running at once never share a fleet). */
@@ -33,11 +34,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
 }
 
-/**
- * The spec file's Chromium, launched before its tests by {@link useBrowser} (or
- * {@link useBrowserAndAdmin}). Vitest gives each spec file its own copy of this
- * module, so it is that file's.
- */
+/** The spec file's Chromium, launched by {@link useBrowser} (or {@link useBrowserAndAdmin}) before its tests. */
 export let browser: Browser;
 /** The admin's bearer token for the spec file's API calls, set before its tests by {@link useBrowserAndAdmin}. */
 export let adminToken: string;
@@ -87,20 +84,23 @@ export async function newPage(
 }
 
 /**
- * A page opener for the tests of a spec file (call it at the top level): each
- * call opens a fresh context of the browser `getBrowser` answers (asked at each
- * call, once `beforeAll` has launched it), and the contexts opened during a test
- * are closed after it whatever its outcome, so a failed test leaves no page
- * behind to slow down the next one.
+ * A page opener for the tests of a spec file (call it at the top level): each call lends a page of the browser
+ * `getBrowser` answers (asked at each call, once `beforeAll` has launched it): one kept from an earlier test of the
+ * file with the same options (`kept-pages.ts`: reset to what a new page offers, for about half the CPU), else a fresh
+ * context's. After each test its pages are kept, or closed when it failed or did what a reset cannot undo.
  */
 export function pagesPerTest(getBrowser: () => Browser): (opts?: Parameters<typeof newPage>[1]) => Promise<{ context: BrowserContext; page: Page }> {
-  const contexts: BrowserContext[] = [];
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => undefined)));
+  const pages = keptPages(baseUrl);
+  afterEach(async ({ task }) => {
+    await pages.settle(task.result?.state !== 'fail');
   });
-  return async (opts) => {
+  afterAll(() => pages.closeAll());
+  return async (opts = {}) => {
+    const key = JSON.stringify(opts);
+    const kept = pages.take(key);
+    if (kept) return kept;
     const opened = await newPage(getBrowser(), opts);
-    contexts.push(opened.context);
+    pages.lend(key, opened);
     return opened;
   };
 }
@@ -135,13 +135,19 @@ export async function signInWithForm(page: Page, username: string, password = us
  * Signs in as the console's login form does (`POST /auth/login`, the token kept
  * in `localStorage['fleet.token']`, spec 1 §9) without drawing the login page,
  * then opens `path` and waits until the console has landed there (or on the
- * accounts list for `/`). The token is stored from a blank same-origin page
- * that Playwright answers ({@link SIGN_IN_PAGE}) before the console loads, so
- * the console starts signed in. (A JSON page of the server's, as before, cost
- * Chromium's JSON viewer about 0.3 s of CPU per sign-in: 386 against 91 ms.)
+ * accounts list for `/`). A kept page (`kept-pages.ts`) waits on the console's
+ * origin: the token is stored there before the console loads. A new page stores
+ * it from a blank same-origin page that Playwright answers ({@link SIGN_IN_PAGE}),
+ * so the console starts signed in (a JSON page of the server's cost Chromium's
+ * JSON viewer 0.3 s of CPU per sign-in).
  */
 export async function signIn(page: Page, username: string, password = username, path = '/') {
   const token = await apiToken(username, password);
+  if (isKept(page, baseUrl())) {
+    await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), ['fleet.token', token]);
+    await page.goto(`/#${path}`);
+    return landedOn(page, path);
+  }
   await page.route(SIGN_IN_PAGE, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Signing in</title>' }));
   await page.goto(SIGN_IN_PAGE);
   await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), ['fleet.token', token]);
