@@ -143,15 +143,14 @@ export async function signInWithForm(page: Page, username: string, password = us
  */
 export async function signIn(page: Page, username: string, password = username, path = '/') {
   const token = await apiToken(username, password);
-  if (isKept(page, baseUrl())) {
-    await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), ['fleet.token', token]);
-    await page.goto(`/#${path}`);
-    return landedOn(page, path);
+  // A kept page already waits on the console's origin; a new one is given a blank page there.
+  const kept = isKept(page, baseUrl());
+  if (!kept) {
+    await page.route(SIGN_IN_PAGE, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Signing in</title>' }));
+    await page.goto(SIGN_IN_PAGE);
   }
-  await page.route(SIGN_IN_PAGE, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Signing in</title>' }));
-  await page.goto(SIGN_IN_PAGE);
   await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), ['fleet.token', token]);
-  await page.unroute(SIGN_IN_PAGE);
+  if (!kept) await page.unroute(SIGN_IN_PAGE);
   await page.goto(`/#${path}`);
   await landedOn(page, path);
 }

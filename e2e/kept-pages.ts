@@ -29,9 +29,13 @@ interface Lent {
   page: Page;
   key: string;
   dirty: boolean;
-  /** The listeners the page and context had when first lent (Playwright's own): a reset removes only the others. */
-  own: Map<object, Map<string | symbol, Set<unknown>>>;
+  /** The listeners the page and the context had when first lent (Playwright's own): a reset removes only the others. */
+  ownPageListeners: Listeners;
+  ownContextListeners: Listeners;
 }
+
+/** An emitter's listeners per event. */
+type Listeners = Map<string | symbol, Set<unknown>>;
 
 /** A page or context as the event emitter it is at run time (its declared type leaves these out). */
 interface Emitter {
@@ -41,17 +45,17 @@ interface Emitter {
 }
 const emitter = (target: Page | BrowserContext) => target as unknown as Emitter;
 
-/** The listeners `emitter` has now, per event. */
-function listenersOf(target: Emitter): Map<string | symbol, Set<unknown>> {
+/** The listeners `target` has now, per event. */
+function listenersOf(target: Emitter): Listeners {
   return new Map(target.eventNames().map((name) => [name, new Set<unknown>(target.listeners(name))]));
 }
 
 /**
- * Removes the listeners a test added to `emitter` (those not in `own`).
+ * Removes the listeners a test added to `target` (those not in `own`).
  * `removeAllListeners` would also remove Playwright's own, and a context
  * without them never finishes closing.
  */
-function removeAddedListeners(target: Emitter, own: Map<string | symbol, Set<unknown>>): void {
+function removeAddedListeners(target: Emitter, own: Listeners): void {
   for (const name of target.eventNames()) {
     for (const listener of target.listeners(name)) {
       if (!own.get(name)?.has(listener)) target.removeListener(name, listener as (...args: unknown[]) => void);
@@ -60,7 +64,7 @@ function removeAddedListeners(target: Emitter, own: Map<string | symbol, Set<unk
 }
 
 /** Where a kept page waits for the next test: the server's health answer, a small same-origin page that is not the console. */
-export const KEPT_PATH = '/api/v1/health';
+const KEPT_PATH = '/api/v1/health';
 
 /**
  * Page and context methods whose effect outlives a reset: using one makes the
@@ -94,12 +98,12 @@ function markDirtyOnUse(lent: Lent): void {
  * Resets a page its test passed on (module docstring); answers false when it
  * cannot be kept (closed, or a step of the reset failed).
  */
-async function reset({ context, page, own }: Lent, origin: string): Promise<boolean> {
+async function reset({ context, page, ownPageListeners, ownContextListeners }: Lent, origin: string): Promise<boolean> {
   if (page.isClosed()) return false;
   try {
     await Promise.all([page.unrouteAll({ behavior: 'ignoreErrors' }), context.unrouteAll({ behavior: 'ignoreErrors' })]);
-    removeAddedListeners(emitter(page), own.get(page)!);
-    removeAddedListeners(emitter(context), own.get(context)!);
+    removeAddedListeners(emitter(page), ownPageListeners);
+    removeAddedListeners(emitter(context), ownContextListeners);
     await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.close()));
     if (!page.url().startsWith(origin)) return false;
     await page.goto(KEPT_PATH);
@@ -131,11 +135,13 @@ export function keptPages(origin: () => string) {
       return entry;
     },
     lend(key: string, opened: { context: BrowserContext; page: Page }): void {
-      const own = new Map<object, Map<string | symbol, Set<unknown>>>([
-        [opened.page, listenersOf(emitter(opened.page))],
-        [opened.context, listenersOf(emitter(opened.context))],
-      ]);
-      const entry: Lent = { ...opened, key, dirty: false, own };
+      const entry: Lent = {
+        ...opened,
+        key,
+        dirty: false,
+        ownPageListeners: listenersOf(emitter(opened.page)),
+        ownContextListeners: listenersOf(emitter(opened.context)),
+      };
       markDirtyOnUse(entry);
       lent.push(entry);
     },

@@ -25,18 +25,17 @@ export const statementsWanted = () => process.env.BENCH_PG_STATEMENTS === '1';
 /**
  * Puts the preload setting into `<dataDir>/pg/postgresql.auto.conf` when
  * {@link statementsWanted}, takes it out otherwise. Call before the server
- * starts. Answers whether PostgreSQL will have the extension loaded.
+ * starts.
  */
-export function preloadStatementsLibrary(dataDir: string): boolean {
+export function preloadStatementsLibrary(dataDir: string): void {
   const conf = join(dataDir, 'pg', 'postgresql.auto.conf');
   if (!existsSync(conf)) {
     if (statementsWanted()) console.log('  (BENCH_PG_STATEMENTS: the data folder is new; statements are reported from the next run)');
-    return false;
+    return;
   }
   const lines = readFileSync(conf, 'utf8').split('\n').filter((line) => line !== PRELOAD && line !== '');
   if (statementsWanted()) lines.push(PRELOAD);
   writeFileSync(conf, `${lines.join('\n')}\n`);
-  return statementsWanted();
 }
 
 /** Starts the measured window: the extension made (once per database) and its counters emptied. */
