@@ -10,9 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountDetail, TMachine } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, openDropdown, signIn, TEST_IMAGE, useBrowserAndAdmin, withPage } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, chooseOption, openDropdown, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 const PAGE_LOAD = { timeout: 40_000 };
 const section = (page: Page, title: string) => page.getByRole('region', { name: title });
@@ -52,7 +54,7 @@ async function createdAccount(page: Page): Promise<TAccountDetail> {
 
 describe('create account', () => {
   it('creates an AllInOne account from scratch: draft, preview with one machine, Create opens Edit Account', async () => {
-    await withPage(browser, async (page) => {
+    const { page } = await newPage();
     await openNew(page);
     const name = `E2E AllInOne ${Date.now()}`;
     await fillProperties(page, name);
@@ -75,30 +77,28 @@ describe('create account', () => {
     const listed = await api<{ items: TMachine[] }>(`/accounts/${account.id}/machines`, adminToken);
     expect(listed.items).toHaveLength(1);
     await page.getByRole('heading', { name }).waitFor();
-    });
   });
 
   it('creates an account from an instance settings template: the picker fills the settings, Create keeps them', async () => {
-    await withPage(browser, async (page) => {
-      await openNew(page);
-      const name = `E2E From Template ${Date.now()}`;
-      await fillProperties(page, name);
-      const instance = section(page, 'Instance Settings');
-      // The settings stay disabled until a template, Customize or Start from scratch.
-      expect(await instance.getByLabel('Marketing version').isDisabled()).toBe(true);
-      await chooseOption(page, instance.getByRole('combobox', { name: 'Instance Settings template' }), 'v8.1 EU', { exact: true });
-      await expect.poll(() => instance.getByLabel('Image', { exact: true }).inputValue()).toBe('irmn-8.1.3-win2022-euw1');
-      expect(await instance.getByLabel('Marketing version').isDisabled()).toBe(false);
-      await page.getByRole('button', { name: 'Next' }).click();
-      await page.getByRole('table', { name: 'Planned machines' }).locator('tbody tr[data-row-key]').first().waitFor(PAGE_LOAD);
-      await page.getByRole('button', { name: 'Create' }).click();
-      const account = await createdAccount(page);
-      expect(account.machineConfig).toMatchObject({ vmImageName: 'irmn-8.1.3-win2022-euw1', region: 'eu-west-1' });
-    });
+    const { page } = await newPage();
+    await openNew(page);
+    const name = `E2E From Template ${Date.now()}`;
+    await fillProperties(page, name);
+    const instance = section(page, 'Instance Settings');
+    // The settings stay disabled until a template, Customize or Start from scratch.
+    expect(await instance.getByLabel('Marketing version').isDisabled()).toBe(true);
+    await chooseOption(page, instance.getByRole('combobox', { name: 'Instance Settings template' }), 'v8.1 EU', { exact: true });
+    await expect.poll(() => instance.getByLabel('Image', { exact: true }).inputValue()).toBe('irmn-8.1.3-win2022-euw1');
+    expect(await instance.getByLabel('Marketing version').isDisabled()).toBe(false);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('table', { name: 'Planned machines' }).locator('tbody tr[data-row-key]').first().waitFor(PAGE_LOAD);
+    await page.getByRole('button', { name: 'Create' }).click();
+    const account = await createdAccount(page);
+    expect(account.machineConfig).toMatchObject({ vmImageName: 'irmn-8.1.3-win2022-euw1', region: 'eu-west-1' });
   });
 
   it('creates an InstancePerSiteMaster account with two sites; Back keeps the values; an adjusted component config is kept', async () => {
-    await withPage(browser, async (page) => {
+    const { page } = await newPage();
     await openNew(page);
     const name = `E2E PerSite ${Date.now()}`;
     await fillProperties(page, name);
@@ -146,11 +146,10 @@ describe('create account', () => {
     expect(listed.items.map((m) => m.name)).toContain(machineName);
     const adjusted = listed.items.find((m) => m.name === machineName);
     expect(adjusted!.config.componentConfig[key]).toBe(4242);
-    });
   });
 
   it('creates an add-on account: only properties and license, parent sets the name', async () => {
-    await withPage(browser, async (page) => {
+    const { page } = await newPage();
     await openNew(page);
     const props = section(page, 'Account Properties');
     await chooseOption(page, props.getByLabel('MMA class'), 'Add-on Account');
@@ -181,11 +180,10 @@ describe('create account', () => {
     expect(account.classId).toBe(200);
     expect(account.parent?.name).toBe(parentName);
     expect(account.licenseConfig.addOnSiteName).toBe('Annex');
-    });
   });
 
   it('validates before saving a draft, and puts a server error on its field', async () => {
-    await withPage(browser, async (page) => {
+    const { page } = await newPage();
     await openNew(page);
     let drafts = 0;
     page.on('request', (r) => {
@@ -207,15 +205,13 @@ describe('create account', () => {
     await section(page, 'Account Properties').getByText('Contact email is not a valid email address').waitFor();
     await page.getByText('The account could not be saved as a draft').waitFor();
     expect(await page.getByRole('table', { name: 'Planned machines' }).count()).toBe(0);
-    });
   });
 
   it('is not open to a viewer, who has no New Account entry', async () => {
-    await withPage(browser, async (page) => {
+    const { page } = await newPage();
     await signIn(page, 'viewer');
     await page.goto('/#/account/new');
     await page.waitForURL((url) => url.hash.startsWith('#/account/list'));
     expect(await page.getByRole('menuitem', { name: 'New Account' }).count()).toBe(0);
-    });
   });
 });

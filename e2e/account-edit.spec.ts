@@ -14,9 +14,11 @@ import type {
   TListMachinesResponse,
   TSite,
 } from '@fleet/contracts';
-import { adminToken, api, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 const accounts = async (query: string) => (await api<TFullAccountsPage>(`/accounts?${query}`, adminToken)).items;
 const machineNames = async (accountId: number) =>
@@ -50,7 +52,7 @@ const errorAlert = (page: Page) => page.getByRole('alert').filter({ hasText: 'Ac
 describe('edit account as admin', () => {
   it('opens from the list link and shows the machines, the class and the properties', async () => {
     const account = await multiSiteAccount(1);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/list?classIds=1&search=${encodeURIComponent(account.urlFriendlyName)}`);
     await page.getByRole('link', { name: account.name, exact: true }).first().click();
     await page.waitForURL((url) => url.hash.startsWith(`#/account/edit/${account.id}`));
@@ -68,7 +70,6 @@ describe('edit account as admin', () => {
     await properties.locator('.ant-select', { has: page.getByLabel('MMA class', { exact: true }) }).getByText(detail.class.name).waitFor();
     await properties.getByText(detail.launcherUrl!).waitFor();
     await page.getByRole('button', { name: 'Delete Account' }).waitFor();
-    await context.close();
   });
 
   it('lists the services with their status', async () => {
@@ -80,7 +81,7 @@ describe('edit account as admin', () => {
       account = nth(candidates, 1, skip);
       services = await api<TAccountService[]>(`/accounts/${account.id}/software-status`, adminToken);
     }
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     await page.getByRole('tab', { name: 'Services' }).click();
     await page.waitForURL(/tab=services/);
@@ -91,13 +92,12 @@ describe('edit account as admin', () => {
     const after = await api<TAccountService[]>(`/accounts/${account.id}/software-status`, adminToken);
     const shown = (await rows.first().innerText()).replace(/\s+/g, ' ');
     expect([services[0]!, after[0]!].map((s) => `${s.name} ${s.status}`).some((text) => shown.includes(text)), shown).toBe(true);
-    await context.close();
   });
 
   it('edits a site: validation on blur, Site updated, the table and the server follow', async () => {
     const account = await multiSiteAccount(2);
     const [site] = await api<TSite[]>(`/accounts/${account.id}/sites`, adminToken);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}?tab=sites`);
     await page.getByRole('button', { name: `Edit site ${site!.name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Site' });
@@ -115,21 +115,19 @@ describe('edit account as admin', () => {
     expect(await siteRow.innerText()).toContain('9443');
     const saved = (await api<TSite[]>(`/accounts/${account.id}/sites`, adminToken)).find((s) => s.id === site!.id);
     expect(saved).toMatchObject({ name: newName, port: 9443, domainName: site!.domainName });
-    await context.close();
   });
 
   it('hides the tabs of an add-on account', async () => {
     const [addOn] = await accounts('classIds=200&limit=1');
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${addOn!.id}`);
     await page.getByText('An add-on account has no machines, sites or services.').waitFor();
     expect(await page.getByRole('tab').count()).toBe(0);
-    await context.close();
   });
 
   it('deletes the account after the list confirmation and goes back to the list', async () => {
     const [victim] = (await accounts('classIds=1&limit=200&sortDirection=Descending')).filter((a) => a.instancePolicy === 'AllInOne');
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'operator', 'operator', `/account/edit/${victim!.id}`);
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete account' });
@@ -139,14 +137,13 @@ describe('edit account as admin', () => {
     await page.waitForURL((url) => url.hash.startsWith('#/account/list'));
     const res = await fetch(new URL(`/api/v1/accounts/${victim!.id}`, page.url()), { headers: { authorization: `Bearer ${adminToken}` } });
     expect(res.status).toBe(404);
-    await context.close();
   });
 });
 
 describe('edit account as viewer', () => {
   it('shows machines, sites and tasks without any write control', async () => {
     const account = await multiSiteAccount(3);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'viewer', 'viewer', `/account/edit/${account.id}`);
     await expect.poll(() => machineRowNames(page)).toEqual(await machineNames(account.id));
     expect(await page.getByRole('button', { name: 'Create Machine' }).count()).toBe(0);
@@ -170,23 +167,21 @@ describe('edit account as viewer', () => {
     await page.getByRole('tab', { name: 'Sites' }).click();
     await page.getByRole('tabpanel', { name: 'Sites' }).locator('.ant-table-tbody tr[data-row-key]').first().waitFor();
     expect(await page.getByRole('button', { name: /^Edit site/ }).count()).toBe(0);
-    await context.close();
   });
 });
 
 describe('load failures', () => {
   it('answers not found for a Customer Production account to an operator', async () => {
     const [cp] = await accounts('classIds=5&limit=1');
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'operator', 'operator', `/account/edit/${cp!.id}`);
     await errorAlert(page).getByText(`Account ${cp!.id} was not found`).waitFor();
     expect(await page.getByRole('tab', { name: 'Machines' }).count()).toBe(0);
-    await context.close();
   });
 
   it('shows the server detail of a failed load', async () => {
     const [account] = await accounts('classIds=1&limit=1');
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.route(`**/api/v1/accounts/${account!.id}`, (route) =>
       route.fulfill({
         status: 503,
@@ -198,6 +193,5 @@ describe('load failures', () => {
     await errorAlert(page).getByText('The database is restarting').waitFor();
     await page.goto('/#/account/edit/987654');
     await errorAlert(page).getByText('Account 987654 was not found').waitFor();
-    await context.close();
   });
 });

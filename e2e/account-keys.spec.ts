@@ -11,9 +11,11 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountDetail } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, createAccount, signIn, useBrowserAndAdmin, withPage } from './browser.js';
+import { adminToken, api, apiToken, browser, pagesPerTest, createAccount, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 const instanceCard = (page: Page) => page.getByRole('region', { name: 'Instance Settings' });
 
@@ -26,44 +28,41 @@ describe('account keys', () => {
   it('downloads the keys zip with a matching key pair and the CAA key', async () => {
     const id = await createAccount(adminToken, 'Keys');
     const account = await api<TAccountDetail>(`/accounts/${id}`, adminToken);
-    await withPage(browser, async (page) => {
-      await openAccount(page, 'admin', id);
-      const [zip] = await Promise.all([page.waitForEvent('download'), instanceCard(page).getByRole('button', { name: 'Download Keys' }).click()]);
-      expect(zip.suggestedFilename()).toBe(`${account.urlFriendlyName} keys.zip`);
-      const files = Object.fromEntries(
-        Object.entries(unzipSync(new Uint8Array(await readFile((await zip.path())!)))).map(([name, bytes]) => [name, strFromU8(bytes)]),
-      );
-      expect(Object.keys(files).sort()).toEqual(['keys.json', 'private.pem', 'public.pem']);
-      const derived = createPublicKey(createPrivateKey(files['private.pem']!)).export({ type: 'spki', format: 'pem' });
-      expect(derived).toBe(createPublicKey(files['public.pem']!).export({ type: 'spki', format: 'pem' }));
+    const { page } = await newPage();
+    await openAccount(page, 'admin', id);
+    const [zip] = await Promise.all([page.waitForEvent('download'), instanceCard(page).getByRole('button', { name: 'Download Keys' }).click()]);
+    expect(zip.suggestedFilename()).toBe(`${account.urlFriendlyName} keys.zip`);
+    const files = Object.fromEntries(
+      Object.entries(unzipSync(new Uint8Array(await readFile((await zip.path())!)))).map(([name, bytes]) => [name, strFromU8(bytes)]),
+    );
+    expect(Object.keys(files).sort()).toEqual(['keys.json', 'private.pem', 'public.pem']);
+    const derived = createPublicKey(createPrivateKey(files['private.pem']!)).export({ type: 'spki', format: 'pem' });
+    expect(derived).toBe(createPublicKey(files['public.pem']!).export({ type: 'spki', format: 'pem' }));
 
-      const [caa] = await Promise.all([page.waitForEvent('download'), instanceCard(page).getByRole('button', { name: 'Download CAA Key' }).click()]);
-      expect(caa.suggestedFilename()).toBe(`${account.urlFriendlyName} caa-account.txt`);
-      const text = await readFile((await caa.path())!, 'utf8');
-      expect(text).toContain('-----BEGIN PRIVATE KEY-----');
-      expect(text).toContain('-----BEGIN PUBLIC KEY-----');
-    });
+    const [caa] = await Promise.all([page.waitForEvent('download'), instanceCard(page).getByRole('button', { name: 'Download CAA Key' }).click()]);
+    expect(caa.suggestedFilename()).toBe(`${account.urlFriendlyName} caa-account.txt`);
+    const text = await readFile((await caa.path())!, 'utf8');
+    expect(text).toContain('-----BEGIN PRIVATE KEY-----');
+    expect(text).toContain('-----BEGIN PUBLIC KEY-----');
   });
 
   it('shows the error toast when a download fails', async () => {
     const id = await createAccount(adminToken, 'Keys Fault');
-    await withPage(browser, async (page) => {
-      await openAccount(page, 'admin', id);
-      await page.route(`**/api/v1/accounts/${id}/files/keys`, (route) =>
-        route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, title: 'Service Unavailable' }) }),
-      );
-      await instanceCard(page).getByRole('button', { name: 'Download Keys' }).click();
-      await page.getByText('Error occurred downloading license keys').waitFor();
-    });
+    const { page } = await newPage();
+    await openAccount(page, 'admin', id);
+    await page.route(`**/api/v1/accounts/${id}/files/keys`, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, title: 'Service Unavailable' }) }),
+    );
+    await instanceCard(page).getByRole('button', { name: 'Download Keys' }).click();
+    await page.getByText('Error occurred downloading license keys').waitFor();
   });
 
   it('offers a viewer no key download, and the server refuses it', async () => {
     const id = await createAccount(adminToken, 'Keys Viewer');
-    await withPage(browser, async (page) => {
-      await openAccount(page, 'viewer', id);
-      const button = instanceCard(page).getByRole('button', { name: 'Download Keys' });
-      expect((await button.count()) === 0 || (await button.isDisabled())).toBe(true);
-    });
+    const { page } = await newPage();
+    await openAccount(page, 'viewer', id);
+    const button = instanceCard(page).getByRole('button', { name: 'Download Keys' });
+    expect((await button.count()) === 0 || (await button.isDisabled())).toBe(true);
     const viewerToken = await apiToken('viewer');
     await expect(api(`/accounts/${id}/files/keys`, viewerToken)).rejects.toThrow(/: 403 /);
   });

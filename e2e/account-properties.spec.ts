@@ -21,9 +21,11 @@ import {
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, newPage, signIn, chooseOption, createAccount, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, browser, pagesPerTest, signIn, chooseOption, createAccount, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 /** A new account made through the API (draft, then create-from-draft); add-ons (class 200) get no image. */
 async function newAccount(extra: Partial<TCreateAccountRequest> = {}): Promise<TAccountDetail> {
@@ -68,7 +70,7 @@ async function openAccount(page: Page, id: number, user = 'admin') {
 describe('account properties as admin', () => {
   it('edits every kind of field, pushes, and shows the values after a reload', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     const c = card(page);
     expect(await field(page, 'URL name').inputValue()).toBe(account.urlFriendlyName);
@@ -126,12 +128,11 @@ describe('account properties as admin', () => {
     await maintainerButton(page, 'DevOps').click();
     await pushButton(page).click();
     await expect.poll(async () => (await detail(account.id)).maintainer).toBe(DEVOPS_EMAIL);
-    await context.close();
   });
 
   it('validates on blur with the specification messages and pushes nothing while a field is wrong', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const pushes: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'PUT' && req.url().endsWith(`/api/v1/accounts/${account.id}`)) pushes.push(req.url());
@@ -167,12 +168,11 @@ describe('account properties as admin', () => {
     const saved = await detail(account.id);
     expect(saved.versions.properties).toBe(account.versions.properties + 1);
     expect(saved).toMatchObject({ name: `${account.name} fixed`, billing: { amount: 25 } });
-    await context.close();
   });
 
   it("shows the server's field errors: a URL name it refuses (400) and one another account uses (409)", async () => {
     const [account, other] = await Promise.all([newAccount(), newAccount()]);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
 
     await field(page, 'URL name').fill('Bad Name!');
@@ -188,12 +188,11 @@ describe('account properties as admin', () => {
     // A duplicate is not a stale version: no conflict notice.
     expect(await card(page).getByText('Someone else changed this section').count()).toBe(0);
     expect((await detail(account.id)).urlFriendlyName).toBe(account.urlFriendlyName);
-    await context.close();
   });
 
   it('answers a stale push with the conflict notice; Reload shows the current values', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     // Another session pushes after this page loaded the account.
     await api(`/accounts/${account.id}`, await apiToken('operator'), {
@@ -215,12 +214,11 @@ describe('account properties as admin', () => {
     await pushButton(page).click();
     await page.getByText('Account properties pushed').waitFor();
     expect((await detail(account.id)).description).toBe('Pushed after the reload');
-    await context.close();
   });
 
   it('asks before switching class: No keeps it, Yes switches, the push stores it', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     expect(await selectText(card(page), 'MMA class')).toBe('Experimental');
 
@@ -241,12 +239,11 @@ describe('account properties as admin', () => {
     await pushButton(page).click();
     await page.getByText('Account properties pushed').waitFor();
     expect((await detail(account.id)).classId).toBe(2);
-    await context.close();
   });
 
   it('sends the creation email, and says so when it fails', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     await card(page).getByRole('button', { name: 'Send Creation Email' }).click();
     await page.getByText('Creation email sent').waitFor();
@@ -262,7 +259,6 @@ describe('account properties as admin', () => {
     );
     await card(page).getByRole('button', { name: 'Send Creation Email' }).click();
     await page.getByText('Error occurred sending creation email').waitFor();
-    await context.close();
   });
 });
 
@@ -272,7 +268,7 @@ describe('add-on accounts', () => {
     const addOn = await newAddOn(first);
     const templates = (await api<TFullAccountsPage>('/accounts?limit=1000&classIds=1,2,3,4', adminToken)).items.filter((a) => a.isTemplate);
     expect(templates.length).toBeGreaterThan(0);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, addOn.id);
 
     expect(await selectText(card(page), 'MMA class')).toBe('Add-on Account');
@@ -302,7 +298,6 @@ describe('add-on accounts', () => {
     await pushButton(page).click();
     await page.getByText('Account properties pushed').waitFor();
     expect(await detail(addOn.id)).toMatchObject({ parentId: second.id, name: `${second.name} add-on`, managed: false });
-    await context.close();
   });
 });
 
@@ -310,12 +305,11 @@ describe('who may do what', () => {
   it('offers Customer Production only to the CustomerProductionAccess group', async () => {
     const account = await newAccount();
     const options = async (user: string) => {
-      const { context, page } = await newPage(browser);
+      const { page } = await newPage();
       await openAccount(page, account.id, user);
       await field(page, 'MMA class').click();
       await openDropdown(page).locator('.ant-select-item-option').first().waitFor();
       const texts = await openDropdown(page).locator('.ant-select-item-option').allInnerTexts();
-      await context.close();
       return texts;
     };
     const admin = await options('admin');
@@ -329,7 +323,7 @@ describe('who may do what', () => {
 
   it('shows a viewer the properties read-only, without buttons', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id, 'viewer');
     expect(await field(page, 'Display name').inputValue()).toBe(account.name);
     for (const label of ['Display name', 'URL name', 'Contact email', 'MMA class', 'Billing amount']) {
@@ -340,6 +334,5 @@ describe('who may do what', () => {
     expect(await page.getByRole('button', { name: 'Send Creation Email' }).count()).toBe(0);
     // The launcher URL is there to copy.
     await card(page).getByText(account.launcherUrl!).waitFor();
-    await context.close();
   });
 });

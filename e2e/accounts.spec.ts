@@ -7,9 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountListItem, TAccountListRow, TAccountsInfo, TFullAccountsPage, TListAccountsResponse, TLauncherLogin, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, expectAccessible, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, browser, pagesPerTest, expectAccessible, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 const listApi = (query: string, token = adminToken) => api<TFullAccountsPage>(`/accounts?${query}`, token);
 
@@ -29,18 +31,17 @@ const row = (page: Page, name: string) => page.locator('.ant-table-tbody .ant-ta
 
 describe('accounts list as admin', () => {
   it('opens on the default classes (no On Premise, no Add-on), sorted by name, 20 per page, with the total', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin');
     const expected = await listApi('classIds=1,2,3,4,5&limit=20');
     await expectRows(page, expected.items);
     await page.getByText(`1-20 of ${expected.totalItems} accounts`).waitFor();
     const classTags = await page.locator('#accounts-class').locator('xpath=ancestor::div[contains(@class,"ant-select")]').first().innerText();
     expect(classTags).toContain('Experimental');
-    await context.close();
   });
 
   it('searches after a 500 ms pause, keeps the search in the URL, and ranks by relevance', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin');
     await rowNames(page);
     await page.getByLabel('Search', { exact: true }).fill('alpine ski');
@@ -51,11 +52,10 @@ describe('accounts list as admin', () => {
     await page.reload();
     expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('alpine ski');
     await expectRows(page, expected.items);
-    await context.close();
   });
 
   it('filters by class, SaaS image, and machine status include and exclude; the URL keeps them', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/account/list?classIds=6');
     const onPremise = await listApi('classIds=6');
     await expectRows(page, onPremise.items);
@@ -88,11 +88,10 @@ describe('accounts list as admin', () => {
     await expectRows(page, byImage.items);
     const footer = page.getByRole('region', { name: 'Account statistics' });
     await expect.poll(() => footer.innerText()).toContain(`Accounts: ${byImage.totalItems}`);
-    await context.close();
   });
 
   it('sorts on the server by a clicked column, both ways, and pages', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin');
     await rowNames(page);
     await page.locator('.ant-table-thead th', { hasText: 'Created' }).click();
@@ -107,7 +106,6 @@ describe('accounts list as admin', () => {
     await expectRows(page, (await listApi('classIds=1,2,3,4,5&sortBy=creationTime&sortDirection=Descending&startIndex=20')).items);
     await page.reload();
     await expectRows(page, (await listApi('classIds=1,2,3,4,5&sortBy=creationTime&sortDirection=Descending&startIndex=20')).items);
-    await context.close();
   });
 
   it('shows launcher logins with their passwords', async () => {
@@ -122,22 +120,20 @@ describe('accounts list as admin', () => {
       }
     }
     expect(logins.length).toBeGreaterThan(0);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/list?classIds=1`);
     await row(page, account!.name).getByRole('button', { name: 'View Logins' }).click();
     const dialog = page.getByRole('dialog', { name: 'Launcher Logins' });
     await dialog.getByText(logins[0]!.userName).waitFor();
     expect(await dialog.innerText()).toContain(logins[0]!.password);
-    await context.close();
   });
 
   it('shows Customer Production accounts with their actions', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/account/list?classIds=5');
     const cp = await listApi('classIds=5');
     await expectRows(page, cp.items);
     await row(page, cp.items[0]!.name).getByRole('button', { name: 'Delete' }).waitFor();
-    await context.close();
   });
 });
 
@@ -145,7 +141,7 @@ describe('accounts list as operator', () => {
   it('deletes an account after the confirmation; the list, audit and tasks follow', async () => {
     const operatorToken = await apiToken('operator');
     const victim = (await listApi('classIds=2&search=staging', operatorToken)).items[0] ?? (await listApi('classIds=2', operatorToken)).items[0]!;
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'operator', 'operator', `/account/list?classIds=2&search=${encodeURIComponent(victim.urlFriendlyName)}`);
     await row(page, victim.name).getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
@@ -156,12 +152,11 @@ describe('accounts list as operator', () => {
     const audit = await api<TUserActivity[]>(`/user-activities?accountId=${victim.id}&action=DeleteAccount`, adminToken);
     expect(audit[0]).toMatchObject({ user: 'operator', accounts: [{ id: victim.id, name: victim.name }] });
     expect((audit[0]!.metadata.params.terminatedMachineIds as number[]).length).toBe(victim.machineStats.machines);
-    await context.close();
   });
 
   it('cancelling the confirmation keeps the account', async () => {
     const [account] = (await listApi('classIds=3&limit=1')).items;
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const deletes: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'DELETE' && req.url().includes('/api/v1/accounts/')) deletes.push(req.url());
@@ -178,11 +173,10 @@ describe('accounts list as operator', () => {
     expect(found.items.map((a) => a.id)).toContain(account!.id);
     expect(deletes).toEqual([]);
     await expect.poll(() => row(page, account!.name).count()).toBe(1);
-    await context.close();
   });
 
   it('lists Customer Production as plain names with their class only; the footer counts them; their page is not found', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     // What the server answered the page (other spec files change accounts meanwhile).
     const listed = page.waitForResponse((r) => /\/api\/v1\/accounts\?/.test(r.url()) && r.request().method() === 'GET' && r.ok());
     const counted = page.waitForResponse((r) => r.url().includes('/api/v1/accounts/info') && r.ok());
@@ -220,13 +214,12 @@ describe('accounts list as operator', () => {
     await page.goto(`/#/account/edit/${cp!.id}`);
     await page.getByRole('alert').filter({ hasText: 'Account could not be loaded' }).getByText(`Account ${cp!.id} was not found`).waitFor();
     expect(await page.getByRole('tab', { name: 'Machines' }).count()).toBe(0);
-    await context.close();
   });
 });
 
 describe('accounts list as viewer', () => {
   it('has no Create New and no row actions; the server refuses a delete anyway', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'viewer');
     await rowNames(page);
     expect(await page.getByRole('link', { name: 'Create New' }).count()).toBe(0);
@@ -239,6 +232,5 @@ describe('accounts list as viewer', () => {
       headers: { authorization: `Bearer ${await apiToken('viewer')}` },
     });
     expect(res.status).toBe(403);
-    await context.close();
   });
 });

@@ -18,7 +18,7 @@ import {
   chooseOption,
   createAccount,
   localDateTime,
-  newPage,
+  pagesPerTest,
   NO_SOFTWARE,
   selectText,
   setSwitch,
@@ -30,6 +30,8 @@ import {
 let deleted: { id: number; name: string };
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 beforeAll(async () => {
   // Sign-ins (hidden unless asked for: enough for two pages of them), and one deletion with params and changes.
   for (let i = 0; i < 22; i++) await apiToken('viewer');
@@ -49,18 +51,17 @@ async function loadedTimeline(page: Page): Promise<string> {
 
 describe('activity log', () => {
   it('shows 10 activities, then 10 more on scrolling to the bottom, newest first', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/activity');
     await expect.poll(() => items(page).count()).toBe(10);
     const newest = await api<TUserActivity[]>('/user-activities?limit=1', adminToken);
     expect(await items(page).first().innerText()).toContain(newest[0]!.action);
     await timeline(page).evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await expect.poll(() => items(page).count()).toBe(20);
-    await context.close();
   });
 
   it('filters by account and action, and shows Params and Changes of the chosen activity', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const history = await api<TUserActivity[]>(`/user-activities?accountId=${deleted.id}`, adminToken);
     expect(history[0]!.action).toBe('DeleteAccount');
     await signIn(page, 'operator', 'operator', `/activity?accountId=${deleted.id}`);
@@ -83,11 +84,10 @@ describe('activity log', () => {
     await page.goto('/#/activity?action=Login');
     await expect.poll(() => items(page).count()).toBe(10);
     expect(await timeline(page).innerText()).not.toContain('LoginFailed');
-    await context.close();
   });
 
   it('sorts Oldest first on request and refreshes with the success toast', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/activity');
     await expect.poll(() => items(page).count()).toBe(10);
     await page.getByText('Oldest', { exact: true }).click();
@@ -96,23 +96,21 @@ describe('activity log', () => {
     await expect.poll(() => items(page).first().innerText()).toContain(oldest[0]!.user);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByText('Audit activities loaded').waitFor();
-    await context.close();
   });
 
   it('shows the error toast when loading fails', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.route('**/api/v1/user-activities**', (route) =>
       route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 }) }),
     );
     await signIn(page, 'admin', 'admin', '/activity');
     await page.getByText('Error occurred loading audit activities').waitFor();
-    await context.close();
   });
 
   it('offers Customer Production accounts in the account filter only to the group', async () => {
     const cp = (await api<TAccountLookup[]>('/lookup/accounts', adminToken)).find((a) => a.classId === 5)!;
     for (const [user, visible] of [['admin', true], ['operator', false]] as const) {
-      const { context, page } = await newPage(browser);
+      const { page } = await newPage();
       // The filter's options are one lookup of the accounts the user may see.
       const lookup = page.waitForResponse((res) => res.request().method() === 'GET' && res.url().endsWith('/api/v1/lookup/accounts'));
       await signIn(page, user, user, '/activity');
@@ -130,7 +128,6 @@ describe('activity log', () => {
         else await expect.poll(() => shown.allInnerTexts()).toEqual(matching);
         expect(await option.count()).toBe(0);
       }
-      await context.close();
     }
   });
 });
@@ -138,7 +135,7 @@ describe('activity log', () => {
 describe('activity log: deep links, user and time filters, sign-ins, links (issue 24 point 6)', () => {
   it('opens a deep link at its activity at once: selected at the top of the timeline, its details shown, newer ones on request', async () => {
     const [target] = await api<TUserActivity[]>('/user-activities?startIndex=35&limit=1', adminToken);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/activity?activityId=${target!.id}`);
     const detail = details(page);
     await detail.locator('.ant-card-head-title', { hasText: target!.action }).waitFor();
@@ -151,7 +148,6 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     await page.getByRole('button', { name: 'Show newer activities' }).click();
     await expect.poll(() => items(page).count()).toBe(20);
     expect(await items(page).nth(10).getByRole('button').getAttribute('aria-pressed')).toBe('true');
-    await context.close();
   });
 
   it('filters by user and time range, kept in the URL across a reload; the server does the filtering', async () => {
@@ -165,7 +161,7 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     const expected = await api<TUserActivity[]>(`/user-activities?user=${user}&from=${from}&to=${to}&limit=40`, adminToken);
     expect(expected.length).toBeGreaterThanOrEqual(10);
 
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/activity');
     // Searched: the users' list grows with every spec that signs someone in, past what the list draws at once.
     await chooseOption(page, page.getByLabel('User', { exact: true }), user, { exact: true, search: true });
@@ -195,11 +191,10 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     await page.reload();
     await check();
     expect(page.url()).toBe(url);
-    await context.close();
   });
 
   it('hides sign-ins and sign-outs until the switch asks for them, kept in the URL', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/activity?user=viewer');
     expect(await loadedTimeline(page)).not.toMatch(/\bLog(in|out)/);
     const toggle = page.getByRole('switch', { name: 'Show sign-ins and sign-outs' });
@@ -212,7 +207,6 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     expect(await toggle.getAttribute('aria-checked')).toBe('true');
     await setSwitch(toggle, false);
     await expect.poll(async () => (await loadedTimeline(page)).includes('Login')).toBe(false);
-    await context.close();
   });
 
   it('links a machine the activity names, by its name, to the Machines viewer filtered to it', async () => {
@@ -220,14 +214,13 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     await api(`/machines/${machine!.id}/reset-failure-state`, adminToken, { method: 'POST' });
     const [activity] = await api<TUserActivity[]>('/user-activities?action=ResetFailureState&limit=1', adminToken);
     expect(activity!.metadata.params.machineId).toBe(machine!.id);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/activity?activityId=${activity!.id}`);
     const link = details(page).getByRole('link', { name: machine!.name, exact: true }).first();
     await link.click();
     await page.waitForURL((url) => url.hash === `#/viewer/machines?machine=${machine!.id}`);
     await page.getByRole('region', { name: 'Machines table' }).getByRole('cell', { name: machine!.name, exact: true }).waitFor();
     expect(await details(page).count()).toBe(0);
-    await context.close();
   });
 });
 
@@ -246,7 +239,7 @@ describe('activity log: names for people (issue 24 point 8)', () => {
     expect(activity!.metadata.changes).toContainEqual(expect.objectContaining({ propertyName: 'launcherVersion', newValue: launcherVersion }));
 
     // In Paris: the times say UTC+1 (or UTC+2 in summer), whatever this machine's zone.
-    const { context, page } = await newPage(browser, { timezoneId: 'Europe/Paris' });
+    const { page } = await newPage({ timezoneId: 'Europe/Paris' });
     await signIn(page, 'admin', 'admin', `/activity?activityId=${activity!.id}`);
     const detail = details(page);
     const row = detail.locator('.ant-table-row', { hasText: 'Launcher version' }).filter({ hasNotText: 'mode' });
@@ -266,6 +259,5 @@ describe('activity log: names for people (issue 24 point 8)', () => {
     const time = detail.locator('.ant-descriptions-item', { hasText: 'Time' }).first().locator('.ant-descriptions-item-content');
     expect(await time.innerText()).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${zone.replace('+', '\\+')}$`));
     expect(await items(page).first().innerText()).toContain(zone);
-    await context.close();
   });
 });

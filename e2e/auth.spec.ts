@@ -3,13 +3,15 @@
  * against the real server.
  */
 import { describe, expect, it } from 'vitest';
-import { api, apiToken, browser, newPage, signInWithForm, useBrowser } from './browser.js';
+import { api, apiToken, browser, pagesPerTest, signInWithForm, useBrowser } from './browser.js';
 
 useBrowser();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 describe('login and guards', () => {
   it('sends an unauthenticated user to /login with a redirect, and back there after signing in', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.goto('/#/activity?action=Login');
     await page.waitForURL(/#\/login\?redirect=/);
     expect(decodeURIComponent(new URL(page.url()).hash)).toContain('redirect=/activity?action=Login');
@@ -18,40 +20,36 @@ describe('login and guards', () => {
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.waitForURL(/#\/activity\?action=Login/);
     await expect.poll(() => page.title()).toContain('Activity Logs');
-    await context.close();
   });
 
   it('shows the server error for a wrong password and stays on /login', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.goto('/#/login');
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Log In' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong username or password');
     expect(page.url()).toContain('#/login');
-    await context.close();
   });
 
   it('validates the form before calling the server', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.goto('/#/login');
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByText('Username is required').waitFor();
     await page.getByText('Password is required').waitFor();
-    await context.close();
   });
 
   it('sends a signed-in user opening /login to the accounts list', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     await page.goto('/#/login');
     await page.waitForURL(/#\/account\/list/);
-    await context.close();
   });
 
   it('sends a user without write away from /account/new and /updater, and hides them from the sidebar', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'viewer');
     await page.goto('/#/updater');
     await page.waitForURL(/#\/account\/list/);
@@ -60,20 +58,18 @@ describe('login and guards', () => {
     const nav = page.locator('.ant-layout-sider');
     await nav.getByText('Activity Logs').waitFor();
     expect(await nav.getByText('Updater').count()).toBe(0);
-    await context.close();
   });
 
   it('lets a writer open /updater', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'operator', 'operator', '/updater');
     await page.waitForURL(/#\/updater/);
     await page.getByRole('radiogroup', { name: 'Updater mode' }).or(page.getByLabel('Updater mode')).first().waitFor();
     await page.locator('.ant-layout-sider').getByText('Updater').waitFor();
-    await context.close();
   });
 
   it('logs out with the error when the stored token was revoked', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
@@ -85,22 +81,20 @@ describe('login and guards', () => {
     await page.reload();
     await page.waitForURL(/#\/login/);
     await shown;
-    await context.close();
   });
 
   it('treats an expired stored token as signed out', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.goto('/#/login');
     const header = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 60, name: 'x' })).toString('base64url');
     await page.evaluate((t) => localStorage.setItem('fleet.token', t), `${header}.${payload}.sig`);
     await page.goto('/#/activity');
     await page.waitForURL(/#\/login\?redirect=/);
-    await context.close();
   });
 
   it('Log Out revokes the token and reloads to the login page', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'operator');
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
     await page.getByRole('button', { name: /Oscar Operator/ }).click();
@@ -113,13 +107,12 @@ describe('login and guards', () => {
     expect(await page.evaluate(() => localStorage.getItem('fleet.token'))).toBeNull();
     const res = await fetch(new URL('/api/v1/user/me', page.url()), { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(401);
-    await context.close();
   });
 });
 
 describe('Account Settings', () => {
   it('shows the user with roles, permissions and groups', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'admin');
     await page.getByRole('button', { name: /Ada Admin/ }).click();
     await page.getByText('Account Settings').click();
@@ -130,19 +123,17 @@ describe('Account Settings', () => {
     await row('Roles').getByText('admin', { exact: true }).waitFor();
     await row('Permissions').getByText('write', { exact: true }).waitFor();
     await row('Groups').getByText('CustomerProductionAccess').waitFor();
-    await context.close();
 
     // An operator's role, named from the permission write without the group.
-    const operator = await newPage(browser);
+    const operator = await newPage();
     await signInWithForm(operator.page, 'operator', 'operator', '/account-settings');
     const roles = operator.page.locator('.ant-layout-content tr').filter({ has: operator.page.locator('th', { hasText: 'Roles' }) });
     await roles.getByText('operator', { exact: true }).waitFor();
     expect(await roles.locator('.ant-tag').allInnerTexts()).toEqual(['operator']);
-    await operator.context.close();
   });
 
   it('changes the password: the old one stops working, the new one works', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signInWithForm(page, 'pat', 'pat-password-1', '/account-settings');
     await page.waitForURL(/#\/account-settings/);
     await page.getByLabel('Current password').fill('wrong-one');
@@ -155,6 +146,5 @@ describe('Account Settings', () => {
     await page.getByText('Password changed').waitFor();
     await apiToken('pat', 'pat-password-2');
     await expect(apiToken('pat', 'pat-password-1')).rejects.toThrow('401');
-    await context.close();
   });
 });

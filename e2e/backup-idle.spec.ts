@@ -13,9 +13,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, createAccount, newPage, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, chooseOption, createAccount, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 const IDLE: TIdleScheduleEntry[] = [
   { stopAt: '2027-03-01T18:00:00.000Z', resumeAfter: 2 },
@@ -75,7 +77,7 @@ describe('Backup Settings card', () => {
   // Two page loads and a reload: allow for a busy machine.
   it('pushes edited times and retention, which show after a reload, and ignores a duplicate time', { timeout: 120_000 }, async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     expect(await backupTimes(page)).toEqual(['02:00', '14:30']);
 
@@ -115,12 +117,11 @@ describe('Backup Settings card', () => {
     expect(await card.getByLabel('Monthly backup day').inputValue()).toBe('15');
     await expect.poll(() => card.locator('.ant-select', { has: page.getByLabel('Weekly backup day') }).innerText()).toBe('Friday');
     await expect.poll(() => card.locator('.ant-select', { has: page.getByLabel('Daily end-of-life action') }).innerText()).toBe('Move to Glacier');
-    await context.close();
   });
 
   it("lists the server's errors with their attempted values for 10 seconds", async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     // Values the console's fields cannot produce, put into the real request.
     await page.route('**/api/v1/accounts/*/backup-settings', (route) =>
@@ -138,12 +139,11 @@ describe('Backup Settings card', () => {
     expect(await list.isVisible()).toBe(true);
     await list.waitFor({ state: 'detached', timeout: 6_000 });
     expect((await detail(account.id)).versions.backup).toBe(account.versions.backup);
-    await context.close();
   });
 
   it('shows a conflict when the section was pushed in between, and Reload loads the pushed values', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     await api<TBackupSettings>(`/accounts/${account.id}/backup-settings`, adminToken, {
       method: 'PUT',
@@ -165,7 +165,6 @@ describe('Backup Settings card', () => {
     await backupCard(page).getByRole('button', { name: 'Push Backup Settings' }).click();
     await page.getByText('Backup settings pushed').waitFor();
     await expect.poll(async () => (await detail(account.id)).backupConfig?.times).toEqual(['09:00', '11:00']);
-    await context.close();
   });
 });
 
@@ -173,7 +172,7 @@ describe('Idle Schedule card', () => {
   // Two page loads and a reload: allow for a busy machine.
   it('adds a New Idle Time, edits entries, pushes them, and shows them after a reload', { timeout: 120_000 }, async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     // Resume at is shown in UTC and says so (issue 24 point 8); Stop at is a picker under 'Stop at (UTC)'.
     const resumeAt = (e: TIdleScheduleEntry) => `${utcDateTime(new Date(Date.parse(e.stopAt) + e.resumeAfter * 3_600_000).toISOString())} UTC`;
@@ -204,12 +203,11 @@ describe('Idle Schedule card', () => {
     await page.reload();
     await backupCard(page).getByText('Retention policy').waitFor(PAGE_LOAD);
     await expect.poll(() => idleTable(page)).toEqual(expected.map((e) => [utcDateTime(e.stopAt), String(e.resumeAfter), resumeAt(e)]));
-    await context.close();
   });
 
   it('Revert Changes restores the list as loaded', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     const revert = idleCard(page).getByRole('button', { name: 'Revert Changes' });
     await expect.poll(() => idleRows(page).count()).toBe(2);
@@ -228,12 +226,11 @@ describe('Idle Schedule card', () => {
     await expect.poll(() => idleTable(page)).toEqual(loaded);
     expect(await revert.isDisabled()).toBe(true);
     expect((await detail(account.id)).idleSchedules).toEqual(IDLE);
-    await context.close();
   });
 
   it("lists the server's errors with their attempted values", async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     await page.route('**/api/v1/accounts/*/idle-schedule', (route) => {
       const body = route.request().postDataJSON() as { idleSchedules: TIdleScheduleEntry[] };
@@ -245,12 +242,11 @@ describe('Idle Schedule card', () => {
     await list.waitFor();
     expect(await list.locator('li').allInnerTexts()).toEqual(['Resume after must be at least 0 hours: -2']);
     expect((await detail(account.id)).versions.idle).toBe(account.versions.idle);
-    await context.close();
   });
 
   it('shows a conflict when the schedule was pushed in between, and Reload loads it', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     await expect.poll(() => idleRows(page).count()).toBe(2);
     const pushed = [{ stopAt: '2027-06-01T08:00:00.000Z', resumeAfter: 5 }];
@@ -268,14 +264,13 @@ describe('Idle Schedule card', () => {
     await conflict.getByRole('button', { name: 'Reload' }).click();
     await conflict.waitFor({ state: 'detached' });
     await expect.poll(() => idleTable(page)).toEqual([[utcDateTime(pushed[0]!.stopAt), '5', '2027-06-01 13:00 UTC']]);
-    await context.close();
   });
 });
 
 describe('without write permission, and for add-on accounts', () => {
   it('shows both cards read-only with no buttons to a viewer', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id, 'viewer');
     expect(await backupTimes(page)).toEqual(['02:00', '14:30']);
     await expect.poll(() => idleRows(page).count()).toBe(2);
@@ -286,18 +281,16 @@ describe('without write permission, and for add-on accounts', () => {
     expect(await backupCard(page).getByLabel('Manual days to retain').isDisabled()).toBe(true);
     expect(await idleRows(page).first().getByLabel('Stop at').isDisabled()).toBe(true);
     expect(await idleCard(page).getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);
-    await context.close();
   });
 
   it('has no backup or idle cards for an add-on account', async () => {
     const [addOn] = (await api<TListAccountsResponse>('/accounts?classIds=200&limit=1', adminToken)).items;
     expect(addOn).toMatchObject({ classId: 200 });
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${addOn!.id}`);
     await page.getByRole('heading', { name: addOn!.name }).waitFor();
     await page.getByText('An add-on account has no machines').waitFor();
     expect(await backupCard(page).count()).toBe(0);
     expect(await idleCard(page).count()).toBe(0);
-    await context.close();
   });
 });

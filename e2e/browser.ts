@@ -105,16 +105,6 @@ export function pagesPerTest(getBrowser: () => Browser): (opts?: Parameters<type
   };
 }
 
-/** Runs `body` on a fresh page of `browser` and closes its context even when the test fails. */
-export async function withPage(browser: Browser, body: (page: Page) => Promise<void>) {
-  const { context, page } = await newPage(browser);
-  try {
-    await body(page);
-  } finally {
-    await context.close();
-  }
-}
-
 /** The path of the blank page {@link signIn} stores the token from: answered by Playwright, never asked of the server. */
 const SIGN_IN_PAGE = '/e2e-sign-in';
 

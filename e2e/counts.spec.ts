@@ -6,16 +6,18 @@
  * classes changes.
  */
 import { describe, expect, it } from 'vitest';
-import { api, apiToken, browser, newPage, signIn, useBrowser } from './browser.js';
+import { api, apiToken, browser, pagesPerTest, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
 
 useBrowser();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 describe('fleet counts', () => {
   it("opens the Machines viewer from the 'Needs admin' chip with a total equal to the chip", async () => {
     const stats = await api<TMachineStats>('/machines/stats', await apiToken('admin'));
     expect(stats.needsAdmin, 'the demo fleet has machines needing an admin').toBeGreaterThan(0);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin');
     const chip = page.getByRole('region', { name: 'Fleet counters' }).getByRole('link', { name: /^Needs admin: \d+/ });
     await chip.waitFor();
@@ -37,11 +39,10 @@ describe('fleet counts', () => {
     await page.getByText(new RegExp(`^1-20 of ${experimental} machines$`)).waitFor();
     await page.reload();
     await page.getByText(new RegExp(`^1-20 of ${experimental} machines$`)).waitFor();
-    await context.close();
   });
 
   it('names the classes on standby in the banner, which collapses for the session until the set changes', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'viewer');
     const banner = page.getByRole('link', { name: /^MMA on standby: .*Internal Testing.* — open MMA$/ });
     await banner.waitFor();
@@ -59,6 +60,5 @@ describe('fleet counts', () => {
     await page.evaluate(() => sessionStorage.setItem('fleet.standbyBanner.collapsed', '1,2'));
     await page.reload();
     await banner.waitFor();
-    await context.close();
   });
 });

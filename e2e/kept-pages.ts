@@ -12,7 +12,7 @@
  *   ({@link KEPT_PATH}, same origin, not the console), so a previous test's
  *   console cannot write its URL or its storage after the reset, and the
  *   test's first `page.goto('/#/…')` is a real load;
- * - no local or session storage.
+ * - no local or session storage, no cookie (the sidebar's state is one).
  * `signIn` (browser.ts) stores the token there and opens the console: a new
  * page's sign-in goes through a page `page.route` answers, which turns
  * Chromium's cache off and loses the warm renderer.
@@ -107,10 +107,13 @@ async function reset({ context, page, ownPageListeners, ownContextListeners }: L
     await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.close()));
     if (!page.url().startsWith(origin)) return false;
     await page.goto(KEPT_PATH);
-    await page.evaluate(() => {
-      localStorage.clear();
-      sessionStorage.clear();
-    });
+    await Promise.all([
+      page.evaluate(() => {
+        localStorage.clear();
+        sessionStorage.clear();
+      }),
+      context.clearCookies(),
+    ]);
     return true;
   } catch {
     return false;

@@ -25,11 +25,13 @@ import type {
   TLicenseFile,
   TFullAccountsPage,
 } from '@fleet/contracts';
-import { adminToken, api, browser, newPage, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
 const root = new URL('..', import.meta.url).pathname;
 let workDir: string;
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'fleet-license-e2e-'));
 });
@@ -93,7 +95,7 @@ async function answer(page: Page, text: string, reply: 'Yes' | 'No') {
 describe('license settings as admin', () => {
   it('edits the license, pushes, and shows the values after a reload; AllInOne forces one site', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     const c = card(page);
 
@@ -158,12 +160,11 @@ describe('license settings as admin', () => {
     await pushButton(page).click();
     await page.getByText('License settings pushed').waitFor();
     expect((await detail(account.id)).licenseConfig).toMatchObject({ instancePolicy: 'AllInOne', maxSites: 1 });
-    await context.close();
   });
 
   it('validates on blur: credits 1 to 1000, sites at least 1, counts at least 0, and pushes nothing while wrong', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const pushes = pushesOf(page, account.id);
     await openAccount(page, account.id);
     await chooseOption(page, field(page, 'Server instance policy'), 'Instance per site master (IPSM)');
@@ -192,12 +193,11 @@ describe('license settings as admin', () => {
     const saved = await detail(account.id);
     expect(saved.versions.license).toBe(account.versions.license + 1);
     expect(saved.licenseConfig).toMatchObject({ instancePolicy: 'InstancePerSiteMaster', cloudCredits: 1000, maxSites: 1, maxAreas: 0 });
-    await context.close();
   });
 
   it('asks before pushing t2.medium: No aborts, Yes pushes', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const pushes = pushesOf(page, account.id);
     await openAccount(page, account.id);
     await chooseOption(page, field(page, 'Cloud instance type'), 't2.medium');
@@ -213,12 +213,11 @@ describe('license settings as admin', () => {
     const saved = await detail(account.id);
     expect(saved.versions.license).toBe(account.versions.license + 1);
     expect(saved.licenseConfig.cloudInstanceType).toBe(2);
-    await context.close();
   });
 
   it("asks before pushing an add-on's license (it updates the parent's), after the t2.medium question", async () => {
     const addOn = await newAddOn();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const pushes = pushesOf(page, addOn.id);
     await openAccount(page, addOn.id);
     expect(await field(page, 'Add-on Site Name').inputValue()).toBe('Annex');
@@ -259,13 +258,12 @@ describe('license settings as admin', () => {
       addOnAreaCategoryName: 'North Areas',
       cloudInstanceType: 2,
     });
-    await context.close();
   });
 
   it('answers a stale push from a second page with the conflict notice; Reload shows the current values', async () => {
     const account = await newAccount();
-    const first = await newPage(browser);
-    const second = await newPage(browser);
+    const first = await newPage();
+    const second = await newPage();
     await openAccount(first.page, account.id);
     await openAccount(second.page, account.id, 'operator');
 
@@ -282,14 +280,12 @@ describe('license settings as admin', () => {
     await notice.getByRole('button', { name: 'Reload' }).click();
     await expect.poll(() => field(first.page, 'Maximum Credits').inputValue()).toBe('700');
     expect(await notice.count()).toBe(0);
-    await first.context.close();
-    await second.context.close();
     // Two signed-in browsers: more time than a one-page test.
   }, 120_000);
 
   it("downloads '{urlFriendlyName} license.dat', which verifies with the server's public key", async () => {
     const account = await newAccount({ licenseConfig: { cloudCredits: 321 } });
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id);
     const [download] = await Promise.all([page.waitForEvent('download'), card(page).getByRole('button', { name: 'Download License' }).click()]);
     expect(download.suggestedFilename()).toBe(`${account.urlFriendlyName} license.dat`);
@@ -320,7 +316,6 @@ describe('license settings as admin', () => {
     );
     await card(page).getByRole('button', { name: 'Download License' }).click();
     await page.getByText('Error occurred downloading license').waitFor();
-    await context.close();
   });
 
   it('shows the launcher logins', async () => {
@@ -335,7 +330,7 @@ describe('license settings as admin', () => {
       }
     }
     expect(found).toBeDefined();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, found!.id);
     await card(page).getByRole('button', { name: 'Show Logins' }).click();
     const dialog = page.getByRole('dialog', { name: 'Launcher Logins' });
@@ -343,14 +338,13 @@ describe('license settings as admin', () => {
     const rows = dialog.locator('.ant-table-tbody tr[data-row-key]');
     await expect.poll(() => rows.count()).toBe(found!.logins.length);
     expect(await rows.first().innerText()).toContain(found!.logins[0]!.userName);
-    await context.close();
   });
 });
 
 describe('license settings as viewer', () => {
   it('shows the license read-only: no push, no logins, but the license can be downloaded', async () => {
     const account = await newAccount();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, account.id, 'viewer');
     for (const label of ['Maximum Credits', 'Server instance policy', 'Cloud instance type', 'Features', 'Expiration date']) {
       expect(await field(page, label).isDisabled()).toBe(true);
@@ -359,6 +353,5 @@ describe('license settings as viewer', () => {
     expect(await page.getByRole('button', { name: 'Show Logins' }).count()).toBe(0);
     const [download] = await Promise.all([page.waitForEvent('download'), card(page).getByRole('button', { name: 'Download License' }).click()]);
     expect(download.suggestedFilename()).toBe(`${account.urlFriendlyName} license.dat`);
-    await context.close();
   });
 });

@@ -22,11 +22,13 @@ import type {
   TListMachinesResponse,
   TMachine,
 } from '@fleet/contracts';
-import { api, newPage, openDropdown, dropdownsClosed, adminToken, browser, useBrowserAndAdmin } from './browser.js';
+import { api, openDropdown, dropdownsClosed, adminToken, browser, pagesPerTest, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row } from './machine-panel.js';
 import { closeLists, LIVE_TIMEOUT, LONG, newMachine, openAccount } from './machine-dialogs-fixtures.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 /** Reloads the page (slow on a busy machine) and waits for the machine's row. */
 async function reload(page: Page, machine: TMachine) {
@@ -81,7 +83,7 @@ describe('Component Configs editor', () => {
     };
     await api(`/machines/${machine.id}/component-config`, adminToken, { method: 'PUT', body: JSON.stringify({ componentConfig: start }) });
 
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     let definitionCalls = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().endsWith('/api/v1/component-configs')) definitionCalls += 1;
@@ -166,7 +168,6 @@ describe('Component Configs editor', () => {
     expect(await valueOf(dialog, 'logging.level').count()).toBe(0);
     // A key already present is no longer suggested; the new definition is, for a machine without it.
     expect(await suggestions(page, dialog, 'launcher')).not.toContain('sessionTimeoutMinutes');
-    await context.close();
   }, LONG);
 });
 
@@ -174,7 +175,7 @@ describe('Deployer Config editor', () => {
   it('applies the same rules to the deployer catalogue; a failed save keeps the dialog open', async () => {
     const machine = await newMachine();
     const created = machine.config.deployerConfig;
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     let definitionCalls = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().endsWith('/api/v1/deployer-configs')) definitionCalls += 1;
@@ -229,7 +230,6 @@ describe('Deployer Config editor', () => {
     await valueOf(dialog, 'iis.enable32Bit').waitFor();
     expect(await valueOf(dialog, 'iis.enable32Bit').getByRole('radio', { name: 'true' }).isChecked()).toBe(true);
     expect(await valueOf(dialog, 'backup.compression').getByRole('radio', { name: 'false' }).isChecked()).toBe(true);
-    await context.close();
   }, LONG);
 });
 
@@ -237,7 +237,7 @@ describe('unmanaged or panicked machine', () => {
   it('warns that the operation will not run immediately before saving; Cancel saves nothing, Continue saves', async () => {
     const machine = await newMachine();
     await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: false }) });
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'Component configs');
     const dialog = editor(page, 'Component Configs', machine);
@@ -267,13 +267,12 @@ describe('unmanaged or panicked machine', () => {
     await expect.poll(async () => (await machineNow(machine.id)).config.componentConfig['launcher.port']).toBe(8443);
     await dialog.waitFor({ state: 'hidden' });
     expect(await warning.count()).toBe(0);
-    await context.close();
   }, LONG);
 
   it('does not warn when the list is behind: a machine managed again since the list was read saves at once', async () => {
     const machine = await newMachine();
     await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: false }) });
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', machine);
     await expect.poll(() => row(page, machine).getByRole('switch', { name: `Managed for ${machine.name}` }).getAttribute('aria-checked')).toBe('false');
     // Managed again by someone else: this page's list still says unmanaged.
@@ -288,7 +287,6 @@ describe('unmanaged or panicked machine', () => {
     // The list shows it managed (a poll of the list sent before the change and answered after the
     // re-read may show it unmanaged for one more interval on a busy runner).
     await expect.poll(() => row(page, machine).getByRole('switch', { name: `Managed for ${machine.name}` }).getAttribute('aria-checked')).toBe('true');
-    await context.close();
   }, LONG);
 
   it('names the panic of a machine that needs admin attention', async () => {
@@ -297,7 +295,7 @@ describe('unmanaged or panicked machine', () => {
     const fits = (m: TMachine) => m.needsAdmin && m.managed && !('smokeTest.suite' in m.config.deployerConfig);
     const machine = machines.find((m) => fits(m) && m.classId === 2) ?? machines.find(fits);
     if (!machine) throw new Error('no machine in panic');
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'Deployer config');
     const dialog = editor(page, 'Deployer Config', machine);
@@ -312,6 +310,5 @@ describe('unmanaged or panicked machine', () => {
     await warning.getByRole('button', { name: 'Cancel' }).click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect((await machineNow(machine.id)).config.deployerConfig).toEqual(machine.config.deployerConfig);
-    await context.close();
   }, LONG);
 });

@@ -17,11 +17,13 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Download, Locator, Page } from 'playwright-core';
 import type { TListMachinesResponse, TMachine, TMachineCredential } from '@fleet/contracts';
-import { adminToken, api, browser, expectAccessible, newPage, openDropdown, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, expectAccessible, openDropdown, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row, statusOf } from './machine-panel.js';
 import { closeLists, launched, LONG, newMachine, openAccount } from './machine-dialogs-fixtures.js';
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 async function downloaded(download: Download): Promise<string> {
   const path = await download.path();
@@ -35,7 +37,7 @@ describe('Credential dialog', () => {
     const credential = await api<TMachineCredential>(`/machines/${machine.id}/credential`, adminToken);
     expect(credential.sshPrivateKey).toMatch(/^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----\s*$/);
 
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'View credential');
     const dialog = page.getByRole('dialog', { name: `Credential: ${machine.name}` });
@@ -57,7 +59,6 @@ describe('Credential dialog', () => {
     const now = await machineNow(machine.id);
     expect(JSON.parse(await downloaded(configFile))).toEqual({ componentConfig: now.config.componentConfig, deployerConfig: now.config.deployerConfig });
     expect(await dialog.getByText('Credentials not found').count()).toBe(0);
-    await context.close();
   }, LONG);
 
   it("warns 'Credentials not found' for a machine without a credential, and still offers config.json", async () => {
@@ -75,7 +76,7 @@ describe('Credential dialog', () => {
     }
     if (!machine) throw new Error('no machine without a credential');
 
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'admin', machine);
     await openMenu(page, machine, 'View credential');
     const dialog = page.getByRole('dialog', { name: `Credential: ${machine.name}` });
@@ -86,7 +87,6 @@ describe('Credential dialog', () => {
     const [configFile] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download config.json' }).click()]);
     expect(configFile.suggestedFilename()).toBe('config.json');
     expect(JSON.parse(await downloaded(configFile))).toEqual({ componentConfig: machine.config.componentConfig, deployerConfig: machine.config.deployerConfig });
-    await context.close();
   }, LONG);
 });
 
@@ -94,7 +94,7 @@ describe('Switch MMA class', () => {
   it('does nothing for the same class; another class asks first, and Cancel keeps the machine where it was', async () => {
     const machine = await newMachine();
     expect(machine.class.name).toBe('Experimental');
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     let patches = 0;
     page.on('request', (req) => {
       if (req.method() === 'PATCH' && req.url().endsWith(`/machines/${machine.id}`)) patches += 1;
@@ -132,7 +132,6 @@ describe('Switch MMA class', () => {
     expect(patches).toBe(1);
     expect((await machineNow(machine.id)).class).toEqual({ id: 2, name: 'Internal Testing' });
     await row(page, machine).getByText('Internal Testing').waitFor();
-    await context.close();
   }, LONG);
 });
 
@@ -162,7 +161,7 @@ describe('Row menu', () => {
 
   it('shows titled groups in order, the destructive entries red and last in their group, Terminate last of all', async () => {
     const machine = await newMachine();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', machine);
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     const menu = openMenuList(page);
@@ -199,7 +198,6 @@ describe('Row menu', () => {
     const enabled = entries.filter((e) => !e.disabled);
     expect(enabled.filter((e) => reddish(e.colour)).map((e) => e.label)).toEqual(enabled.filter((e) => e.danger).map((e) => e.label));
     await expectAccessible(page, 'machine row menu', { within: '.ant-dropdown:not(.ant-dropdown-hidden)' });
-    await context.close();
   }, LONG);
 
   it('fits a 1440×900 and a 1280×720 window: the menu scrolls inside itself and every entry can be reached', async () => {
@@ -208,7 +206,7 @@ describe('Row menu', () => {
       [1440, 900],
       [1280, 720],
     ] as const) {
-      const { context, page } = await newPage(browser, { width, height });
+      const { page } = await newPage({ width, height });
       await openAccount(page, 'admin', machine);
       const machineRow = row(page, machine);
       const menu = openMenuList(page);
@@ -230,7 +228,6 @@ describe('Row menu', () => {
         await page.keyboard.press('Escape');
         await menu.waitFor({ state: 'hidden' });
       }
-      await context.close();
     }
   }, LONG);
 
@@ -239,7 +236,7 @@ describe('Row menu', () => {
     // Terminate is disabled while CreateMachine runs: wait for the launch.
     await launched(machine);
     const height = 720;
-    const { context, page } = await newPage(browser, { width: 1280, height });
+    const { page } = await newPage({ width: 1280, height });
     let terminates = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().includes(`/machines/${machine.id}/terminate`)) terminates += 1;
@@ -280,14 +277,13 @@ describe('Row menu', () => {
     expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(terminates).toBe(0);
     expect((await machineNow(machine.id)).terminate).toBe(false);
-    await context.close();
   }, LONG);
 });
 
 describe('without write permission', () => {
   it('offers a viewer only View operations, and the server refuses the dialogs calls (403)', async () => {
     const machine = await newMachine();
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'viewer', machine);
     // The row menu offers a viewer View operations only (spec 2 §2.3), and no Start / Stop.
     await page.getByRole('button', { name: `Actions for ${machine.name}` }).click();
@@ -296,7 +292,6 @@ describe('without write permission', () => {
     expect(await entries.allInnerTexts()).toEqual(['View operations']);
     expect(await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-group-title').allInnerTexts()).toEqual(['Diagnostics']);
     expect(await row(page, machine).getByRole('button', { name: /^(Start|Stop) / }).count()).toBe(0);
-    await context.close();
 
     const config = machine.config.componentConfig;
     expect(await statusOf(`/machines/${machine.id}/component-config`, 'viewer', 'PUT', { componentConfig: { ...config, 'launcher.port': 1 } })).toBe(403);

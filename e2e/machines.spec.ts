@@ -21,7 +21,7 @@ import type {
   TTask,
   TTaskListResponse,
 } from '@fleet/contracts';
-import { adminToken, api, browser, newPage, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 /** Longest wait for a simulated cloud transition to show on the screen. */
 const LIVE_TIMEOUT = 30_000;
@@ -29,6 +29,8 @@ const LIVE_TIMEOUT = 30_000;
 const usedAccounts = new Set<number>();
 
 useBrowserAndAdmin();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items;
 const idle = (m: TMachine) => !m.tasks.some((t) => t.status === 'New' || t.status === 'Running');
@@ -68,7 +70,7 @@ const rowText = async (page: Page, machine: { id: number }) => (await row(page, 
 describe('machine lifecycle, live', () => {
   it('asks before stopping (Cancel and Escape make no call), stops after OK and follows the task without a reload, then starts it again', async () => {
     const { account, machine } = await pick(running);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const hub = await openAccount(page, 'admin', account.id);
     expect(hub.isClosed()).toBe(false);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
@@ -130,12 +132,11 @@ describe('machine lifecycle, live', () => {
     expect(stopCalls).toHaveLength(1);
     const after = (await machinesOf(account.id)).find((m) => m.id === machine.id)!;
     expect(after.instance?.status).toBe('running');
-    await context.close();
   });
 
   it('without the push channel, polls every 2 s while a task is unfinished, and stops polling once none is', async () => {
     const { account, machine } = await pick(running);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     // The page's own clock: it runs as the real one, and the test stops it to count the polls by it.
     await page.clock.install();
     await page.route('**/taskHub/**', (route) => route.abort());
@@ -195,12 +196,11 @@ describe('machine lifecycle, live', () => {
     await expect.poll(() => stop.isEnabled().catch(() => false), { timeout: LIVE_TIMEOUT }).toBe(true);
     expect(await rowText(page, machine)).toContain('running');
     expect(pushed).toBe(false);
-    await context.close();
   });
 
   it('terminates after the confirmation, then creates the machine again', async () => {
     const { account, machine } = await pick(running, { policy: 'AllInOne', classIds: '1' });
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', account.id);
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     await page.getByRole('menuitem', { name: /Terminate/ }).click();
@@ -224,12 +224,11 @@ describe('machine lifecycle, live', () => {
     const newRow = page.locator('.ant-table-tbody tr[data-row-key]', { hasText: creatable!.name });
     await newRow.waitFor({ timeout: LIVE_TIMEOUT });
     await expect.poll(async () => (await newRow.innerText()).replace(/\s+/g, ' '), { timeout: LIVE_TIMEOUT }).toContain('running');
-    await context.close();
   });
 
   it('cancels a New task from the drawer; a running one cannot be cancelled', { timeout: 150_000 }, async () => {
     const { account, machine } = await pick(running);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'admin', account.id);
     // Six tasks at once: the first runs while the others wait as New. The one
     // cancelled is the fifth, so that it is still New when the drawer shows it
@@ -254,14 +253,13 @@ describe('machine lifecycle, live', () => {
     // The last task still runs after the cancelled one: the drawer follows it to the end.
     const lastRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${queued[5]!.id}"]`);
     await expect.poll(() => lastRow.innerText(), { timeout: 2 * LIVE_TIMEOUT }).toContain('Completed');
-    await context.close();
   });
 });
 
 describe('machine switches', () => {
   it('updates a switch: Machine has been updated, and the server has it', async () => {
     const { account, machine } = await pick((m) => !m.manualMaintenance);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', account.id);
     const toggle = page.getByRole('switch', { name: `Maintenance for ${machine.name}` });
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
@@ -273,12 +271,11 @@ describe('machine switches', () => {
     expect((await machinesOf(account.id)).find((m) => m.id === machine.id)?.manualMaintenance).toBe(true);
     await toggle.click();
     await expect.poll(async () => (await machinesOf(account.id)).find((m) => m.id === machine.id)?.manualMaintenance).toBe(false);
-    await context.close();
   });
 
   it('reverts a switch whose update fails, with Error occurred updating machine', async () => {
     const { account, machine } = await pick((m) => !m.turbo);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await page.route('**/api/v1/accounts/*/machines/*', (route) =>
       route.request().method() === 'PATCH'
         ? route.fulfill({
@@ -294,14 +291,13 @@ describe('machine switches', () => {
     await page.getByText('Error occurred updating machine').waitFor();
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('false');
     expect((await machinesOf(account.id)).find((m) => m.id === machine.id)?.turbo).toBe(false);
-    await context.close();
   });
 });
 
 describe('machine dialogs', () => {
   it('resets the failure state of a panicking machine', async () => {
     const { account, machine } = await pick((m) => m.needsAdmin, { classIds: '1,3,4' });
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'admin', account.id);
     const r = row(page, machine);
     expect(await r.getAttribute('class')).toContain('machine-row-error');
@@ -311,12 +307,11 @@ describe('machine dialogs', () => {
     await expect.poll(() => r.getByText('Panic', { exact: true }).count()).toBe(0);
     expect(await r.getAttribute('class')).not.toContain('machine-row-error');
     expect((await machinesOf(account.id)).find((m) => m.id === machine.id)).toMatchObject({ needsAdmin: false, failCounter: 0 });
-    await context.close();
   });
 
   it('changes the instance type: Submit waits for a change, a smaller disk warns', async () => {
     const { account, machine } = await pick((m) => running(m) && (m.cloudInstanceType?.storageSize ?? 0) > 50);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'admin', account.id);
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     await page.getByRole('menuitem', { name: 'Change instance type' }).click();
@@ -335,14 +330,13 @@ describe('machine dialogs', () => {
     await page.getByText('Instance type changed for machine').waitFor();
     await row(page, machine).getByText(`Change instance type of ${machine.name}`).waitFor({ timeout: LIVE_TIMEOUT });
     await expect.poll(() => rowText(page, machine), { timeout: LIVE_TIMEOUT }).toContain('m5.2xlarge (300 GB)');
-    await context.close();
   });
 
   it('sends a notification to the selected machines and lists it as pending', async () => {
     // An unmanaged machine: the agent delivers a managed running machine's messages at its next pass, so
     // the message would leave the pending list while the test reads it.
     const { account, machine } = await pick((m) => !m.managed);
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await openAccount(page, 'operator', account.id);
     const notify = page.getByRole('button', { name: 'Notification' });
     expect(await notify.isDisabled()).toBe(true);
@@ -360,6 +354,5 @@ describe('machine dialogs', () => {
     await dialog.getByText(title).waitFor();
     const pending = await api<TPendingMessagesResponse>('/notification/messages?limit=100', adminToken);
     expect(pending.items.find((m) => m.title === title)?.machine.id).toBe(machine.id);
-    await context.close();
   });
 });

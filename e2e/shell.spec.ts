@@ -3,14 +3,16 @@
  * breadcrumb, footer, fleet counters, standby banner, mobile layout.
  */
 import { describe, expect, it } from 'vitest';
-import { browser, newPage, signIn, useBrowser } from './browser.js';
+import { browser, pagesPerTest, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
 
 useBrowser();
+/** A page per test, kept for the file's next test once it passed (browser.ts). */
+const newPage = pagesPerTest(() => browser);
 
 describe('shell', () => {
   it('shows the breadcrumb with Dashboard, the sidebar footer and the entries of the route table', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin');
     await page.waitForURL(/#\/account\/list/);
     const breadcrumb = page.locator('.ant-breadcrumb');
@@ -21,27 +23,25 @@ describe('shell', () => {
     for (const entry of ['Accounts', 'Updater', 'Library Manager', 'MMA', 'Viewer', 'Activity Logs', 'Lists']) {
       await nav.getByText(entry, { exact: true }).first().waitFor();
     }
-    await context.close();
   });
 
   it('keeps the sidebar state in a cookie across a reload', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'operator');
     const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
-    const cookie = (await context.cookies()).find((c) => c.name === 'fleet.sidebar');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'fleet.sidebar');
     expect(cookie?.value).toBe('0');
     await page.reload();
     await page.getByRole('button', { name: 'Toggle sidebar' }).waitFor();
     expect(await page.getByRole('button', { name: 'Toggle sidebar' }).getAttribute('aria-expanded')).toBe('false');
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
-    await context.close();
   });
 
   it('closes the sidebar in the mobile layout (narrower than 1021 px)', async () => {
-    const { context, page } = await newPage(browser, { width: 1000, height: 800 });
+    const { page } = await newPage({ width: 1000, height: 800 });
     await signIn(page, 'operator');
     const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
     await toggle.waitFor();
@@ -57,11 +57,10 @@ describe('shell', () => {
     await page.waitForURL(/#\/account\/new/);
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     await page.setViewportSize({ width: 1021, height: 800 });
-    await context.close();
   });
 
   it('keeps a phone header on one line and lets the actions column scroll with the names', async () => {
-    const { context, page } = await newPage(browser, { width: 390, height: 800 });
+    const { page } = await newPage({ width: 390, height: 800 });
     await signIn(page, 'admin');
     const breadcrumb = page.locator('.ant-breadcrumb');
     await breadcrumb.getByText('List Accounts').waitFor();
@@ -69,11 +68,10 @@ describe('shell', () => {
     const actions = page.getByRole('columnheader', { name: 'Actions' });
     await actions.waitFor({ state: 'attached' });
     expect(await actions.evaluate((th) => getComputedStyle(th).position)).not.toBe('sticky');
-    await context.close();
   });
 
   it('shows the fleet counters per class; Customer Production, counted for everyone, is no link without the group', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     const answered = page.waitForResponse((r) => r.url().includes('/api/v1/machines/stats') && r.ok());
     await signIn(page, 'operator');
     const stats = (await (await answered).json()) as TMachineStats;
@@ -88,27 +86,24 @@ describe('shell', () => {
     expect(await cp.textContent()).toBe(`Customer Production: ${total(5)}`);
     expect(await counters.getByRole('link', { name: /^Customer Production/ }).count()).toBe(0);
     await counters.getByRole('link', { name: /^Experimental: / }).waitFor();
-    await context.close();
 
-    const admin = await newPage(browser);
+    const admin = await newPage();
     await signIn(admin.page, 'admin');
     await admin.page.getByRole('region', { name: 'Fleet counters' }).getByRole('link', { name: /^Customer Production: \d+/ }).waitFor();
-    await admin.context.close();
   });
 
   it('shows the red standby banner linking to /mma', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'viewer');
     const banner = page.getByRole('link', { name: /on standby/ });
     await banner.waitFor();
     await banner.click();
     await page.waitForURL(/#\/mma/);
     await page.locator('.mma-standby-row').first().waitFor();
-    await context.close();
   });
 
   it('keeps its loading spinners still for an operator who asks for reduced motion, and spinning otherwise', async () => {
-    const { context, page } = await newPage(browser);
+    const { page } = await newPage();
     await signIn(page, 'admin', 'admin', '/viewer');
     // The accounts list is held until the checks are done, so that its spinner shows.
     let release!: () => void;
@@ -133,6 +128,5 @@ describe('shell', () => {
     await expect.poll(endless).toContain('antRotate');
     release();
     await page.locator('.ant-table-row').first().waitFor();
-    await context.close();
   });
 });
