@@ -3,7 +3,7 @@
  * (`E2E_WORKERS`, default 2; `e2e/vitest.config.ts` runs that many spec files at
  * once), each on a free port with a fresh DATA_DIR, its own embedded PostgreSQL
  * and the demo seed, waits for their `/api/v1/health`, and stops them (SIGTERM)
- * after the run. A spec file talks to the server of its worker (`baseUrl()` in
+ * after the run (the server bundled once for them: `server-command.ts`). A spec file talks to the server of its worker (`baseUrl()` in
  * `browser.ts`), so files running at once never share a fleet: one spec's
  * standby switch, catalogue edit or failing machine is never another's
  * surprise. The console must be built first (`npm run build`).
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import getPort from 'get-port';
 import type { TestProject } from 'vitest/node';
+import { bundleServer, serverArgs } from '../packages/server/test/server-command.js';
 
 /**
  * The URL name of an account whose machine (`{name}-launcher`) the e2e server's
@@ -64,7 +65,7 @@ interface Started extends E2eServer {
 export async function startConsole(port: number, env: Record<string, string> = {}): Promise<{ dataDir: string; stop(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'fleet-e2e-'));
   const output: string[] = [];
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/server/src/main.ts')], {
+  const server: ChildProcess = spawn(process.execPath, serverArgs(), {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED: 'demo', NODE_ENV: 'production', LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -135,15 +136,18 @@ export default async function setup(project: TestProject) {
   // Chromium is unpacked (to /tmp/chromium) once, here, before the workers launch it: on a fresh machine the
   // workers would unpack it at once, and one spawning the file another still writes fails with ETXTBSY.
   await chromium.executablePath();
+  const removeBundle = await bundleServer();
   const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()));
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
     await Promise.all(servers.map((s) => s.stop()));
+    await removeBundle();
     throw failed.reason;
   }
   project.provide('servers', servers.map(({ baseUrl, databaseUrl }) => ({ baseUrl, databaseUrl })));
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await removeBundle();
   };
 }

@@ -17,6 +17,7 @@ import pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { expect } from 'vitest';
 import { TASK_HUB_PATH, type TOperation, type TTask } from '@fleet/contracts';
+import { serverArgs } from './server-command.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,7 +54,7 @@ export const tail = (s: ServerProcess) => s.output.join('').split('\n').filter((
  */
 export function spawnServer(port: number, env: Record<string, string>): ServerProcess {
   const { DATABASE_URL: _url, JWT_SECRET: _jwt, DATA_KEY: _key, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: root,
     env: {
       ...inherited,

@@ -2,6 +2,7 @@
  * Vitest global set-up: starts one PostgreSQL for the run (embedded under a temp
  * folder, or the server of `DATABASE_URL`), builds the template database
  * `fleet_template` (migrations plus the demo seed) and hands its URL to the tests.
+ * Bundles the server for the tests that spawn it (`server-command.ts`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { connectDatabase, runMigrations } from '../src/db/client.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { seedIfEmpty } from '../src/seed/index.js';
 import { TEST_DATA_KEY, TEMPLATE_DB, withDatabase } from './db-url.js';
+import { bundleServer } from './server-command.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +22,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  const removeBundle = await bundleServer();
   let serverUrl = process.env.DATABASE_URL;
   let stop: (() => Promise<void>) | undefined;
   let dir: string | undefined;
@@ -41,6 +44,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('serverUrl', serverUrl);
   return async () => {
+    await removeBundle();
     await stop?.();
     if (dir) await rm(dir, { recursive: true, force: true });
   };

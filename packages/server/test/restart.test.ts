@@ -2,8 +2,8 @@
  * Crash and restart of the whole server (issue 9 "Crash and restart"; DESIGN §4,
  * §6; the engine's invariants in `src/engine/tasks/README.md`).
  *
- * The real server (`node --import tsx packages/server/src/main.ts`, as
- * `npm start` runs it) on its own `DATA_DIR` and embedded PostgreSQL, spawned
+ * The real server (`packages/server/src/main.ts`, as `npm start` runs it,
+ * from the test run's bundle: `server-command.ts`) on its own `DATA_DIR` and embedded PostgreSQL, spawned
  * in its own process group as a supervisor would. Ten times in a row: start
  * it, queue StartMachine and StopMachine tasks on {@link FLIP_MACHINES}
  * machines (and a RecreateMachine in some rounds) through the API, wait until
@@ -47,6 +47,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresProcessesOf } from '../src/db/leftover-postgres.js';
 import { CLOUD_CALLS, installCloudCallLog } from './cloud-call-log.js';
+import { serverArgs } from './server-command.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const KILL_ROUNDS = 10;
@@ -99,7 +100,7 @@ const output = (s: Server) => `--- stdout ---\n${s.stdout.join('').slice(-6000)}
 function spawnServer(serverPort = port): Server {
   // The embedded database and its generated secrets, whatever the test run was given.
   const { DATABASE_URL: _url, JWT_SECRET: _jwt, DATA_KEY: _key, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: root,
     // Its own process group, like a service under a supervisor: the test kills the whole group.
     detached: true,

@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { TEST_DATA_KEY, TEST_JWT_SECRET } from './db-url.js';
+import { serverArgs } from './server-command.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 /** Longest wait for a worker process to start its engines, ms. */
@@ -46,7 +47,7 @@ export function workerProcesses(env: () => Record<string, string>): WorkerProces
   };
   return {
     async start() {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+      const child = spawn(process.execPath, serverArgs(), {
         cwd: root,
         env: {
           ...process.env,

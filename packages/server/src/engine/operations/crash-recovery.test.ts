@@ -3,7 +3,7 @@
  * "a worker killed mid-operation leaves nothing RUNNING for ever and never runs
  * an operation's effect twice"; invariants in `README.md` beside this file).
  *
- * The test spawns `node --import tsx packages/server/src/main.ts` with
+ * The test spawns the server (`packages/server/src/main.ts`, `server-command.ts`) with
  * `ROLE=worker` on a fresh copy of the test template database (its operations
  * run by the engine's simulated agent, then by the MMAs in process:
  * `SIM_MMA=engine` and `protocol`), the simulated

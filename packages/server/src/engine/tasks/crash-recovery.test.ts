@@ -3,7 +3,7 @@
  * DESIGN §6 "a Running task whose worker died is retried or failed, never left
  * Running"; invariants in `README.md` beside this file).
  *
- * The test spawns `node --import tsx packages/server/src/main.ts` with
+ * The test spawns the server (`packages/server/src/main.ts`, `server-command.ts`) with
  * `ROLE=worker` on a fresh copy of the test template database and a simulated
  * cloud whose transitions take {@link SIM_DELAY_MS}. It queues a StartMachine
  * (stopped instance) and a CreateMachine (no instance) through the task queue,
