@@ -2,9 +2,10 @@
  * Starts the real server (`packages/server/src/main.ts`) once per e2e worker
  * (`E2E_WORKERS`, default 2; `e2e/vitest.config.ts` runs that many spec files at
  * once), each on a free port with a fresh DATA_DIR, its own embedded PostgreSQL
- * and the demo seed, waits for their `/api/v1/health`, and stops them (SIGTERM)
- * after the run (the server bundled once for them: `server-command.ts`). A spec file talks to the server of its worker (`baseUrl()` in
- * `browser.ts`), so files running at once never share a fleet: one spec's
+ * and the demo seed (the server bundled once for them: `server-command.ts`),
+ * waits for their `/api/v1/health`, and stops them (SIGTERM) after the run. A
+ * spec file talks to the server of its worker (`baseUrl()` in `browser.ts`),
+ * so files running at once never share a fleet: one spec's
  * standby switch, catalogue edit or failing machine is never another's
  * surprise. The console must be built first (`npm run build`).
  */

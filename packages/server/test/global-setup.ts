@@ -22,7 +22,6 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const removeBundle = await bundleServer();
   let serverUrl = process.env.DATABASE_URL;
   let stop: (() => Promise<void>) | undefined;
   let dir: string | undefined;
@@ -42,6 +41,7 @@ export default async function setup(project: TestProject) {
   await template.close();
   await admin.end();
 
+  const removeBundle = await bundleServer();
   project.provide('serverUrl', serverUrl);
   return async () => {
     await removeBundle();

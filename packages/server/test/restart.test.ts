@@ -2,8 +2,8 @@
  * Crash and restart of the whole server (issue 9 "Crash and restart"; DESIGN §4,
  * §6; the engine's invariants in `src/engine/tasks/README.md`).
  *
- * The real server (`packages/server/src/main.ts`, as `npm start` runs it,
- * from the test run's bundle: `server-command.ts`) on its own `DATA_DIR` and embedded PostgreSQL, spawned
+ * The real server (`packages/server/src/main.ts`: first through tsx as
+ * `npm start` runs it, then from the test run's bundle, `server-command.ts`) on its own `DATA_DIR` and embedded PostgreSQL, spawned
  * in its own process group as a supervisor would. Ten times in a row: start
  * it, queue StartMachine and StopMachine tasks on {@link FLIP_MACHINES}
  * machines (and a RecreateMachine in some rounds) through the API, wait until
@@ -97,10 +97,11 @@ const servers: Server[] = [];
 
 const output = (s: Server) => `--- stdout ---\n${s.stdout.join('').slice(-6000)}\n--- stderr ---\n${s.stderr.join('').slice(-6000)}`;
 
-function spawnServer(serverPort = port): Server {
+/** Spawns the server; `asNpmStart`: through tsx, as `npm start` runs it, not from the run's bundle. */
+function spawnServer(serverPort = port, { asNpmStart = false } = {}): Server {
   // The embedded database and its generated secrets, whatever the test run was given.
   const { DATABASE_URL: _url, JWT_SECRET: _jwt, DATA_KEY: _key, ...env } = process.env;
-  const child = spawn(process.execPath, serverArgs(), {
+  const child = spawn(process.execPath, serverArgs({ asNpmStart }), {
     cwd: root,
     // Its own process group, like a service under a supervisor: the test kills the whole group.
     detached: true,
@@ -130,8 +131,8 @@ function spawnServer(serverPort = port): Server {
 }
 
 /** Starts the server and waits for `GET /health`; fails with its output if it exits first. */
-async function start(): Promise<Server> {
-  const server = spawnServer();
+async function start(opts: { asNpmStart?: boolean } = {}): Promise<Server> {
+  const server = spawnServer(port, opts);
   const began = Date.now();
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   void server.exited.then((e) => (exit = e));
@@ -271,7 +272,8 @@ describe('a server killed mid-task and restarted at once, ten times (issue 9)', 
       dataDir = await mkdtemp(join(tmpdir(), 'fleet-restart-'));
       port = await getPort();
 
-      const first = await start();
+      // The first start as `npm start` runs it (the sources through tsx); the others from the run's bundle.
+      const first = await start({ asNpmStart: true });
       console.info(`restart test: first start with the demo seed took ${(first.upInMs! / 1000).toFixed(1)} s`);
       await installCloudCallLog(query);
       token = (await api<{ accessToken: { token: string } }>('POST', '/auth/login', { username: 'admin', password: 'admin' })).accessToken.token;

@@ -24,10 +24,13 @@ const MAIN = 'packages/server/src/main.ts';
 /** The environment variable that names the bundle for the processes a test run spawns. */
 export const SERVER_BUNDLE_ENV = 'FLEET_SERVER_BUNDLE';
 
-/** The arguments of `node` that run the server: the bundle named in {@link SERVER_BUNDLE_ENV}, else the sources through tsx. */
-export function serverArgs(): string[] {
+/**
+ * The arguments of `node` that run the server: the bundle named in {@link SERVER_BUNDLE_ENV}, else (or with
+ * `asNpmStart`) the sources through tsx, as `npm start` runs them.
+ */
+export function serverArgs({ asNpmStart = false } = {}): string[] {
   const bundle = process.env[SERVER_BUNDLE_ENV];
-  return bundle ? [bundle] : ['--import', 'tsx', join(root, MAIN)];
+  return bundle && !asNpmStart ? [bundle] : ['--import', 'tsx', join(root, MAIN)];
 }
 
 /** Keeps every package but the workspace's own out of the bundle, and gives each source file its own `import.meta.url`. */
