@@ -8,12 +8,12 @@
  * is saved (each dialog is closed with Escape).
  */
 import { describe, it } from 'vitest';
-import { browser, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
 import { checkDialog, LONG, makeRunningMachine } from './accessibility-fixtures.js';
 
 useBrowserAndAdmin();
 
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('accessibility of the machines panel (axe: no serious or critical violation)', () => {
   it('machines panel: each dialog of the row menu, Create Machine, Notification', { timeout: LONG }, async () => {

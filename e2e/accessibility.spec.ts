@@ -11,12 +11,12 @@
  */
 import { describe, it } from 'vitest';
 import type { TMachine } from '@fleet/contracts';
-import { browser, expectAccessible, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { expectAccessible, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
 import { checkDialog, LIVE_TIMEOUT, LONG, makeRunningMachine } from './accessibility-fixtures.js';
 
 useBrowserAndAdmin();
 
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** A new account's machine, made once for the file. */
 let made: Promise<TMachine> | undefined;

@@ -10,11 +10,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountDetail, TMachine } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, chooseOption, openDropdown, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, chooseOption, openDropdown, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const PAGE_LOAD = { timeout: 40_000 };
 const section = (page: Page, title: string) => page.getByRole('region', { name: title });
@@ -54,7 +53,7 @@ async function createdAccount(page: Page): Promise<TAccountDetail> {
 
 describe('create account', () => {
   it('creates an AllInOne account from scratch: draft, preview with one machine, Create opens Edit Account', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openNew(page);
     const name = `E2E AllInOne ${Date.now()}`;
     await fillProperties(page, name);
@@ -80,7 +79,7 @@ describe('create account', () => {
   });
 
   it('creates an account from an instance settings template: the picker fills the settings, Create keeps them', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openNew(page);
     const name = `E2E From Template ${Date.now()}`;
     await fillProperties(page, name);
@@ -98,7 +97,7 @@ describe('create account', () => {
   });
 
   it('creates an InstancePerSiteMaster account with two sites; Back keeps the values; an adjusted component config is kept', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openNew(page);
     const name = `E2E PerSite ${Date.now()}`;
     await fillProperties(page, name);
@@ -149,7 +148,7 @@ describe('create account', () => {
   });
 
   it('creates an add-on account: only properties and license, parent sets the name', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openNew(page);
     const props = section(page, 'Account Properties');
     await chooseOption(page, props.getByLabel('MMA class'), 'Add-on Account');
@@ -183,7 +182,7 @@ describe('create account', () => {
   });
 
   it('validates before saving a draft, and puts a server error on its field', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openNew(page);
     let drafts = 0;
     page.on('request', (r) => {
@@ -208,7 +207,7 @@ describe('create account', () => {
   });
 
   it('is not open to a viewer, who has no New Account entry', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'viewer');
     await page.goto('/#/account/new');
     await page.waitForURL((url) => url.hash.startsWith('#/account/list'));

@@ -14,11 +14,10 @@ import type {
   TListMachinesResponse,
   TSite,
 } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const accounts = async (query: string) => (await api<TFullAccountsPage>(`/accounts?${query}`, adminToken)).items;
 const machineNames = async (accountId: number) =>
@@ -52,7 +51,7 @@ const errorAlert = (page: Page) => page.getByRole('alert').filter({ hasText: 'Ac
 describe('edit account as admin', () => {
   it('opens from the list link and shows the machines, the class and the properties', async () => {
     const account = await multiSiteAccount(1);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/list?classIds=1&search=${encodeURIComponent(account.urlFriendlyName)}`);
     await page.getByRole('link', { name: account.name, exact: true }).first().click();
     await page.waitForURL((url) => url.hash.startsWith(`#/account/edit/${account.id}`));
@@ -81,7 +80,7 @@ describe('edit account as admin', () => {
       account = nth(candidates, 1, skip);
       services = await api<TAccountService[]>(`/accounts/${account.id}/software-status`, adminToken);
     }
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     await page.getByRole('tab', { name: 'Services' }).click();
     await page.waitForURL(/tab=services/);
@@ -97,7 +96,7 @@ describe('edit account as admin', () => {
   it('edits a site: validation on blur, Site updated, the table and the server follow', async () => {
     const account = await multiSiteAccount(2);
     const [site] = await api<TSite[]>(`/accounts/${account.id}/sites`, adminToken);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}?tab=sites`);
     await page.getByRole('button', { name: `Edit site ${site!.name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Site' });
@@ -119,7 +118,7 @@ describe('edit account as admin', () => {
 
   it('hides the tabs of an add-on account', async () => {
     const [addOn] = await accounts('classIds=200&limit=1');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${addOn!.id}`);
     await page.getByText('An add-on account has no machines, sites or services.').waitFor();
     expect(await page.getByRole('tab').count()).toBe(0);
@@ -127,7 +126,7 @@ describe('edit account as admin', () => {
 
   it('deletes the account after the list confirmation and goes back to the list', async () => {
     const [victim] = (await accounts('classIds=1&limit=200&sortDirection=Descending')).filter((a) => a.instancePolicy === 'AllInOne');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'operator', 'operator', `/account/edit/${victim!.id}`);
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete account' });
@@ -143,7 +142,7 @@ describe('edit account as admin', () => {
 describe('edit account as viewer', () => {
   it('shows machines, sites and tasks without any write control', async () => {
     const account = await multiSiteAccount(3);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'viewer', 'viewer', `/account/edit/${account.id}`);
     await expect.poll(() => machineRowNames(page)).toEqual(await machineNames(account.id));
     expect(await page.getByRole('button', { name: 'Create Machine' }).count()).toBe(0);
@@ -173,7 +172,7 @@ describe('edit account as viewer', () => {
 describe('load failures', () => {
   it('answers not found for a Customer Production account to an operator', async () => {
     const [cp] = await accounts('classIds=5&limit=1');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'operator', 'operator', `/account/edit/${cp!.id}`);
     await errorAlert(page).getByText(`Account ${cp!.id} was not found`).waitFor();
     expect(await page.getByRole('tab', { name: 'Machines' }).count()).toBe(0);
@@ -181,7 +180,7 @@ describe('load failures', () => {
 
   it('shows the server detail of a failed load', async () => {
     const [account] = await accounts('classIds=1&limit=1');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.route(`**/api/v1/accounts/${account!.id}`, (route) =>
       route.fulfill({
         status: 503,

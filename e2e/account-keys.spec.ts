@@ -11,11 +11,10 @@ import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountDetail } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, pagesPerTest, createAccount, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, pagesPerTest, createAccount, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const instanceCard = (page: Page) => page.getByRole('region', { name: 'Instance Settings' });
 
@@ -28,7 +27,7 @@ describe('account keys', () => {
   it('downloads the keys zip with a matching key pair and the CAA key', async () => {
     const id = await createAccount(adminToken, 'Keys');
     const account = await api<TAccountDetail>(`/accounts/${id}`, adminToken);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'admin', id);
     const [zip] = await Promise.all([page.waitForEvent('download'), instanceCard(page).getByRole('button', { name: 'Download Keys' }).click()]);
     expect(zip.suggestedFilename()).toBe(`${account.urlFriendlyName} keys.zip`);
@@ -48,7 +47,7 @@ describe('account keys', () => {
 
   it('shows the error toast when a download fails', async () => {
     const id = await createAccount(adminToken, 'Keys Fault');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'admin', id);
     await page.route(`**/api/v1/accounts/${id}/files/keys`, (route) =>
       route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, title: 'Service Unavailable' }) }),
@@ -59,7 +58,7 @@ describe('account keys', () => {
 
   it('offers a viewer no key download, and the server refuses it', async () => {
     const id = await createAccount(adminToken, 'Keys Viewer');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'viewer', id);
     const button = instanceCard(page).getByRole('button', { name: 'Download Keys' });
     expect((await button.count()) === 0 || (await button.isDisabled())).toBe(true);

@@ -21,11 +21,10 @@ import {
   type TPushAccountPropertiesRequest,
   type TUserActivity,
 } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, pagesPerTest, signIn, chooseOption, createAccount, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, pagesPerTest, signIn, chooseOption, createAccount, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** A new account made through the API (draft, then create-from-draft); add-ons (class 200) get no image. */
 async function newAccount(extra: Partial<TCreateAccountRequest> = {}): Promise<TAccountDetail> {
@@ -70,7 +69,7 @@ async function openAccount(page: Page, id: number, user = 'admin') {
 describe('account properties as admin', () => {
   it('edits every kind of field, pushes, and shows the values after a reload', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     const c = card(page);
     expect(await field(page, 'URL name').inputValue()).toBe(account.urlFriendlyName);
@@ -132,7 +131,7 @@ describe('account properties as admin', () => {
 
   it('validates on blur with the specification messages and pushes nothing while a field is wrong', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     const pushes: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'PUT' && req.url().endsWith(`/api/v1/accounts/${account.id}`)) pushes.push(req.url());
@@ -172,7 +171,7 @@ describe('account properties as admin', () => {
 
   it("shows the server's field errors: a URL name it refuses (400) and one another account uses (409)", async () => {
     const [account, other] = await Promise.all([newAccount(), newAccount()]);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
 
     await field(page, 'URL name').fill('Bad Name!');
@@ -192,7 +191,7 @@ describe('account properties as admin', () => {
 
   it('answers a stale push with the conflict notice; Reload shows the current values', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     // Another session pushes after this page loaded the account.
     await api(`/accounts/${account.id}`, await apiToken('operator'), {
@@ -218,7 +217,7 @@ describe('account properties as admin', () => {
 
   it('asks before switching class: No keeps it, Yes switches, the push stores it', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     expect(await selectText(card(page), 'MMA class')).toBe('Experimental');
 
@@ -243,7 +242,7 @@ describe('account properties as admin', () => {
 
   it('sends the creation email, and says so when it fails', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await card(page).getByRole('button', { name: 'Send Creation Email' }).click();
     await page.getByText('Creation email sent').waitFor();
@@ -268,7 +267,7 @@ describe('add-on accounts', () => {
     const addOn = await newAddOn(first);
     const templates = (await api<TFullAccountsPage>('/accounts?limit=1000&classIds=1,2,3,4', adminToken)).items.filter((a) => a.isTemplate);
     expect(templates.length).toBeGreaterThan(0);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, addOn.id);
 
     expect(await selectText(card(page), 'MMA class')).toBe('Add-on Account');
@@ -305,7 +304,7 @@ describe('who may do what', () => {
   it('offers Customer Production only to the CustomerProductionAccess group', async () => {
     const account = await newAccount();
     const options = async (user: string) => {
-      const { page } = await newPage();
+      const { page } = await openPage();
       await openAccount(page, account.id, user);
       await field(page, 'MMA class').click();
       await openDropdown(page).locator('.ant-select-item-option').first().waitFor();
@@ -323,7 +322,7 @@ describe('who may do what', () => {
 
   it('shows a viewer the properties read-only, without buttons', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id, 'viewer');
     expect(await field(page, 'Display name').inputValue()).toBe(account.name);
     for (const label of ['Display name', 'URL name', 'Contact email', 'MMA class', 'Billing amount']) {

@@ -7,11 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TAccountListItem, TAccountListRow, TAccountsInfo, TFullAccountsPage, TListAccountsResponse, TLauncherLogin, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, pagesPerTest, expectAccessible, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, pagesPerTest, expectAccessible, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const listApi = (query: string, token = adminToken) => api<TFullAccountsPage>(`/accounts?${query}`, token);
 
@@ -31,7 +30,7 @@ const row = (page: Page, name: string) => page.locator('.ant-table-tbody .ant-ta
 
 describe('accounts list as admin', () => {
   it('opens on the default classes (no On Premise, no Add-on), sorted by name, 20 per page, with the total', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin');
     const expected = await listApi('classIds=1,2,3,4,5&limit=20');
     await expectRows(page, expected.items);
@@ -41,7 +40,7 @@ describe('accounts list as admin', () => {
   });
 
   it('searches after a 500 ms pause, keeps the search in the URL, and ranks by relevance', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin');
     await rowNames(page);
     await page.getByLabel('Search', { exact: true }).fill('alpine ski');
@@ -55,7 +54,7 @@ describe('accounts list as admin', () => {
   });
 
   it('filters by class, SaaS image, and machine status include and exclude; the URL keeps them', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/account/list?classIds=6');
     const onPremise = await listApi('classIds=6');
     await expectRows(page, onPremise.items);
@@ -91,7 +90,7 @@ describe('accounts list as admin', () => {
   });
 
   it('sorts on the server by a clicked column, both ways, and pages', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin');
     await rowNames(page);
     await page.locator('.ant-table-thead th', { hasText: 'Created' }).click();
@@ -120,7 +119,7 @@ describe('accounts list as admin', () => {
       }
     }
     expect(logins.length).toBeGreaterThan(0);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/list?classIds=1`);
     await row(page, account!.name).getByRole('button', { name: 'View Logins' }).click();
     const dialog = page.getByRole('dialog', { name: 'Launcher Logins' });
@@ -129,7 +128,7 @@ describe('accounts list as admin', () => {
   });
 
   it('shows Customer Production accounts with their actions', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/account/list?classIds=5');
     const cp = await listApi('classIds=5');
     await expectRows(page, cp.items);
@@ -141,7 +140,7 @@ describe('accounts list as operator', () => {
   it('deletes an account after the confirmation; the list, audit and tasks follow', async () => {
     const operatorToken = await apiToken('operator');
     const victim = (await listApi('classIds=2&search=staging', operatorToken)).items[0] ?? (await listApi('classIds=2', operatorToken)).items[0]!;
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'operator', 'operator', `/account/list?classIds=2&search=${encodeURIComponent(victim.urlFriendlyName)}`);
     await row(page, victim.name).getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog');
@@ -156,7 +155,7 @@ describe('accounts list as operator', () => {
 
   it('cancelling the confirmation keeps the account', async () => {
     const [account] = (await listApi('classIds=3&limit=1')).items;
-    const { page } = await newPage();
+    const { page } = await openPage();
     const deletes: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'DELETE' && req.url().includes('/api/v1/accounts/')) deletes.push(req.url());
@@ -176,7 +175,7 @@ describe('accounts list as operator', () => {
   });
 
   it('lists Customer Production as plain names with their class only; the footer counts them; their page is not found', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     // What the server answered the page (other spec files change accounts meanwhile).
     const listed = page.waitForResponse((r) => /\/api\/v1\/accounts\?/.test(r.url()) && r.request().method() === 'GET' && r.ok());
     const counted = page.waitForResponse((r) => r.url().includes('/api/v1/accounts/info') && r.ok());
@@ -219,7 +218,7 @@ describe('accounts list as operator', () => {
 
 describe('accounts list as viewer', () => {
   it('has no Create New and no row actions; the server refuses a delete anyway', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'viewer');
     await rowNames(page);
     expect(await page.getByRole('link', { name: 'Create New' }).count()).toBe(0);

@@ -14,7 +14,6 @@ import {
   adminToken,
   api,
   apiToken,
-  browser,
   chooseOption,
   createAccount,
   localDateTime,
@@ -30,8 +29,7 @@ import {
 let deleted: { id: number; name: string };
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 beforeAll(async () => {
   // Sign-ins (hidden unless asked for: enough for two pages of them), and one deletion with params and changes.
   for (let i = 0; i < 22; i++) await apiToken('viewer');
@@ -51,7 +49,7 @@ async function loadedTimeline(page: Page): Promise<string> {
 
 describe('activity log', () => {
   it('shows 10 activities, then 10 more on scrolling to the bottom, newest first', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/activity');
     await expect.poll(() => items(page).count()).toBe(10);
     const newest = await api<TUserActivity[]>('/user-activities?limit=1', adminToken);
@@ -61,7 +59,7 @@ describe('activity log', () => {
   });
 
   it('filters by account and action, and shows Params and Changes of the chosen activity', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     const history = await api<TUserActivity[]>(`/user-activities?accountId=${deleted.id}`, adminToken);
     expect(history[0]!.action).toBe('DeleteAccount');
     await signIn(page, 'operator', 'operator', `/activity?accountId=${deleted.id}`);
@@ -87,7 +85,7 @@ describe('activity log', () => {
   });
 
   it('sorts Oldest first on request and refreshes with the success toast', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/activity');
     await expect.poll(() => items(page).count()).toBe(10);
     await page.getByText('Oldest', { exact: true }).click();
@@ -99,7 +97,7 @@ describe('activity log', () => {
   });
 
   it('shows the error toast when loading fails', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.route('**/api/v1/user-activities**', (route) =>
       route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503 }) }),
     );
@@ -110,7 +108,7 @@ describe('activity log', () => {
   it('offers Customer Production accounts in the account filter only to the group', async () => {
     const cp = (await api<TAccountLookup[]>('/lookup/accounts', adminToken)).find((a) => a.classId === 5)!;
     for (const [user, visible] of [['admin', true], ['operator', false]] as const) {
-      const { page } = await newPage();
+      const { page } = await openPage();
       // The filter's options are one lookup of the accounts the user may see.
       const lookup = page.waitForResponse((res) => res.request().method() === 'GET' && res.url().endsWith('/api/v1/lookup/accounts'));
       await signIn(page, user, user, '/activity');
@@ -135,7 +133,7 @@ describe('activity log', () => {
 describe('activity log: deep links, user and time filters, sign-ins, links (issue 24 point 6)', () => {
   it('opens a deep link at its activity at once: selected at the top of the timeline, its details shown, newer ones on request', async () => {
     const [target] = await api<TUserActivity[]>('/user-activities?startIndex=35&limit=1', adminToken);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/activity?activityId=${target!.id}`);
     const detail = details(page);
     await detail.locator('.ant-card-head-title', { hasText: target!.action }).waitFor();
@@ -161,7 +159,7 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     const expected = await api<TUserActivity[]>(`/user-activities?user=${user}&from=${from}&to=${to}&limit=40`, adminToken);
     expect(expected.length).toBeGreaterThanOrEqual(10);
 
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/activity');
     // Searched: the users' list grows with every spec that signs someone in, past what the list draws at once.
     await chooseOption(page, page.getByLabel('User', { exact: true }), user, { exact: true, search: true });
@@ -194,7 +192,7 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
   });
 
   it('hides sign-ins and sign-outs until the switch asks for them, kept in the URL', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/activity?user=viewer');
     expect(await loadedTimeline(page)).not.toMatch(/\bLog(in|out)/);
     const toggle = page.getByRole('switch', { name: 'Show sign-ins and sign-outs' });
@@ -214,7 +212,7 @@ describe('activity log: deep links, user and time filters, sign-ins, links (issu
     await api(`/machines/${machine!.id}/reset-failure-state`, adminToken, { method: 'POST' });
     const [activity] = await api<TUserActivity[]>('/user-activities?action=ResetFailureState&limit=1', adminToken);
     expect(activity!.metadata.params.machineId).toBe(machine!.id);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/activity?activityId=${activity!.id}`);
     const link = details(page).getByRole('link', { name: machine!.name, exact: true }).first();
     await link.click();
@@ -239,7 +237,7 @@ describe('activity log: names for people (issue 24 point 8)', () => {
     expect(activity!.metadata.changes).toContainEqual(expect.objectContaining({ propertyName: 'launcherVersion', newValue: launcherVersion }));
 
     // In Paris: the times say UTC+1 (or UTC+2 in summer), whatever this machine's zone.
-    const { page } = await newPage({ timezoneId: 'Europe/Paris' });
+    const { page } = await openPage({ timezoneId: 'Europe/Paris' });
     await signIn(page, 'admin', 'admin', `/activity?activityId=${activity!.id}`);
     const detail = details(page);
     const row = detail.locator('.ant-table-row', { hasText: 'Launcher version' }).filter({ hasNotText: 'mode' });

@@ -8,11 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLASS_CUSTOMER_PRODUCTION, type TMachinesPage, type TOperation } from '@fleet/contracts';
-import { adminToken, api, browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { LONG, newMachine, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** Demo machines in ANOMALY mode (operation mode 2) that the operator sees and that run normally otherwise: any operation on them waits for approval. */
 async function anomalyMachines(count: number) {

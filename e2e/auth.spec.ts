@@ -3,15 +3,14 @@
  * against the real server.
  */
 import { describe, expect, it } from 'vitest';
-import { api, apiToken, browser, pagesPerTest, signInWithForm, useBrowser } from './browser.js';
+import { api, apiToken, pagesPerTest, signInWithForm, useBrowser } from './browser.js';
 
 useBrowser();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('login and guards', () => {
   it('sends an unauthenticated user to /login with a redirect, and back there after signing in', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.goto('/#/activity?action=Login');
     await page.waitForURL(/#\/login\?redirect=/);
     expect(decodeURIComponent(new URL(page.url()).hash)).toContain('redirect=/activity?action=Login');
@@ -23,7 +22,7 @@ describe('login and guards', () => {
   });
 
   it('shows the server error for a wrong password and stays on /login', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.goto('/#/login');
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill('wrong-password');
@@ -33,7 +32,7 @@ describe('login and guards', () => {
   });
 
   it('validates the form before calling the server', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.goto('/#/login');
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByText('Username is required').waitFor();
@@ -41,7 +40,7 @@ describe('login and guards', () => {
   });
 
   it('sends a signed-in user opening /login to the accounts list', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     await page.goto('/#/login');
@@ -49,7 +48,7 @@ describe('login and guards', () => {
   });
 
   it('sends a user without write away from /account/new and /updater, and hides them from the sidebar', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'viewer');
     await page.goto('/#/updater');
     await page.waitForURL(/#\/account\/list/);
@@ -61,7 +60,7 @@ describe('login and guards', () => {
   });
 
   it('lets a writer open /updater', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'operator', 'operator', '/updater');
     await page.waitForURL(/#\/updater/);
     await page.getByRole('radiogroup', { name: 'Updater mode' }).or(page.getByLabel('Updater mode')).first().waitFor();
@@ -69,7 +68,7 @@ describe('login and guards', () => {
   });
 
   it('logs out with the error when the stored token was revoked', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'viewer');
     await page.waitForURL(/#\/account\/list/);
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
@@ -84,7 +83,7 @@ describe('login and guards', () => {
   });
 
   it('treats an expired stored token as signed out', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.goto('/#/login');
     const header = Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url');
     const payload = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 60, name: 'x' })).toString('base64url');
@@ -94,7 +93,7 @@ describe('login and guards', () => {
   });
 
   it('Log Out revokes the token and reloads to the login page', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'operator');
     const token = await page.evaluate(() => localStorage.getItem('fleet.token'));
     await page.getByRole('button', { name: /Oscar Operator/ }).click();
@@ -112,7 +111,7 @@ describe('login and guards', () => {
 
 describe('Account Settings', () => {
   it('shows the user with roles, permissions and groups', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'admin');
     await page.getByRole('button', { name: /Ada Admin/ }).click();
     await page.getByText('Account Settings').click();
@@ -125,7 +124,7 @@ describe('Account Settings', () => {
     await row('Groups').getByText('CustomerProductionAccess').waitFor();
 
     // An operator's role, named from the permission write without the group.
-    const operator = await newPage();
+    const operator = await openPage();
     await signInWithForm(operator.page, 'operator', 'operator', '/account-settings');
     const roles = operator.page.locator('.ant-layout-content tr').filter({ has: operator.page.locator('th', { hasText: 'Roles' }) });
     await roles.getByText('operator', { exact: true }).waitFor();
@@ -133,7 +132,7 @@ describe('Account Settings', () => {
   });
 
   it('changes the password: the old one stops working, the new one works', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signInWithForm(page, 'pat', 'pat-password-1', '/account-settings');
     await page.waitForURL(/#\/account-settings/);
     await page.getByLabel('Current password').fill('wrong-one');

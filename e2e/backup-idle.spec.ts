@@ -13,11 +13,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, chooseOption, createAccount, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
+import { adminToken, api, pagesPerTest, chooseOption, createAccount, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const IDLE: TIdleScheduleEntry[] = [
   { stopAt: '2027-03-01T18:00:00.000Z', resumeAfter: 2 },
@@ -77,7 +76,7 @@ describe('Backup Settings card', () => {
   // Two page loads and a reload: allow for a busy machine.
   it('pushes edited times and retention, which show after a reload, and ignores a duplicate time', { timeout: 120_000 }, async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     expect(await backupTimes(page)).toEqual(['02:00', '14:30']);
 
@@ -121,7 +120,7 @@ describe('Backup Settings card', () => {
 
   it("lists the server's errors with their attempted values for 10 seconds", async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     // Values the console's fields cannot produce, put into the real request.
     await page.route('**/api/v1/accounts/*/backup-settings', (route) =>
@@ -143,7 +142,7 @@ describe('Backup Settings card', () => {
 
   it('shows a conflict when the section was pushed in between, and Reload loads the pushed values', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await api<TBackupSettings>(`/accounts/${account.id}/backup-settings`, adminToken, {
       method: 'PUT',
@@ -172,7 +171,7 @@ describe('Idle Schedule card', () => {
   // Two page loads and a reload: allow for a busy machine.
   it('adds a New Idle Time, edits entries, pushes them, and shows them after a reload', { timeout: 120_000 }, async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     // Resume at is shown in UTC and says so (issue 24 point 8); Stop at is a picker under 'Stop at (UTC)'.
     const resumeAt = (e: TIdleScheduleEntry) => `${utcDateTime(new Date(Date.parse(e.stopAt) + e.resumeAfter * 3_600_000).toISOString())} UTC`;
@@ -207,7 +206,7 @@ describe('Idle Schedule card', () => {
 
   it('Revert Changes restores the list as loaded', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     const revert = idleCard(page).getByRole('button', { name: 'Revert Changes' });
     await expect.poll(() => idleRows(page).count()).toBe(2);
@@ -230,7 +229,7 @@ describe('Idle Schedule card', () => {
 
   it("lists the server's errors with their attempted values", async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await page.route('**/api/v1/accounts/*/idle-schedule', (route) => {
       const body = route.request().postDataJSON() as { idleSchedules: TIdleScheduleEntry[] };
@@ -246,7 +245,7 @@ describe('Idle Schedule card', () => {
 
   it('shows a conflict when the schedule was pushed in between, and Reload loads it', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     await expect.poll(() => idleRows(page).count()).toBe(2);
     const pushed = [{ stopAt: '2027-06-01T08:00:00.000Z', resumeAfter: 5 }];
@@ -270,7 +269,7 @@ describe('Idle Schedule card', () => {
 describe('without write permission, and for add-on accounts', () => {
   it('shows both cards read-only with no buttons to a viewer', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id, 'viewer');
     expect(await backupTimes(page)).toEqual(['02:00', '14:30']);
     await expect.poll(() => idleRows(page).count()).toBe(2);
@@ -286,7 +285,7 @@ describe('without write permission, and for add-on accounts', () => {
   it('has no backup or idle cards for an add-on account', async () => {
     const [addOn] = (await api<TListAccountsResponse>('/accounts?classIds=200&limit=1', adminToken)).items;
     expect(addOn).toMatchObject({ classId: 200 });
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${addOn!.id}`);
     await page.getByRole('heading', { name: addOn!.name }).waitFor();
     await page.getByText('An add-on account has no machines').waitFor();

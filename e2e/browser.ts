@@ -93,12 +93,12 @@ export async function newPage(
 }
 
 /**
- * A page opener for the tests of a spec file (call it at the top level): each call lends a page of the browser
- * `getBrowser` answers (asked at each call, once `beforeAll` has launched it): one kept from an earlier test of the
- * file with the same options (`kept-pages.ts`: reset to what a new page offers, for about half the CPU), else a fresh
- * context's. After each test its pages are kept, or closed when it failed or did what a reset cannot undo.
+ * A page opener for the tests of a spec file (call it at the top level): each call lends a page of the file's
+ * {@link browser}: one kept from an earlier test of the file with the same options (`kept-pages.ts`: reset to what a
+ * new page offers, for about half the CPU), else a fresh context's. After each test its pages are kept, or closed when
+ * it failed or did what a reset cannot undo.
  */
-export function pagesPerTest(getBrowser: () => Browser): (opts?: Parameters<typeof newPage>[1]) => Promise<{ context: BrowserContext; page: Page }> {
+export function pagesPerTest(): (opts?: Parameters<typeof newPage>[1]) => Promise<{ context: BrowserContext; page: Page }> {
   const pages = keptPages(baseUrl);
   afterEach(async ({ task }) => {
     await pages.settle(task.result?.state !== 'fail');
@@ -108,7 +108,7 @@ export function pagesPerTest(getBrowser: () => Browser): (opts?: Parameters<type
     const key = JSON.stringify(opts);
     const kept = pages.take(key);
     if (kept) return kept;
-    const opened = await newPage(getBrowser(), opts);
+    const opened = await newPage(browser, opts);
     pages.lend(key, opened);
     return opened;
   };

@@ -10,14 +10,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TComponentConfigDefinition, TDeployerConfigDefinition, TListComponentConfigDefinitionsResponse } from '@fleet/contracts';
-import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 let viewerToken: string;
 useBrowserAndAdmin();
 beforeAll(async () => {
   viewerToken = await apiToken('viewer');
 });
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';
 const unique = () => `k${Date.now()}${Math.floor(Math.random() * 1000)}`;

@@ -6,18 +6,17 @@
  * classes changes.
  */
 import { describe, expect, it } from 'vitest';
-import { api, apiToken, browser, pagesPerTest, signIn, useBrowser } from './browser.js';
+import { api, apiToken, pagesPerTest, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
 
 useBrowser();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('fleet counts', () => {
   it("opens the Machines viewer from the 'Needs admin' chip with a total equal to the chip", async () => {
     const stats = await api<TMachineStats>('/machines/stats', await apiToken('admin'));
     expect(stats.needsAdmin, 'the demo fleet has machines needing an admin').toBeGreaterThan(0);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin');
     const chip = page.getByRole('region', { name: 'Fleet counters' }).getByRole('link', { name: /^Needs admin: \d+/ });
     await chip.waitFor();
@@ -42,7 +41,7 @@ describe('fleet counts', () => {
   });
 
   it('names the classes on standby in the banner, which collapses for the session until the set changes', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'viewer');
     const banner = page.getByRole('link', { name: /^MMA on standby: .*Internal Testing.* — open MMA$/ });
     await banner.waitFor();

@@ -10,14 +10,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TCloudImage, TIrmnVersion, TSaasImage } from '@fleet/contracts';
 import { LONG } from './accessibility-fixtures.js';
-import { adminToken, api, apiToken, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, settled, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, chooseOption, expectAccessible, pagesPerTest, settled, signIn, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 let viewerToken: string;
 useBrowserAndAdmin();
 beforeAll(async () => {
   viewerToken = await apiToken('viewer');
 });
-const open = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';
 const row = (page: Page, text: string) => page.locator(ROWS).filter({ hasText: text });
@@ -55,7 +55,7 @@ async function status(path: string, token: string, init: RequestInit = {}): Prom
 
 describe('IRMN Versions', () => {
   it('admin creates, edits (one default at a time) and deletes a version; a version in use is refused with its users', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/lists/irmn-versions');
     await row(page, '8.1').first().waitFor();
     // Unique per attempt: a retried test finds the first attempt's version.
@@ -101,7 +101,7 @@ describe('IRMN Versions', () => {
   });
 
   it('viewer sees the versions without write buttons, and the server refuses the changes', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'viewer', 'viewer', '/lists/irmn-versions');
     await row(page, '8.1').first().waitFor();
     expect(await page.getByRole('button', { name: 'Create New' }).count()).toBe(0);
@@ -114,7 +114,7 @@ describe('IRMN Versions', () => {
 
 describe('SaaS Images', () => {
   it('searches (debounced, case-insensitive) and filters by region, keeping both in the URL', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'viewer', 'viewer', '/lists/saas-images');
     await row(page, TEST_IMAGE).waitFor();
     await page.getByLabel('Search images').fill('UBUNTU');
@@ -128,7 +128,7 @@ describe('SaaS Images', () => {
   });
 
   it("admin creates an image with the defaults (which the accounts list's image filter then offers), edits it, duplicates it and deletes the copy; an image in use is refused", async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     // The accounts list's image filter reads the same catalogue: it is cached before the change.
     await signIn(page, 'admin', 'admin', '/');
     await page.getByRole('combobox', { name: 'SaaS image' }).waitFor();
@@ -195,7 +195,7 @@ describe('SaaS Images', () => {
   });
 
   it('shows the jump-start config with the deployer version picker of a jump-start image', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/lists/saas-images');
     await page.getByRole('button', { name: 'Edit js-8.1.3-campus-use1', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Create or Edit SaaS Image' });
@@ -206,7 +206,7 @@ describe('SaaS Images', () => {
   });
 
   it('viewer sees the images without write buttons, and the server refuses the changes', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'viewer', 'viewer', '/lists/saas-images');
     await row(page, TEST_IMAGE).waitFor();
     expect(await page.getByRole('button', { name: 'Create New' }).count()).toBe(0);
@@ -219,7 +219,7 @@ describe('SaaS Images', () => {
 
 describe('Cloud Images', () => {
   it('admin searches the cloud images and deletes one no SaaS image uses; one in use is refused', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/lists/cloud-images');
     await row(page, 'irmn-8.1.3-win2022-usw2').waitFor();
     await page.getByLabel('Search cloud images').fill('CAA-AGENT');
@@ -240,7 +240,7 @@ describe('Cloud Images', () => {
   });
 
   it('viewer sees the cloud images without delete buttons, and the server refuses a delete', async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'viewer', 'viewer', '/lists/cloud-images');
     await row(page, 'irmn-8.1.3-win2022-usw2').waitFor();
     expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
@@ -250,7 +250,7 @@ describe('Cloud Images', () => {
 
 describe('Instance Types', () => {
   it.each(['admin', 'viewer'])('shows the machine and Redis instance types read-only to %s', async (user) => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, user, user, '/lists/instance-types');
     const machines = page.locator('.ant-card').filter({ has: page.getByText('Instance types', { exact: true }) }).last();
     await machines.locator(ROWS).filter({ hasText: 't2.medium' }).waitFor();
@@ -263,7 +263,7 @@ describe('Instance Types', () => {
 describe('accessibility', () => {
   // Six axe runs, seconds of CPU each on a loaded runner: as long as the accessibility specs' tests (60 s timed out once).
   it('each screen and its dialogs have no serious or critical axe violation', { timeout: LONG }, async () => {
-    const { page } = await open();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/lists/irmn-versions');
     await row(page, '8.1').first().waitFor();
     await expectAccessible(page, 'IRMN Versions');

@@ -17,12 +17,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TInstanceSettings, TListAccountsResponse, TSaasImage } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
 
-/** A fresh page; its context is closed after the test whatever its outcome. */
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const DEPLOYER_WARNING =
   'Choosing a deployer version different from the default version of the MMA class may result in machine(s) having inconsistent state';

@@ -10,11 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ACCOUNT_CLASSES, type TIssuesPage } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, localDateTime, shownZone, lookupMachines, pagesPerTest, selectText, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, chooseOption, localDateTime, shownZone, lookupMachines, pagesPerTest, selectText, signIn, useBrowserAndAdmin } from './browser.js';
 import { fillTimeRange, hashParams, recordAnswers, wholeMinute } from './viewer-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 const rows = (page: Page) => page.locator('.issues-table .ant-table-tbody tr.ant-table-row');
 
 describe('Issue viewer: filters and sorts', () => {

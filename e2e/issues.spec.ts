@@ -12,7 +12,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TIssue, TIssueLogsPage, TIssuesPage, TIssueTagSuggestions, TFullAccountsPage, TListMachinesResponse } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, createAccount, lookupMachines, NO_SOFTWARE, openDropdown, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, createAccount, lookupMachines, NO_SOFTWARE, openDropdown, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { PROBE_FAILING_ACCOUNT } from './global-setup.js';
 
 let operatorToken: string;
@@ -20,7 +20,7 @@ useBrowserAndAdmin();
 beforeAll(async () => {
   operatorToken = await apiToken('operator');
 });
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const issuesPage = (token: string, query: string) => api<TIssuesPage>(`/issues?${query}`, token);
 const rows = (page: Page) => page.locator('.issues-table .ant-table-tbody tr.ant-table-row');

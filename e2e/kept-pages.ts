@@ -71,7 +71,7 @@ const KEPT_PATH = '/api/v1/health';
  * page unfit to keep. (`page.clock` is wrapped as a whole.)
  */
 const PAGE_DIRTYING = ['addInitScript', 'exposeFunction', 'exposeBinding', 'emulateMedia', 'setViewportSize', 'setExtraHTTPHeaders'] as const;
-const CONTEXT_DIRTYING = ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setOffline', 'grantPermissions', 'setGeolocation', 'addCookies'] as const;
+const CONTEXT_DIRTYING = ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'setOffline', 'grantPermissions', 'setGeolocation'] as const;
 
 /** Wraps the methods of `target` named in `names` so that a call marks `lent` dirty first. */
 function wrapDirtying(target: object, names: readonly string[], lent: Lent): void {

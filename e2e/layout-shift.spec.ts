@@ -16,13 +16,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TListMachinesResponse } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 /** The budget (issue 26): CLS at most 0.05 on every main screen. */
 const MAX_CLS = 0.05;
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 type Shift = { value: number; time: number; sources: string[] };
 

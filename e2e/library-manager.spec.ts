@@ -8,10 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TCloudLibraryFile, TListLibraryFilesResponse } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const FILE = 'Core_Dev_8.2.2.zip';
 const cloudNames = async () => (await api<TCloudLibraryFile[]>('/library/cloud-files', adminToken)).map((f) => f.name);

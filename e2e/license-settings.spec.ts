@@ -25,13 +25,12 @@ import type {
   TLicenseFile,
   TFullAccountsPage,
 } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, signIn, chooseOption, createAccount, localDateTime, openDropdown, selectText, useBrowserAndAdmin } from './browser.js';
 
 const root = new URL('..', import.meta.url).pathname;
 let workDir: string;
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'fleet-license-e2e-'));
 });
@@ -95,7 +94,7 @@ async function answer(page: Page, text: string, reply: 'Yes' | 'No') {
 describe('license settings as admin', () => {
   it('edits the license, pushes, and shows the values after a reload; AllInOne forces one site', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     const c = card(page);
 
@@ -164,7 +163,7 @@ describe('license settings as admin', () => {
 
   it('validates on blur: credits 1 to 1000, sites at least 1, counts at least 0, and pushes nothing while wrong', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     const pushes = pushesOf(page, account.id);
     await openAccount(page, account.id);
     await chooseOption(page, field(page, 'Server instance policy'), 'Instance per site master (IPSM)');
@@ -197,7 +196,7 @@ describe('license settings as admin', () => {
 
   it('asks before pushing t2.medium: No aborts, Yes pushes', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     const pushes = pushesOf(page, account.id);
     await openAccount(page, account.id);
     await chooseOption(page, field(page, 'Cloud instance type'), 't2.medium');
@@ -217,7 +216,7 @@ describe('license settings as admin', () => {
 
   it("asks before pushing an add-on's license (it updates the parent's), after the t2.medium question", async () => {
     const addOn = await newAddOn();
-    const { page } = await newPage();
+    const { page } = await openPage();
     const pushes = pushesOf(page, addOn.id);
     await openAccount(page, addOn.id);
     expect(await field(page, 'Add-on Site Name').inputValue()).toBe('Annex');
@@ -262,8 +261,8 @@ describe('license settings as admin', () => {
 
   it('answers a stale push from a second page with the conflict notice; Reload shows the current values', async () => {
     const account = await newAccount();
-    const first = await newPage();
-    const second = await newPage();
+    const first = await openPage();
+    const second = await openPage();
     await openAccount(first.page, account.id);
     await openAccount(second.page, account.id, 'operator');
 
@@ -285,7 +284,7 @@ describe('license settings as admin', () => {
 
   it("downloads '{urlFriendlyName} license.dat', which verifies with the server's public key", async () => {
     const account = await newAccount({ licenseConfig: { cloudCredits: 321 } });
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id);
     const [download] = await Promise.all([page.waitForEvent('download'), card(page).getByRole('button', { name: 'Download License' }).click()]);
     expect(download.suggestedFilename()).toBe(`${account.urlFriendlyName} license.dat`);
@@ -330,7 +329,7 @@ describe('license settings as admin', () => {
       }
     }
     expect(found).toBeDefined();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, found!.id);
     await card(page).getByRole('button', { name: 'Show Logins' }).click();
     const dialog = page.getByRole('dialog', { name: 'Launcher Logins' });
@@ -344,7 +343,7 @@ describe('license settings as admin', () => {
 describe('license settings as viewer', () => {
   it('shows the license read-only: no push, no logins, but the license can be downloaded', async () => {
     const account = await newAccount();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, account.id, 'viewer');
     for (const label of ['Maximum Credits', 'Server instance policy', 'Cloud instance type', 'Features', 'Expiration date']) {
       expect(await field(page, label).isDisabled()).toBe(true);

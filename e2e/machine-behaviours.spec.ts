@@ -13,12 +13,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { COMPONENT_LABELS, TASK_HUB_PATH, type TBranch, type TConfigComponent, type TListMachinesResponse, type TMachine, type TOperationListResponse, type TSiteServerStatus, type TVersionState } from '@fleet/contracts';
-import { adminToken, api, browser, dropdownsClosed, openDropdown, pagesPerTest, selectText, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, dropdownsClosed, openDropdown, pagesPerTest, selectText, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /**
  * A settled demo machine (running, no unfinished task, Experimental or Internal

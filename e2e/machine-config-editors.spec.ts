@@ -22,13 +22,12 @@ import type {
   TListMachinesResponse,
   TMachine,
 } from '@fleet/contracts';
-import { api, openDropdown, dropdownsClosed, adminToken, browser, pagesPerTest, useBrowserAndAdmin } from './browser.js';
+import { api, openDropdown, dropdownsClosed, adminToken, pagesPerTest, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row } from './machine-panel.js';
 import { closeLists, LIVE_TIMEOUT, LONG, newMachine, openAccount } from './machine-dialogs-fixtures.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** Reloads the page (slow on a busy machine) and waits for the machine's row. */
 async function reload(page: Page, machine: TMachine) {
@@ -83,7 +82,7 @@ describe('Component Configs editor', () => {
     };
     await api(`/machines/${machine.id}/component-config`, adminToken, { method: 'PUT', body: JSON.stringify({ componentConfig: start }) });
 
-    const { page } = await newPage();
+    const { page } = await openPage();
     let definitionCalls = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().endsWith('/api/v1/component-configs')) definitionCalls += 1;
@@ -175,7 +174,7 @@ describe('Deployer Config editor', () => {
   it('applies the same rules to the deployer catalogue; a failed save keeps the dialog open', async () => {
     const machine = await newMachine();
     const created = machine.config.deployerConfig;
-    const { page } = await newPage();
+    const { page } = await openPage();
     let definitionCalls = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().endsWith('/api/v1/deployer-configs')) definitionCalls += 1;
@@ -237,7 +236,7 @@ describe('unmanaged or panicked machine', () => {
   it('warns that the operation will not run immediately before saving; Cancel saves nothing, Continue saves', async () => {
     const machine = await newMachine();
     await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: false }) });
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'Component configs');
     const dialog = editor(page, 'Component Configs', machine);
@@ -272,7 +271,7 @@ describe('unmanaged or panicked machine', () => {
   it('does not warn when the list is behind: a machine managed again since the list was read saves at once', async () => {
     const machine = await newMachine();
     await api(`/accounts/${machine.accountId}/machines/${machine.id}`, adminToken, { method: 'PATCH', body: JSON.stringify({ managed: false }) });
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', machine);
     await expect.poll(() => row(page, machine).getByRole('switch', { name: `Managed for ${machine.name}` }).getAttribute('aria-checked')).toBe('false');
     // Managed again by someone else: this page's list still says unmanaged.
@@ -295,7 +294,7 @@ describe('unmanaged or panicked machine', () => {
     const fits = (m: TMachine) => m.needsAdmin && m.managed && !('smokeTest.suite' in m.config.deployerConfig);
     const machine = machines.find((m) => fits(m) && m.classId === 2) ?? machines.find(fits);
     if (!machine) throw new Error('no machine in panic');
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'Deployer config');
     const dialog = editor(page, 'Deployer Config', machine);

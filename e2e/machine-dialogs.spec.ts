@@ -17,13 +17,12 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Download, Locator, Page } from 'playwright-core';
 import type { TListMachinesResponse, TMachine, TMachineCredential } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, expectAccessible, openDropdown, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, expectAccessible, openDropdown, useBrowserAndAdmin } from './browser.js';
 import { machineNow, openMenu, row, statusOf } from './machine-panel.js';
 import { closeLists, launched, LONG, newMachine, openAccount } from './machine-dialogs-fixtures.js';
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 async function downloaded(download: Download): Promise<string> {
   const path = await download.path();
@@ -37,7 +36,7 @@ describe('Credential dialog', () => {
     const credential = await api<TMachineCredential>(`/machines/${machine.id}/credential`, adminToken);
     expect(credential.sshPrivateKey).toMatch(/^-----BEGIN [A-Z ]*PRIVATE KEY-----\n[\s\S]+\n-----END [A-Z ]*PRIVATE KEY-----\s*$/);
 
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', machine);
     await openMenu(page, machine, 'View credential');
     const dialog = page.getByRole('dialog', { name: `Credential: ${machine.name}` });
@@ -76,7 +75,7 @@ describe('Credential dialog', () => {
     }
     if (!machine) throw new Error('no machine without a credential');
 
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'admin', machine);
     await openMenu(page, machine, 'View credential');
     const dialog = page.getByRole('dialog', { name: `Credential: ${machine.name}` });
@@ -94,7 +93,7 @@ describe('Switch MMA class', () => {
   it('does nothing for the same class; another class asks first, and Cancel keeps the machine where it was', async () => {
     const machine = await newMachine();
     expect(machine.class.name).toBe('Experimental');
-    const { page } = await newPage();
+    const { page } = await openPage();
     let patches = 0;
     page.on('request', (req) => {
       if (req.method() === 'PATCH' && req.url().endsWith(`/machines/${machine.id}`)) patches += 1;
@@ -161,7 +160,7 @@ describe('Row menu', () => {
 
   it('shows titled groups in order, the destructive entries red and last in their group, Terminate last of all', async () => {
     const machine = await newMachine();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', machine);
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     const menu = openMenuList(page);
@@ -206,7 +205,7 @@ describe('Row menu', () => {
       [1440, 900],
       [1280, 720],
     ] as const) {
-      const { page } = await newPage({ width, height });
+      const { page } = await openPage({ width, height });
       await openAccount(page, 'admin', machine);
       const machineRow = row(page, machine);
       const menu = openMenuList(page);
@@ -236,7 +235,7 @@ describe('Row menu', () => {
     // Terminate is disabled while CreateMachine runs: wait for the launch.
     await launched(machine);
     const height = 720;
-    const { page } = await newPage({ width: 1280, height });
+    const { page } = await openPage({ width: 1280, height });
     let terminates = 0;
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().includes(`/machines/${machine.id}/terminate`)) terminates += 1;
@@ -283,7 +282,7 @@ describe('Row menu', () => {
 describe('without write permission', () => {
   it('offers a viewer only View operations, and the server refuses the dialogs calls (403)', async () => {
     const machine = await newMachine();
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'viewer', machine);
     // The row menu offers a viewer View operations only (spec 2 §2.3), and no Start / Stop.
     await page.getByRole('button', { name: `Actions for ${machine.name}` }).click();

@@ -21,7 +21,7 @@ import type {
   TTask,
   TTaskListResponse,
 } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 /** Longest wait for a simulated cloud transition to show on the screen. */
 const LIVE_TIMEOUT = 30_000;
@@ -29,8 +29,7 @@ const LIVE_TIMEOUT = 30_000;
 const usedAccounts = new Set<number>();
 
 useBrowserAndAdmin();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const machinesOf = async (accountId: number) => (await api<TListMachinesResponse>(`/accounts/${accountId}/machines?limit=100`, adminToken)).items;
 const idle = (m: TMachine) => !m.tasks.some((t) => t.status === 'New' || t.status === 'Running');
@@ -70,7 +69,7 @@ const rowText = async (page: Page, machine: { id: number }) => (await row(page, 
 describe('machine lifecycle, live', () => {
   it('asks before stopping (Cancel and Escape make no call), stops after OK and follows the task without a reload, then starts it again', async () => {
     const { account, machine } = await pick(running);
-    const { page } = await newPage();
+    const { page } = await openPage();
     const hub = await openAccount(page, 'admin', account.id);
     expect(hub.isClosed()).toBe(false);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
@@ -136,7 +135,7 @@ describe('machine lifecycle, live', () => {
 
   it('without the push channel, polls every 2 s while a task is unfinished, and stops polling once none is', async () => {
     const { account, machine } = await pick(running);
-    const { page } = await newPage();
+    const { page } = await openPage();
     // The page's own clock: it runs as the real one, and the test stops it to count the polls by it.
     await page.clock.install();
     await page.route('**/taskHub/**', (route) => route.abort());
@@ -200,7 +199,7 @@ describe('machine lifecycle, live', () => {
 
   it('terminates after the confirmation, then creates the machine again', async () => {
     const { account, machine } = await pick(running, { policy: 'AllInOne', classIds: '1' });
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', account.id);
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     await page.getByRole('menuitem', { name: /Terminate/ }).click();
@@ -228,7 +227,7 @@ describe('machine lifecycle, live', () => {
 
   it('cancels a New task from the drawer; a running one cannot be cancelled', { timeout: 150_000 }, async () => {
     const { account, machine } = await pick(running);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'admin', account.id);
     // Six tasks at once: the first runs while the others wait as New. The one
     // cancelled is the fifth, so that it is still New when the drawer shows it
@@ -259,7 +258,7 @@ describe('machine lifecycle, live', () => {
 describe('machine switches', () => {
   it('updates a switch: Machine has been updated, and the server has it', async () => {
     const { account, machine } = await pick((m) => !m.manualMaintenance);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', account.id);
     const toggle = page.getByRole('switch', { name: `Maintenance for ${machine.name}` });
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
@@ -275,7 +274,7 @@ describe('machine switches', () => {
 
   it('reverts a switch whose update fails, with Error occurred updating machine', async () => {
     const { account, machine } = await pick((m) => !m.turbo);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await page.route('**/api/v1/accounts/*/machines/*', (route) =>
       route.request().method() === 'PATCH'
         ? route.fulfill({
@@ -297,7 +296,7 @@ describe('machine switches', () => {
 describe('machine dialogs', () => {
   it('resets the failure state of a panicking machine', async () => {
     const { account, machine } = await pick((m) => m.needsAdmin, { classIds: '1,3,4' });
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'admin', account.id);
     const r = row(page, machine);
     expect(await r.getAttribute('class')).toContain('machine-row-error');
@@ -311,7 +310,7 @@ describe('machine dialogs', () => {
 
   it('changes the instance type: Submit waits for a change, a smaller disk warns', async () => {
     const { account, machine } = await pick((m) => running(m) && (m.cloudInstanceType?.storageSize ?? 0) > 50);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'admin', account.id);
     await row(page, machine).getByRole('button', { name: `Actions for ${machine.name}` }).click();
     await page.getByRole('menuitem', { name: 'Change instance type' }).click();
@@ -336,7 +335,7 @@ describe('machine dialogs', () => {
     // An unmanaged machine: the agent delivers a managed running machine's messages at its next pass, so
     // the message would leave the pending list while the test reads it.
     const { account, machine } = await pick((m) => !m.managed);
-    const { page } = await newPage();
+    const { page } = await openPage();
     await openAccount(page, 'operator', account.id);
     const notify = page.getByRole('button', { name: 'Notification' });
     expect(await notify.isDisabled()).toBe(true);

@@ -18,11 +18,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLASS_EXPERIMENTAL, type TMmaAgentsResponse, type TMmaClass } from '@fleet/contracts';
-import { adminToken, api, baseUrl, browser, chooseOption, expectAccessible, pagesPerTest, signIn, updateMmaClass, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, baseUrl, chooseOption, expectAccessible, pagesPerTest, signIn, updateMmaClass, useBrowserAndAdmin } from './browser.js';
 import { finished, LONG, newMachine, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 const toast = (page: Page, text: string) => page.locator('.ant-message-notice').filter({ hasText: text }).first();
 const agentRow = (page: Page, host: string) => page.locator('.mma-agents-table .ant-table-tbody tr[data-row-key]').filter({ hasText: host });
 const classRow = (page: Page, id: number) => page.locator(`.mma-classes-table .ant-table-tbody tr[data-row-key="${id}"]`);

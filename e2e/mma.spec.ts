@@ -27,7 +27,6 @@ import {
   adminToken,
   api,
   apiToken,
-  browser,
   chooseOption,
   createAccount,
   expectAccessible,
@@ -49,7 +48,7 @@ beforeAll(async () => {
   seeded = (await classes()).find((c) => c.id === CLASS_INTERNAL_TESTING)!;
 });
 afterAll(() => api(`/mma/classes/${CLASS_INTERNAL_TESTING}`, adminToken, { method: 'PUT', body: JSON.stringify(mmaClassBody(seeded)) }));
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const classes = () => api<TMmaClass[]>('/mma/classes', adminToken);
 // The classes table's rows (the registered MMAs' table below it has rows keyed by id too).

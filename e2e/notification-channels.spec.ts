@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TNotificationChannel } from '@fleet/contracts';
 import { signatureVerifies, startReceiver, type Receiver } from '../packages/server/test/notification-receiver.js';
-import { adminToken, api, browser, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');
 
 /** The path the channel is edited to point at, where the receiver is told to fail. */

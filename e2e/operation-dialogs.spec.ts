@@ -11,12 +11,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TAccountDetail, TBackupFilesResponse, TIrmnVersion, TSaasImage } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
 import { openMenu } from './machine-panel.js';
 import { finished, LONG, newMachine, openAccount, operationsOf } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('Manual Backup and Restore Backup', () => {
   it('says the account has no backup; forces one in 3 minutes and one now; restores the chosen latest file', async () => {

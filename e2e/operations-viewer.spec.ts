@@ -12,12 +12,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ACCOUNT_CLASSES, type TOperation, type TOperationListResponse, type TOperationLog, type TOperationsPage, type TUserActivity } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, chooseOption, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { openMenu } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationsOf, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('Operations viewer', () => {
   it('opens from a machine in a new tab filtered to it, pages on the server with the page in the URL, and shows Output', async () => {

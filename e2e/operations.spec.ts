@@ -22,13 +22,13 @@ import {
   type TOperationType,
   type TVersionState,
 } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
 import { openMenu, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationNow, operationsOf, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const statusCell = (page: Page, machine: TMachine) => row(page, machine).locator('td').nth(4);
 

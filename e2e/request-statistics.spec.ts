@@ -15,7 +15,6 @@ import {
   adminToken,
   api,
   apiToken,
-  browser,
   chooseOption,
   localDateTime,
   shownZone,
@@ -48,7 +47,7 @@ beforeAll(async () => {
   }
   all = (await api<TRequestStatisticsPage>('/request-statistics?limit=300', adminToken)).items;
 }, LIVE_TIMEOUT + 30_000);
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** The pager's text for the first page as the server counts it for that user ("at least" when capped). */
 async function totalText(bearer: string): Promise<string> {

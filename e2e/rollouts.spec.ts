@@ -54,7 +54,7 @@ import {
   type TUpdaterMachine,
   type TVersionState,
 } from '@fleet/contracts';
-import { adminToken, api, browser, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, updateMmaClass, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, chooseOption, createAccount, expectAccessible, NO_SOFTWARE, pagesPerTest, signIn, updateMmaClass, useBrowserAndAdmin } from './browser.js';
 import { ROLLOUT_FAILING_ACCOUNT, ROLLOUT_PROBE_FAILING_ACCOUNT } from './global-setup.js';
 
 const PREFIX = `rllt${Date.now() % 100_000}`;
@@ -64,7 +64,7 @@ const PREFIX = `rllt${Date.now() % 100_000}`;
  */
 const SETS = { waves: `${PREFIX}w`, halt: `${PREFIX}h`, pause: `${PREFIX}p`, bake: `${PREFIX}b`, freeze: `${PREFIX}f` } as const;
 const accounts: Record<keyof typeof SETS, number[]> = { waves: [], halt: [], pause: [], bake: [], freeze: [] };
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** Longest wait for new machines to be created, and for a wave's deploys (the launcher alone: a few seconds each). */
 const DEPLOY_TIMEOUT = 150_000;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Page } from 'playwright-core';
 import type { TBackupFilesResponse, TListMachinesResponse, TMachine, TOperationListResponse, TTaskListResponse, TUserActivity } from '@fleet/contracts';
-import { adminToken, api, browser, createAccount, NO_SOFTWARE, pagesPerTest, server, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, createAccount, NO_SOFTWARE, pagesPerTest, server, signIn, useBrowserAndAdmin } from './browser.js';
 
 /** Longest wait for a simulated launch, a scheduler pass (10 s) and a simulated operation. */
 const LIVE_TIMEOUT = 90_000;
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.end();
 });
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const operationsOf = async (machineId: number) => (await api<TOperationListResponse>(`/machines/${machineId}/operations?limit=100`, adminToken)).items;
 const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-tbody tr[data-row-key="${machine.id}"]`);

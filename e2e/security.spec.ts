@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TListAccountsResponse } from '@fleet/contracts';
-import { api, apiToken, browser, pagesPerTest, signIn, useBrowser, watchCsp } from './browser.js';
+import { api, apiToken, pagesPerTest, signIn, useBrowser, watchCsp } from './browser.js';
 
 useBrowser();
 
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('Content-Security-Policy', () => {
   for (const user of ['admin', 'viewer']) {

@@ -3,16 +3,15 @@
  * breadcrumb, footer, fleet counters, standby banner, mobile layout.
  */
 import { describe, expect, it } from 'vitest';
-import { browser, pagesPerTest, signIn, useBrowser } from './browser.js';
+import { pagesPerTest, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
 
 useBrowser();
-/** A page per test, kept for the file's next test once it passed (browser.ts). */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 describe('shell', () => {
   it('shows the breadcrumb with Dashboard, the sidebar footer and the entries of the route table', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin');
     await page.waitForURL(/#\/account\/list/);
     const breadcrumb = page.locator('.ant-breadcrumb');
@@ -26,7 +25,7 @@ describe('shell', () => {
   });
 
   it('keeps the sidebar state in a cookie across a reload', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'operator');
     const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
@@ -41,7 +40,7 @@ describe('shell', () => {
   });
 
   it('closes the sidebar in the mobile layout (narrower than 1021 px)', async () => {
-    const { page } = await newPage({ width: 1000, height: 800 });
+    const { page } = await openPage({ width: 1000, height: 800 });
     await signIn(page, 'operator');
     const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
     await toggle.waitFor();
@@ -60,7 +59,7 @@ describe('shell', () => {
   });
 
   it('keeps a phone header on one line and lets the actions column scroll with the names', async () => {
-    const { page } = await newPage({ width: 390, height: 800 });
+    const { page } = await openPage({ width: 390, height: 800 });
     await signIn(page, 'admin');
     const breadcrumb = page.locator('.ant-breadcrumb');
     await breadcrumb.getByText('List Accounts').waitFor();
@@ -71,7 +70,7 @@ describe('shell', () => {
   });
 
   it('shows the fleet counters per class; Customer Production, counted for everyone, is no link without the group', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     const answered = page.waitForResponse((r) => r.url().includes('/api/v1/machines/stats') && r.ok());
     await signIn(page, 'operator');
     const stats = (await (await answered).json()) as TMachineStats;
@@ -87,13 +86,13 @@ describe('shell', () => {
     expect(await counters.getByRole('link', { name: /^Customer Production/ }).count()).toBe(0);
     await counters.getByRole('link', { name: /^Experimental: / }).waitFor();
 
-    const admin = await newPage();
+    const admin = await openPage();
     await signIn(admin.page, 'admin');
     await admin.page.getByRole('region', { name: 'Fleet counters' }).getByRole('link', { name: /^Customer Production: \d+/ }).waitFor();
   });
 
   it('shows the red standby banner linking to /mma', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'viewer');
     const banner = page.getByRole('link', { name: /on standby/ });
     await banner.waitFor();
@@ -103,7 +102,7 @@ describe('shell', () => {
   });
 
   it('keeps its loading spinners still for an operator who asks for reduced motion, and spinning otherwise', async () => {
-    const { page } = await newPage();
+    const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/viewer');
     // The accounts list is held until the checks are done, so that its spinner shows.
     let release!: () => void;

@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TListAccountsResponse, TTemplate } from '@fleet/contracts';
-import { adminToken, api, apiToken, browser, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, pagesPerTest, settled, signIn, useBrowserAndAdmin } from './browser.js';
 
 let operatorToken: string;
 /** An account with every section (class Internal Testing, not a template account). */
@@ -25,8 +25,7 @@ beforeAll(async () => {
 });
 
 const ROWS = '.ant-table-tbody tr[data-row-key]';
-/** A fresh page per call, closed after the test whatever its outcome. */
-const newPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 /**
  * A short tag unique to this attempt of a test: the names of the templates it
  * makes carry it, so that a retried test does not find its first attempt's too.
@@ -80,7 +79,7 @@ const toast = (page: Page, text: string) => page.locator('.ant-message-notice').
 
 describe('saving templates from the page', () => {
   it('saves a template of every kind with the values of its card; an empty name is skipped', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const posts: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'POST' && req.url().includes('/api/v1/template/')) posts.push(req.url());
@@ -145,7 +144,7 @@ describe('loading templates into the cards', () => {
   it('loads a backup template: the daily schedule and retention show its values', async () => {
     const name = `E2E load backup ${attempt()}`;
     await createTemplate('backup-settings', { name, times: ['03:30', '21:00'], monthlyBackupDay: 17, weeklyBackupDay: 5, dailyDaysToRetain: 11 });
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'Backup Settings');
     await dialog.getByLabel('Search templates').fill(name);
@@ -172,7 +171,7 @@ describe('loading templates into the cards', () => {
         ? { region: 'us-east-1', vmImageName: 'irmn-8.1.3-win2022-use1' }
         : { region: 'eu-west-1', vmImageName: 'irmn-8.1.3-win2022-euw1' };
     await createTemplate('instance-settings', { name, ...other, marketingVersion: 'E2E Marketing 9.9', runSmokeTest: smoke });
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'Instance Settings');
     await dialog.getByLabel('Search templates').fill('E2E load');
@@ -199,7 +198,7 @@ describe('loading templates into the cards', () => {
       billingPeriod: 'Yearly',
       billingAmount: 321,
     });
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page);
     await dialog.getByLabel('Search templates').fill(name);
     await dialog.getByRole('button', { name: `Select ${name}` }).click();
@@ -219,7 +218,7 @@ describe('loading templates into the cards', () => {
   it('picks a license template in the License Settings header', async () => {
     const name = `E2E pick license ${attempt()}`;
     await createTemplate('license-settings', { name, instancePolicy: 'InstancePerSiteMaster', cloudCredits: 432, maxUsers: 77, maxSites: 9 });
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     const card = page.getByRole('region', { name: 'License Settings' });
     const picker = card.getByRole('combobox', { name: 'License Settings template' });
@@ -243,7 +242,7 @@ describe('replacing and deleting templates', () => {
   it("saves the card's current values into the selected template", async () => {
     const name = `E2E replace backup ${attempt()}`;
     await createTemplate('backup-settings', { name, monthlyBackupDay: 2 });
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     await signIn(page, 'admin', 'admin', `/account/edit/${account.id}`);
     const card = page.getByRole('region', { name: 'Backup Settings' });
     await card.getByLabel('Monthly backup day').fill('23');
@@ -260,7 +259,7 @@ describe('replacing and deleting templates', () => {
   it('deletes a template only after Yes', async () => {
     const name = `E2E delete general ${attempt()}`;
     const created = await createTemplate('general', { name });
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const deletes: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'DELETE' && req.url().includes('/api/v1/template/')) deletes.push(req.url());
@@ -289,7 +288,7 @@ describe('replacing and deleting templates', () => {
   it("shows the error toasts when the server refuses another user's template", async () => {
     const name = `E2E operator public backup ${attempt()}`;
     await createTemplate('backup-settings', { name, isPublic: true }, operatorToken);
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'Backup Settings');
     await dialog.getByLabel('Search templates').fill(name);
@@ -312,7 +311,7 @@ describe('finding templates', () => {
     const paged = Array.from({ length: 8 }, (_, i) => `E2E paged ${tag} ${String(i + 1).padStart(2, '0')}`);
     for (const name of paged) await createTemplate('license-settings', { name });
     const listed = await templates('license-settings');
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page);
     await showKind(dialog, 'License Settings');
 
@@ -350,14 +349,14 @@ describe('finding templates', () => {
     await createTemplate('general', { name, isPublic: false }, operatorToken);
     expect(await byName('general', name)).toBeUndefined();
 
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page);
     await dialog.getByLabel('Search templates').fill('E2E operator');
     await dialog.getByText('No templates').waitFor();
     expect(await rowNames(dialog)).toEqual([]);
     await context.close();
 
-    const operator = await newPage();
+    const operator = await openPage();
     const own = await openDialog(operator.page, 'operator');
     await own.getByLabel('Search templates').fill('E2E operator');
     await expect.poll(() => rowNames(own)).toEqual([name]);
@@ -369,7 +368,7 @@ describe('finding templates', () => {
 
 describe('who gets what', () => {
   it('offers no Manage Templates to a viewer', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     await signIn(page, 'viewer', 'viewer', `/account/edit/${account.id}`);
     await page.getByRole('region', { name: 'Backup Settings' }).waitFor();
     expect(await page.getByRole('button', { name: 'Manage Templates' }).count()).toBe(0);
@@ -379,7 +378,7 @@ describe('who gets what', () => {
 
   it('offers only the general and license kinds for an add-on account', async () => {
     const [addOn] = (await api<TListAccountsResponse>('/accounts?classIds=200&limit=1', adminToken)).items;
-    const { context, page } = await newPage();
+    const { context, page } = await openPage();
     const dialog = await openDialog(page, 'admin', addOn!.id);
     expect(await dialog.getByRole('tab').allInnerTexts()).toEqual(['General', 'License Settings']);
     await context.close();

@@ -26,12 +26,12 @@ import {
   type TUpdaterMachine,
   type TUserActivity,
 } from '@fleet/contracts';
-import { adminToken, api, apiToken, baseUrl, browser, chooseOption, createAccount, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, apiToken, baseUrl, chooseOption, createAccount, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { machineNow, row, waitLaunched } from './machine-panel.js';
 
 const PREFIX = `updtr${Date.now() % 100_000}`;
 let accountIds: number[] = [];
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 useBrowserAndAdmin();
 beforeAll(async () => {

@@ -15,12 +15,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBuild, TCommit, TInstanceSettings, TLibraryFile, TListCommitsResponse, TListLibraryFilesResponse } from '@fleet/contracts';
-import { adminToken, api, browser, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, setSwitch, openDropdown, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, setSwitch, openDropdown, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
 
-// A failed test leaves no page behind to slow down the next one.
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 /** Waits up to 15 s (the table follows a debounce and a server call; the 1 s default is too short on a busy machine). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });

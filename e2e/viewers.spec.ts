@@ -19,7 +19,7 @@ import {
   type TMachinesPage,
   type TVersionStatesViewerPage,
 } from '@fleet/contracts';
-import { api, apiToken, browser, chooseOption, localDateTime, shownZone, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
+import { api, apiToken, chooseOption, localDateTime, shownZone, openDropdown, pagesPerTest, selectText, signIn, useBrowser } from './browser.js';
 import { fillTimeRange, hashParams, recordAnswers, reloadForAnswer, sortNewestThenOldest, wholeMinute } from './viewer-fixtures.js';
 
 const LONG = 120_000;
@@ -45,7 +45,7 @@ beforeAll(async () => {
   expect(visibleMachine && withHistory.has(visibleMachine.id)).toBe(true);
   expect(otherMachine && otherMachine.accountId !== visibleMachine.accountId).toBe(true);
 });
-const openPage = pagesPerTest(() => browser);
+const openPage = pagesPerTest();
 
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 const sidebar = (page: Page) => page.locator('[aria-label="Main navigation"]');

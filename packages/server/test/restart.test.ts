@@ -3,8 +3,9 @@
  * §6; the engine's invariants in `src/engine/tasks/README.md`).
  *
  * The real server (`packages/server/src/main.ts`: first through tsx as
- * `npm start` runs it, then from the test run's bundle, `server-command.ts`) on its own `DATA_DIR` and embedded PostgreSQL, spawned
- * in its own process group as a supervisor would. Ten times in a row: start
+ * `npm start` runs it, then from the test run's bundle, `server-command.ts`)
+ * on its own `DATA_DIR` and embedded PostgreSQL, spawned in its own process
+ * group as a supervisor would. Ten times in a row: start
  * it, queue StartMachine and StopMachine tasks on {@link FLIP_MACHINES}
  * machines (and a RecreateMachine in some rounds) through the API, wait until
  * one of them runs, and SIGKILL the whole group mid-task while a client's long
