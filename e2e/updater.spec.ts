@@ -217,8 +217,11 @@ describe('machine mode', () => {
     const wasTurbo = (await machineNow(first!.id)).turbo;
     await turbo.click();
     await expect.poll(async () => (await machineNow(first!.id)).turbo).toBe(!wasTurbo);
+    // The switch shows what the server holds, whatever read of the machine crossed the change.
+    await expect.poll(() => turbo.isChecked()).toBe(!wasTurbo);
     await turbo.click();
     await expect.poll(async () => (await machineNow(first!.id)).turbo).toBe(wasTurbo);
+    await expect.poll(() => turbo.isChecked()).toBe(wasTurbo);
 
     // The row menu, grouped as on the account page.
     await r.getByRole('button', { name: `Actions for ${first!.name}` }).click();

@@ -20,7 +20,7 @@ import { api, ApiError } from '../../../app/api-client';
 import { useToast } from '../../../app/toast';
 import { CONFIG_FIELD, configDefinitionKeys, machineKeys, notificationKeys, type ConfigKind } from './keys';
 import type { TConfigDefinition } from './queries';
-import { applyMachine, applyTask, invalidateListsOf, refreshMachine, updateMachineRows } from './task-cache';
+import { applyMachine, applyTask, invalidateListsOf, refreshMachine, updateMachineRows, writeMachine } from './task-cache';
 
 /** The specification's error text, with the server's detail after it when there is one. */
 export function withDetail(text: string, error: unknown): string {
@@ -109,24 +109,44 @@ function useMachinePatch() {
   const toast = useToast();
   return {
     queryClient,
-    patch: (machine: TMachine, body: TUpdateMachineRequest) => api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, body),
-    onSuccess: (machine: TMachine) => {
-      applyMachine(queryClient, machine);
+    patch: (machine: TMachine, body: TUpdateMachineRequest) =>
+      writeMachine(machine.id, () => api.patch<TMachine>(`accounts/${machine.accountId}/machines/${machine.id}`, body)),
+    /** Puts the answer into the rows (unless `apply` is false) and says the machine has been updated. */
+    onSuccess: (machine: TMachine, apply = true) => {
+      if (apply) applyMachine(queryClient, machine);
       toast.success('Machine has been updated');
     },
     onError: (error: unknown) => toast.error(withDetail('Error occurred updating machine', error)),
   };
 }
 
+/** The switch changes' mutation key and scope: they reach the server one at a time, in the order they were made. */
+const SWITCH_MUTATION = ['machine-switch'];
+
+type TSwitchChange = { machine: TMachine; field: MachineSwitch; value: boolean };
+
 /**
  * `PATCH /accounts/{id}/machines/{machineId}` with one switch, optimistically:
  * the row changes at once and the switch reverts when the call fails
  * ('Error occurred updating machine'); success 'Machine has been updated'.
+ *
+ * Changes run one after another (a quick second click cannot overtake the
+ * first at the server). The answer of a change goes into the row only when no
+ * later change of the machine is waiting, and the lists showing the machine
+ * are read again after the last one, so that a read of the lists that crossed
+ * a change cannot leave the switch showing the state from before it.
  */
 export function useUpdateMachineSwitch() {
   const { queryClient, patch, onSuccess, onError } = useMachinePatch();
+  // This change and the ones of the same machine waiting behind it.
+  const changesOf = (machineId: number) =>
+    queryClient
+      .getMutationCache()
+      .findAll({ mutationKey: SWITCH_MUTATION, status: 'pending', predicate: (m) => (m.state.variables as TSwitchChange | undefined)?.machine.id === machineId }).length;
   return useMutation({
-    mutationFn: ({ machine, field, value }: { machine: TMachine; field: MachineSwitch; value: boolean }) => patch(machine, { [field]: value }),
+    mutationKey: SWITCH_MUTATION,
+    scope: { id: SWITCH_MUTATION.join() },
+    mutationFn: ({ machine, field, value }: TSwitchChange) => patch(machine, { [field]: value }),
     onMutate: async ({ machine, field, value }) => {
       await queryClient.cancelQueries({ queryKey: machineKeys.lists() });
       updateMachineRows(queryClient, machine.id, (m) => ({ ...m, [field]: value }));
@@ -137,7 +157,10 @@ export function useUpdateMachineSwitch() {
       if (context) updateMachineRows(queryClient, machine.id, (m) => ({ ...m, [field]: context.before }));
       onError(error);
     },
-    onSuccess,
+    onSuccess: (machine) => onSuccess(machine, changesOf(machine.id) === 1),
+    onSettled: (_answer, _error, { machine }) => {
+      if (changesOf(machine.id) === 1) void invalidateListsOf(queryClient, { machineId: machine.id });
+    },
   });
 }
 
@@ -191,7 +214,7 @@ export function useSwitchMachineClass() {
   const { patch, onSuccess, onError } = useMachinePatch();
   return useMutation({
     mutationFn: ({ machine, classId }: { machine: TMachine; classId: number }) => patch(machine, { classId }),
-    onSuccess,
+    onSuccess: (machine) => onSuccess(machine),
     onError,
   });
 }

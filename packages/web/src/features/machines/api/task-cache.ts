@@ -10,7 +10,10 @@
  *   every cached list.
  * - `refreshMachine` reads `GET /machines/{id}` for what events do not carry
  *   (instance state, address); calls for one machine are coalesced. A 404 (the
- *   machine was terminated and deleted) reloads the lists that showed it.
+ *   machine was terminated and deleted) reloads the lists that showed it. A
+ *   read during which one of the console's writes of the machine began or
+ *   ended (`writeMachine`) may predate the write: it is read again rather than
+ *   put over the write's answer.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { MACHINE_UNFINISHED_TASKS, type TListMachinesResponse, type TMachine, type TTask, type TTaskListResponse } from '@fleet/contracts';
@@ -95,6 +98,24 @@ export function invalidateListsOf(queryClient: QueryClient, { machineId, account
 
 const inFlight = new Map<number, { again: boolean }>();
 
+/** Per machine, how many of the console's writes of it have begun or ended (only ever grows). */
+const writes = new Map<number, number>();
+const noteWrite = (machineId: number) => writes.set(machineId, (writes.get(machineId) ?? 0) + 1);
+
+/**
+ * Runs `write`, a change of the machine through the API, noting when it begins
+ * and ends, so that a `refreshMachine` read under way meanwhile is read again
+ * rather than put over the write's answer. Answers (or throws) what `write` does.
+ */
+export async function writeMachine<T>(machineId: number, write: () => Promise<T>): Promise<T> {
+  noteWrite(machineId);
+  try {
+    return await write();
+  } finally {
+    noteWrite(machineId);
+  }
+}
+
 /**
  * Reads one machine and puts it into every cached list that shows it. While a
  * read of the machine is under way, further calls ask for one more read after it.
@@ -110,8 +131,12 @@ export async function refreshMachine(queryClient: QueryClient, machineId: number
   try {
     do {
       state.again = false;
+      const writesBefore = writes.get(machineId);
       try {
-        applyMachine(queryClient, await api.get<TMachine>(`machines/${machineId}`));
+        const machine = await api.get<TMachine>(`machines/${machineId}`);
+        // A write began or ended during the read: the answer may predate it.
+        if (writes.get(machineId) === writesBefore) applyMachine(queryClient, machine);
+        else state.again = true;
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) await invalidateListsOf(queryClient, { machineId });
         // Other failures are silent: the next event, poll or refresh reads again.
