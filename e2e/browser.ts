@@ -43,22 +43,40 @@ export async function launchBrowser(): Promise<Browser> {
   }
 }
 
-/** The spec file's Chromium, launched by {@link useBrowser} (or {@link useBrowserAndAdmin}) before its tests. */
+/** The spec file's Chromium (the worker's, {@link useBrowser}), set before its tests. */
 export let browser: Browser;
 /** The admin's bearer token for the spec file's API calls, set before its tests by {@link useBrowserAndAdmin}. */
 export let adminToken: string;
 
+/** The worker's Chromium, launched by its first spec file (spec files of a worker share its module cache). */
+let workerChromium: Promise<Browser> | undefined;
+
 /**
- * Launches the spec file's Chromium before its tests and closes it after them
- * (call it once, at the top level). A spec file with fixtures of its own calls
- * it first: its `beforeAll` then runs once the browser is up, and its
- * `afterAll` before the browser closes (Vitest runs after-hooks in reverse).
+ * The worker's Chromium: launched once and kept for its next spec files (a launch and its first console load cost
+ * Chromium about 2.6 s of CPU more than a load in one already running; issue 23, the suite's time); launched again
+ * when it is gone (crashed).
+ */
+async function workerBrowser(): Promise<Browser> {
+  const running = await workerChromium?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  workerChromium = launchBrowser();
+  return workerChromium;
+}
+
+/**
+ * Gives the spec file the worker's Chromium before its tests, and closes the contexts the file left open after
+ * them, but for the pages kept for the next test ({@link pagesPerTest}); call it once, at the top level. A spec file
+ * with fixtures of its own calls it first: its `beforeAll` then runs once the browser is there, and its `afterAll`
+ * before the clean-up (Vitest runs after-hooks in reverse). Playwright closes the browser when the worker exits.
  */
 export function useBrowser(): void {
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await workerBrowser();
   });
-  afterAll(() => browser.close());
+  afterAll(async () => {
+    const left = browser.contexts().filter((context) => !workerPages.holds(context));
+    await Promise.all(left.map((context) => context.close().catch(() => undefined)));
+  });
 }
 
 /** {@link useBrowser}, and signs the admin in for API calls ({@link adminToken}) before the tests. */
@@ -92,24 +110,25 @@ export async function newPage(
   return { context, page };
 }
 
+/** The worker's pages kept between tests, of its spec files one after another (`kept-pages.ts`). */
+const workerPages = keptPages(baseUrl);
+
 /**
- * A page opener for the tests of a spec file (call it at the top level): each call lends a page of the file's
- * {@link browser}: one kept from an earlier test of the file with the same options (`kept-pages.ts`: reset to what a
- * new page offers, for about half the CPU), else a fresh context's. After each test its pages are kept, or closed when
- * it failed or did what a reset cannot undo.
+ * A page opener for the tests of a spec file (call it at the top level): each call lends a page of the worker's
+ * {@link browser}: one kept from an earlier test of the worker (of this spec file or one before it) with the same
+ * options (`kept-pages.ts`: reset to what a new page offers, for about half the CPU), else a fresh context's. After
+ * each test its pages are kept, or closed when it failed or did what a reset cannot undo.
  */
 export function pagesPerTest(): (opts?: Parameters<typeof newPage>[1]) => Promise<{ context: BrowserContext; page: Page }> {
-  const pages = keptPages(baseUrl);
   afterEach(async ({ task }) => {
-    await pages.settle(task.result?.state !== 'fail');
+    await workerPages.settle(task.result?.state !== 'fail');
   });
-  afterAll(() => pages.closeAll());
   return async (opts = {}) => {
     const key = JSON.stringify(opts);
-    const kept = pages.take(key);
+    const kept = workerPages.take(key);
     if (kept) return kept;
     const opened = await newPage(browser, opts);
-    pages.lend(key, opened);
+    workerPages.lend(key, opened);
     return opened;
   };
 }

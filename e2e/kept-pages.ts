@@ -1,11 +1,12 @@
 /**
- * Pages kept between the tests of a spec file (issue 23, the suite's time).
+ * Pages kept between the tests of a worker, of one spec file and the next
+ * (issue 23, the suite's time).
  *
  * A page load in a new context costs Chromium 3.1–3.6 s of CPU on the 2-core
  * runner; a load in a page whose renderer already ran the console 1.7–1.9 s
  * (its isolate skips the background parse and most lazy compilation; see
  * docs/architecture.md, "The suite's time"). So a page a test passed on is
- * kept for the next test of its file that asks for the same options, reset
+ * kept for the worker's next test that asks for the same options, reset
  * to what a new page offers:
  * - no route, no listener of the test's, no other page of its context;
  * - no console running: it waits on the server's health answer
@@ -121,16 +122,18 @@ async function reset({ context, page, ownPageListeners, ownContextListeners }: L
 }
 
 /**
- * The pages of one spec file: `take` lends a kept page for `key` (or
- * undefined), `lend` records what a test was given, `settle` (after each
- * test) keeps or closes what it was lent, `closeAll` (after the file) closes
- * every kept page.
+ * The pages of one worker: `take` lends a kept page for `key` (or undefined),
+ * `lend` records what a test was given, `settle` (after each test) keeps or
+ * closes what it was lent, `holds` says whether a context is one of them
+ * (lent or kept). The kept ones close with the worker's browser.
  */
 export function keptPages(origin: () => string) {
   const kept: Lent[] = [];
   const lent: Lent[] = [];
   return {
     take(key: string): { context: BrowserContext; page: Page } | undefined {
+      // A page of a browser that is gone (it crashed and was launched again) is no use.
+      kept.splice(0, kept.length, ...kept.filter((k) => !k.page.isClosed()));
       const index = kept.findIndex((k) => k.key === key);
       if (index === -1) return undefined;
       const [entry] = kept.splice(index, 1);
@@ -156,8 +159,8 @@ export function keptPages(origin: () => string) {
         }),
       );
     },
-    async closeAll(): Promise<void> {
-      await Promise.all(kept.splice(0).map((k) => k.context.close().catch(() => undefined)));
+    holds(context: BrowserContext): boolean {
+      return [...kept, ...lent].some((entry) => entry.context === context);
     },
   };
 }
