@@ -1,6 +1,6 @@
 /**
- * Browser helpers of the e2e specs: one Chromium per spec file, a page per test
- * (kept for the file's next test once it passed: `kept-pages.ts`), sign-in
+ * Browser helpers of the e2e specs: one Chromium per worker, a page per test
+ * (kept for the worker's next test once it passed: `kept-pages.ts`), sign-in
  * (through the real login form, or with a token as the form stores it), the axe
  * check of a screen and the Content-Security-Policy watch of a page.
  */
