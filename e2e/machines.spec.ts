@@ -229,15 +229,16 @@ describe('machine lifecycle, live', () => {
     const { account, machine } = await pick(running);
     const { page } = await openPage();
     await openAccount(page, 'admin', account.id);
-    // Six tasks at once: the first runs while the others wait as New. The one
-    // cancelled is the fifth, so that it is still New when the drawer shows it
-    // on a loaded runner (the third, two transitions of 2 s behind the first,
-    // had started by the click in a run where the drawer took that long).
+    // Eight tasks at once: the first runs while the others wait as New. The one
+    // cancelled is the seventh, six transitions (1 s each in the e2e server)
+    // behind the first, so that it is still New when the drawer shows it on a
+    // loaded runner (the third, two transitions of 2 s behind the first, had
+    // started by the click in a run where the drawer took that long).
     const queued: TTask[] = [];
-    for (const action of ['stop', 'start', 'stop', 'start', 'stop', 'start']) {
+    for (const action of ['stop', 'start', 'stop', 'start', 'stop', 'start', 'stop', 'start']) {
       queued.push(await api<TTask>(`/machines/${machine.id}/${action}`, adminToken, { method: 'POST' }));
     }
-    const victim = queued[4]!;
+    const victim = queued[6]!;
     await row(page, machine).getByRole('button', { name: `— Tasks of ${machine.name}`, exact: false }).click();
     const drawer = page.getByRole('dialog', { name: `Tasks of ${machine.name}` });
     const victimRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${victim.id}"]`);
@@ -250,7 +251,7 @@ describe('machine lifecycle, live', () => {
     const tasks = await api<TTaskListResponse>(`/machines/${machine.id}/tasks`, adminToken);
     expect(tasks.items.find((t) => t.id === victim.id)?.status).toBe('Cancelled');
     // The last task still runs after the cancelled one: the drawer follows it to the end.
-    const lastRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${queued[5]!.id}"]`);
+    const lastRow = drawer.locator(`.ant-table-tbody tr[data-row-key="${queued.at(-1)!.id}"]`);
     await expect.poll(() => lastRow.innerText(), { timeout: 2 * LIVE_TIMEOUT }).toContain('Completed');
   });
 });
