@@ -117,7 +117,7 @@ async function startServer(): Promise<Started> {
     // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
     DEMO_SCHEDULES: 'false',
     // Half the default delays of the simulated cloud (a transition 1 s, not 2) and agent (100 ms a nominal second,
-    // not 200: a SmokeTest runs about 1 s, a launcher deploy about 3 s): the live states the specs watch (a task or
+    // not 200: a SmokeTest, 5 nominal seconds, runs half a second, a launcher deploy a few): the live states the specs watch (a task or
     // operation Running, a wave Running while the next waits) still last long enough to see on a busy runner, and the
     // specs that wait for launches, operations and waves spend 13 % less time (issue 23, the suite's time). At a
     // quarter (500 ms, 50 ms) a SmokeTest ended before the machine's row could show it Running.

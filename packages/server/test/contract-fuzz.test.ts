@@ -348,8 +348,8 @@ function parse(payload: string | undefined): unknown {
 }
 /**
  * Each of {@link BAD_BODIES} parsed once, not once per operation: the deeply
- * nested one is 150,000 objects, and parsing it for each of the hundred
- * operations with a body cost the test 5 s of CPU. Read only (by `misfit`).
+ * nested one is 150,000 objects, and parsing it for each operation with
+ * a body cost the test 5 s of CPU. Read only (by `misfit`).
  */
 const BAD_BODIES_PARSED = new Map(BAD_BODIES.map(({ payload }) => [payload, parse(payload)]));
 
