@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, DEFAULT_GRAFANA_URL, loadConfig } from './config.js';
 import { leaseSettings } from './engine/tasks/settings.js';
+import { AGENT_ENGINE_DEFAULTS, operationLeaseSettings } from './engine/operations/agent.js';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'fleet-config-'));
 
@@ -91,6 +92,17 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(leaseSettings(30)).toEqual({ staleMs: 30_000, heartbeatMs: 5_000, sweepMs: 10_000 });
     expect(leaseSettings(6)).toEqual({ staleMs: 6_000, heartbeatMs: 1_000, sweepMs: 2_000 });
     expect(leaseSettings(120)).toEqual({ staleMs: 120_000, heartbeatMs: 5_000, sweepMs: 10_000 });
+  });
+
+  it("reads a running operation's lease, seconds (OPERATION_LEASE_S: default 30, at least 3), and derives the heartbeat and the pass from it", () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).agent.operationLeaseSeconds).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, OPERATION_LEASE_S: '6' }).agent.operationLeaseSeconds).toBe(6);
+    expect(() => loadConfig({ DATA_DIR: dir, OPERATION_LEASE_S: '2' })).toThrow(/OPERATION_LEASE_S must be a whole number of seconds, at least 3/);
+    // The defaults are the engine's own.
+    expect(operationLeaseSettings(30)).toEqual({ staleMs: AGENT_ENGINE_DEFAULTS.staleMs, heartbeatMs: AGENT_ENGINE_DEFAULTS.heartbeatMs, passMs: AGENT_ENGINE_DEFAULTS.passMs });
+    expect(operationLeaseSettings(6)).toEqual({ staleMs: 6_000, heartbeatMs: 1_000, passMs: 2_000 });
+    expect(operationLeaseSettings(120)).toEqual({ staleMs: 120_000, heartbeatMs: 5_000, passMs: 5_000 });
   });
 
   it('reads who runs the operations of the classes that are not remote (SIM_MMA: protocol by default, or engine) and how many at once', () => {

@@ -57,6 +57,10 @@ export interface Config {
    * (`modules/mma-protocol/in-process-mmas.ts`), or `engine`, the operation
    * engine's own simulated agent; `SIM_MMA_CONCURRENCY`
    * operations of each class at once (default 64, as many as the engine runs).
+   * `OPERATION_LEASE_S`: how long an operation the worker's own agent runs
+   * keeps its lease without a heartbeat before another worker resumes it
+   * (`engine/operations/README.md`; default 30, at least 3; heartbeat a sixth
+   * of it and pass a third, each at most 5 s).
    */
   agent: {
     simDelayMs: number;
@@ -65,6 +69,7 @@ export interface Config {
     anomalyWindowMinutes: number;
     mmaLeaseSeconds: number;
     mmaLeaseGraceFrom?: Date;
+    operationLeaseSeconds: number;
     simMma: 'engine' | 'protocol';
     simMmaConcurrency: number;
   };
@@ -175,7 +180,7 @@ export type ObjectStoreConfig =
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
-export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, simMma: 'protocol', simMmaConcurrency: 64 } as const;
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, operationLeaseSeconds: 30, simMma: 'protocol', simMmaConcurrency: 64 } as const;
 
 /** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
 export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';
@@ -309,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anomalyWindowMinutes: wholeNumber('ANOMALY_WINDOW_MINUTES', env.ANOMALY_WINDOW_MINUTES, DEFAULT_AGENT.anomalyWindowMinutes, 'minutes'),
     mmaLeaseSeconds: wholeNumber('MMA_LEASE_S', env.MMA_LEASE_S, DEFAULT_AGENT.mmaLeaseSeconds, 'seconds', 10),
     mmaLeaseGraceFrom: new Date(),
+    operationLeaseSeconds: wholeNumber('OPERATION_LEASE_S', env.OPERATION_LEASE_S, DEFAULT_AGENT.operationLeaseSeconds, 'seconds', 3),
     simMma: oneOf('SIM_MMA', env.SIM_MMA, ['engine', 'protocol'], DEFAULT_AGENT.simMma),
     simMmaConcurrency: wholeNumber('SIM_MMA_CONCURRENCY', env.SIM_MMA_CONCURRENCY, DEFAULT_AGENT.simMmaConcurrency, 'operations'),
   };

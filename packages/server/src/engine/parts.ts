@@ -35,7 +35,7 @@ import type { TaskQueue } from './tasks/queue.js';
 import type { OperationQueue } from './operations/queue.js';
 import { createTaskEngine } from './tasks/engine.js';
 import { leaseSettings } from './tasks/settings.js';
-import { createOperationEngine } from './operations/agent.js';
+import { createOperationEngine, operationLeaseSettings } from './operations/agent.js';
 import { createSimulatedAgent } from './operations/simulated-agent.js';
 import { AGENT_EFFECTS } from './operations/agent-effects.js';
 import { startServerStatusWatch } from './issues/server-status-check.js';
@@ -137,6 +137,7 @@ export const ENGINE_PARTS: readonly EnginePart[] = [
         events,
         log,
         ...config.agent,
+        ...operationLeaseSettings(config.agent.operationLeaseSeconds),
         // SIM_MMA=protocol: the MMAs in process (the next part) start the operations of the classes that are not remote.
         scope: config.agent.simMma === 'protocol' ? sql`false` : undefined,
       }),

@@ -109,6 +109,20 @@ export const AGENT_ENGINE_DEFAULTS = {
 
 export type OperationEngineSettings = typeof AGENT_ENGINE_DEFAULTS;
 
+/**
+ * The lease settings of an operation lease of `seconds` (`OPERATION_LEASE_S`, `config.ts`): stale after it, a
+ * heartbeat every sixth of it and a pass every third, each at most its default (5 s). As `TASK_LEASE_S` does for
+ * tasks (`engine/tasks/settings.ts`).
+ */
+export function operationLeaseSettings(seconds: number): Pick<OperationEngineSettings, 'staleMs' | 'heartbeatMs' | 'passMs'> {
+  const staleMs = seconds * 1000;
+  return {
+    staleMs,
+    heartbeatMs: Math.min(AGENT_ENGINE_DEFAULTS.heartbeatMs, Math.floor(staleMs / 6)),
+    passMs: Math.min(AGENT_ENGINE_DEFAULTS.passMs, Math.floor(staleMs / 3)),
+  };
+}
+
 export interface OperationEngineOptions extends Partial<OperationEngineSettings> {
   db: Db;
   cloud: CloudProvider;

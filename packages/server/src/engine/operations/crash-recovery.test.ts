@@ -23,11 +23,13 @@
  * Then a graceful stop with an operation in flight: SIGTERM to the second
  * worker exits 0 with nothing on stderr, the operation's lease is released
  * (still RUNNING, heartbeat at the epoch), and a third worker resumes it at
- * once and ends it SUCCESS.
+ * once and ends it SUCCESS. The third worker has the default leases (30 s), so
+ * a lease left to go stale would not be resumed within the test's 20 s.
  *
- * Recovery time with the defaults (heartbeat 5 s, stale after 30 s, pass every
- * 5 s; an MMA's lease set to the same 30 s): about 30–40 s after the kill; the
- * test takes about a minute per mode.
+ * The first two workers' leases are short ({@link SHORT_LEASES}: an operation
+ * lease of 6 s, so a heartbeat every second and a pass every 2 s; an MMA's
+ * lease of 10 s, its least): the operations end about 15–20 s after the kill
+ * (30–40 s with the defaults), and the test takes about half a minute per mode.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,8 +51,15 @@ const SIM_CLOUD_DELAY_MS = 2_000;
 /** The bound: every operation of the killed worker has ended this long after the kill, ms. */
 const RECOVERY_BOUND_MS = 90_000;
 const TEST_TIMEOUT_MS = 240_000;
-/** The MMAs in process's lease in the workers, s: the engine's staleness (30 s), not the default 60 s, which with a Populate's run left under 20 s of the bound. */
-const MMA_LEASE_S = 30;
+/**
+ * The leases of the first two workers, s (`OPERATION_LEASE_S`, `MMA_LEASE_S`: the MMAs in process's; its least,
+ * 10): short, so that the killed worker's operations are resumed soon. The third worker has {@link DEFAULT_LEASES}.
+ */
+const SHORT_LEASES = { operation: 6, mma: 10 };
+/** The defaults' 30 s, and an MMA's lease as long (its own default, 60 s, would leave the bound under 20 s). */
+const DEFAULT_LEASES = { operation: 30, mma: 30 };
+/** The leases of the next worker started. */
+let leases = SHORT_LEASES;
 
 // First: its afterAll (dropping the database) runs after the workers were killed.
 const database = useTestDatabase({ max: 3 });
@@ -60,8 +69,8 @@ const workers = workerProcesses(() => ({
   SIM_CLOUD_DELAY_MS: String(SIM_CLOUD_DELAY_MS),
   SIM_AGENT_DELAY_MS: String(SIM_AGENT_DELAY_MS),
   SIM_MMA: simMma,
-  // An MMA's lease (60 s by default) as long as the engine's heartbeat staleness (30 s): the same bound holds in both modes.
-  MMA_LEASE_S: String(MMA_LEASE_S),
+  OPERATION_LEASE_S: String(leases.operation),
+  MMA_LEASE_S: String(leases.mma),
 }));
 /** Who runs the workers' operations in the test running now: the engine's simulated agent, or the MMAs in process. */
 let simMma: 'engine' | 'protocol' = 'engine';
@@ -89,6 +98,7 @@ describe.each(['engine', 'protocol'] as const)('a worker killed in the middle of
     'ends every operation SUCCESS or FAILURE after a restart, and the image is made once',
     async () => {
       simMma = mode;
+      leases = SHORT_LEASES;
       const db = database.db;
       const cloud = createSimulatedCloud({ db, delayMs: 0 });
       const account = await insertAccount(db, { name: `Agent Crash Fixture ${mode}` });
@@ -161,6 +171,7 @@ describe.each(['engine', 'protocol'] as const)('a worker killed in the middle of
       const [handed] = await operationsOf([handedId]);
       expect(handed).toMatchObject({ status: 'RUNNING', attempts: 1 });
       expect(handed!.heartbeatAt!.getTime()).toBe(0);
+      leases = DEFAULT_LEASES;
       const third = await workers.start();
       const resumedAt = Date.now();
       const done = await workers.until('the handed-over operation ended', 30_000, async () => {
@@ -169,7 +180,7 @@ describe.each(['engine', 'protocol'] as const)('a worker killed in the middle of
       });
       expect(done).toMatchObject({ status: 'SUCCESS', attempts: 2 });
       expect(ranBy(done!.worker, third.child.pid), done!.worker!).toBe(true);
-      // Released, not stale: resumed at the first pass, well before a lease would go stale (30 s).
+      // Released, not stale: resumed at the third worker's first pass, well before its lease would go stale (30 s).
       expect(Date.now() - resumedAt).toBeLessThan(20_000);
       expect((await db.select().from(machines).where(eq(machines.id, updated.id)))[0]!.failCounter).toBe(0);
       await workers.kill(third, 'SIGTERM');

@@ -88,6 +88,7 @@ import { selectMachinesNeedingAgent } from '../../engine/operations/agent-pass.r
 import { createOperationFinisher } from '../../engine/operations/agent-finish.js';
 import { cancelledOutcome, type OperationOutcome } from '../../engine/operations/agent-finish.repository.js';
 import { mergeOperationParams } from '../../engine/operations/agent.repository.js';
+import { AGENT_ENGINE_DEFAULTS } from '../../engine/operations/agent.js';
 import { inProcessClass, remoteClass } from '../../engine/operations/start-rules.js';
 import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
@@ -107,6 +108,8 @@ export interface MmaProtocolSettings {
   mmaLeaseSeconds?: number;
   /** Leases count from this time at the earliest: the server process's start (default: no grace). */
   mmaLeaseGraceFrom?: Date;
+  /** The worker's own operation lease, seconds (`OPERATION_LEASE_S`; default 30): a claim also ends what the worker would (timeouts past it). */
+  operationLeaseSeconds?: number;
 }
 
 export interface MmaProtocolService {
@@ -157,8 +160,6 @@ function wakeOrTimeout(wakeups: EventEmitter, ms: number, signal?: AbortSignal):
     if (signal?.aborted) done();
   });
 }
-/** The worker's own lease length, ms: a claim also ends what the worker would (timeouts past it). */
-const WORKER_STALE_MS = 30_000;
 const MAX_ATTEMPTS = 3;
 /** A look at a class's queue answers this many times the machines a claim asks for; the rest are kept for the next claims. */
 const CANDIDATES_PER_CLAIM = 4;
@@ -185,6 +186,7 @@ export function createMmaProtocolService({
   settings: MmaProtocolSettings;
   log?: Logger;
 }): MmaProtocolService {
+  const workerStaleMs = (settings.operationLeaseSeconds ?? AGENT_ENGINE_DEFAULTS.staleMs / 1000) * 1000;
   const remoteLease = { leaseMs: (settings.mmaLeaseSeconds ?? MMA_LEASE_S_DEFAULT) * 1000, graceFrom: settings.mmaLeaseGraceFrom ?? DEFAULT_REMOTE_LEASE.graceFrom };
   const finisher = createOperationFinisher({
     db,
@@ -210,7 +212,7 @@ export function createMmaProtocolService({
     const key = `${agent.classId}:${agent.inProcess ? 'in-process' : 'remote'}`;
     const kept = candidates.get(key);
     if (!o.fresh && kept && kept.machineIds.length > 0 && Date.now() - kept.at < CANDIDATES_MS) return { machineIds: kept.machineIds.splice(0, max), looked: false };
-    const found = await selectMachinesNeedingAgent(db, { staleMs: WORKER_STALE_MS, limit: max * CANDIDATES_PER_CLAIM, scope: o.scope, only: o.only, remoteLease });
+    const found = await selectMachinesNeedingAgent(db, { staleMs: workerStaleMs, limit: max * CANDIDATES_PER_CLAIM, scope: o.scope, only: o.only, remoteLease });
     candidates.set(key, { machineIds: found.slice(max), at: Date.now() });
     return { machineIds: found.slice(0, max), looked: true };
   }
@@ -222,7 +224,7 @@ export function createMmaProtocolService({
     const only = sql`(o.class_id = ${agent.classId} and m.class_id = ${agent.classId})`;
     const scope = sql`(m.class_id = ${agent.classId} and ${agent.inProcess ? inProcessClass : remoteClass})`;
     const claimFrom = (machineIds: number[]) =>
-      claimOperations(db, { machineIds, worker: workerOf(agent), staleMs: WORKER_STALE_MS, maxAttempts: MAX_ATTEMPTS, panicFailures: settings.panicFailures, scope, remoteLease });
+      claimOperations(db, { machineIds, worker: workerOf(agent), staleMs: workerStaleMs, maxAttempts: MAX_ATTEMPTS, panicFailures: settings.panicFailures, scope, remoteLease });
     const claims: Pick<OperationClaims, 'claimed' | 'ended'> = { claimed: [], ended: [] };
     // Kept candidates first; when they give less than asked (taken meanwhile, or held now), one new look.
     for (let fresh = false; ; fresh = true) {
