@@ -114,8 +114,10 @@ async function startServer(): Promise<Started> {
     PROBE_INTERVAL_S: '10',
     // The probes of these accounts' machines fail: an issue counts up every 10 s (issues.spec.ts), a bake fails (rollouts.spec.ts).
     SIM_PROBE_FAIL_MACHINES: `${PROBE_FAILING_ACCOUNT}-launcher,${ROLLOUT_PROBE_FAILING_ACCOUNT}-launcher`,
-    // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs).
+    // The seed stays as seeded: no demo backup or idle stop of its own (the scheduler still runs), and the scheduler
+    // passes every 2 s instead of 10: schedules.spec waits for two passes (one plans its backup, the next runs it).
     DEMO_SCHEDULES: 'false',
+    SCHEDULER_PASS_MS: '2000',
     // Half the default delays of the simulated cloud (a transition 1 s, not 2) and agent (100 ms a nominal second,
     // not 200: a SmokeTest, 5 nominal seconds, runs half a second, a launcher deploy a few): the live states the specs watch (a task or
     // operation Running, a wave Running while the next waits) still last long enough to see on a busy runner, and the

@@ -8,7 +8,7 @@
  * scheduler plans it at its next pass; the one fixture the API cannot make is
  * the time itself: the test moves the account's due row to now in the e2e
  * server's database, as a time missed while the server was down. The server's
- * scheduler then runs it (a pass every 10 s): a Backup by Scheduler, which the
+ * scheduler then runs it (the e2e server's pass every 2 s): a Backup by Scheduler, which the
  * agent runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import type { TBackupFilesResponse, TListMachinesResponse, TMachine, TOperationListResponse, TTaskListResponse, TUserActivity } from '@fleet/contracts';
 import { adminToken, api, createAccount, NO_SOFTWARE, pagesPerTest, server, signIn, useBrowserAndAdmin } from './browser.js';
 
-/** Longest wait for a simulated launch, a scheduler pass (10 s) and a simulated operation. */
+/** Longest wait for a simulated launch, a scheduler pass (2 s in the e2e server) and a simulated operation. */
 const LIVE_TIMEOUT = 90_000;
 const LONG = 240_000;
 

@@ -94,6 +94,13 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(leaseSettings(120)).toEqual({ staleMs: 120_000, heartbeatMs: 5_000, sweepMs: 10_000 });
   });
 
+  it('reads how often the scheduler passes, ms (SCHEDULER_PASS_MS: default 10000, at least 100)', () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).schedulerPassMs).toBe(10_000);
+    expect(loadConfig({ DATA_DIR: dir, SCHEDULER_PASS_MS: '2000' }).schedulerPassMs).toBe(2000);
+    expect(() => loadConfig({ DATA_DIR: dir, SCHEDULER_PASS_MS: '50' })).toThrow(/SCHEDULER_PASS_MS must be a whole number of ms, at least 100/);
+  });
+
   it("reads a running operation's lease, seconds (OPERATION_LEASE_S: default 30, at least 3), and derives the heartbeat and the pass from it", () => {
     const dir = freshDir();
     expect(loadConfig({ DATA_DIR: dir }).agent.operationLeaseSeconds).toBe(30);

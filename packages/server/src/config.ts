@@ -85,6 +85,8 @@ export interface Config {
   serverStatusIntervalS: number;
   /** `ROLLOUT_PASS_MS`: how often the worker's rollout engine looks at the running rollouts (DESIGN §15; default 1000). */
   rolloutPassMs: number;
+  /** `SCHEDULER_PASS_MS`: how often the worker's scheduler plans and runs what is due (DESIGN §13, `engine/schedules/README.md`; default 10000, at least 100). */
+  schedulerPassMs: number;
   /**
    * `ROLLOUT_REQUIRE_SECOND_APPROVER` true or false, default true: the approver
    * of a rollout's wave must not be the user who started it (four eyes; issue 25
@@ -336,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskLeaseSeconds: wholeNumber('TASK_LEASE_S', env.TASK_LEASE_S, 30, 'seconds', 3),
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
     rolloutPassMs: wholeNumber('ROLLOUT_PASS_MS', env.ROLLOUT_PASS_MS, 1000, 'ms'),
+    schedulerPassMs: wholeNumber('SCHEDULER_PASS_MS', env.SCHEDULER_PASS_MS, 10_000, 'ms', 100),
     historyRetentionDays: wholeNumber('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 180, 'days', 1),
     rolloutRequireSecondApprover: oneOf('ROLLOUT_REQUIRE_SECOND_APPROVER', env.ROLLOUT_REQUIRE_SECOND_APPROVER, ['true', 'false'], 'true') === 'true',
     simAgentFailMachines: nameList(env.SIM_AGENT_FAIL_MACHINES),

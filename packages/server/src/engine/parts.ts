@@ -100,7 +100,7 @@ function makeScheduler({ config, db, operations, tasks, store, log }: EngineCont
           demo.idle ? `  Idle schedule: ${demo.idle.name} stops at ${demo.idle.stopAt} for 1 hour` : '',
         ].filter((line) => line !== '');
       }
-      scheduler = startScheduler({ db, operations, tasks, store, log });
+      scheduler = startScheduler({ db, operations, tasks, store, log, everyMs: config.schedulerPassMs });
     },
     stop: async () => scheduler?.stop(),
     banner: () => banner,
