@@ -288,6 +288,12 @@ export function utcDateTime(iso: string): string {
 }
 
 /** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */
+/**
+ * How long, real ms, a toast or error list may take to leave once the page's clock (`page.clock`) has been moved
+ * past its duration: its close animation, on a busy runner. Short enough that a list kept seconds too long fails.
+ */
+export const CLOSES_WITHIN_MS = 5_000;
+
 export const TEST_IMAGE = 'irmn-8.1.3-win2022-use1';
 
 /**
