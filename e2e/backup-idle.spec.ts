@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TBackupSettings, TIdleScheduleEntry, TListAccountsResponse } from '@fleet/contracts';
-import { adminToken, api, CLOSES_WITHIN_MS, pagesPerTest, chooseOption, createAccount, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
+import { adminToken, api, expectShownUntil, pagesPerTest, chooseOption, createAccount, NO_SOFTWARE, signIn, useBrowserAndAdmin, utcDateTime } from './browser.js';
 
 useBrowserAndAdmin();
 const openPage = pagesPerTest();
@@ -136,10 +136,7 @@ describe('Backup Settings card', () => {
       'Manual retention days must be at least 1: 0',
     ]);
     // Past the 5 s default of error toasts, the list is still there (spec 1 §8: 10 s), and gone after the 10 s.
-    await page.clock.runFor(6_500);
-    expect(await list.isVisible()).toBe(true);
-    await page.clock.runFor(4_000);
-    await list.waitFor({ state: 'detached', timeout: CLOSES_WITHIN_MS });
+    await expectShownUntil(page, list, { stillAtMs: 6_500, goneAtMs: 10_500 });
     expect((await detail(account.id)).versions.backup).toBe(account.versions.backup);
   });
 

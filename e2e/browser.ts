@@ -287,13 +287,19 @@ export function utcDateTime(iso: string): string {
   return new Date(iso).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */
 /**
- * How long, real ms, a toast or error list may take to leave once the page's clock (`page.clock`) has been moved
- * past its duration: its close animation, on a busy runner. Short enough that a list kept seconds too long fails.
+ * Checks by the page's clock (`page.clock`, installed before the page loaded) that `shown`, on screen now, is
+ * still there `stillAtMs` later and gone by `goneAtMs`, without waiting for either in real time. Leaving may take
+ * its close animation, at most 5 real seconds on a busy runner: a toast or list kept seconds too long fails.
  */
-export const CLOSES_WITHIN_MS = 5_000;
+export async function expectShownUntil(page: Page, shown: Locator, { stillAtMs, goneAtMs }: { stillAtMs: number; goneAtMs: number }) {
+  await page.clock.runFor(stillAtMs);
+  expect(await shown.isVisible()).toBe(true);
+  await page.clock.runFor(goneAtMs - stillAtMs);
+  await shown.waitFor({ state: 'detached', timeout: 5_000 });
+}
 
+/** The image of accounts made by {@link createAccount} (AllInOne, us-east-1, active). */
 export const TEST_IMAGE = 'irmn-8.1.3-win2022-use1';
 
 /**

@@ -17,7 +17,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { TAccountDetail, TInstanceSettings, TListAccountsResponse, TSaasImage } from '@fleet/contracts';
-import { adminToken, api, CLOSES_WITHIN_MS, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
+import { adminToken, api, expectShownUntil, pagesPerTest, signIn, chooseOption, clearSelect, createAccount, selectText, utcDateTime, TEST_IMAGE, useBrowserAndAdmin } from './browser.js';
 
 useBrowserAndAdmin();
 
@@ -183,10 +183,7 @@ describe('instance settings as admin', () => {
     expect(await toast.getByRole('listitem').allInnerTexts()).toEqual(["Library file 999999 does not exist", "Deployer branch 'no-such-branch' does not exist"]);
     expect(await settings(account.id)).toMatchObject({ version: before.version, marketingVersion: '8.1' });
     // The list stays 20 s (spec 1 §8), well past the 5 s of other error toasts, and is gone after them.
-    await page.clock.runFor(6_000);
-    expect(await toast.isVisible()).toBe(true);
-    await page.clock.runFor(14_500);
-    await toast.waitFor({ state: 'detached', timeout: CLOSES_WITHIN_MS });
+    await expectShownUntil(page, toast, { stillAtMs: 6_000, goneAtMs: 20_500 });
     // The user's values are kept for a corrected push.
     expect(await card(page).getByLabel('Marketing version').inputValue()).toBe('7.7');
   });

@@ -224,6 +224,9 @@ export function publicUrlConfig(value: string | undefined, port: number): string
   return baseUrl(value, `PUBLIC_URL must be the http(s) URL the console is opened at (got '${value}')`);
 }
 
+/** Default `SCHEDULER_PASS_MS`, ms (DESIGN §13). */
+export const DEFAULT_SCHEDULER_PASS_MS = 10_000;
+
 /** Default `PROBE_INTERVAL_S`, seconds (DESIGN §14). */
 export const DEFAULT_PROBE_INTERVAL_S = 60;
 
@@ -338,7 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskLeaseSeconds: wholeNumber('TASK_LEASE_S', env.TASK_LEASE_S, 30, 'seconds', 3),
     serverStatusIntervalS: wholeNumber('SERVER_STATUS_INTERVAL_S', env.SERVER_STATUS_INTERVAL_S, 60, 'seconds'),
     rolloutPassMs: wholeNumber('ROLLOUT_PASS_MS', env.ROLLOUT_PASS_MS, 1000, 'ms'),
-    schedulerPassMs: wholeNumber('SCHEDULER_PASS_MS', env.SCHEDULER_PASS_MS, 10_000, 'ms', 100),
+    schedulerPassMs: wholeNumber('SCHEDULER_PASS_MS', env.SCHEDULER_PASS_MS, DEFAULT_SCHEDULER_PASS_MS, 'ms', 100),
     historyRetentionDays: wholeNumber('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 180, 'days', 1),
     rolloutRequireSecondApprover: oneOf('ROLLOUT_REQUIRE_SECOND_APPROVER', env.ROLLOUT_REQUIRE_SECOND_APPROVER, ['true', 'false'], 'true') === 'true',
     simAgentFailMachines: nameList(env.SIM_AGENT_FAIL_MACHINES),

@@ -147,10 +147,10 @@ export interface RunningScheduler {
 
 /**
  * Starts the scheduler in this process: a pass at once, then every `everyMs`
- * (default 10 s). Failures are logged and retried at the next pass. Call
+ * (`SCHEDULER_PASS_MS`, `config.ts`). Failures are logged and retried at the next pass. Call
  * `stop()` before closing the pool.
  */
-export function startScheduler(opts: SchedulerOptions & { everyMs?: number }): RunningScheduler {
+export function startScheduler(opts: SchedulerOptions & { everyMs: number }): RunningScheduler {
   const scheduler = createScheduler(opts);
   let inFlight: Promise<unknown> | undefined;
   let stopping = false;
@@ -169,7 +169,7 @@ export function startScheduler(opts: SchedulerOptions & { everyMs?: number }): R
   }
 
   run();
-  const timer = setInterval(run, opts.everyMs ?? 10_000);
+  const timer = setInterval(run, opts.everyMs);
   timer.unref();
   return {
     async pass() {
