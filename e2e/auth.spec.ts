@@ -34,9 +34,32 @@ describe('login and guards', () => {
   it('validates the form before calling the server', async () => {
     const { page } = await openPage();
     await page.goto('/#/login');
+    let calls = 0;
+    page.on('request', (req) => {
+      if (req.url().endsWith('/api/v1/auth/login')) calls += 1;
+    });
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.getByText('Username is required').waitFor();
     await page.getByText('Password is required').waitFor();
+    // The first refused field has the focus, and says why to a screen reader.
+    const username = page.getByLabel('Username');
+    await expect.poll(() => username.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await username.getAttribute('aria-invalid')).toBe('true');
+    expect(await username.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent)).toBe('Username is required');
+
+    // A blank username is refused too; a password alone clears its own error only.
+    await username.fill('   ');
+    await page.getByLabel('Password').fill('x');
+    await expect.poll(() => page.getByText('Password is required').count()).toBe(0);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByText('Username is required').waitFor();
+    expect(calls, 'sign-in calls while a field is refused').toBe(0);
+
+    await username.fill('admin');
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong username or password');
+    expect(calls).toBe(1);
   });
 
   it('sends a signed-in user opening /login to the accounts list', async () => {

@@ -3,7 +3,8 @@
  * (served by the API server at `/`), and a dev server that proxies `/api` to
  * the API on port 3000. `pureContracts` keeps the unused schemas out of the bundle,
  * `routePreload` starts the first screen's code with the entry's, `antdZeroRuntime` leaves
- * out antd's style generators that its zeroRuntime mode never calls (build/, see there).
+ * out antd's style generators that its zeroRuntime mode never calls, `deepImports` takes
+ * what antd's form context needs without the whole of rc-form (build/, see there).
  * Every file is also written gzip'd and brotli'd beside itself (`.gz`, `.br`), which
  * the server sends to browsers that accept them (@fastify/static `preCompressed`).
  *
@@ -19,6 +20,7 @@ import { compression } from 'vite-plugin-compression2';
 import { pureContracts } from './build/pure-contracts.ts';
 import { routePreload } from './build/route-preload.ts';
 import { antdZeroRuntime } from './build/antd-zero-runtime.ts';
+import { deepImports } from './build/deep-imports.ts';
 import { consoleSchemaValues } from '../contracts/src/console-values.ts';
 
 /** `react-router`'s production ES module, beside the development one its exports name. */
@@ -30,7 +32,7 @@ function reactRouterProduction(): string {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), pureContracts(), antdZeroRuntime(), routePreload(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/], threshold: 1024, logLevel: 'silent' })],
+  plugins: [react(), pureContracts(), antdZeroRuntime(), deepImports(), routePreload(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/], threshold: 1024, logLevel: 'silent' })],
   // The schema values the console reads at run time, computed here (src/lib/schema-values.ts).
   define: { __CONSOLE_SCHEMA_VALUES__: JSON.stringify(consoleSchemaValues()) },
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction() }] } : {},

@@ -10,18 +10,10 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, type RouteObject, type UIMatch } from 'react-router';
-import {
-  BellOutlined,
-  BookOutlined,
-  CheckSquareOutlined,
-  CloudSyncOutlined,
-  ClusterOutlined,
-  EyeOutlined,
-  HistoryOutlined,
-  TeamOutlined,
-  UnorderedListOutlined,
-} from '@ant-design/icons';
 import { PERMISSION_ADMIN, PERMISSION_WRITE } from '@fleet/contracts/constants';
+
+/** The sidebar's icons (`shell/menu-icons.tsx` draws each). */
+export type MenuIconName = 'team' | 'cloud-sync' | 'check-square' | 'book' | 'cluster' | 'eye' | 'history' | 'unordered-list' | 'bell';
 
 /** A page module: its default export is the page component. */
 export type PageLoader = () => Promise<{ default: ComponentType }>;
@@ -47,8 +39,8 @@ export interface AppRoute {
   path: string;
   title: string;
   permission?: string;
-  /** Icon of a top-level sidebar entry. */
-  icon?: ReactNode;
+  /** Icon of a top-level sidebar entry, by name (the shell draws it: `shell/menu-icons.tsx`, so that the entry does not carry the icons). */
+  icon?: MenuIconName;
   /** Reachable, but not listed in the sidebar. */
   hideInMenu?: boolean;
   /** Where the parent route itself redirects (absolute path). */
@@ -70,7 +62,7 @@ export const APP_ROUTES: AppRoute[] = [
   {
     path: 'account',
     title: 'Accounts',
-    icon: <TeamOutlined />,
+    icon: 'team',
     redirect: HOME_PATH,
     children: [
       { path: 'list', title: 'List Accounts', prefetch: () => import('../features/accounts/prefetch'), page: () => import('../features/accounts/AccountsListPage') },
@@ -78,17 +70,17 @@ export const APP_ROUTES: AppRoute[] = [
       { path: 'edit/:id', title: 'Edit Account', hideInMenu: true, page: () => import('../features/account-edit/EditAccountPage') },
     ],
   },
-  { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: <CloudSyncOutlined />, page: () => import('../features/updater/UpdaterPage') },
+  { path: 'updater', title: 'Updater', permission: PERMISSION_WRITE, icon: 'cloud-sync', page: () => import('../features/updater/UpdaterPage') },
   // Reachable from the Updater (its Rollouts button) and from a submitted rollout.
   { path: 'rollouts', title: 'Rollouts', permission: PERMISSION_WRITE, hideInMenu: true, page: () => import('../features/updater/RolloutsPage') },
   { path: 'rollouts/:id', title: 'Rollout', permission: PERMISSION_WRITE, hideInMenu: true, page: () => import('../features/updater/RolloutPage') },
-  { path: 'approvals', title: 'Approvals', permission: PERMISSION_WRITE, icon: <CheckSquareOutlined />, page: () => import('../features/approvals/ApprovalsPage') },
-  { path: 'library-manager', title: 'Library Manager', icon: <BookOutlined />, page: () => import('../features/library-manager/LibraryManagerPage') },
-  { path: 'mma', title: 'MMA', icon: <ClusterOutlined />, page: () => import('../features/mma/MmaPage') },
+  { path: 'approvals', title: 'Approvals', permission: PERMISSION_WRITE, icon: 'check-square', page: () => import('../features/approvals/ApprovalsPage') },
+  { path: 'library-manager', title: 'Library Manager', icon: 'book', page: () => import('../features/library-manager/LibraryManagerPage') },
+  { path: 'mma', title: 'MMA', icon: 'cluster', page: () => import('../features/mma/MmaPage') },
   {
     path: 'viewer',
     title: 'Viewer',
-    icon: <EyeOutlined />,
+    icon: 'eye',
     redirect: '/viewer/issues',
     // Loads the machine lookup, then redirects to /viewer/issues keeping `machine` (spec 2 §2.1).
     indexPage: () => import('../features/viewer/ViewerIndexPage'),
@@ -105,11 +97,11 @@ export const APP_ROUTES: AppRoute[] = [
   },
   // An operation's own page: linked from the toast after queueing and from the operation tables.
   { path: 'operations/:id', title: 'Operation', hideInMenu: true, page: () => import('../features/operations/OperationPage') },
-  { path: 'activity', title: 'Activity Logs', icon: <HistoryOutlined />, page: () => import('../features/activity/ActivityPage') },
+  { path: 'activity', title: 'Activity Logs', icon: 'history', page: () => import('../features/activity/ActivityPage') },
   {
     path: 'lists',
     title: 'Lists',
-    icon: <UnorderedListOutlined />,
+    icon: 'unordered-list',
     redirect: '/lists/component-configs',
     children: [
       { path: 'component-configs', title: 'Component Configs', page: () => import('../features/config-catalogues/ComponentConfigsPage') },
@@ -121,7 +113,7 @@ export const APP_ROUTES: AppRoute[] = [
     ],
   },
   // Notification channels (issue 28 point 3): admins only (`PERMISSION_ADMIN`: the admin role, see auth/AuthProvider).
-  { path: 'notifications', title: 'Notifications', permission: PERMISSION_ADMIN, icon: <BellOutlined />, page: () => import('../features/notification-channels/NotificationChannelsPage') },
+  { path: 'notifications', title: 'Notifications', permission: PERMISSION_ADMIN, icon: 'bell', page: () => import('../features/notification-channels/NotificationChannelsPage') },
   { path: 'account-settings', title: 'Account Settings', hideInMenu: true, page: () => import('./AccountSettingsPage') },
 ];
 

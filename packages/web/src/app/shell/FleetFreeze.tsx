@@ -6,13 +6,15 @@
  * sees the banner; only admins see the buttons (the server answers 403 to
  * others all the same).
  */
-import { useState } from 'react';
-import { Alert, Button, Modal, Typography } from 'antd';
-import { ReasonField } from '../../components/ReasonField';
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Button } from 'antd';
 import { useIsAdmin } from '../auth/auth-context';
 import { useFleetFreeze } from '../../features/fleet/api/queries';
-import { useSetFleetFreeze } from '../../features/fleet/api/mutations';
 import { formatDateTime } from '../../lib/format';
+
+/** The dialogs' code, loaded when one opens. */
+const FreezeDialog = lazy(() => import('./FleetFreezeDialogs').then((m) => ({ default: m.FreezeDialog })));
+const ReleaseDialog = lazy(() => import('./FleetFreezeDialogs').then((m) => ({ default: m.ReleaseDialog })));
 
 /**
  * Freeze fleet, the last item of the counters bar, for admins. It is drawn with
@@ -24,39 +26,16 @@ export function FreezeButton() {
   const admin = useIsAdmin();
   const { data } = useFleetFreeze();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [touched, setTouched] = useState(false);
-  const freeze = useSetFleetFreeze();
   if (!admin) return null;
-  const missing = reason.trim() === '';
-  const close = () => {
-    setOpen(false);
-    setReason('');
-    setTouched(false);
-  };
   return (
     <>
       <Button size="small" disabled={!data || data.frozen} onClick={() => setOpen(true)} style={{ marginLeft: 'auto' }}>
         {data?.frozen ? 'Fleet frozen' : 'Freeze fleet'}
       </Button>
       {open && (
-        <Modal
-          open
-          title="Freeze the fleet"
-          okText="Freeze"
-          okButtonProps={{ danger: true, loading: freeze.isPending }}
-          cancelText="Cancel"
-          onCancel={close}
-          onOk={() => {
-            setTouched(true);
-            if (!missing) freeze.mutate({ frozen: true, reason: reason.trim() }, { onSuccess: close });
-          }}
-        >
-          <Typography.Paragraph>
-            While the fleet is frozen, no rollout starts a new wave and no UpdateSoftware starts on any machine. What runs goes on. Every user sees who froze it and why.
-          </Typography.Paragraph>
-          <ReasonField id="freeze-reason" value={reason} touched={touched} onChange={setReason} onTouch={() => setTouched(true)} />
-        </Modal>
+        <Suspense fallback={null}>
+          <FreezeDialog onClose={() => setOpen(false)} />
+        </Suspense>
       )}
     </>
   );
@@ -66,8 +45,7 @@ export function FreezeButton() {
 export function FreezeBanner() {
   const admin = useIsAdmin();
   const { data } = useFleetFreeze();
-  const release = useSetFleetFreeze();
-  const [modal, holder] = Modal.useModal();
+  const [releasing, setReleasing] = useState(false);
   if (!data?.frozen) return null;
   return (
     <Alert
@@ -81,22 +59,14 @@ export function FreezeBanner() {
       action={
         admin ? (
           <>
-            <Button
-              size="small"
-              loading={release.isPending}
-              onClick={() =>
-                void modal.confirm({
-                  title: 'Release the fleet freeze',
-                  content: 'Rollouts go on with their next waves and waiting UpdateSoftware operations start. Release the freeze?',
-                  okText: 'Release',
-                  cancelText: 'Cancel',
-                  onOk: () => release.mutateAsync({ frozen: false }).catch(() => undefined),
-                })
-              }
-            >
+            <Button size="small" onClick={() => setReleasing(true)}>
               Release
             </Button>
-            {holder}
+            {releasing && (
+              <Suspense fallback={null}>
+                <ReleaseDialog onClose={() => setReleasing(false)} />
+              </Suspense>
+            )}
           </>
         ) : undefined
       }

@@ -10,16 +10,18 @@ import { Link, useLocation } from 'react-router';
 import { Menu, type MenuProps } from 'antd';
 import { useAuth } from '../auth/auth-context';
 import { APP_ROUTES, visibleMenuRoutes, type AppRoute } from '../routes';
+import { MENU_ICONS } from './menu-icons';
 
 type MenuItem = Required<MenuProps>['items'][number];
 
 function toItems(routes: AppRoute[], parentPath: string, keep: string[] = []): MenuItem[] {
   return routes.map((route) => {
     const path = `${parentPath}/${route.path}`;
+    const icon = route.icon && MENU_ICONS[route.icon];
     if (route.children) {
-      return { key: path, icon: route.icon, label: route.title, children: toItems(route.children, path, route.keepParams) };
+      return { key: path, icon, label: route.title, children: toItems(route.children, path, route.keepParams) };
     }
-    return { key: path, icon: route.icon, label: <MenuLink to={path} group={parentPath} keep={keep} title={route.title} /> };
+    return { key: path, icon, label: <MenuLink to={path} group={parentPath} keep={keep} title={route.title} /> };
   });
 }
 
