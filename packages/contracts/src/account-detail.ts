@@ -11,7 +11,7 @@
  * otherwise.
  */
 import { z } from 'zod';
-import { ZBillingPeriod, ZInstancePolicy, ZMachineStatusCounts } from './accounts.js';
+import { ACCOUNT_IDENTITY_FIELDS, ZBillingPeriod, ZInstancePolicy, ZMachineStatusCounts } from './accounts.js';
 import { INT4_MAX, ZId, ZRefId } from './common.js';
 import { ZBodyClassId, ZClassRef } from './classes.js';
 import { CLASS_ADD_ON } from './constants.js';
@@ -189,13 +189,7 @@ export const ZSectionVersions = z.object({
 export const ZAccountDetail = z.object({
   id: z.number().int(),
   draftId: z.number().int().nullable(),
-  name: z.string(),
-  urlFriendlyName: z.string(),
-  description: z.string(),
-  customer: z.string(),
-  creator: z.string(),
-  creationTime: z.string(),
-  expirationTime: z.string().nullable(),
+  ...ACCOUNT_IDENTITY_FIELDS,
   siteMasterName: z.string().nullable(),
   siteMasterUrlFriendlyName: z.string().nullable(),
   siteMasterSubdomain: z.string().nullable(),

@@ -80,11 +80,12 @@ export const ZMachineStatusCounts = z.object({
 });
 export type TMachineStatusCounts = z.infer<typeof ZMachineStatusCounts>;
 
-/** A row of the accounts list that the user may open: every column (spec 1 §2 Accounts list). */
-export const ZAccountListItem = z.object({
-  /** False: the user may open the account (see {@link ZRestrictedAccountListItem}). */
-  restricted: z.literal(false),
-  id: z.number().int(),
+/**
+ * An account's names, description, customer, who created it and when, and when
+ * it expires (ISO 8601 UTC): the same fields in a row of the accounts list and
+ * in `GET /accounts/{id}` (spec 1 §2, §3).
+ */
+export const ACCOUNT_IDENTITY_FIELDS = {
   name: z.string(),
   urlFriendlyName: z.string(),
   description: z.string(),
@@ -92,6 +93,14 @@ export const ZAccountListItem = z.object({
   creator: z.string(),
   creationTime: z.string(),
   expirationTime: z.string().nullable(),
+};
+
+/** A row of the accounts list that the user may open: every column (spec 1 §2 Accounts list). */
+export const ZAccountListItem = z.object({
+  /** False: the user may open the account (see {@link ZRestrictedAccountListItem}). */
+  restricted: z.literal(false),
+  id: z.number().int(),
+  ...ACCOUNT_IDENTITY_FIELDS,
   bundleVersion: z.string().nullable(),
   instancePolicy: ZInstancePolicy,
   classId: z.number().int(),

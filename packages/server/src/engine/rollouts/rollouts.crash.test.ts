@@ -21,43 +21,20 @@
  * applied wave, one UpdateSoftware per machine per rollout, wave 2 never
  * released. Duration: four worker starts (about 5–15 s each) and two deploys.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ZSoftwareUpdateConfig } from '@fleet/contracts';
-import { useTestDatabase } from '../../../test/harness.js';
-import { workerProcesses } from '../../../test/worker-processes.js';
 import { raiseIssue } from '../issues/raise.js';
 import { waitingJson } from '../operations/start-rules.js';
 import { approveWave } from './approvals.js';
 import { lockRollout } from './rollouts.repository.js';
-import { rolloutData } from './rollouts.fixtures.js';
+import { useRolloutWorkers } from './rollouts.fixtures.js';
 
 /** Longest wait for each step, ms. */
 const STEP_TIMEOUT_MS = 90_000;
 
-// First: its afterAll (dropping the database) runs after the workers were killed.
-const database = useTestDatabase({ max: 3 });
-let dataDir = '';
-const workers = workerProcesses(() => ({
-  DATABASE_URL: database.url,
-  DATA_DIR: dataDir,
-  SIM_AGENT_DELAY_MS: '0',
-  SIM_CLOUD_DELAY_MS: '100',
-  ROLLOUT_PASS_MS: '200',
-  PROBE_INTERVAL_S: '0',
-}));
-const data = rolloutData(() => database.db);
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'fleet-crash-rollback-'));
-});
-afterAll(async () => {
-  await workers.killAll();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+// First: its afterAll hooks (the workers killed, the database dropped) run after the file's own.
+const { database, workers, data } = useRolloutWorkers('fleet-crash-rollback-');
 
 const db = () => database.db;
 const one = async <T,>(query: ReturnType<typeof sql>) => (await db().execute<T & Record<string, unknown>>(query)).rows[0];

@@ -5,17 +5,22 @@
  * database ({@link rolloutData}); and, for the tests that run the engine in this
  * process ({@link useRolloutApp}), the real app on a fresh copy of the demo
  * fleet with the simulated agent (zero delays) running the UpdateSoftware the
- * deploy controller queues.
+ * deploy controller queues; for the tests that kill worker processes
+ * ({@link useRolloutWorkers}), a database and the workers' set-up.
  *
  * The stand-in update ({@link RolloutApp.applier}) moves each machine's desired
  * launcher version to another real commit, with the wave's activity as the
  * cause, as `software-update.apply.ts` does for a real update; the tests that
  * need the real rules pass `SOFTWARE_UPDATE_APPLIER` and a real payload instead.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { ZRolloutPlan, ZSoftwareUpdateConfig, type TRollout, type TRolloutPlanInput, type TRolloutTarget, type TSoftwareUpdateConfig } from '@fleet/contracts';
-import { startTestApp, type TestApp } from '../../../test/harness.js';
+import { startTestApp, useTestDatabase, type TestApp } from '../../../test/harness.js';
+import { workerProcesses } from '../../../test/worker-processes.js';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../auth/principal.js';
 import { createSimulatedCloud } from '../cloud/simulated.js';
@@ -28,6 +33,37 @@ import { rolloutPass, type RolloutEngine, type SoftwareUpdateApplier } from './e
 import { startRollout } from './start.js';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The set-up of a test that starts and kills rollout worker processes
+ * (`test/worker-processes.ts`): a fresh copy of the demo fleet (3 connections),
+ * a data folder named `<folderPrefix>…` made before the tests, the workers on
+ * them (no agent delay, 100 ms cloud transitions, a rollout pass every 200 ms, no
+ * probes) and {@link rolloutData} on the database; after the tests the workers
+ * are killed, the folder removed and the database dropped, in that order. Call
+ * it first at the file's top level: the file's own `afterAll` hooks run before
+ * these.
+ */
+export function useRolloutWorkers(folderPrefix: string) {
+  const database = useTestDatabase({ max: 3 });
+  let dataDir = '';
+  const workers = workerProcesses(() => ({
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    SIM_AGENT_DELAY_MS: '0',
+    SIM_CLOUD_DELAY_MS: '100',
+    ROLLOUT_PASS_MS: '200',
+    PROBE_INTERVAL_S: '0',
+  }));
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), folderPrefix));
+  });
+  afterAll(async () => {
+    await workers.killAll();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return { database, workers, data: rolloutData(() => database.db) };
+}
 
 /** The rollout helpers that need only a database (also the worker-process tests'). */
 export function rolloutData(db: () => Db) {

@@ -18,42 +18,21 @@
  * Duration: two worker starts (about 5–15 s each) and three waves of simulated
  * deploys: well under a minute.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ZSoftwareUpdateConfig } from '@fleet/contracts';
-import { useTestDatabase } from '../../../test/harness.js';
-import { workerProcesses } from '../../../test/worker-processes.js';
-import { rolloutData } from './rollouts.fixtures.js';
+import { useRolloutWorkers } from './rollouts.fixtures.js';
 
 /** Longest wait for the rollout to end after the second worker started, ms. */
 const COMPLETE_TIMEOUT_MS = 90_000;
 
-// First: its afterAll (dropping the database) runs after the workers were killed.
-const database = useTestDatabase({ max: 3 });
-let dataDir = '';
+// First: its afterAll hooks (the workers killed, the database dropped) run after the file's own.
+const { database, workers, data } = useRolloutWorkers('fleet-crash-rollout-');
 /** The test's own connection holding the lock on a machine of wave 2. */
 let locker: pg.Client | undefined;
-const workers = workerProcesses(() => ({
-  DATABASE_URL: database.url,
-  DATA_DIR: dataDir,
-  SIM_AGENT_DELAY_MS: '0',
-  SIM_CLOUD_DELAY_MS: '100',
-  ROLLOUT_PASS_MS: '200',
-  PROBE_INTERVAL_S: '0',
-}));
-const data = rolloutData(() => database.db);
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'fleet-crash-rollout-'));
-});
 afterAll(async () => {
-  await workers.killAll();
   await locker?.end().catch(() => undefined);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 const rolloutOf = async (id: number) =>
