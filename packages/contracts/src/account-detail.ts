@@ -221,6 +221,50 @@ export const ZAccountDetail = z.object({
 });
 export type TAccountDetail = z.infer<typeof ZAccountDetail>;
 
+/**
+ * An account's contact and billing as flat fields (spec 1 §3: a general
+ * template's settings carry them with the prefixes contact and billing; the
+ * audit names its field changes the same way). Typed as given: the console
+ * passes a form's loose values, the server its checked properties.
+ */
+export function flatContactAndBilling<
+  C extends { name?: unknown; email?: unknown; phone1?: unknown; phone2?: unknown },
+  B extends { period?: unknown; amount?: unknown },
+>(contact: C, billing: B) {
+  return {
+    contactName: contact.name as C['name'],
+    contactEmail: contact.email as C['email'],
+    contactPhone1: contact.phone1 as C['phone1'],
+    contactPhone2: contact.phone2 as C['phone2'],
+    billingPeriod: billing.period as B['period'],
+    billingAmount: billing.amount as B['amount'],
+  };
+}
+
+/**
+ * The properties section of an account read with `GET /accounts/{id}`, in the
+ * shape of a Push Account Properties body without its `version` (spec 1 §2
+ * Account Properties card, §4): what the card's form holds, and what a push of
+ * the account as it is sends. The contact and billing are copies.
+ */
+export function accountPropertiesOf(a: TAccountDetail): Omit<TPushAccountPropertiesRequest, 'version'> {
+  return {
+    classId: a.classId,
+    parentId: a.parentId,
+    name: a.name,
+    urlFriendlyName: a.urlFriendlyName,
+    description: a.description,
+    customer: a.customer,
+    contact: { ...a.contact },
+    maintainer: a.maintainer,
+    billing: { ...a.billing },
+    managed: a.managed,
+    whiteGlove: a.whiteGlove,
+    autoTest: a.autoTest,
+    autoTestBranch: a.autoTestBranch,
+  };
+}
+
 export const ZAccountSiteParams = z.object({ id: ZId, siteId: ZId });
 
 /** `POST /accounts/{id}/send-creation-mail`: where the creation email went (spec 1 §7, §8 'Creation email sent'). */

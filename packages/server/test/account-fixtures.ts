@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { TAccountDetail, TCreateAccountRequest, TUserActivity } from '@fleet/contracts';
+import { accountPropertiesOf, type TAccountDetail, type TCreateAccountRequest, type TUserActivity } from '@fleet/contracts';
 import { accounts, accountSettings } from '../src/db/schema.js';
 import type { TestApp } from './harness.js';
 
@@ -38,22 +38,7 @@ export async function detail(t: TestApp, id: number, as = 'admin'): Promise<TAcc
 
 /** The Push Account Properties body of what was read. */
 export function propertiesBody(a: TAccountDetail) {
-  return {
-    classId: a.classId,
-    parentId: a.parentId,
-    name: a.name,
-    urlFriendlyName: a.urlFriendlyName,
-    description: a.description,
-    customer: a.customer,
-    contact: a.contact,
-    maintainer: a.maintainer,
-    billing: a.billing,
-    managed: a.managed,
-    whiteGlove: a.whiteGlove,
-    autoTest: a.autoTest,
-    autoTestBranch: a.autoTestBranch,
-    version: a.versions.properties,
-  };
+  return { ...accountPropertiesOf(a), version: a.versions.properties };
 }
 
 /** The newest audit activities of `action` on the account. */

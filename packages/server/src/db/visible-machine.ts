@@ -12,7 +12,7 @@
  * never turned into a join, so the walk stays a walk: each row in turn, its
  * machine (`machines_live_idx`) and account looked up, until the page is full.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 
 /**
  * SQL boolean: the machine `machineId` (a column of the outer row) is visible,
@@ -47,6 +47,20 @@ export function joinedMachineVisible(hiddenClassIds: number[]): SQL {
     ? sql`m.deleted_at is null and m.class_id <> all(${hidden}::int[])
       and coalesce((select a.deleted_at is null and a.class_id <> all(${hidden}::int[]) from accounts a where a.id = m.account_id), false)`
     : sql`m.deleted_at is null and coalesce((select a.deleted_at is null from accounts a where a.id = m.account_id), false)`;
+}
+
+/**
+ * SQL boolean: the machine `m` and its account `a`, both joined to the row, are
+ * live and of no hidden class (one array parameter, so the statement's text
+ * stays): for the counts, which read every match anyway.
+ */
+export function joinedMachineAndAccountVisible(hiddenClassIds: number[]): SQL {
+  const hidden = sql.param(hiddenClassIds);
+  return and(
+    sql`m.deleted_at is null and a.deleted_at is null`,
+    hiddenClassIds.length > 0 ? sql`m.class_id <> all(${hidden}::int[])` : undefined,
+    hiddenClassIds.length > 0 ? sql`a.class_id <> all(${hidden}::int[])` : undefined,
+  )!;
 }
 
 /**

@@ -8,6 +8,7 @@ import { CONFIG_COMPONENTS, type TComponentVersion } from '@fleet/contracts';
 import type { DbOrTx } from '../../db/client.js';
 import { accountSettings, softwareBranches, softwareBuilds, softwareCommits, versionStates } from '../../db/schema.js';
 import type { CatalogueCommit, SoftwareSnapshot } from './resolve.js';
+import type { OperationMachine } from '../operations/queue.js';
 
 /** Channel of the NOTIFY sent when machines' desired versions changed (delivered on commit); wakes the deploy controller. */
 export const DESIRED_CHANGED_CHANNEL = 'fleet_desired_changed';
@@ -196,14 +197,8 @@ export async function selectFollowers(db: DbOrTx, software: string, branch: stri
   return rows.map((r) => ({ id: r.id, name: r.name, classId: r.class_id }));
 }
 
-/** A machine the deploy controller queues an UpdateSoftware for. */
-export interface DeployCandidate {
-  id: number;
-  accountId: number;
-  classId: number;
-  accountClassId: number;
-  operationMode: number;
-  failCounter: number;
+/** A machine the deploy controller queues an UpdateSoftware for: the machine as queueing needs it, and what to deploy. */
+export interface DeployCandidate extends OperationMachine {
   desiredVersions: Record<string, string>;
   desiredActivityId: number | null;
   bundleVersion: string | null;

@@ -22,6 +22,7 @@
  */
 import {
   CLASS_ADD_ON,
+  flatContactAndBilling,
   className,
   launcherUrl,
   PROVIDER_DOMAIN,
@@ -116,15 +117,7 @@ export function propertiesOf(a: repo.AccountRow) {
 type Properties = ReturnType<typeof propertiesOf>;
 
 /** Properties as flat fields, for field-level audit changes. */
-const flatProperties = ({ contact, billing, ...p }: Properties) => ({
-  ...p,
-  contactName: contact.name,
-  contactEmail: contact.email,
-  contactPhone1: contact.phone1,
-  contactPhone2: contact.phone2,
-  billingPeriod: billing.period,
-  billingAmount: billing.amount,
-});
+const flatProperties = ({ contact, billing, ...p }: Properties) => ({ ...p, ...flatContactAndBilling(contact, billing) });
 
 const licenseOf = ({ account, settings }: Loaded) =>
   readLicense(settings.licenseConfig, { instancePolicy: account.instancePolicy, expirationTime: account.expirationTime?.toISOString() ?? null });

@@ -7,23 +7,14 @@
  * account are live and of no hidden class. Instances without a machine (none
  * today) are not listed.
  */
-import { and, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { TCloudInstance, TInstanceState, TMachineCloudInstance, TSortOrder } from '@fleet/contracts';
 import { cappedCount, cappedTotalFields, pageCtes } from '../../db/capped-count.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime } from '../../db/sql-json.js';
-import { classIs, joinedMachineVisible, machineVisible } from '../../db/visible-machine.js';
+import { classIs, joinedMachineAndAccountVisible, joinedMachineVisible, machineVisible } from '../../db/visible-machine.js';
 
-/** `m` (the instance's machine) and `a` (its account) are live and of no hidden class (one array parameter, so the statement's text stays). */
-function visible(hiddenClassIds: number[]): SQL {
-  const hidden = sql.param(hiddenClassIds);
-  return and(
-    sql`m.deleted_at is null and a.deleted_at is null`,
-    hiddenClassIds.length > 0 ? sql`m.class_id <> all(${hidden}::int[])` : undefined,
-    hiddenClassIds.length > 0 ? sql`a.class_id <> all(${hidden}::int[])` : undefined,
-  )!;
-}
 
 /** The instance's state now: a transition whose time has come counts as done (the simulated cloud settles on read). */
 const statusNow = sql`case when c.next_status is not null and c.settles_at <= now() then c.next_status else c.status end`;
@@ -84,7 +75,7 @@ export function cloudInstancePageStatement(q: CloudInstancePageQuery): SQL {
     ${q.active === undefined ? sql`` : q.active ? sql`and c.active` : sql`and not c.active`}`;
   const byClass = q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``;
   const matching = sql`from cloud_instances c join machines m on m.id = c.machine_id join accounts a on a.id = m.account_id
-    where ${visible(q.hiddenClassIds)} ${filters} ${byClass}`;
+    where ${joinedMachineAndAccountVisible(q.hiddenClassIds)} ${filters} ${byClass}`;
   const dir = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
   // The page tests visibility per row (db/visible-machine.ts: the generic plan would join every instance and sort).
   // The class is a join (joinedMachineVisible): with it and the state's estimable form (statusIs) the generic

@@ -10,7 +10,7 @@ import { cappedCount, cappedTotalFields, pageCtes, pageLimit } from '../../db/ca
 import type { DbOrTx } from '../../db/client.js';
 import { queryPrepared } from '../../db/prepared.js';
 import { classNameOf, isoTime, textArrayOf } from '../../db/sql-json.js';
-import { classIs, joinedMachineVisible, machineVisible } from '../../db/visible-machine.js';
+import { classIs, joinedMachineAndAccountVisible, joinedMachineVisible, machineVisible } from '../../db/visible-machine.js';
 import { auditActivities, versionStates } from '../../db/schema.js';
 
 export type VersionStateRow = typeof versionStates.$inferSelect;
@@ -36,15 +36,6 @@ export async function selectActivityTime(db: DbOrTx, activityId: number): Promis
 
 // ---------------------------------------------------------------- the States viewer (every machine)
 
-/** `m` (a machine) and `a` (its account) are live and of no hidden class (one array parameter, so the statement's text stays). */
-function visibleMachine(hiddenClassIds: number[]): SQL {
-  const hidden = sql.param(hiddenClassIds);
-  return and(
-    sql`m.deleted_at is null and a.deleted_at is null`,
-    hiddenClassIds.length > 0 ? sql`m.class_id <> all(${hidden}::int[])` : undefined,
-    hiddenClassIds.length > 0 ? sql`a.class_id <> all(${hidden}::int[])` : undefined,
-  )!;
-}
 
 /** Name of machine `machineId`'s newest backup of `software` made at or before `until` (SQL; null: no bound). */
 const newestBackup = (machineId: SQL, software: string, until: SQL) => sql`(select b.name from backup_files b
@@ -124,7 +115,7 @@ export function viewerStatePageStatement(q: ViewerPageQuery & { current: boolean
     where ${only} and ${joinedMachineVisible(q.hiddenClassIds)}
     order by ${stateOrder(q.order)}`;
   const counted = sql`select 1 from version_states v join machines m on m.id = v.machine_id join accounts a on a.id = m.account_id
-    where ${only} and ${visibleMachine(q.hiddenClassIds)} ${q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``}
+    where ${only} and ${joinedMachineAndAccountVisible(q.hiddenClassIds)} ${q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``}
     order by ${stateOrder('desc')}`;
   const replacedAt = sql`(select min(n.timestamp) from version_states n where n.machine_id = v.machine_id and (n.timestamp, n.id) > (v.timestamp, v.id))`;
   const item = sql`json_build_object('id', v.id, 'machine', json_build_object('id', v.machine_id, 'name', m.name),
@@ -156,7 +147,7 @@ export function viewerDesiredPageStatement(q: ViewerPageQuery & { cap: number })
   // A desired version is `{branch}|{shortHash}` (absent: not installed).
   const desired = q.component === undefined ? undefined : sql`m.desired_versions ->> ${q.component}::text`;
   const ids = sql`select m.id from machines m join accounts a on a.id = m.account_id
-    where ${visibleMachine(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and m.id = ${q.machineId}::int` : sql``}
+    where ${joinedMachineAndAccountVisible(q.hiddenClassIds)} ${q.machineId !== undefined ? sql`and m.id = ${q.machineId}::int` : sql``}
     ${q.classId !== undefined ? sql`and m.class_id = ${q.classId}::int` : sql``}
     ${desired && q.branch === undefined ? sql`and ${desired} is not null` : sql``}
     ${desired && q.branch !== undefined ? sql`and starts_with(${desired}, ${q.branch}::text || '|')` : sql``}

@@ -33,6 +33,7 @@
 import {
   CLASS_ADD_ON,
   CONFIG_COMPONENTS,
+  flatContactAndBilling,
   type TPushAccountPropertiesRequest,
   type TTemplate,
   type TTemplateType,
@@ -168,15 +169,7 @@ export function propertiesToGeneralTemplate(values: Values): GeneralTemplateValu
   const contact = asRecord(values.contact);
   const billing = asRecord(values.billing);
   return pick(
-    {
-      ...values,
-      contactName: contact.name,
-      contactEmail: contact.email,
-      contactPhone1: contact.phone1,
-      contactPhone2: contact.phone2,
-      billingPeriod: billing.period,
-      billingAmount: billing.amount,
-    },
+    { ...values, ...flatContactAndBilling(contact, billing) },
     [...GENERAL_PLAIN_KEYS, 'contactName', 'contactEmail', 'contactPhone1', 'contactPhone2', 'billingPeriod', 'billingAmount'],
     GENERAL_NULLABLE,
   ) as GeneralTemplateValues;

@@ -10,6 +10,7 @@
  */
 import {
   ACCOUNT_CLASSES,
+  accountPropertiesOf,
   CLASS_ADD_ON,
   CLASS_CUSTOMER_PRODUCTION,
   DEVOPS_EMAIL,
@@ -20,24 +21,8 @@ import {
 /** The values of the properties form (`section-forms.ts`). */
 export type PropertiesValues = Omit<TPushAccountPropertiesRequest, 'version'>;
 
-/** The properties section of an account, as the form holds it. */
-export function propertiesSection(a: TAccountDetail): PropertiesValues {
-  return {
-    classId: a.classId,
-    parentId: a.parentId,
-    name: a.name,
-    urlFriendlyName: a.urlFriendlyName,
-    description: a.description,
-    customer: a.customer,
-    contact: { ...a.contact },
-    maintainer: a.maintainer,
-    billing: { ...a.billing },
-    managed: a.managed,
-    whiteGlove: a.whiteGlove,
-    autoTest: a.autoTest,
-    autoTestBranch: a.autoTestBranch,
-  };
-}
+/** The properties section of an account, as the form holds it (copies of its contact and billing). */
+export const propertiesSection: (a: TAccountDetail) => PropertiesValues = accountPropertiesOf;
 
 /**
  * MMA classes to offer (spec 1 §5, §6): Customer Production only to group
