@@ -70,6 +70,14 @@ describe('accounts list as admin', () => {
     await expectRows(page, panic.items);
     const icons = await page.locator('.ant-table-tbody').getByRole('img', { name: 'Needs admin (panic)' }).count();
     expect(icons).toBe(panic.items.length);
+    // Each icon says its count on hover (the tooltip mounts at the first hover: LazyTooltip).
+    const first = panic.items[0]!;
+    if (first.restricted) throw new Error('an admin sees no restricted row');
+    await page.locator('.ant-table-tbody').getByRole('img', { name: 'Needs admin (panic)' }).first().hover();
+    await page
+      .getByRole('tooltip')
+      .filter({ hasText: `Needs admin (panic): ${first.machineStats.needsAdmin} of ${first.machineStats.machines} machine(s)` })
+      .waitFor();
 
     await page.goto('/#/account/list?machineStatusExclude=stopped,idle');
     const notStopped = await listApi('classIds=1,2,3,4,5&machineStatusExclude=stopped,idle');
@@ -193,6 +201,8 @@ describe('accounts list as operator', () => {
     expect(await row.getByRole('link').count()).toBe(0);
     expect(await row.getByRole('button').count()).toBe(0);
     await row.getByRole('img', { name: /only members of group CustomerProductionAccess may open this account/ }).waitFor();
+    await row.getByRole('img', { name: /only members of group CustomerProductionAccess may open this account/ }).hover();
+    await page.getByRole('tooltip').filter({ hasText: 'only members of group CustomerProductionAccess may open this account' }).waitFor();
     // The restricted rows and the top bar's Customer Production chip (no link) are accessible.
     await page.getByRole('region', { name: 'Fleet counters' }).getByRole('note', { name: /^Customer Production: / }).waitFor();
     await expectAccessible(page, 'accounts list of an operator, with restricted rows');

@@ -29,6 +29,11 @@ export interface DeepImport {
 
 export const DEEP_IMPORTS: readonly DeepImport[] = [
   {
+    importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]input[\\/]Input\.js$/,
+    statement: "import RcInput from '@rc-component/input';",
+    replacement: "import RcInput from '@rc-component/input/es/Input';",
+  },
+  {
     importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/,
     statement: "import { FormProvider as RcFormProvider } from '@rc-component/form';",
     replacement: "import { FormProvider as RcFormProvider } from '@rc-component/form/es/FormContext';",

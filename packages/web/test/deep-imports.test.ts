@@ -22,8 +22,18 @@ describe('the deep-imports rewrite', () => {
     expect(target.match(/^import .*$/gm)).toEqual(["import * as React from 'react';"]);
   });
 
+  it("points antd's Input at rc-input's Input module, not the index that also evaluates its TextArea", () => {
+    const file = join(antdEs, 'input/Input.js');
+    const out = rewriteDeepImports(readFileSync(file, 'utf8'), file);
+    expect(out).not.toBeNull();
+    expect(out).toContain("import RcInput from '@rc-component/input/es/Input';");
+    const rcInput = dirname(require.resolve('@rc-component/input/package.json'));
+    expect(readFileSync(join(rcInput, 'es/Input.js'), 'utf8')).toMatch(/^export default Input;$/m);
+    expect(readFileSync(join(rcInput, 'es/index.js'), 'utf8')).toMatch(/^import Input from "\.\/Input";$/m);
+  });
+
   it('leaves other modules alone, even with the same statement', () => {
-    const [rewrite] = DEEP_IMPORTS;
+    const rewrite = DEEP_IMPORTS.find((r) => r.statement.includes('FormProvider'));
     expect(rewriteDeepImports(rewrite!.statement, '/x/node_modules/antd/es/form/Form.js')).toBeNull();
     expect(rewriteDeepImports('export const x = 1;', '/x/node_modules/antd/es/form/context.js')).toBeNull();
   });

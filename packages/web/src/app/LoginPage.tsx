@@ -22,7 +22,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { Alert, Button, Spin, theme, type InputRef } from 'antd';
+import { Alert, Button, Spin, type InputRef } from 'antd';
 // The two inputs from their own modules: antd's `Input` index adds Search, TextArea and OTP to it (about 4 KB gzip).
 import Input from 'antd/es/input/Input';
 import Password from 'antd/es/input/Password';
@@ -34,6 +34,7 @@ import { ssoFailureText } from './auth/sso-failure';
 import { useAuth } from './auth/auth-context';
 import { safeRedirect } from './guards';
 import { APP_NAME } from './RootLayout';
+import { ERROR_RED } from './theme';
 
 type Field = keyof TLoginRequest;
 
@@ -45,7 +46,6 @@ function refusal(field: Field, value: string): string | undefined {
 
 /** A labelled field with its error line under it, in the room kept for it (ids `login-<field>`, `login-<field>-error`). */
 function LoginField({ field, label, error, children }: { field: Field; label: string; error: string | undefined; children: ReactNode }) {
-  const { token } = theme.useToken();
   return (
     <div style={{ paddingBottom: 24, position: 'relative' }}>
       <label htmlFor={`login-${field}`} style={{ display: 'block', paddingBottom: 8 }}>
@@ -53,7 +53,7 @@ function LoginField({ field, label, error, children }: { field: Field; label: st
       </label>
       {children}
       {error !== undefined && (
-        <div id={`login-${field}-error`} role="alert" style={{ position: 'absolute', bottom: 1, color: token.colorErrorText, lineHeight: '22px' }}>
+        <div id={`login-${field}-error`} role="alert" style={{ position: 'absolute', bottom: 1, color: ERROR_RED, lineHeight: '22px' }}>
           {error}
         </div>
       )}

@@ -26,6 +26,8 @@ import { UserMenu } from './shell/UserMenu';
 import { useSidebar } from './shell/use-sidebar';
 import { prefetchShellQueries, useFleetFreeze, useMmaStats } from '../features/fleet/api/queries';
 import { useQueryClient } from '@tanstack/react-query';
+import { preloadToasts } from './ToastProvider';
+import { whenIdle } from '../lib/when-idle';
 
 const SIDER_WIDTH = 220;
 const SIDER_COLLAPSED_WIDTH = 64;
@@ -65,8 +67,13 @@ function PageContent({ padding }: { padding: number }) {
   );
 }
 
+/** The longest the toasts' code waits for an idle moment before the shell fetches it anyway, ms. */
+const TOASTS_PRELOAD_WAIT_MS = 3000;
+
 export default function Shell() {
   const sidebar = useSidebar();
+  // The toasts' code, fetched once the first screen has drawn (app/ToastProvider.tsx).
+  useEffect(() => whenIdle(preloadToasts, TOASTS_PRELOAD_WAIT_MS), []);
   const { token } = theme.useToken();
   const overlay = sidebar.isMobile && sidebar.open;
 

@@ -3,35 +3,30 @@
  * message API is mounted here (not antd `App`), which keeps the dialog and
  * notification code out of the first screen's bundle.
  *
- * The message code itself loads after the first screen has drawn (issue 26:
- * script per route; about 7 KB gzip of the entry): `ToastHolder` is a chunk of
- * its own, asked for once the browser is idle after the first render, or at
- * the first toast if that comes sooner. A toast asked for before it has loaded
- * shows as soon as it has, in order.
+ * The message code itself is not part of the first screen (issue 26: script
+ * per route; about 7 KB gzip): `ToastHolder` is a chunk of its own, loaded at
+ * the first toast; the signed-in shell fetches it ahead once the browser is
+ * idle ({@link preloadToasts}), so the login page never loads it unless it has
+ * something to say. A toast asked for before it has loaded shows as soon as it
+ * has, in order.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { TOAST_ERROR_SECONDS, TOAST_SUCCESS_SECONDS, ToastContext, type Toast } from './toast';
 
-const ToastHolder = lazy(() => import('./ToastHolder'));
+const loadToastHolder = () => import('./ToastHolder');
+const ToastHolder = lazy(loadToastHolder);
 
-/** The longest the holder's code waits for an idle moment before it loads anyway, ms. */
-const LOAD_AFTER_MS = 2000;
+/** Fetches the toasts' code ahead (the signed-in shell, when the browser is idle), so that its first toast shows at once. */
+export function preloadToasts(): void {
+  void loadToastHolder();
+}
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const api = useRef<MessageInstance | null>(null);
   /** Toasts asked for before the message API was ready. */
   const waiting = useRef<((api: MessageInstance) => void)[]>([]);
   const [load, setLoad] = useState(false);
-
-  useEffect(() => {
-    if (typeof window.requestIdleCallback !== 'function') {
-      const timer = window.setTimeout(() => setLoad(true), LOAD_AFTER_MS);
-      return () => window.clearTimeout(timer);
-    }
-    const idle = window.requestIdleCallback(() => setLoad(true), { timeout: LOAD_AFTER_MS });
-    return () => window.cancelIdleCallback(idle);
-  }, []);
 
   const onReady = useCallback((ready: MessageInstance) => {
     api.current = ready;

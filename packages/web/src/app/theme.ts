@@ -24,12 +24,15 @@ import type { ThemeConfig } from 'antd';
 
 const TAG_TEXT = { orange: '#ad4e00', gold: '#874d00', green: '#237804', volcano: '#ad2102', cyan: '#006d75', lime: '#3f6600' } as const;
 
+/** The error red (antd's red-7), also the colour of error text outside antd's components (the login form's). */
+export const ERROR_RED = '#cf1322';
+
 export const ACCESSIBLE_TOKENS: ThemeConfig['token'] = {
   colorPrimary: '#0958d9',
   colorInfo: '#0958d9',
   colorLink: '#0958d9',
   colorLinkHover: '#003eb3',
-  colorError: '#cf1322',
+  colorError: ERROR_RED,
   colorSuccess: '#237804',
   // antd derives these from the seed; from a dark seed they turn grey: keep the
   // light shades (1 and 3) of antd's own green and gold.

@@ -18,24 +18,15 @@
  * is replaced.
  */
 import { Fragment, startTransition, useEffect, useState, type ReactNode } from 'react';
+import { whenIdle } from '../lib/when-idle';
 
 /** Longest wait for an idle main thread before the next stage renders anyway, ms. */
 const STAGE_WAIT_MS = 300;
 
-/** Runs `run` when the main thread is idle (at most `STAGE_WAIT_MS` later); answers its cancel. */
-function whenIdle(run: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(run, { timeout: STAGE_WAIT_MS });
-    return () => cancelIdleCallback(id);
-  }
-  const id = setTimeout(run, 0);
-  return () => clearTimeout(id);
-}
-
 export function StagedRender({ stages, placeholderHeight }: { stages: ReactNode[]; placeholderHeight: number }) {
   const [shown, setShown] = useState(0);
   useEffect(() => {
-    if (shown < stages.length) return whenIdle(() => startTransition(() => setShown((n) => n + 1)));
+    if (shown < stages.length) return whenIdle(() => startTransition(() => setShown((n) => n + 1)), STAGE_WAIT_MS);
   }, [shown, stages.length]);
   return (
     <>

@@ -9,6 +9,10 @@
  * come as restricted rows (`restricted: true`, spec 1 §2): the name as plain
  * text, the MMA class, a lock explaining why, and nothing else: no link, no
  * other column, no actions.
+ *
+ * The rows' tooltips (description, lock, alert icons) mount at the first hover
+ * or focus (`LazyTooltip`): a page of rows drew a popup trigger per cell before
+ * anyone pointed at one (issue 26, Total Blocking Time).
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -18,6 +22,7 @@ import type { TAccountListItem, TAccountListRow, TAccountSortField } from '@flee
 import { formatDateTime } from '../../../lib/format';
 import type { AccountSort } from '../use-account-list-params';
 import { AlertIcons } from './AlertIcons';
+import { LazyTooltip } from '../../../components/LazyTooltip';
 import { useActionsColumnFixed } from '../../../lib/use-mobile-layout';
 
 export const EMPTY_ACCOUNTS_TEXT = 'No accounts match these filters';
@@ -87,9 +92,11 @@ export function AccountsTable(props: Props) {
       width: 90,
       render: (_, row) =>
         row.restricted ? (
-          <Tooltip title={RESTRICTED_ACCOUNT_TEXT}>
-            <LockOutlined aria-label={RESTRICTED_ACCOUNT_TEXT} />
-          </Tooltip>
+          <LazyTooltip title={RESTRICTED_ACCOUNT_TEXT}>
+            <span>
+              <LockOutlined aria-label={RESTRICTED_ACCOUNT_TEXT} />
+            </span>
+          </LazyTooltip>
         ) : (
           <AlertIcons stats={row.machineStats} />
         ),
@@ -104,9 +111,9 @@ export function AccountsTable(props: Props) {
       ...sortable('description'),
       title: 'Description',
       render: shown((a) => (
-        <Tooltip placement="topLeft" title={a.description}>
+        <LazyTooltip title={a.description}>
           <span style={DESCRIPTION_STYLE}>{a.description}</span>
-        </Tooltip>
+        </LazyTooltip>
       )),
     },
     { key: 'bundleVersion', title: 'Version', render: shown((a) => a.bundleVersion) },

@@ -2,10 +2,12 @@
  * Alert icons of an account row (spec 1 §2 Accounts list; DESIGN §6): one icon
  * per machine status the account has machines in (needs admin/panic,
  * unmanaged, manual maintenance, stopped, turbo, obsolete, idle), each with a
- * tooltip and an aria-label equal to the status label.
+ * tooltip (mounted at the first hover or focus: `LazyTooltip`) and an
+ * aria-label equal to the status label.
  */
 import type { ReactNode } from 'react';
-import { Flex, Tooltip } from 'antd';
+import { Flex } from 'antd';
+import { LazyTooltip } from '../../../components/LazyTooltip';
 import {
   CoffeeOutlined,
   DisconnectOutlined,
@@ -35,11 +37,11 @@ export function AlertIcons({ stats }: { stats: TMachineStatusCounts }) {
       {present.map((status) => {
         const label = MACHINE_STATUS_LABELS[status];
         return (
-          <Tooltip key={status} title={`${label}: ${stats[status]} of ${stats.machines} machine(s)`}>
+          <LazyTooltip key={status} title={`${label}: ${stats[status]} of ${stats.machines} machine(s)`}>
             <span tabIndex={0} style={{ fontSize: 16 }}>
               {ICONS[status](label)}
             </span>
-          </Tooltip>
+          </LazyTooltip>
         );
       })}
     </Flex>
