@@ -146,6 +146,9 @@ describe('approvals on a production class', () => {
     const cell = statusCell(page, machine);
     await cell.getByText('Pending UpdateSoftware').waitFor({ timeout: LIVE_TIMEOUT });
     expect(await row(page, machine).getAttribute('class')).toContain('machine-row-warning');
+    // The status names the operation's type on hover (its tooltip mounts then: LazyTooltip).
+    await cell.getByText('Pending UpdateSoftware').hover();
+    await page.getByRole('tooltip').getByText(first!.operationTypeDescription, { exact: true }).waitFor();
     await cell.getByRole('button', { name: `Proceed UpdateSoftware on ${machine.name}` }).click();
     await page.getByText('Operation has been approved').waitFor();
     await expect.poll(async () => (await operationNow(machine.id, first!.id))?.decision).toBe('PROCEED');

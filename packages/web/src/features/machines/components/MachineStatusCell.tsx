@@ -7,11 +7,12 @@
  * operations queued behind that status; it opens what each waits for (the
  * server's start rules, issue 24 point 1) with Cancel (write permission).
  */
-import { Button, Flex, List, Popover, Tag, Tooltip, Typography } from 'antd';
+import { Button, Flex, List, Popover, Tag, Typography } from 'antd';
 import { ClockCircleOutlined, LoadingOutlined } from '@ant-design/icons';
 import type { TMachine, TOperation, TOperationDecision } from '@fleet/contracts';
 import { CancelOperationButton, OperationWaitingText } from '../../operations/components/OperationWaiting';
 import { machineStatus, queuedOperations } from '../machine-status';
+import { LazyTooltip } from '../../../components/LazyTooltip';
 
 interface Props {
   machine: TMachine;
@@ -93,10 +94,11 @@ function StatusText({ machine, canWrite, resetting, decidingId, onResetFailure, 
   }
   if (status.kind === 'operation') {
     const op = status.operation;
+    // Mounted at the first hover or focus: a machine table drew a popup trigger per row with an operation (issue 26).
     const label = (
-      <Tooltip title={op.operationTypeDescription}>
+      <LazyTooltip title={op.operationTypeDescription}>
         <span>{status.text}</span>
-      </Tooltip>
+      </LazyTooltip>
     );
     if (status.state === 'pending') {
       const deciding = decidingId === op.id;
