@@ -18,6 +18,29 @@ import { adminToken, api, apiToken, baseUrl, createAccount, signIn } from './bro
 /** The machine's row in the machines panel (a `tr`, or a `div` in the Updater's virtual table). */
 export const row = (page: Page, machine: { id: number }) => page.locator(`.ant-table-row[data-row-key="${machine.id}"]`);
 
+/**
+ * Starts recording, in the page, every text the machine's row cell `column` (0-based) shows from now on, as the
+ * DOM changes (a MutationObserver): a state that lasts half a second in the e2e server (a SmokeTest running) is
+ * seen even when a loaded runner's polls would miss it. Answers a reader of the texts recorded so far.
+ */
+export async function recordCellTexts(page: Page, machine: { id: number }, column: number): Promise<() => Promise<string[]>> {
+  const key = `cellTexts${machine.id}_${column}`;
+  await page.evaluate(
+    ({ key, selector }) => {
+      const texts: string[] = [];
+      const record = () => {
+        const text = document.querySelector(selector)?.textContent ?? '';
+        if (texts.at(-1) !== text) texts.push(text);
+      };
+      record();
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+      (window as unknown as Record<string, string[]>)[key] = texts;
+    },
+    { key, selector: `.ant-table-row[data-row-key="${machine.id}"] > td:nth-child(${column + 1})` },
+  );
+  return () => page.evaluate((key) => [...((window as unknown as Record<string, string[]>)[key] ?? [])], key);
+}
+
 /** Signs `user` in on the account of `machine` and waits for the machine's row, at most `timeout` ms. */
 export async function openMachineAccount(page: Page, user: string, machine: TMachine, timeout: number) {
   await signIn(page, user, user, `/account/edit/${machine.accountId}`);

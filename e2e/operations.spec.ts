@@ -24,7 +24,7 @@ import {
 } from '@fleet/contracts';
 import { adminToken, api, chooseOption, expectAccessible, pagesPerTest, signIn, useBrowserAndAdmin } from './browser.js';
 import { FAILING_MACHINE_ACCOUNT } from './global-setup.js';
-import { openMenu, row, statusOf } from './machine-panel.js';
+import { openMenu, recordCellTexts, row, statusOf } from './machine-panel.js';
 import { finished, LIVE_TIMEOUT, LONG, newMachine, openAccount, operationNow, operationsOf, queue } from './operations-fixtures.js';
 
 useBrowserAndAdmin();
@@ -49,6 +49,8 @@ describe('Queue Operations', () => {
     // Nothing ticked: Submit waits.
     expect(await dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
     await dialog.getByRole('checkbox', { name: /SmokeTest/ }).check();
+    // The status cell's texts from now on: the SmokeTest runs half a second, which a poll can miss on a loaded runner.
+    const statusTexts = await recordCellTexts(page, machine, 4);
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await page.getByText('Operation queued for machine').waitFor();
     await dialog.waitFor({ state: 'hidden' });
@@ -56,7 +58,7 @@ describe('Queue Operations', () => {
     const [smoke] = (await operationsOf(machine.id)).filter((o) => o.typeName === 'SmokeTest');
     expect(smoke).toMatchObject({ user: 'operator', pending: false });
     // Live, without a reload: running, then back to the mode text once it ends.
-    await statusCell(page, machine).getByText('Running SmokeTest').waitFor({ timeout: LIVE_TIMEOUT });
+    await expect.poll(async () => (await statusTexts()).some((t) => t.includes('Running SmokeTest')), { timeout: LIVE_TIMEOUT }).toBe(true);
     const done = await finished(machine.id, smoke!.id);
     expect(done.status).toBe('SUCCESS');
     await expect.poll(() => statusCell(page, machine).innerText(), { timeout: 15_000 }).not.toContain('SmokeTest');
