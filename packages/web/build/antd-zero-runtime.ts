@@ -26,6 +26,7 @@
  */
 import type { Plugin } from 'vite';
 import { isNode, type Node } from './estree.ts';
+import { sourceRewritePlugin } from './source-rewrite.ts';
 
 /** antd's style modules: `node_modules/antd/es/<component>/style/<file>.js` (and `es/style`, `es/_util/wave/style.js`). */
 export const ANTD_STYLE_MODULE = /[\\/]node_modules[\\/]antd[\\/]es[\\/](?:.+[\\/])?style(?:[\\/][^\\/]+)?\.js$/;
@@ -72,13 +73,5 @@ export function dropStyleFunctions(code: string, parse: (code: string) => unknow
 }
 
 export function antdZeroRuntime(): Plugin {
-  return {
-    name: 'fleet:antd-zero-runtime',
-    apply: 'build',
-    transform(code, id) {
-      if (!ANTD_STYLE_MODULE.test(id)) return null;
-      const out = dropStyleFunctions(code, (source) => this.parse(source));
-      return out === null ? null : { code: out, map: null };
-    },
-  };
+  return sourceRewritePlugin('fleet:antd-zero-runtime', (code, id, parse) => (ANTD_STYLE_MODULE.test(id) ? dropStyleFunctions(code, parse) : null));
 }

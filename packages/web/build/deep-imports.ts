@@ -17,6 +17,7 @@
  * when the installed antd no longer has the statement.
  */
 import type { Plugin } from 'vite';
+import { sourceRewritePlugin } from './source-rewrite.ts';
 
 export interface DeepImport {
   /** The module whose import is rewritten, by its path. */
@@ -50,12 +51,5 @@ export function rewriteDeepImports(code: string, id: string): string | null {
 }
 
 export function deepImports(): Plugin {
-  return {
-    name: 'fleet:deep-imports',
-    apply: 'build',
-    transform(code, id) {
-      const out = rewriteDeepImports(code, id);
-      return out === null ? null : { code: out, map: null };
-    },
-  };
+  return sourceRewritePlugin('fleet:deep-imports', (code, id) => rewriteDeepImports(code, id));
 }
