@@ -11,6 +11,17 @@
  * the screen has a Form. `@rc-component/form/es/FormContext` holds that
  * `FormProvider` and imports only React.
  *
+ * The same for antd's Table, on every screen with a table: its row selection
+ * takes four helpers from `@rc-component/tree`, whose index evaluates the
+ * whole Tree component (about 9 KB gzip), and a Radio group (which the row
+ * selection imports) one line of antd's Form hook, whose module imports the
+ * whole of rc-form (about 15 KB); they are taken from the modules that define
+ * them, or written out. And code that only a prop the console never passes renders
+ * loads when it first renders ({@link lazyComponent}): a column filter's
+ * dropdown (with antd's Tree, Checkbox and Radio), a Card's `tabList` (Tabs),
+ * `Input.OTP`.
+ * Such a part still works when a screen uses it, a moment later.
+ *
  * Known limitations: a rewrite matches its import statement's text exactly; an
  * antd release that writes it differently keeps the full import (no error;
  * `bench/web-bundle` shows the size), and `test/deep-imports.test.ts` fails
@@ -28,16 +39,69 @@ export interface DeepImport {
   replacement: string;
 }
 
+/** The path of antd's ES module `path` (`card/Card.js`), as a module id matches it. */
+function antdModule(path: string): RegExp {
+  return new RegExp(`[\\\\/]node_modules[\\\\/]antd[\\\\/]es[\\\\/]${path.replace(/\./g, '\\.').replace(/\//g, '[\\\\/]')}$`);
+}
+
+/**
+ * A component `name` that loads the default export of `from` when it first renders, showing `fallback` (an
+ * expression of its `props`) until then: for the modules' code only a rare prop renders. It imports React under a
+ * name of its own, so that it fits any module.
+ */
+function lazyComponent(name: string, from: string, fallback: string): string {
+  const react = `ReactFor${name}`;
+  return [
+    `import * as ${react} from 'react';`,
+    `const Lazy${name} = ${react}.lazy(() => import('${from}'));`,
+    `const ${name} = (props) => ${react}.createElement(${react}.Suspense, { fallback: ${fallback} }, ${react}.createElement(Lazy${name}, props));`,
+  ].join('\n');
+}
+
 export const DEEP_IMPORTS: readonly DeepImport[] = [
   {
-    importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]input[\\/]Input\.js$/,
+    importer: antdModule('input/Input.js'),
     statement: "import RcInput from '@rc-component/input';",
     replacement: "import RcInput from '@rc-component/input/es/Input';",
   },
   {
-    importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/,
+    importer: antdModule('form/context.js'),
     statement: "import { FormProvider as RcFormProvider } from '@rc-component/form';",
     replacement: "import { FormProvider as RcFormProvider } from '@rc-component/form/es/FormContext';",
+  },
+  {
+    importer: antdModule('table/hooks/useSelection.js'),
+    statement: "import { arrAdd, arrDel, conductCheck, convertDataToEntities } from '@rc-component/tree';",
+    replacement: [
+      "import { arrAdd, arrDel } from '@rc-component/tree/es/util';",
+      "import { conductCheck } from '@rc-component/tree/es/utils/conductUtil';",
+      "import { convertDataToEntities } from '@rc-component/tree/es/utils/treeUtil';",
+    ].join('\n'),
+  },
+  {
+    importer: antdModule('radio/group.js'),
+    statement: "import { toNamePathStr } from '../form/hooks/useForm';",
+    replacement: ["import { toArray } from '../form/util';", "const toNamePathStr = (name) => toArray(name).join('_');"].join('\n'),
+  },
+  {
+    importer: antdModule('table/hooks/useFilter/index.js'),
+    statement: "import FilterDropdown, { flattenKeys } from './FilterDropdown';",
+    replacement: [
+      lazyComponent('FilterDropdown', './FilterDropdown', 'props.children'),
+      'function flattenKeys(filters) {',
+      '  return (filters || []).flatMap(({ value, children }) => (children ? [value, ...flattenKeys(children)] : [value]));',
+      '}',
+    ].join('\n'),
+  },
+  {
+    importer: antdModule('card/Card.js'),
+    statement: "import Tabs from '../tabs';",
+    replacement: lazyComponent('Tabs', '../tabs', 'null'),
+  },
+  {
+    importer: antdModule('input/index.js'),
+    statement: "import OTP from './OTP';",
+    replacement: lazyComponent('OTP', './OTP', 'null'),
   },
 ];
 

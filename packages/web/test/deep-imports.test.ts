@@ -38,3 +38,70 @@ describe('the deep-imports rewrite', () => {
     expect(rewriteDeepImports('export const x = 1;', '/x/node_modules/antd/es/form/context.js')).toBeNull();
   });
 });
+
+describe('the deep-imports rewrite of antd Table and Card', () => {
+  const rewritten = (path: string) => {
+    const file = join(antdEs, path);
+    const out = rewriteDeepImports(readFileSync(file, 'utf8'), file);
+    // The installed antd still has the statement (else the rewrite no longer applies).
+    expect(out, path).not.toBeNull();
+    return out!;
+  };
+
+  it("takes the row selection's tree helpers from the modules that define them, not the Tree's index", async () => {
+    const out = rewritten('table/hooks/useSelection.js');
+    expect(out).not.toContain("from '@rc-component/tree';");
+    const rcTree = await import('@rc-component/tree/es/index.js');
+    const modules = {
+      '@rc-component/tree/es/util': await import('@rc-component/tree/es/util'),
+      '@rc-component/tree/es/utils/conductUtil': await import('@rc-component/tree/es/utils/conductUtil'),
+      '@rc-component/tree/es/utils/treeUtil': await import('@rc-component/tree/es/utils/treeUtil'),
+    } as Record<string, Record<string, unknown>>;
+    const taken = [...out.matchAll(/^import \{ ([^}]+) \} from '(@rc-component\/tree\/[^']+)';$/gm)];
+    expect(taken.flatMap(([, names]) => names!.split(', ')).sort()).toEqual(['arrAdd', 'arrDel', 'conductCheck', 'convertDataToEntities']);
+    // Each helper is the very function the index exports.
+    for (const [, names, from] of taken) {
+      for (const name of names!.split(', ')) expect(modules[from!]![name], name).toBe((rcTree as Record<string, unknown>)[name]);
+    }
+  });
+
+  it("names a Radio group as antd's Form does, without the Form hook's module (and with it rc-form)", async () => {
+    const out = rewritten('radio/group.js');
+    expect(out).not.toContain("from '../form/hooks/useForm'");
+    expect(out).toContain("import { toArray } from '../form/util';");
+    const { toArray } = await import('antd/es/form/util.js');
+    const ours = new Function('toArray', `${/^const toNamePathStr = .*$/m.exec(out)![0]}; return toNamePathStr;`)(toArray) as (n: unknown) => string;
+    const { toNamePathStr } = await import('antd/es/form/hooks/useForm.js');
+    for (const name of [undefined, false, 'machine', 7, ['sites', 0, 'url']]) expect(ours(name), String(name)).toBe(toNamePathStr(name as never));
+    // antd's form/util imports nothing: the Radio group takes no other module with it.
+    expect(readFileSync(join(antdEs, 'form/util.js'), 'utf8')).not.toMatch(/^import /m);
+  });
+
+  it("loads a column filter's dropdown when it first renders, and flattens filter keys as antd does", async () => {
+    const out = rewritten('table/hooks/useFilter/index.js');
+    expect(out).toContain("ReactForFilterDropdown.lazy(() => import('./FilterDropdown'))");
+    expect(out).not.toMatch(/^import FilterDropdown/m);
+    const ours = new Function(`${/function flattenKeys[\s\S]*?\n\}/.exec(out)![0]}; return flattenKeys;`)() as (f: unknown) => unknown[];
+    const { flattenKeys } = await import('antd/es/table/hooks/useFilter/FilterDropdown.js');
+    const filters = [{ text: 'A', value: 'a', children: [{ text: 'B', value: 'b' }, { text: 'C', value: 'c', children: [{ text: 'D', value: 'd' }] }] }, { text: 'E', value: 'e' }];
+    expect(ours(filters)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(ours(filters)).toEqual(flattenKeys(filters));
+    expect(ours(undefined)).toEqual([]);
+  });
+
+  it.each([
+    ['card/Card.js', 'Tabs', '../tabs', /React\.createElement\(Tabs, \{/],
+    ['input/index.js', 'OTP', './OTP', /^Input\.OTP = OTP;$/m],
+  ])("%s loads its %s when it first renders", async (path, name, from, use) => {
+    const out = rewritten(path);
+    expect(out).toContain(`ReactFor${name}.lazy(() => import('${from}'))`);
+    expect(out).not.toMatch(new RegExp(`^import ${name} from`, 'm'));
+    // The name the module uses is still defined, as a component, and React is in scope for it.
+    expect(out).toMatch(new RegExp(`^const ${name} = \\(props\\) => ReactFor${name}\\.createElement\\(ReactFor${name}\\.Suspense`, 'm'));
+    expect(out).toMatch(new RegExp(`^import \\* as ReactFor${name} from 'react';$`, 'm'));
+    expect(out).toMatch(use);
+    // What it loads exists and exports the component by default.
+    const loaded = (await import(join(antdEs, dirname(path), from, 'index.js'))) as { default: unknown };
+    expect(typeof loaded.default).toMatch(/function|object/);
+  });
+});

@@ -6,7 +6,7 @@
  * the error toast). Without `write` the buttons are hidden (the server refuses
  * the calls too).
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Modal, Space, Table, Tag, Tooltip } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
@@ -14,10 +14,12 @@ import type { TIrmnVersion } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
 import { useIrmnVersions } from '../catalogues/api/queries';
 import { useDeleteIrmnVersion } from './api/mutations';
-import { IrmnVersionDialog } from './IrmnVersionDialog';
 import { LoadError } from './LoadError';
 
 /** Tag colour of a version status (display only, spec 3 §4). */
+/** The create and edit dialog, loaded when first opened (its Form is not the list's: issue 26, script per route). */
+const IrmnVersionDialog = lazy(() => import('./IrmnVersionDialog').then((m) => ({ default: m.IrmnVersionDialog })));
+
 export const STATUS_COLORS: Record<TIrmnVersion['status'], string> = { InDevelopment: 'orange', Planned: 'blue', Released: 'green' };
 
 export default function IrmnVersionsPage() {
@@ -80,7 +82,11 @@ export default function IrmnVersionsPage() {
     >
       {versions.isError && <LoadError error={versions.error} what="IRMN versions" />}
       <Table<TIrmnVersion> rowKey="id" size="small" columns={columns} dataSource={versions.data ?? []} loading={versions.isLoading} pagination={false} />
-      {editing !== undefined && <IrmnVersionDialog version={editing} onClose={() => setEditing(undefined)} />}
+      {editing !== undefined && (
+        <Suspense fallback={null}>
+          <IrmnVersionDialog version={editing} onClose={() => setEditing(undefined)} />
+        </Suspense>
+      )}
       {modalHolder}
     </Card>
   );

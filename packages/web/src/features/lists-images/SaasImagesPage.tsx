@@ -8,7 +8,7 @@
  * {name}"; the server refuses an image in use and the error toast says who uses
  * it). Without `write` the create button and row actions are hidden.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Card, Modal, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
@@ -20,9 +20,11 @@ import { useDeleteSaasImage } from './api/mutations';
 import { useSaasImageList } from './api/queries';
 import { ListToolbar } from './ListToolbar';
 import { LoadError } from './LoadError';
-import { SaasImageDialog } from './SaasImageDialog';
 import type { SaasImageDialogMode } from './saas-image-form';
 import { useListFilters } from './use-list-filters';
+
+/** The create and edit dialog, loaded when first opened (its Form is not the list's: issue 26, script per route). */
+const SaasImageDialog = lazy(() => import('./SaasImageDialog').then((m) => ({ default: m.SaasImageDialog })));
 
 const tick = (on: boolean, label: string) => (on ? <CheckOutlined aria-label={label} /> : null);
 
@@ -134,7 +136,11 @@ export default function SaasImagesPage() {
         pagination={{ defaultPageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
         scroll={{ x: 1150 }}
       />
-      {dialog && <SaasImageDialog mode={dialog} regions={regions.data ?? []} onClose={() => setDialog(undefined)} />}
+      {dialog && (
+        <Suspense fallback={null}>
+          <SaasImageDialog mode={dialog} regions={regions.data ?? []} onClose={() => setDialog(undefined)} />
+        </Suspense>
+      )}
       {modalHolder}
     </Card>
   );

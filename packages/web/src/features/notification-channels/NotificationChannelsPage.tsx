@@ -5,16 +5,19 @@
  * remove a subscription or the channel — and the recent deliveries of the worker's outbox, where a failing
  * receiver shows its retries and its last error.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Card, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ACCOUNT_CLASSES, NOTIFICATION_EVENT_LABELS, type TNotificationChannel, type TNotificationSubscription } from '@fleet/contracts';
 import { errorText } from '../../app/api-client';
 import { useNotificationChannels } from './api/queries';
 import { useDeleteNotificationChannel, useDeleteNotificationSubscription, useTestNotificationChannel } from './api/mutations';
-import { AddChannelDialog, CHANNEL_KIND_LABELS } from './components/AddChannelDialog';
-import { SubscribeDialog } from './components/SubscribeDialog';
+import { CHANNEL_KIND_LABELS } from './components/channel-kinds';
 import { DeliveriesCard } from './components/DeliveriesCard';
+
+// The dialogs load when first opened (their Forms are not the list's: issue 26, script per route).
+const AddChannelDialog = lazy(() => import('./components/AddChannelDialog').then((m) => ({ default: m.AddChannelDialog })));
+const SubscribeDialog = lazy(() => import('./components/SubscribeDialog').then((m) => ({ default: m.SubscribeDialog })));
 
 const className = (id: number) => ACCOUNT_CLASSES.find((c) => c.id === id)?.name ?? `class ${id}`;
 
@@ -108,9 +111,11 @@ export default function NotificationChannelsPage() {
         />
       </Card>
       <DeliveriesCard />
-      {adding && <AddChannelDialog onClose={() => setAdding(false)} />}
-      {editing && <AddChannelDialog channel={editing} onClose={() => setEditing(null)} />}
-      {subscribing && <SubscribeDialog channel={subscribing} onClose={() => setSubscribing(null)} />}
+      <Suspense fallback={null}>
+        {adding && <AddChannelDialog onClose={() => setAdding(false)} />}
+        {editing && <AddChannelDialog channel={editing} onClose={() => setEditing(null)} />}
+        {subscribing && <SubscribeDialog channel={subscribing} onClose={() => setSubscribing(null)} />}
+      </Suspense>
     </Space>
   );
 }

@@ -7,7 +7,8 @@
  * (spec 1 §9) or at once on Enter.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Form, Input, Select } from 'antd';
+import { Input, Select } from 'antd';
+import { FilterBar, FilterField } from '../../../components/FilterBar';
 import { MACHINE_STATUSES, MACHINE_STATUS_LABELS } from '@fleet/contracts';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/use-debounced-value';
 import { useSaasImages } from '../../catalogues/api/queries';
@@ -51,8 +52,8 @@ export function AccountFilters({ filters, onChange }: Props) {
   return (
     // Filters share a row and wrap on a narrow screen; a cap on their width keeps a
     // wrapped one from stretching across the whole row.
-    <Form layout="vertical" component="div" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12 }}>
-      <Form.Item label="Search" htmlFor="accounts-search" style={{ flex: '1 1 180px', maxWidth: 360, marginBottom: 12 }}>
+    <FilterBar>
+      <FilterField label="Search" htmlFor="accounts-search" style={{ flex: '1 1 180px', maxWidth: 360 }}>
         <Input
           id="accounts-search"
           type="search"
@@ -63,9 +64,10 @@ export function AccountFilters({ filters, onChange }: Props) {
           onChange={(e) => onSearchChange(e.target.value)}
           onPressEnter={() => onSearchNow(text)}
         />
-      </Form.Item>
-      <Form.Item label="MMA class" htmlFor="accounts-class" style={{ flex: '1.5 1 240px', maxWidth: 480, marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="MMA class" htmlFor="accounts-class" style={{ flex: '1.5 1 240px', maxWidth: 480 }}>
         <Select
+          style={{ width: '100%' }}
           id="accounts-class"
           mode="multiple"
           allowClear
@@ -76,9 +78,10 @@ export function AccountFilters({ filters, onChange }: Props) {
           maxTagCount="responsive"
           showSearch={{ optionFilterProp: 'label' }}
         />
-      </Form.Item>
-      <Form.Item label="SaaS image" htmlFor="accounts-image" style={{ flex: '1 1 160px', maxWidth: 360, marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="SaaS image" htmlFor="accounts-image" style={{ flex: '1 1 160px', maxWidth: 360 }}>
         <Select
+          style={{ width: '100%' }}
           id="accounts-image"
           allowClear
           placeholder="Any image"
@@ -88,9 +91,10 @@ export function AccountFilters({ filters, onChange }: Props) {
           showSearch={{ optionFilterProp: 'label' }}
           loading={images.isLoading}
         />
-      </Form.Item>
-      <Form.Item label="Machine status include" htmlFor="accounts-status-include" style={{ flex: '1 1 190px', maxWidth: 360, marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="Machine status include" htmlFor="accounts-status-include" style={{ flex: '1 1 190px', maxWidth: 360 }}>
         <Select
+          style={{ width: '100%' }}
           id="accounts-status-include"
           mode="multiple"
           allowClear
@@ -100,9 +104,10 @@ export function AccountFilters({ filters, onChange }: Props) {
           onChange={(machineStatusInclude) => onChange({ machineStatusInclude })}
           maxTagCount="responsive"
         />
-      </Form.Item>
-      <Form.Item label="Machine status exclude" htmlFor="accounts-status-exclude" style={{ flex: '1 1 190px', maxWidth: 360, marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="Machine status exclude" htmlFor="accounts-status-exclude" style={{ flex: '1 1 190px', maxWidth: 360 }}>
         <Select
+          style={{ width: '100%' }}
           id="accounts-status-exclude"
           mode="multiple"
           allowClear
@@ -112,7 +117,7 @@ export function AccountFilters({ filters, onChange }: Props) {
           onChange={(machineStatusExclude) => onChange({ machineStatusExclude })}
           maxTagCount="responsive"
         />
-      </Form.Item>
-    </Form>
+      </FilterField>
+    </FilterBar>
   );
 }

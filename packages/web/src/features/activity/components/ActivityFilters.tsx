@@ -7,7 +7,8 @@
  * sign-outs (hidden by default), sort Newest or Oldest, and Refresh.
  */
 import { useMemo } from 'react';
-import { Button, DatePicker, Form, Radio, Select, Switch } from 'antd';
+import { Button, DatePicker, Radio, Select, Switch } from 'antd';
+import { FilterBar, FilterField } from '../../../components/FilterBar';
 import { ReloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { AUDIT_ACTIONS, type TAuditAction } from '@fleet/contracts';
@@ -49,9 +50,10 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
     onChange({ from: value?.[0]?.startOf('minute').toISOString(), to: value?.[1]?.endOf('minute').toISOString() });
 
   return (
-    <Form layout="vertical" component="div" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12, alignItems: 'flex-end' }}>
-      <Form.Item label="Account" htmlFor="activity-account" style={{ flex: '1 1 220px', marginBottom: 12 }}>
+    <FilterBar alignEnd>
+      <FilterField label="Account" htmlFor="activity-account" style={{ flex: '1 1 220px' }}>
         <Select
+          style={{ width: '100%' }}
           id="activity-account"
           allowClear
           placeholder="All accounts"
@@ -61,9 +63,10 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           onChange={(accountId: number | undefined) => onChange({ accountId })}
           showSearch={{ optionFilterProp: 'label' }}
         />
-      </Form.Item>
-      <Form.Item label="Action" htmlFor="activity-action" style={{ flex: '1 1 200px', marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="Action" htmlFor="activity-action" style={{ flex: '1 1 200px' }}>
         <Select
+          style={{ width: '100%' }}
           id="activity-action"
           allowClear
           placeholder="All actions"
@@ -72,9 +75,10 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           onChange={(action: TAuditAction | undefined) => onChange({ action })}
           showSearch={{ optionFilterProp: 'label' }}
         />
-      </Form.Item>
-      <Form.Item label="User" htmlFor="activity-user" style={{ flex: '1 1 160px', marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="User" htmlFor="activity-user" style={{ flex: '1 1 160px' }}>
         <Select
+          style={{ width: '100%' }}
           id="activity-user"
           allowClear
           placeholder="All users"
@@ -84,8 +88,8 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           onChange={(user: string | undefined) => onChange({ user })}
           showSearch={{ optionFilterProp: 'label' }}
         />
-      </Form.Item>
-      <Form.Item label="Time" htmlFor="activity-from" style={{ flex: '1 1 480px', marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="Time" htmlFor="activity-from" style={{ flex: '1 1 480px' }}>
         <DatePicker.RangePicker
           id={{ start: 'activity-from', end: 'activity-to' }}
           aria-label="Time range"
@@ -97,11 +101,11 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           onChange={(value) => onRange(value as Range)}
           style={{ width: '100%' }}
         />
-      </Form.Item>
-      <Form.Item label="Sign-ins" htmlFor="activity-sign-ins" style={{ marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="Sign-ins" htmlFor="activity-sign-ins">
         <Switch id="activity-sign-ins" aria-label="Show sign-ins and sign-outs" checked={filter.signIns} onChange={(signIns) => onChange({ signIns })} />
-      </Form.Item>
-      <Form.Item label="Sort" style={{ marginBottom: 12 }}>
+      </FilterField>
+      <FilterField label="Sort">
         <Radio.Group
           aria-label="Sort"
           optionType="button"
@@ -109,12 +113,12 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
           value={filter.sortDirection}
           onChange={(e) => onChange({ sortDirection: e.target.value === 'Ascending' ? 'Ascending' : 'Descending' })}
         />
-      </Form.Item>
-      <Form.Item style={{ marginBottom: 12 }}>
+      </FilterField>
+      <FilterField>
         <Button icon={<ReloadOutlined aria-hidden />} loading={refreshing} onClick={onRefresh}>
           Refresh
         </Button>
-      </Form.Item>
-    </Form>
+      </FilterField>
+    </FilterBar>
   );
 }

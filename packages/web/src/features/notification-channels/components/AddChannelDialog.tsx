@@ -19,13 +19,8 @@ import {
   type TUpdateNotificationChannelRequest,
 } from '@fleet/contracts';
 import { useCreateNotificationChannel, useUpdateNotificationChannel } from '../api/mutations';
+import { CHANNEL_KIND_LABELS } from './channel-kinds';
 
-/** The kinds as the screen names them. */
-export const CHANNEL_KIND_LABELS: Record<TNotificationChannelKind, string> = {
-  webhook: 'Webhook (signed JSON)',
-  slack: 'Slack-compatible webhook',
-  email: 'Email',
-};
 
 interface Values {
   kind: TNotificationChannelKind;
