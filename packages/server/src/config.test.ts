@@ -84,6 +84,14 @@ describe('loadConfig (DESIGN §4)', () => {
     expect(() => loadConfig({ DATA_DIR: dir, MMA_LEASE_S: '5' })).toThrow(/MMA_LEASE_S must be a whole number of seconds, at least 10/);
   });
 
+  it("reads the longest hold of a claim's long poll, seconds (MMA_CLAIM_WAIT_MAX_S: default 30, from 0 to 30)", () => {
+    const dir = freshDir();
+    expect(loadConfig({ DATA_DIR: dir }).agent.mmaClaimWaitMaxSeconds).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, MMA_CLAIM_WAIT_MAX_S: '0' }).agent.mmaClaimWaitMaxSeconds).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: dir, MMA_CLAIM_WAIT_MAX_S: '31' })).toThrow(/MMA_CLAIM_WAIT_MAX_S must be at most 30 \(got '31'\)/);
+    expect(() => loadConfig({ DATA_DIR: dir, MMA_CLAIM_WAIT_MAX_S: 'soon' })).toThrow(/MMA_CLAIM_WAIT_MAX_S must be a whole number of seconds/);
+  });
+
   it("reads a running task's lease, seconds (TASK_LEASE_S: default 30, at least 3), and derives the heartbeat and the sweep from it", () => {
     const dir = freshDir();
     expect(loadConfig({ DATA_DIR: dir }).taskLeaseSeconds).toBe(30);

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MMA_CLAIM_MAX_OPERATIONS, MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
+import { MMA_CLAIM_MAX_OPERATIONS, MMA_CLAIM_WAIT_MAX_S, MMA_LEASE_S_DEFAULT } from '@fleet/contracts';
 import { ssoConfig, type SsoConfig } from './modules/sso/sso.config.js';
 import { ConfigError, nameList, oneOf, wholeNumber } from './config-env.js';
 import { awsCloudConfig, type AwsCloudConfig } from './engine/cloud/aws.config.js';
@@ -51,7 +51,10 @@ export interface Config {
    * idempotent, else it ends FAILURE 'MMA lost'. `mmaLeaseGraceFrom`: the
    * time the configuration was loaded (the process's start): remote leases
    * count from it at the earliest, so a server restart does not cost the MMAs
-   * their operations (unset in tests: no grace). `SIM_MMA`: who runs the
+   * their operations (unset in tests: no grace). `MMA_CLAIM_WAIT_MAX_S`: the
+   * longest a claim's long poll is held, seconds (0 to 30, default 30: the
+   * protocol's `waitSeconds` maximum); lower it behind a proxy that closes an
+   * idle connection sooner. `SIM_MMA`: who runs the
    * operations of the classes that are not remote: `protocol` (default), the
    * reference MMA's simulated executor in process through the MMA protocol
    * (`modules/mma-protocol/in-process-mmas.ts`), or `engine`, the operation
@@ -69,6 +72,7 @@ export interface Config {
     anomalyWindowMinutes: number;
     mmaLeaseSeconds: number;
     mmaLeaseGraceFrom?: Date;
+    mmaClaimWaitMaxSeconds: number;
     operationLeaseSeconds: number;
     simMma: 'engine' | 'protocol';
     simMmaConcurrency: number;
@@ -182,7 +186,7 @@ export type ObjectStoreConfig =
 export const DEFAULT_RATE_LIMIT = { perUser: 1200, perAddress: 3000 } as const;
 
 /** Defaults of the machine management agent (DESIGN §12). */
-export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, operationLeaseSeconds: 30, simMma: 'protocol', simMmaConcurrency: 64 } as const;
+export const DEFAULT_AGENT = { simDelayMs: 200, panicFailures: 3, anomalyFailures: 5, anomalyWindowMinutes: 10, mmaLeaseSeconds: MMA_LEASE_S_DEFAULT, mmaClaimWaitMaxSeconds: MMA_CLAIM_WAIT_MAX_S, operationLeaseSeconds: 30, simMma: 'protocol', simMmaConcurrency: 64 } as const;
 
 /** Default `GRAFANA_URL`: the provider's Grafana, on its domain (contracts PROVIDER_DOMAIN). */
 export const DEFAULT_GRAFANA_URL = 'https://grafana.fleet.example.net';
@@ -319,10 +323,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     anomalyWindowMinutes: wholeNumber('ANOMALY_WINDOW_MINUTES', env.ANOMALY_WINDOW_MINUTES, DEFAULT_AGENT.anomalyWindowMinutes, 'minutes'),
     mmaLeaseSeconds: wholeNumber('MMA_LEASE_S', env.MMA_LEASE_S, DEFAULT_AGENT.mmaLeaseSeconds, 'seconds', 10),
     mmaLeaseGraceFrom: new Date(),
+    mmaClaimWaitMaxSeconds: wholeNumber('MMA_CLAIM_WAIT_MAX_S', env.MMA_CLAIM_WAIT_MAX_S, DEFAULT_AGENT.mmaClaimWaitMaxSeconds, 'seconds', 0),
     operationLeaseSeconds: wholeNumber('OPERATION_LEASE_S', env.OPERATION_LEASE_S, DEFAULT_AGENT.operationLeaseSeconds, 'seconds', 3),
     simMma: oneOf('SIM_MMA', env.SIM_MMA, ['engine', 'protocol'], DEFAULT_AGENT.simMma),
     simMmaConcurrency: wholeNumber('SIM_MMA_CONCURRENCY', env.SIM_MMA_CONCURRENCY, DEFAULT_AGENT.simMmaConcurrency, 'operations'),
   };
+  if (agent.mmaClaimWaitMaxSeconds > MMA_CLAIM_WAIT_MAX_S) throw new ConfigError(`MMA_CLAIM_WAIT_MAX_S must be at most ${MMA_CLAIM_WAIT_MAX_S} (got '${env.MMA_CLAIM_WAIT_MAX_S}')`);
   if (agent.simMmaConcurrency > MMA_CLAIM_MAX_OPERATIONS) throw new ConfigError(`SIM_MMA_CONCURRENCY must be at most ${MMA_CLAIM_MAX_OPERATIONS} (got '${env.SIM_MMA_CONCURRENCY}')`);
 
   return {

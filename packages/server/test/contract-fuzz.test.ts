@@ -231,7 +231,9 @@ async function writes(): Promise<number> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A claim's long poll held at most a second: a whole body the claim accepts (its fields all default) waits
+  // `waitSeconds`' default, 30 s, for an operation that never comes.
+  t = await startTestApp({ agent: { mmaClaimWaitMaxSeconds: 1 } });
   adminToken = await t.login('admin');
   const { rows } = await t.database.db.execute<{ hash: string }>(sql`select password_hash as hash from users where username = 'operator'`);
   operatorHash = rows[0]!.hash;

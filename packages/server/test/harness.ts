@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../src/app.js';
+import { DEFAULT_AGENT, type Config } from '../src/config.js';
 import type { ObjectStore } from '../src/storage/object-store.js';
 import { createLocalObjectStore } from '../src/storage/local-store.js';
 import { connectDatabase, type Database } from '../src/db/client.js';
@@ -145,7 +146,15 @@ export function useTestDatabase(opts: TestDatabaseOptions = {}): TestDatabase {
 
 /** `store`: the object store of library files (default: a local one in a temporary folder); `sso`: single sign-on (default off). */
 export async function startTestApp(
-  opts: { tokenLifetimeSeconds?: number; store?: ObjectStore; events?: AppOptions['events']; metrics?: AppOptions['metrics']; sso?: AppOptions['config']['sso'] } = {},
+  opts: {
+    tokenLifetimeSeconds?: number;
+    store?: ObjectStore;
+    events?: AppOptions['events'];
+    metrics?: AppOptions['metrics'];
+    sso?: AppOptions['config']['sso'];
+    /** Engine settings over `DEFAULT_AGENT` (`Config.agent`). */
+    agent?: Partial<Config['agent']>;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase({ max: 5 });
   const storeRoot = opts.store ? undefined : await mkdtemp(join(tmpdir(), 'fleet-test-objects-'));
@@ -153,7 +162,14 @@ export async function startTestApp(
   const app = await buildApp({
     db: database.db,
     // Limits no test reaches by accident (security-headers.test.ts tests them with low ones).
-    config: { jwtSecret: TEST_JWT_SECRET, dataKey: TEST_DATA_KEY, webDist: '/nonexistent', rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 }, sso: opts.sso },
+    config: {
+      jwtSecret: TEST_JWT_SECRET,
+      dataKey: TEST_DATA_KEY,
+      webDist: '/nonexistent',
+      rateLimit: { perUser: 1_000_000, perAddress: 1_000_000 },
+      sso: opts.sso,
+      agent: opts.agent && { ...DEFAULT_AGENT, ...opts.agent },
+    },
     tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
     store,
     events: opts.events,

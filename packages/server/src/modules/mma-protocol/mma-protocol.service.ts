@@ -63,6 +63,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import {
   isDeployType,
   isVersionMap,
+  MMA_CLAIM_WAIT_MAX_S,
   MMA_LEASE_S_DEFAULT,
   type TBackupSoftware,
   type TMmaAppendRequest,
@@ -108,6 +109,8 @@ export interface MmaProtocolSettings {
   mmaLeaseSeconds?: number;
   /** Leases count from this time at the earliest: the server process's start (default: no grace). */
   mmaLeaseGraceFrom?: Date;
+  /** The longest a claim's long poll is held, seconds (`MMA_CLAIM_WAIT_MAX_S`; default the protocol's 30): a claim waits the lesser of it and its `waitSeconds`. */
+  mmaClaimWaitMaxSeconds?: number;
   /** The worker's own operation lease, seconds (`OPERATION_LEASE_S`; default 30): a claim also ends what the worker would (timeouts past it). */
   operationLeaseSeconds?: number;
 }
@@ -288,7 +291,7 @@ export function createMmaProtocolService({
 
   return {
     async claim(agent, { maxOperations, waitSeconds, leases = [], signal, wakeups }) {
-      const deadline = Date.now() + waitSeconds * 1000;
+      const deadline = Date.now() + Math.min(waitSeconds, settings.mmaClaimWaitMaxSeconds ?? MMA_CLAIM_WAIT_MAX_S) * 1000;
       for (;;) {
         // Its own running operations first, at each look: renewed, they are never stale to its own claim.
         if (leases.length > 0 && !signal?.aborted) await repo.renewLeases(db, leases, agentWorkerPrefix(agent.id), agent.classId);

@@ -12,6 +12,8 @@
  * (the Server Status dialog, the server status issue, installed versions as
  * a version state).
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -29,6 +31,9 @@ import { remoteClass } from '../../engine/operations/start-rules.js';
 import { latestCodeTarget } from '../../engine/desired-state/deploy-effects.js';
 import type { AgentFixture } from '../../../test/operation-fixtures.js';
 import { registerMma, startAppBesideAgent, switchClassToRemote } from '../../../test/mma-agent-fixtures.js';
+import { DEFAULT_AGENT } from '../../config.js';
+import { createMmaProtocolService } from './mma-protocol.service.js';
+import { createLocalObjectStore } from '../../storage/local-store.js';
 
 let f: AgentFixture;
 let app: FastifyInstance;
@@ -116,6 +121,23 @@ describe('claim', () => {
     expect(got.map((o) => o.operationId)).toEqual([id]);
     expect(Date.now() - started).toBeLessThan(15_000);
     await finish(id, { attempt: 1, status: 'SUCCESS' });
+  }, 30_000);
+
+  it('holds a long poll no longer than MMA_CLAIM_WAIT_MAX_S, whatever waitSeconds asks', async () => {
+    const capped = createMmaProtocolService({
+      db: f.database.db,
+      events: f.events,
+      // A claim that finds nothing writes no file.
+      store: createLocalObjectStore({ root: join(tmpdir(), `fleet-claim-cap-${process.pid}`) }),
+      cloud: f.cloud,
+      settings: { ...DEFAULT_AGENT, mmaClaimWaitMaxSeconds: 1 },
+    });
+    const principal = { id: mma.id, classId: CLASS_CUSTOMER_STAGING, host: 'staging-1.fleet.example', version: '1.0.0' };
+    const started = Date.now();
+    expect(await capped.claim(principal, { maxOperations: 1, waitSeconds: 30 })).toEqual({ operations: [] });
+    const held = Date.now() - started;
+    expect(held).toBeGreaterThanOrEqual(900);
+    expect(held).toBeLessThan(10_000);
   }, 30_000);
 });
 
