@@ -18,9 +18,14 @@
  * whole of rc-form (about 15 KB); they are taken from the modules that define
  * them, or written out. And code that only a prop the console never passes renders
  * loads when it first renders ({@link lazyComponent}): a column filter's
- * dropdown (with antd's Tree, Checkbox and Radio), a Card's `tabList` (Tabs),
- * `Input.OTP`.
+ * dropdown (with antd's Tree, Checkbox and Radio), `Input.OTP`.
  * Such a part still works when a screen uses it, a moment later.
+ *
+ * Each lazy part adds a dynamic entry to the build, and Rolldown splits the
+ * modules it shares with the others into more, smaller chunks, which compress
+ * worse: the column filter's cost the sign-in page 0.7 KB (a Card's Tabs,
+ * tried too, another 0.3 KB for 5 KB on the table screens: not kept, the
+ * sign-in page is at its 200 KB budget).
  *
  * Known limitations: a rewrite matches its import statement's text exactly; an
  * antd release that writes it differently keeps the full import (no error;
@@ -39,7 +44,7 @@ export interface DeepImport {
   replacement: string;
 }
 
-/** The path of antd's ES module `path` (`card/Card.js`), as a module id matches it. */
+/** The path of antd's ES module `path` (`table/hooks/useSelection.js`), as a module id matches it. */
 function antdModule(path: string): RegExp {
   return new RegExp(`[\\\\/]node_modules[\\\\/]antd[\\\\/]es[\\\\/]${path.replace(/\./g, '\\.').replace(/\//g, '[\\\\/]')}$`);
 }
@@ -73,9 +78,21 @@ export const DEEP_IMPORTS: readonly DeepImport[] = [
     importer: antdModule('table/hooks/useSelection.js'),
     statement: "import { arrAdd, arrDel, conductCheck, convertDataToEntities } from '@rc-component/tree';",
     replacement: [
-      "import { arrAdd, arrDel } from '@rc-component/tree/es/util';",
       "import { conductCheck } from '@rc-component/tree/es/utils/conductUtil';",
       "import { convertDataToEntities } from '@rc-component/tree/es/utils/treeUtil';",
+      // As rc-tree's `util` module writes them: that module imports TreeNode.
+      'function arrDel(list, value) {',
+      '  if (!list) return [];',
+      '  const clone = list.slice();',
+      '  const index = clone.indexOf(value);',
+      '  if (index >= 0) clone.splice(index, 1);',
+      '  return clone;',
+      '}',
+      'function arrAdd(list, value) {',
+      '  const clone = (list || []).slice();',
+      '  if (clone.indexOf(value) === -1) clone.push(value);',
+      '  return clone;',
+      '}',
     ].join('\n'),
   },
   {
@@ -92,11 +109,6 @@ export const DEEP_IMPORTS: readonly DeepImport[] = [
       '  return (filters || []).flatMap(({ value, children }) => (children ? [value, ...flattenKeys(children)] : [value]));',
       '}',
     ].join('\n'),
-  },
-  {
-    importer: antdModule('card/Card.js'),
-    statement: "import Tabs from '../tabs';",
-    replacement: lazyComponent('Tabs', '../tabs', 'null'),
   },
   {
     importer: antdModule('input/index.js'),

@@ -22,7 +22,7 @@
  * then targets all of it). `onPage` tells the owner each page loaded (rows,
  * total, whether the total is a lower bound).
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button, Checkbox, Flex, Tooltip } from 'antd';
 import { NotificationOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MACHINE_PAGE_SIZE, MACHINE_POLL_MS, type TMachine } from '@fleet/contracts';
@@ -32,9 +32,7 @@ import { useDecideOperation } from './api/operation-mutations';
 import type { MachineListFilter } from './api/keys';
 import { useMachines } from './api/queries';
 import { useTaskHub } from './api/task-hub';
-import { CreateMachineDialog } from './components/CreateMachineDialog';
 import { MachinesTable } from './components/MachinesTable';
-import { NotificationDialog } from './components/NotificationDialog';
 import { useOperationWarning } from './components/operation-warning';
 import { MACHINE_ACTIONS, offeredActions, type ActionContext, type DialogAction, type MachineAction } from './machine-actions';
 import { StopDialog } from './operations/ConfirmActionDialog';
@@ -74,6 +72,10 @@ export interface MachinesPanelPage {
   totalItems: number;
   totalCapped: boolean;
 }
+
+// The panel's own dialogs load when first opened, as the row menu's do (machine-actions.tsx).
+const CreateMachineDialog = lazy(() => import('./components/CreateMachineDialog').then((m) => ({ default: m.CreateMachineDialog })));
+const NotificationDialog = lazy(() => import('./components/NotificationDialog').then((m) => ({ default: m.NotificationDialog })));
 
 type PanelDialog =
   | { kind: 'create' }
@@ -198,14 +200,16 @@ export function MachinesPanel({
           if (tasks) setDialog({ kind: 'action', action: tasks, machine: m });
         }}
       />
-      {dialog?.kind === 'create' && accountId !== undefined && <CreateMachineDialog accountId={accountId} onClose={() => setDialog(undefined)} />}
-      {dialog?.kind === 'notification' && (
-        <NotificationDialog machines={notificationMachines} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
-      )}
-      {dialog?.kind === 'stop' && <StopDialog key={`stop-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />}
-      {dialog?.kind === 'action' && ActionDialog && (
-        <ActionDialog key={`${dialog.action.key}-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />
-      )}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'create' && accountId !== undefined && <CreateMachineDialog accountId={accountId} onClose={() => setDialog(undefined)} />}
+        {dialog?.kind === 'notification' && (
+          <NotificationDialog machines={notificationMachines} selectedIds={selected} canWrite={canWrite} onClose={() => setDialog(undefined)} />
+        )}
+        {dialog?.kind === 'stop' && <StopDialog key={`stop-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />}
+        {dialog?.kind === 'action' && ActionDialog && (
+          <ActionDialog key={`${dialog.action.key}-${dialog.machine.id}`} machine={dialog.machine} onClose={() => setDialog(undefined)} />
+        )}
+      </Suspense>
       {warningHolder}
     </Flex>
   );

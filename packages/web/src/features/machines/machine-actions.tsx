@@ -25,7 +25,7 @@
  * notifications and view operations"; refresh and notifications are the
  * panel's own buttons).
  */
-import type { ComponentType, ReactNode } from 'react';
+import { lazy, type ComponentType, type ReactNode } from 'react';
 import {
   ApartmentOutlined,
   CloudDownloadOutlined,
@@ -53,25 +53,9 @@ import {
 } from '@ant-design/icons';
 import { PERMISSION_WRITE, type TMachine } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
-import { ChangeInstanceTypeDialog } from './components/ChangeInstanceTypeDialog';
-import { ConfigEditorDialog } from './components/ConfigEditorDialog';
-import { CredentialDialog } from './components/CredentialDialog';
-import { SwitchClassDialog } from './components/SwitchClassDialog';
-import { TasksDrawer } from './components/TasksDrawer';
 import { hasUnfinished, isBusy } from './machine-status';
 import { RecreateDialog, ResetLastOperationDialog, TerminateDialog } from './operations/ConfirmActionDialog';
-import { CreateAmiDialog } from './operations/CreateAmiDialog';
-import { ForceBackupDialog } from './operations/ForceBackupDialog';
-import { ForcePopulateDialog } from './operations/ForcePopulateDialog';
 import type { MachineDialogProps } from './operations/OperationDialog';
-import { OperationLogsDialog } from './operations/OperationLogsDialog';
-import { PublishSampleDataDialog } from './operations/PublishSampleDataDialog';
-import { QueueOperationsDialog } from './operations/QueueOperationsDialog';
-import { ReinstallSampleDataDialog } from './operations/ReinstallSampleDataDialog';
-import { RestoreBackupDialog } from './operations/RestoreBackupDialog';
-import { ServerStatusDialog } from './operations/ServerStatusDialog';
-import { TestLatestCodeDialog } from './operations/TestLatestCodeDialog';
-import { VersionInfoDialog } from './operations/VersionInfoDialog';
 
 /** The row menu's groups, in menu order, with their titles. */
 export const ACTION_GROUPS = [
@@ -117,6 +101,28 @@ export const operationsViewerHref = (machine: Pick<TMachine, 'id'>) => `#/viewer
 
 const icon = (node: ReactNode) => () => node;
 const write = PERMISSION_WRITE;
+
+/*
+ * The dialogs load when first opened: a screen with a machine table no longer carries every dialog's code and the
+ * antd parts only they use (issue 26, script per route). The panel mounts an action's dialog under Suspense
+ * (`MachinesPanel`). The confirmations stay (small, and Stop is the panel's own).
+ */
+const ChangeInstanceTypeDialog = lazy(() => import('./components/ChangeInstanceTypeDialog').then((m) => ({ default: m.ChangeInstanceTypeDialog })));
+const ConfigEditorDialog = lazy(() => import('./components/ConfigEditorDialog').then((m) => ({ default: m.ConfigEditorDialog })));
+const CredentialDialog = lazy(() => import('./components/CredentialDialog').then((m) => ({ default: m.CredentialDialog })));
+const SwitchClassDialog = lazy(() => import('./components/SwitchClassDialog').then((m) => ({ default: m.SwitchClassDialog })));
+const TasksDrawer = lazy(() => import('./components/TasksDrawer').then((m) => ({ default: m.TasksDrawer })));
+const CreateAmiDialog = lazy(() => import('./operations/CreateAmiDialog').then((m) => ({ default: m.CreateAmiDialog })));
+const ForceBackupDialog = lazy(() => import('./operations/ForceBackupDialog').then((m) => ({ default: m.ForceBackupDialog })));
+const ForcePopulateDialog = lazy(() => import('./operations/ForcePopulateDialog').then((m) => ({ default: m.ForcePopulateDialog })));
+const OperationLogsDialog = lazy(() => import('./operations/OperationLogsDialog').then((m) => ({ default: m.OperationLogsDialog })));
+const PublishSampleDataDialog = lazy(() => import('./operations/PublishSampleDataDialog').then((m) => ({ default: m.PublishSampleDataDialog })));
+const QueueOperationsDialog = lazy(() => import('./operations/QueueOperationsDialog').then((m) => ({ default: m.QueueOperationsDialog })));
+const ReinstallSampleDataDialog = lazy(() => import('./operations/ReinstallSampleDataDialog').then((m) => ({ default: m.ReinstallSampleDataDialog })));
+const RestoreBackupDialog = lazy(() => import('./operations/RestoreBackupDialog').then((m) => ({ default: m.RestoreBackupDialog })));
+const ServerStatusDialog = lazy(() => import('./operations/ServerStatusDialog').then((m) => ({ default: m.ServerStatusDialog })));
+const TestLatestCodeDialog = lazy(() => import('./operations/TestLatestCodeDialog').then((m) => ({ default: m.TestLatestCodeDialog })));
+const VersionInfoDialog = lazy(() => import('./operations/VersionInfoDialog').then((m) => ({ default: m.VersionInfoDialog })));
 
 function ComponentConfigDialog(props: MachineDialogProps) {
   return <ConfigEditorDialog kind="component" {...props} />;
