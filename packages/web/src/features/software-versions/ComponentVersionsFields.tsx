@@ -26,12 +26,15 @@
  * memoized: an answer renders its part, not the card's 1,400 components
  * (issue 26).
  */
-import { memo, useState, type JSX } from 'react';
+import { lazy, memo, useState, type JSX } from 'react';
 import { Alert, Flex, Form, Tooltip, Typography } from 'antd';
 import type { TMachineConfigInput } from '@fleet/contracts';
 import { useLibraryFilesByIds } from './api/queries';
-import { CompareVersionsDialog } from './CompareVersionsDialog';
 import { ComponentPickers, LibraryFilesSection } from './PickerSections';
+import { WhenOpened } from '../../components/WhenOpened';
+
+/** The Compare Versions dialog, loaded at its first opening (`WhenOpened`). */
+const CompareVersionsDialog = lazy(() => import('./CompareVersionsDialog').then((m) => ({ default: m.CompareVersionsDialog })));
 
 /** The bundle version (`bundleVersion`, else the form's) as a link that opens the Compare Versions dialog. */
 function BundleLink({ bundleVersion, onOpen }: { bundleVersion?: string | null; onOpen(): void }) {
@@ -86,11 +89,13 @@ export function ComponentVersionsFields(props: {
       )}
       <Pickers disabled={disabled} />
       <LibraryFiles disabled={disabled} />
-      <CompareVersionsDialog
-        open={compareOpen}
-        current={(compareOpen ? form.getFieldsValue(true) : {}) as Partial<TMachineConfigInput> & Record<string, unknown>}
-        onClose={() => setCompareOpen(false)}
-      />
+      <WhenOpened open={compareOpen}>
+        <CompareVersionsDialog
+          open={compareOpen}
+          current={(compareOpen ? form.getFieldsValue(true) : {}) as Partial<TMachineConfigInput> & Record<string, unknown>}
+          onClose={() => setCompareOpen(false)}
+        />
+      </WhenOpened>
     </>
   );
 }

@@ -14,13 +14,16 @@
  * ComponentVersionsFields) names the chosen files and drives the dialog's
  * newer-installed warning.
  */
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { Button, Flex, Form, Select, Tag, Tooltip } from 'antd';
 import { FolderOpenOutlined } from '@ant-design/icons';
 import { ACCOUNT_LIBRARY_MODES, MAIN_LIBRARY_MODES, type TLibraryFile } from '@fleet/contracts';
 import { HiddenFields } from './form-binding';
-import { SelectLibraryFileDialog } from './SelectLibraryFileDialog';
 import { MODE_LABELS } from './version-format';
+import { WhenOpened } from '../../components/WhenOpened';
+
+/** The file dialog, loaded at its first opening (`WhenOpened`). */
+const SelectLibraryFileDialog = lazy(() => import('./SelectLibraryFileDialog').then((m) => ({ default: m.SelectLibraryFileDialog })));
 
 type LibraryKind = 'main' | 'account';
 
@@ -107,15 +110,17 @@ export function LibraryFilesField({ kind, disabled, installedFiles }: LibraryFil
           </Flex>
         )}
       </Flex>
-      <SelectLibraryFileDialog
-        open={dialogOpen}
-        title={`Select ${label} File`}
-        multiple={multiple}
-        initialFiles={mode === 'Select' ? files : []}
-        installedFiles={installedFiles}
-        onOk={onOk}
-        onCancel={onCancel}
-      />
+      <WhenOpened open={dialogOpen}>
+        <SelectLibraryFileDialog
+          open={dialogOpen}
+          title={`Select ${label} File`}
+          multiple={multiple}
+          initialFiles={mode === 'Select' ? files : []}
+          installedFiles={installedFiles}
+          onOk={onOk}
+          onCancel={onCancel}
+        />
+      </WhenOpened>
     </Form.Item>
   );
 }

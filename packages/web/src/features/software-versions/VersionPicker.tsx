@@ -18,13 +18,16 @@
  * - Skip (the updater's default, spec 3 §4): leave the software as it is;
  *   version empty.
  */
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { Button, Input, Select, Space, Tooltip } from 'antd';
 import { CloseOutlined, EditOutlined } from '@ant-design/icons';
 import { DEFAULT_LATEST_BRANCH, type TAccountVersionMode, type TConfigComponent } from '@fleet/contracts';
 import { useBranches } from './api/queries';
-import { SelectVersionModal } from './SelectVersionModal';
 import { effectiveLatestBranch, latestBranch, latestVersion, MODE_LABELS, versionLabel } from './version-format';
+import { WhenOpened } from '../../components/WhenOpened';
+
+/** The version dialog, loaded at its first opening (`WhenOpened`). */
+const SelectVersionModal = lazy(() => import('./SelectVersionModal').then((m) => ({ default: m.SelectVersionModal })));
 
 /** A picker mode: the account's modes, and Skip in the updater (spec 3 §4). */
 export type PickerMode = TAccountVersionMode | 'Skip';
@@ -123,7 +126,9 @@ export function VersionPicker({ software, label, value, onChange, modes = ACCOUN
           <Input aria-label={`${label} version`} disabled value="" placeholder={modalOpen ? 'Choosing…' : 'No version'} style={{ flex: 1, minWidth: 0 }} />
         )}
       </Space.Compact>
-      <SelectVersionModal open={modalOpen} software={software} initialVersion={version} onSelect={onSelect} onCancel={onCancel} />
+      <WhenOpened open={modalOpen}>
+        <SelectVersionModal open={modalOpen} software={software} initialVersion={version} onSelect={onSelect} onCancel={onCancel} />
+      </WhenOpened>
     </>
   );
 }

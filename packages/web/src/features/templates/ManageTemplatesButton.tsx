@@ -3,10 +3,14 @@
  * (spec 1 §2 "Footer: … Manage Templates"; §6: the templates button needs
  * permission write, which the page checks) with the dialog it opens.
  */
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { Button } from 'antd';
 import { SnippetsOutlined } from '@ant-design/icons';
-import { ManageTemplatesDialog, type ManageTemplatesDialogProps } from './ManageTemplatesDialog';
+import { WhenOpened } from '../../components/WhenOpened';
+import type { ManageTemplatesDialogProps } from './ManageTemplatesDialog';
+
+/** The dialog, loaded at its first opening (`WhenOpened`). */
+const ManageTemplatesDialog = lazy(() => import('./ManageTemplatesDialog').then((m) => ({ default: m.ManageTemplatesDialog })));
 
 export function ManageTemplatesButton(props: Omit<ManageTemplatesDialogProps, 'open' | 'onClose'>) {
   const [open, setOpen] = useState(false);
@@ -15,7 +19,9 @@ export function ManageTemplatesButton(props: Omit<ManageTemplatesDialogProps, 'o
       <Button icon={<SnippetsOutlined aria-hidden />} onClick={() => setOpen(true)}>
         Manage Templates
       </Button>
-      <ManageTemplatesDialog {...props} open={open} onClose={() => setOpen(false)} />
+      <WhenOpened open={open}>
+        <ManageTemplatesDialog {...props} open={open} onClose={() => setOpen(false)} />
+      </WhenOpened>
     </>
   );
 }
