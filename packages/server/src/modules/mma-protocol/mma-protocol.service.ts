@@ -58,7 +58,6 @@
  * nothing. An MMA sees only its class's operations (404 for another's).
  */
 import type { EventEmitter } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import {
   isDeployType,
@@ -93,6 +92,7 @@ import { AGENT_ENGINE_DEFAULTS } from '../../engine/operations/agent.js';
 import { inProcessClass, remoteClass } from '../../engine/operations/start-rules.js';
 import { latestCodeBranch, latestCodeTarget, recordDeployedState, recordReportedVersions } from '../../engine/desired-state/deploy-effects.js';
 import type { MmaAgentPrincipal } from '../mma-agents/mma-agents.service.js';
+import { CLAIM_POLL_MS, waitToLookAgain } from './claim-wait.js';
 import { agentWorkerPrefix } from '../mma-agents/mma-agents.repository.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import type { CloudProvider } from '../../engine/cloud/provider.js';
@@ -138,31 +138,6 @@ export interface MmaProtocolService {
   report(agent: MmaAgentPrincipal, machineId: number, body: TMmaMachineReport): Promise<TMmaMachineReportResponse>;
 }
 
-/** How often a waiting claim looks again, ms. */
-const CLAIM_POLL_MS = 1_000;
-
-/**
- * Resolves at the next `'wake'` of `wakeups`, after `ms` milliseconds, or when
- * `signal` aborts, whichever comes first, and leaves no listener behind. The
- * time is a plain timer: an `AbortSignal.timeout` inside `AbortSignal.any`
- * can be garbage collected before it fires on Node 20 (nodejs/node#57736), and
- * a claim waiting on it then slept until the next notification, which stalled
- * every MMA in process under load (a rollout's approved wave never deployed).
- */
-function wakeOrTimeout(wakeups: EventEmitter, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      wakeups.off('wake', done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wakeups.on('wake', done);
-    signal?.addEventListener('abort', done, { once: true });
-    if (signal?.aborted) done();
-  });
-}
 const MAX_ATTEMPTS = 3;
 /** A look at a class's queue answers this many times the machines a claim asks for; the rest are kept for the next claims. */
 const CANDIDATES_PER_CLAIM = 4;
@@ -300,8 +275,7 @@ export function createMmaProtocolService({
         const left = deadline - Date.now();
         if (left <= 0) return { operations: [] };
         const wait = Math.min(CLAIM_POLL_MS, left);
-        if (wakeups) await wakeOrTimeout(wakeups, wait, signal);
-        else await sleep(wait, undefined, { signal }).catch(() => undefined);
+        await waitToLookAgain(wait, wakeups, signal);
       }
     },
 
