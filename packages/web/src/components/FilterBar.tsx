@@ -8,10 +8,11 @@
  *
  * `htmlFor` ties the label to its control (`getByLabel` finds the control); a
  * field without one shows its label as text, and its control names itself
- * (`aria-label`). A Select takes the field's width only when told
- * (`style={{ width: '100%' }}`): antd widens it only inside a Form.Item.
+ * (`aria-label`). A Select takes the field's width (`filter-bar.css`), as
+ * antd widens it inside a Form.Item.
  */
 import type { CSSProperties, ReactNode } from 'react';
+import './filter-bar.css';
 
 /** The filter bar: `alignEnd` lines the fields' bottoms up (a bar with a button but no label). */
 export function FilterBar({ alignEnd, children }: { alignEnd?: boolean; children: ReactNode }) {
@@ -35,7 +36,9 @@ export function FilterField({ label, htmlFor, style, children }: { label?: strin
         ) : (
           <div style={LABEL_STYLE}>{label}</div>
         ))}
-      <div style={CONTROL_STYLE}>{children}</div>
+      <div className="filter-field-control" style={CONTROL_STYLE}>
+        {children}
+      </div>
     </div>
   );
 }

@@ -67,7 +67,6 @@ export function AccountFilters({ filters, onChange }: Props) {
       </FilterField>
       <FilterField label="MMA class" htmlFor="accounts-class" style={{ flex: '1.5 1 240px', maxWidth: 480 }}>
         <Select
-          style={{ width: '100%' }}
           id="accounts-class"
           mode="multiple"
           allowClear
@@ -81,7 +80,6 @@ export function AccountFilters({ filters, onChange }: Props) {
       </FilterField>
       <FilterField label="SaaS image" htmlFor="accounts-image" style={{ flex: '1 1 160px', maxWidth: 360 }}>
         <Select
-          style={{ width: '100%' }}
           id="accounts-image"
           allowClear
           placeholder="Any image"
@@ -94,7 +92,6 @@ export function AccountFilters({ filters, onChange }: Props) {
       </FilterField>
       <FilterField label="Machine status include" htmlFor="accounts-status-include" style={{ flex: '1 1 190px', maxWidth: 360 }}>
         <Select
-          style={{ width: '100%' }}
           id="accounts-status-include"
           mode="multiple"
           allowClear
@@ -107,7 +104,6 @@ export function AccountFilters({ filters, onChange }: Props) {
       </FilterField>
       <FilterField label="Machine status exclude" htmlFor="accounts-status-exclude" style={{ flex: '1 1 190px', maxWidth: 360 }}>
         <Select
-          style={{ width: '100%' }}
           id="accounts-status-exclude"
           mode="multiple"
           allowClear

@@ -53,7 +53,6 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
     <FilterBar alignEnd>
       <FilterField label="Account" htmlFor="activity-account" style={{ flex: '1 1 220px' }}>
         <Select
-          style={{ width: '100%' }}
           id="activity-account"
           allowClear
           placeholder="All accounts"
@@ -66,7 +65,6 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
       </FilterField>
       <FilterField label="Action" htmlFor="activity-action" style={{ flex: '1 1 200px' }}>
         <Select
-          style={{ width: '100%' }}
           id="activity-action"
           allowClear
           placeholder="All actions"
@@ -78,7 +76,6 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
       </FilterField>
       <FilterField label="User" htmlFor="activity-user" style={{ flex: '1 1 160px' }}>
         <Select
-          style={{ width: '100%' }}
           id="activity-user"
           allowClear
           placeholder="All users"
