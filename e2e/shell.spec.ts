@@ -101,6 +101,41 @@ describe('shell', () => {
     await page.locator('.mma-standby-row').first().waitFor();
   });
 
+  it("shows a page with Reload when a page's code fails to load, and the console again after going back", async () => {
+    const { page } = await openPage();
+    await signIn(page, 'admin');
+    await page.locator('.ant-table-row').first().waitFor();
+    // The Activity Logs page's module fails as a deploy that removed it would (spec 1 §8 ChunkLoadError).
+    await page.route(/\/assets\/ActivityPage-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+    await page.getByRole('navigation').getByText('Activity Logs', { exact: true }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
+    await alert.waitFor();
+    await expect.poll(() => alert.textContent()).toMatch(/dynamically imported module|Importing a module script failed/);
+    await alert.getByRole('button', { name: 'Reload' }).waitFor();
+    await page.goBack();
+    await page.waitForURL(/#\/account\/list/);
+    await page.locator('.ant-table-row').first().waitFor();
+    expect(await alert.count()).toBe(0);
+  });
+
+  it("starts the first screen's reads while the screen's code still loads (issue 26)", async () => {
+    const { page } = await openPage();
+    await signIn(page, 'admin');
+    await page.locator('.ant-table-row').first().waitFor();
+    let requested!: () => void;
+    const accountsRequested = new Promise<void>((resolve) => (requested = resolve));
+    page.on('request', (request) => {
+      if (/\/api\/v1\/accounts\?/.test(request.url())) requested();
+    });
+    // The accounts list's module is held until its list has been asked for: without the early read it never would be.
+    await page.route(/\/assets\/AccountsListPage-[^/]+\.js$/, async (route) => {
+      await accountsRequested;
+      await route.continue().catch(() => undefined);
+    });
+    await page.reload();
+    await page.locator('.ant-table-row').first().waitFor();
+  });
+
   it('keeps its loading spinners still for an operator who asks for reduced motion, and spinning otherwise', async () => {
     const { page } = await openPage();
     await signIn(page, 'admin', 'admin', '/viewer');

@@ -18,14 +18,19 @@
  * whole of rc-form (about 15 KB); they are taken from the modules that define
  * them, or written out. And code that only a prop the console never passes renders
  * loads when it first renders ({@link lazyComponent}): a column filter's
- * dropdown (with antd's Tree, Checkbox and Radio), `Input.OTP`.
+ * dropdown (with antd's Tree, Checkbox and Radio), `Input.OTP`, and the
+ * ConfigProvider's tooltip `UniqueProvider` (only `tooltip={{ unique: true }}`
+ * renders it), which put rc-trigger's positioning and popup code (about 9 KB
+ * gzip) in the entry of every page, the sign-in page's included.
  * Such a part still works when a screen uses it, a moment later.
  *
  * Each lazy part adds a dynamic entry to the build, and Rolldown splits the
  * modules it shares with the others into more, smaller chunks, which compress
- * worse: the column filter's cost the sign-in page 0.7 KB (a Card's Tabs,
- * tried too, another 0.3 KB for 5 KB on the table screens: not kept, the
- * sign-in page is at its 200 KB budget).
+ * worse: the column filter's cost the sign-in page 0.7 KB. A Card's Tabs and
+ * a Typography's `editable` box, tried too, saved 5 to 12 KB on the table
+ * screens but cost 2 to 4 KB on those that draw Tabs themselves (New
+ * Account, edit account, the Updater), or 1 KB on the accounts list: not
+ * kept.
  *
  * Known limitations: a rewrite matches its import statement's text exactly; an
  * antd release that writes it differently keeps the full import (no error;
@@ -114,6 +119,11 @@ export const DEEP_IMPORTS: readonly DeepImport[] = [
     importer: antdModule('input/index.js'),
     statement: "import OTP from './OTP';",
     replacement: lazyComponent('OTP', './OTP', 'null'),
+  },
+  {
+    importer: antdModule('config-provider/index.js'),
+    statement: "import UniqueProvider from '../tooltip/UniqueProvider';",
+    replacement: lazyComponent('UniqueProvider', '../tooltip/UniqueProvider', 'props.children'),
   },
 ];
 

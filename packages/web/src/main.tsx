@@ -12,13 +12,12 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd';
 import { IconProvider } from '@ant-design/icons';
 import { AuthProvider } from './app/auth/AuthProvider';
 import { queryClient } from './app/query-client';
-import { router } from './app/router';
+import { CONSOLE_ROUTES, ConsoleRouter } from './app/router';
 import { prefetchFirstScreen } from './app/first-screen';
 import { ToastProvider } from './app/ToastProvider';
 import { consoleTheme } from './app/theme';
@@ -38,7 +37,7 @@ const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').ma
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-prefetchFirstScreen(queryClient, router);
+prefetchFirstScreen(queryClient, CONSOLE_ROUTES);
 
 createRoot(root).render(
   <StrictMode>
@@ -47,7 +46,7 @@ createRoot(root).render(
         <ToastProvider>
           <QueryClientProvider client={queryClient}>
             <AuthProvider>
-              <RouterProvider router={router} />
+              <ConsoleRouter />
             </AuthProvider>
           </QueryClientProvider>
         </ToastProvider>

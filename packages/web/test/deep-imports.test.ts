@@ -97,6 +97,8 @@ describe('the deep-imports rewrite of antd Table and Input', () => {
 
   it.each([
     ['input/index.js', 'OTP', './OTP', /^Input\.OTP = OTP;$/m],
+    // Only a `tooltip={{ unique: true }}` renders it, which the console never passes.
+    ['config-provider/index.js', 'UniqueProvider', '../tooltip/UniqueProvider', /^ {4}childNode = \/\*#__PURE__\*\/React\.createElement\(UniqueProvider, null, childNode\);$/m],
   ])("%s loads its %s when it first renders", async (path, name, from, use) => {
     const out = rewritten(path);
     expect(out).toContain(`ReactFor${name}.lazy(() => import('${from}'))`);

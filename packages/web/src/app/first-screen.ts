@@ -13,37 +13,37 @@
  * location the page was opened at; later screens have their code at once.
  */
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
-import type { createHashRouter } from 'react-router';
+import { matchRoutes, parsePath, type RouteObject } from 'react-router';
 import { authKeys } from './auth/auth-api';
 import { getToken } from './auth/token-store';
 import type { RouteHandle } from './routes';
 
-type Router = ReturnType<typeof createHashRouter>;
-
 /**
- * Starts the reads of the screen `router` opened at (module docstring). Their
- * code is imported here, not with the entry: the shell's and the page's chunks,
- * which index.html's route preload has already asked for.
+ * Starts the reads of the screen the page is at (the location in its hash,
+ * matched against `routes`; module docstring). Their code is imported here,
+ * not with the entry: the shell's and the page's chunks, which index.html's
+ * route preload has already asked for.
  */
-function prefetchScreen(client: QueryClient, router: Router): void {
-  const { location, matches } = router.state;
+function prefetchScreen(client: QueryClient, routes: RouteObject[]): void {
+  const { pathname = '/', search = '' } = parsePath(window.location.hash.slice(1) || '/');
+  const matches = matchRoutes(routes, pathname) ?? [];
   if (matches.some((m) => m.route.path === 'login')) return;
   void import('../features/fleet/api/queries').then(({ prefetchShellQueries }) => prefetchShellQueries(client));
-  const search = new URLSearchParams(location.search);
+  const params = new URLSearchParams(search);
   for (const match of matches) {
     const load = (match.route.handle as RouteHandle | undefined)?.prefetch;
-    if (load) void load().then(({ default: prefetch }) => prefetch(client, search));
+    if (load) void load().then(({ default: prefetch }) => prefetch(client, params));
   }
 }
 
 /** Call once, before the first render: waits for the stored token's user, then starts the first screen's reads. */
-export function prefetchFirstScreen(client: QueryClient, router: Router): void {
+export function prefetchFirstScreen(client: QueryClient, routes: RouteObject[]): void {
   const token = getToken();
   if (token === null) return;
   const observer = new QueryObserver(client, { queryKey: authKeys.me(token), enabled: false });
   const stop = observer.subscribe((result) => {
     if (result.isPending) return;
     stop();
-    if (result.isSuccess && getToken() === token) prefetchScreen(client, router);
+    if (result.isSuccess && getToken() === token) prefetchScreen(client, routes);
   });
 }

@@ -7,10 +7,10 @@
  * - `PublicOnly` (the login route): a signed-in user goes to the `redirect`
  *   parameter when it is a path of this console, else to `/`.
  */
-import { Navigate, Outlet, useLocation, useMatches, useSearchParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { Spin } from 'antd';
 import { useAuth } from './auth/auth-context';
-import { routeHandle } from './routes';
+import { routeHandle, useRouteMatches } from './routes';
 
 /** The `redirect` parameter when it is a local path (never another origin). */
 export function safeRedirect(value: string | null): string {
@@ -29,7 +29,7 @@ export function FullPageSpin() {
 export function RequireAuth() {
   const { token, loadingUser, hasPermission } = useAuth();
   const location = useLocation();
-  const matches = useMatches();
+  const matches = useRouteMatches();
 
   if (token === null) {
     const redirect = `${location.pathname}${location.search}`;

@@ -6,10 +6,10 @@
  * `build/route-pages.ts` reads it at build time (the route preload, the benches):
  * keep one entry with its `page: () => import()` per line.
  */
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useContext, type ComponentType, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import type { QueryClient } from '@tanstack/react-query';
-import { Navigate, type RouteObject, type UIMatch } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { PERMISSION_ADMIN, PERMISSION_WRITE } from '@fleet/contracts/constants';
 
 /** The sidebar's icons (`shell/menu-icons.tsx` draws each). */
@@ -26,7 +26,7 @@ export type PagePrefetch = (client: QueryClient, search: URLSearchParams) => voi
 /** A module whose default export is a page's {@link PagePrefetch}: loaded only for a first screen. */
 export type PrefetchLoader = () => Promise<{ default: PagePrefetch }>;
 
-/** What each matched route carries (`useMatches()[i].handle`). */
+/** What each matched route carries (`useRouteMatches()[i].handle`). */
 export interface RouteHandle {
   title: string;
   /** Permission the user must hold; without it the guard sends the user to /. */
@@ -117,11 +117,6 @@ export const APP_ROUTES: AppRoute[] = [
   { path: 'account-settings', title: 'Account Settings', hideInMenu: true, page: () => import('./AccountSettingsPage') },
 ];
 
-/** Route `lazy` of a page loader: the page module is fetched on first visit, and the route renders once it has loaded (the login page, the shell). */
-export function lazyPage(load: PageLoader): RouteObject['lazy'] {
-  return async () => ({ Component: (await load()).default });
-}
-
 /** What the content area shows while a page's code loads (a first visit; a later one keeps the previous page up meanwhile). */
 function PageLoading() {
   return (
@@ -132,18 +127,18 @@ function PageLoading() {
 }
 
 /**
- * The element of a page inside the shell (issue 26 point 2): the page's module
- * loads under Suspense (`React.lazy`), so the shell (side menu, fleet
- * counters, standby banner) paints as soon as its own code and reads are in,
- * instead of waiting for the page's module as a route `lazy` would (the whole
- * matched tree renders only when every `lazy` of the match has resolved).
- * React Router updates its state in a transition, so moving to a page whose
- * code has not loaded yet keeps the current page up until it has.
+ * The element of a page (issue 26 point 2): the page's module loads under
+ * Suspense (`React.lazy`) on its first visit, showing `fallback` meanwhile (a
+ * spinner in the content area; the whole page for the sign-in page and the
+ * shell). So the shell (side menu, fleet counters, standby banner) paints as
+ * soon as its own code and reads are in, not when the page's are. The hash
+ * router updates its location in a transition, so moving to a page whose code
+ * has not loaded yet keeps the current page up until it has.
  */
-export function lazyPageElement(load: PageLoader): ReactNode {
+export function lazyPageElement(load: PageLoader, fallback: ReactNode = <PageLoading />): ReactNode {
   const Page = lazy(load);
   return (
-    <Suspense fallback={<PageLoading />}>
+    <Suspense fallback={fallback}>
       <Page />
     </Suspense>
   );
@@ -163,14 +158,28 @@ export function toRouteObject(route: AppRoute): RouteObject {
   return { path: route.path, handle, element: route.page ? lazyPageElement(route.page) : undefined };
 }
 
+/** A route matched at the current location: the part of the path it matched, and its handle. */
+export interface RouteMatch {
+  pathname: string;
+  handle?: unknown;
+}
+
+/** The routes matched at the current location, outermost first (provided by `RootLayout`, router.tsx). */
+export const RouteMatchesContext = createContext<RouteMatch[]>([]);
+
+/** The routes matched at the current location, outermost first: the guard's permissions, the breadcrumb, the title. */
+export function useRouteMatches(): RouteMatch[] {
+  return useContext(RouteMatchesContext);
+}
+
 /** The handle of a matched route, if it has one. */
-export function routeHandle(match: UIMatch): RouteHandle | undefined {
+export function routeHandle(match: RouteMatch): RouteHandle | undefined {
   const handle = match.handle as Partial<RouteHandle> | undefined;
   return handle && typeof handle.title === 'string' ? (handle as RouteHandle) : undefined;
 }
 
 /** Matched routes that carry a title, outermost first (breadcrumb, document title). */
-export function titledMatches(matches: UIMatch[]): { pathname: string; handle: RouteHandle }[] {
+export function titledMatches(matches: RouteMatch[]): { pathname: string; handle: RouteHandle }[] {
   return matches.flatMap((match) => {
     const handle = routeHandle(match);
     return handle ? [{ pathname: match.pathname, handle }] : [];

@@ -3,13 +3,13 @@
  * title of each matched route of the router table; all but the last are links.
  * On a phone only the current page is shown, so the header keeps one line.
  */
-import { Link, useMatches } from 'react-router';
+import { Link } from 'react-router';
 import { Breadcrumb } from 'antd';
-import { titledMatches } from '../routes';
+import { titledMatches, useRouteMatches } from '../routes';
 import { useIsPhone } from '../../lib/use-mobile-layout';
 
 export function AppBreadcrumb() {
-  const trail = titledMatches(useMatches());
+  const trail = titledMatches(useRouteMatches());
   const items = [
     { key: '/', title: trail.length > 0 ? <Link to="/">Dashboard</Link> : 'Dashboard' },
     ...trail.map(({ pathname, handle }, i) => ({
