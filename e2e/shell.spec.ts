@@ -2,12 +2,25 @@
  * The shell (spec 1 §2 Shell, spec 3 §2.9): sidebar and its cookie, hamburger,
  * breadcrumb, footer, fleet counters, standby banner, mobile layout.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { pagesPerTest, signIn, useBrowser } from './browser.js';
 import type { TMachineStats } from '@fleet/contracts';
+import { ROUTE_SCRIPTS_FILE, type RouteScripts } from '../packages/web/build/route-pages.js';
 
 useBrowser();
 const openPage = pagesPerTest();
+
+/** The scripts of `route` in the build the server sends (its list, written by the build: build/route-preload.ts). */
+function routeScripts(route: string): RouteScripts['routes'][number] {
+  const scripts = JSON.parse(readFileSync(new URL(`../packages/web/dist/${ROUTE_SCRIPTS_FILE}`, import.meta.url), 'utf8')) as RouteScripts;
+  const found = scripts.routes.find((r) => r.route === route);
+  if (!found) throw new Error(`the build lists no scripts of ${route}`);
+  return found;
+}
+
+/** Whether `url` is one of `files` (paths from the build's folder, `assets/…`). */
+const isOneOf = (files: string[]) => (url: URL) => files.includes(url.pathname.slice(1));
 
 describe('shell', () => {
   it('shows the breadcrumb with Dashboard, the sidebar footer and the entries of the route table', async () => {
@@ -105,8 +118,11 @@ describe('shell', () => {
     const { page } = await openPage();
     await signIn(page, 'admin');
     await page.locator('.ant-table-row').first().waitFor();
-    // The Activity Logs page's module fails as a deploy that removed it would (spec 1 §8 ChunkLoadError).
-    await page.route(/\/assets\/ActivityPage-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+    // The scripts Activity Logs adds to the accounts list fail as a deploy that removed them would (spec 1 §8 ChunkLoadError).
+    const loaded = routeScripts('/account/list').scripts;
+    const added = routeScripts('/activity').scripts.filter((file) => !loaded.includes(file));
+    expect(added.length).toBeGreaterThan(0);
+    await page.route(isOneOf(added), (route) => route.fulfill({ status: 404, body: 'Not Found' }));
     await page.getByRole('navigation').getByText('Activity Logs', { exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
     await alert.waitFor();
@@ -127,13 +143,19 @@ describe('shell', () => {
     page.on('request', (request) => {
       if (/\/api\/v1\/accounts\?/.test(request.url())) requested();
     });
-    // The accounts list's module is held until its list has been asked for: without the early read it never would be.
-    await page.route(/\/assets\/AccountsListPage-[^/]+\.js$/, async (route) => {
+    // The file that holds the accounts list's page is held until its list has been asked for: without the early read it
+    // never would be.
+    const held = routeScripts('/account/list').pages.at(-1)!;
+    expect(routeScripts('/account/new').scripts).not.toContain(held);
+    let holding = false;
+    await page.route(isOneOf([held]), async (route) => {
+      holding = true;
       await accountsRequested;
       await route.continue().catch(() => undefined);
     });
     await page.reload();
     await page.locator('.ant-table-row').first().waitFor();
+    expect(holding).toBe(true);
   });
 
   it('keeps its loading spinners still for an operator who asks for reduced motion, and spinning otherwise', async () => {

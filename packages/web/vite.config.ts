@@ -21,6 +21,7 @@ import { pureContracts } from './build/pure-contracts.ts';
 import { routePreload } from './build/route-preload.ts';
 import { antdZeroRuntime } from './build/antd-zero-runtime.ts';
 import { deepImports } from './build/deep-imports.ts';
+import { isRouteChunksProbe, routeChunks } from './build/route-chunks.ts';
 import { consoleSchemaValues } from '../contracts/src/console-values.ts';
 
 /** `react-router`'s production ES module, beside the development one its exports name. */
@@ -32,7 +33,15 @@ function reactRouterProduction(): string {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), pureContracts(), antdZeroRuntime(), deepImports(), routePreload(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/], threshold: 1024, logLevel: 'silent' })],
+  plugins: [
+    react(),
+    pureContracts(),
+    antdZeroRuntime(),
+    deepImports(),
+    routeChunks(),
+    // What only finishes the files, left out of route-chunks' first build.
+    ...(isRouteChunksProbe() ? [] : [routePreload(), compression({ algorithms: ['gzip', 'brotliCompress'], exclude: [/\.map$/], threshold: 1024, logLevel: 'silent' })]),
+  ],
   // The schema values the console reads at run time, computed here (src/lib/schema-values.ts).
   define: { __CONSOLE_SCHEMA_VALUES__: JSON.stringify(consoleSchemaValues()) },
   resolve: command === 'build' ? { alias: [{ find: /^react-router$/, replacement: reactRouterProduction() }] } : {},

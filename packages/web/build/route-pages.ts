@@ -22,6 +22,15 @@ export const SHELL_PAGE = 'src/app/Shell.tsx';
 /** The route of the sign-in page. */
 export const LOGIN_ROUTE = '/login';
 
+/** `dist/.vite/route-scripts.json` (written by build/route-preload.ts, read by bench/web-bundle): the entry's scripts, and per route the files holding its pages and every script it loads, the entry's included. */
+export interface RouteScripts {
+  entry: string[];
+  routes: { route: string; pages: string[]; scripts: string[] }[];
+}
+
+/** Where {@link RouteScripts} is written, from the build's output folder. */
+export const ROUTE_SCRIPTS_FILE = '.vite/route-scripts.json';
+
 /** A page of the router table: its route and its module. */
 export interface RoutePage {
   route: string;

@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { relative } from 'node:path';
 import type { Plugin } from 'vite';
 import type { OutputBundle, OutputChunk, PluginContext } from 'rolldown';
-import { consoleRoutes, homePath, LOGIN_ROUTE, WEB_ROOT } from './route-pages.ts';
+import { consoleRoutes, homePath, LOGIN_ROUTE, ROUTE_SCRIPTS_FILE, WEB_ROOT, type RouteScripts } from './route-pages.ts';
 
 /** The local-storage key of the session token (src/app/auth/token-store.ts). */
 export const TOKEN_KEY = 'fleet.token';
@@ -92,32 +92,62 @@ function closure(bundle: OutputBundle, chunk: OutputChunk, into = new Set<string
   return into;
 }
 
-/** The preload table of a built bundle: per route, its pages' files less the entry's. */
-export function preloadTable(bundle: OutputBundle, web = WEB_ROOT): PreloadTable {
+/** A route of the router table with the files it loads when opened: its pages' chunks and what they import statically, style sheets included. */
+interface RouteFiles {
+  route: string;
+  /** The chunks that hold the route's page modules (a page's own chunk, or the route-chunks group it is in). */
+  pages: OutputChunk[];
+  loaded: Set<string>;
+}
+
+/** The entry's files, and per route of the router table the files it loads. Throws when a page has no chunk. */
+function routeFiles(bundle: OutputBundle, web: string): { entry: Set<string>; routes: RouteFiles[] } {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
   const entry = chunks.find((c) => c.isEntry);
   if (!entry) throw new Error('route-preload: the bundle has no entry chunk');
-  const byPage = new Map(chunks.flatMap((c) => (c.facadeModuleId ? [[relative(web, c.facadeModuleId), c] as const] : [])));
-  const loadedByEntry = closure(bundle, entry);
+  const byModule = new Map(chunks.flatMap((c) => c.moduleIds.map((id) => [relative(web, id), c] as const)));
+  return {
+    entry: closure(bundle, entry),
+    routes: consoleRoutes(web).map(([route, pages]) => {
+      const held = pages.map((page) => {
+        const chunk = byModule.get(page);
+        if (!chunk) throw new Error(`route-preload: no chunk of ${page} (route ${route}) in the bundle`);
+        return chunk;
+      });
+      const loaded = new Set<string>();
+      for (const chunk of held) closure(bundle, chunk, loaded);
+      return { route, pages: held, loaded };
+    }),
+  };
+}
+
+/** The preload table of a built bundle: per route, its pages' files less the entry's. */
+export function preloadTable(bundle: OutputBundle, web = WEB_ROOT): PreloadTable {
+  const { entry, routes: loadedByRoute } = routeFiles(bundle, web);
   const files: string[] = [];
   const indexOf = (file: string) => (files.includes(file) ? files.indexOf(file) : files.push(file) - 1);
   const routes: Record<string, number[]> = {};
-  for (const [route, pages] of consoleRoutes(web)) {
-    const loaded = new Set<string>();
-    for (const page of pages) {
-      const chunk = byPage.get(page);
-      if (!chunk) throw new Error(`route-preload: no chunk of ${page} (route ${route}) in the bundle`);
-      closure(bundle, chunk, loaded);
-    }
-    routes[route] = [...loaded].filter((f) => !loadedByEntry.has(f)).map(indexOf);
-  }
+  for (const { route, loaded } of loadedByRoute) routes[route] = [...loaded].filter((f) => !entry.has(f)).map(indexOf);
   return { files, routes, home: homePath(web), login: LOGIN_ROUTE, tokenKey: TOKEN_KEY };
+}
+
+/** The {@link RouteScripts} of a built bundle. */
+export function routeScripts(bundle: OutputBundle, web = WEB_ROOT): RouteScripts {
+  const { entry, routes } = routeFiles(bundle, web);
+  const scripts = (files: Iterable<string>) => [...files].filter((f) => f.endsWith('.js'));
+  return {
+    entry: scripts(entry),
+    routes: routes.map(({ route, pages, loaded }) => ({ route, pages: [...new Set(pages.map((c) => c.fileName))], scripts: scripts(new Set([...entry, ...loaded])) })),
+  };
 }
 
 export function routePreload(): Plugin {
   return {
     name: 'fleet:route-preload',
     apply: 'build',
+    generateBundle(_options, bundle) {
+      this.emitFile({ type: 'asset', fileName: ROUTE_SCRIPTS_FILE, source: JSON.stringify(routeScripts(bundle), null, 1) });
+    },
     // After Vite's own tags (the entry, its preloads); called while Vite writes
     // index.html into the bundle, so the compressed copies see the change.
     transformIndexHtml: {

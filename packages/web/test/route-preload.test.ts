@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { OutputBundle } from 'rolldown';
-import { preloadScript, preloadTable, TOKEN_KEY, type PreloadTable } from '../build/route-preload.ts';
+import { preloadScript, preloadTable, routeScripts, TOKEN_KEY, type PreloadTable } from '../build/route-preload.ts';
 import { consoleRoutes, homePath, WEB_ROOT } from '../build/route-pages.ts';
 import { TOKEN_STORAGE_KEY } from '../src/app/auth/token-store.ts';
 
@@ -70,6 +70,7 @@ describe('the preload table of a bundle', () => {
       fileName,
       isEntry: o.entry ?? false,
       facadeModuleId: o.page ? `${WEB_ROOT}${o.page}` : null,
+      moduleIds: o.page ? [`${WEB_ROOT}${o.page}`, `${WEB_ROOT}src/lib/${fileName.replace(/\W/g, '_')}.ts`] : [],
       imports: o.imports ?? [],
       viteMetadata: { importedCss: new Set(o.css ?? []), importedAssets: new Set() },
     });
@@ -94,6 +95,22 @@ describe('the preload table of a bundle', () => {
     expect(files('/login')).toEqual(['assets/_login.js', 'assets/table.js', 'assets/menu.js']);
     expect(Object.keys(table.routes).sort()).toEqual(consoleRoutes().map(([route]) => route).sort());
     expect(table.home).toBe(homePath());
+  });
+
+  it('finds a page in a chunk it is not the facade of (a route-chunks group), and lists each route\'s scripts for bench/web-bundle', () => {
+    const grouped = bundle();
+    const list = grouped['assets/_account_list.js'] as unknown as { facadeModuleId: string | null; moduleIds: string[] };
+    list.facadeModuleId = null;
+    list.moduleIds.reverse();
+    const table = preloadTable(grouped);
+    expect(table.routes['/account/list']!.map((i) => table.files[i])).toEqual(['assets/Shell.js', 'assets/menu.js', 'assets/_account_list.js', 'assets/table.js']);
+    const scripts = routeScripts(grouped);
+    expect(scripts.entry).toEqual(['assets/index.js', 'assets/react.js']);
+    const mma = scripts.routes.find((r) => r.route === '/mma')!;
+    expect(mma.pages).toEqual(['assets/Shell.js', 'assets/_mma.js']);
+    // Scripts only, the entry's included.
+    expect(mma.scripts).toEqual(['assets/index.js', 'assets/react.js', 'assets/Shell.js', 'assets/menu.js', 'assets/_mma.js', 'assets/table.js']);
+    expect(scripts.routes.map((r) => r.route).sort()).toEqual(consoleRoutes().map(([route]) => route).sort());
   });
 
   it('fails the build when a page of the router table has no chunk', () => {
