@@ -21,16 +21,15 @@
  * dropdown (with antd's Tree, Checkbox and Radio), `Input.OTP`, and the
  * ConfigProvider's tooltip `UniqueProvider` (only `tooltip={{ unique: true }}`
  * renders it), which put rc-trigger's positioning and popup code (about 9 KB
- * gzip) in the entry of every page, the sign-in page's included.
- * Such a part still works when a screen uses it, a moment later.
- *
- * Each lazy part adds a dynamic entry to the build, and Rolldown splits the
- * modules it shares with the others into more, smaller chunks, which compress
- * worse: the column filter's cost the sign-in page 0.7 KB. A Card's Tabs and
- * a Typography's `editable` box, tried too, saved 5 to 12 KB on the table
- * screens but cost 2 to 4 KB on those that draw Tabs themselves (New
- * Account, edit account, the Updater), or 1 KB on the accounts list: not
- * kept.
+ * gzip) in the entry of every page, the sign-in page's included, and a
+ * Result's illustrations (only its 404, 500 and 403 statuses draw them).
+ * Such a part still works when a screen uses it, a moment later. A Card's
+ * Tabs (only `tabList` draws them) and a Typography's `editable` box (with
+ * antd's TextArea) load so too: 5 to 10 KB less on the screens that draw no
+ * Tabs of their own, about 3 KB more on those that do (New Account, edit
+ * account, the Updater), measured with build/route-chunks.ts (before it,
+ * each lazy part split the modules shared with the sign-in page into
+ * smaller chunks, and these two cost more than they saved).
  *
  * Known limitations: a rewrite matches its import statement's text exactly; an
  * antd release that writes it differently keeps the full import (no error;
@@ -119,6 +118,27 @@ export const DEEP_IMPORTS: readonly DeepImport[] = [
     importer: antdModule('input/index.js'),
     statement: "import OTP from './OTP';",
     replacement: lazyComponent('OTP', './OTP', 'null'),
+  },
+  // A Result's illustrations (about 40 KB before minifying) draw only for status 404, 500 and 403; an empty picture of
+  // their size stands in while one loads.
+  ...([
+    ['noFound', '252'],
+    ['serverError', '254'],
+    ['unauthorized', '251'],
+  ] as const).map(([name, width]) => ({
+    importer: antdModule('result/index.js'),
+    statement: `import ${name} from './${name}';`,
+    replacement: lazyComponent(name, `./${name}`, `ReactFor${name}.createElement('svg', { width: '${width}', height: '294' })`),
+  })),
+  {
+    importer: antdModule('card/Card.js'),
+    statement: "import Tabs from '../tabs';",
+    replacement: lazyComponent('Tabs', '../tabs', 'null'),
+  },
+  {
+    importer: antdModule('typography/Base/index.js'),
+    statement: "import Editable from '../Editable';",
+    replacement: lazyComponent('Editable', '../Editable', 'null'),
   },
   {
     importer: antdModule('config-provider/index.js'),

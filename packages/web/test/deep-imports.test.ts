@@ -98,6 +98,11 @@ describe('the deep-imports rewrite of antd Table and Input', () => {
   it.each([
     ['input/index.js', 'OTP', './OTP', /^Input\.OTP = OTP;$/m],
     // Only a `tooltip={{ unique: true }}` renders it, which the console never passes.
+    ['card/Card.js', 'Tabs', '../tabs', /React\.createElement\(Tabs, \{/],
+    ['typography/Base/index.js', 'Editable', '../Editable', /React\.createElement\(Editable, \{/],
+    ['result/index.js', 'noFound', './noFound', /^ {2}'404': noFound,$/m],
+    ['result/index.js', 'serverError', './serverError', /^ {2}'500': serverError,$/m],
+    ['result/index.js', 'unauthorized', './unauthorized', /^ {2}'403': unauthorized$/m],
     ['config-provider/index.js', 'UniqueProvider', '../tooltip/UniqueProvider', /^ {4}childNode = \/\*#__PURE__\*\/React\.createElement\(UniqueProvider, null, childNode\);$/m],
   ])("%s loads its %s when it first renders", async (path, name, from, use) => {
     const out = rewritten(path);

@@ -16,7 +16,7 @@
  * fetched and paged locally, so that it holds at 100,000 machines; every
  * filter, the order, the page and its size stay in the URL.
  */
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { Card, Segmented, Table } from 'antd';
 import { ISSUE_SORTS, type TIssue, type TIssueStatus } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
@@ -27,11 +27,14 @@ import { onSortChange } from '../viewer/use-viewer-params';
 import { useIssuesPage } from './api/queries';
 import { useUpdateIssue } from './api/mutations';
 import { issueColumns, ISSUES_TABLE_MIN_WIDTH } from './components/issue-columns';
-import { IssueLogsDrawer } from './components/IssueLogsDrawer';
+import { WhenOpened } from '../../components/WhenOpened';
 import { TagFilter } from './components/TagFilter';
 import { addTag, joinTags } from './issue-rules';
 import { useIssuesParams } from './use-issues-params';
 import './issues.css';
+
+// The logs drawer (antd's Drawer and Descriptions) loads when an issue is first opened (issue 26, script per route).
+const IssueLogsDrawer = lazy(() => import('./components/IssueLogsDrawer').then((m) => ({ default: m.IssueLogsDrawer })));
 
 const STATUS_OPTIONS: { value: TIssueStatus; label: string }[] = [
   { value: 'unresolved', label: 'Unresolved' },
@@ -99,7 +102,9 @@ export default function IssuesViewerPage() {
         onChange={onSortChange(ISSUE_SORTS, setSort)}
         pagination={viewerPagination({ page, pageSize, list: issues, noun: 'issues', onChange: setPage })}
       />
-      <IssueLogsDrawer issue={selected} onClose={() => setSelected(undefined)} />
+      <WhenOpened open={selected !== undefined}>
+        <IssueLogsDrawer issue={selected} onClose={() => setSelected(undefined)} />
+      </WhenOpened>
     </Card>
   );
 }

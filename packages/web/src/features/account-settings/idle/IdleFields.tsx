@@ -13,7 +13,8 @@
  * from `initialValues` (the account's). `disabled` makes the table read-only,
  * without the Actions column and New Idle Time.
  */
-import { Button, DatePicker, Form, InputNumber, Table, Typography, type FormInstance } from 'antd';
+import { Button, Form, InputNumber, Table, Typography, type FormInstance } from 'antd';
+import { DatePicker } from '../../../components/LazyDatePicker';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import type { FormListFieldData } from 'antd/es/form/FormList';

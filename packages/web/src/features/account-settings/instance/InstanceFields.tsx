@@ -29,7 +29,8 @@
  * card and its component versions (about 1,400 components; issue 26).
  */
 import { memo } from 'react';
-import { AutoComplete, Card, Col, DatePicker, Form, Radio, Row, Select, Switch, type AutoCompleteProps, type SelectProps } from 'antd';
+import { AutoComplete, Card, Col, Form, Radio, Row, Select, Switch, type AutoCompleteProps, type SelectProps } from 'antd';
+import { DatePicker } from '../../../components/LazyDatePicker';
 import type { Dayjs } from 'dayjs';
 import { fromUtcPickerValue, utcPickerValue } from '../../../lib/format';
 import type { TMachineConfigInput, TSaasImage } from '@fleet/contracts';

@@ -23,7 +23,8 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import type { SelectProps } from 'antd';
-import { Col, DatePicker, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { DatePicker } from '../../../components/LazyDatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import { INSTANCE_POLICIES, MAX_CLOUD_CREDITS, MIN_CLOUD_CREDITS, type TInstancePolicy, type TInstanceType } from '@fleet/contracts';
 import { useInstanceTypes } from '../../machines/api/queries';

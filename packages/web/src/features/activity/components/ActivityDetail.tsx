@@ -11,74 +11,33 @@
  *
  * The activity is read by its id (`GET /user-activities/{id}`), so that a link
  * to `/activity?activityId=N` shows it at once; while that loads, the timeline's
- * copy of it is shown without names.
+ * copy of it is shown without names. The card's code (`ActivityDetailCard`)
+ * loads with the first activity shown.
  */
-import { Alert, Card, Descriptions, Empty, Skeleton, Table, Typography } from 'antd';
-import type { TAuditChange, TUserActivity } from '@fleet/contracts';
+import { lazy, Suspense } from 'react';
+import { Alert, Card, Empty, Skeleton } from 'antd';
+import type { TUserActivity } from '@fleet/contracts';
 import { ApiError, errorText } from '../../../app/api-client';
-import { FieldName, FieldValue } from '../../../components/FieldName';
-import { DATE_TIME_SECONDS_FORMAT, formatDateTime } from '../../../lib/format';
 import { useUserActivity } from '../api/queries';
-import { EntityName, IdLinks, type Named } from './ActivityLinks';
-import { ParamFields } from './ActivityParams';
-import { ActivityTrail } from './ActivityTrail';
+import type { Named } from './ActivityLinks';
 
-type ChangeRow = TAuditChange & { key: string };
+const ActivityDetailCard = lazy(() => import('./ActivityDetailCard'));
 
-/** Rows of the Changes table a page. */
-const CHANGES_PAGE = 20;
-
-function changeColumns(params: Record<string, unknown>, named: Named | undefined) {
-  return [
-    { key: 'entity', title: 'Entity', render: (_: unknown, c: ChangeRow) => <EntityName entityName={c.entityName} params={params} named={named} /> },
-    { key: 'property', title: 'Property', render: (_: unknown, c: ChangeRow) => <FieldName field={c.propertyName} entity={c.entityName} /> },
-    { key: 'old', title: 'Old value', render: (_: unknown, c: ChangeRow) => <FieldValue field={c.propertyName} value={c.oldValue} /> },
-    { key: 'new', title: 'New value', render: (_: unknown, c: ChangeRow) => <FieldValue field={c.propertyName} value={c.newValue} /> },
-  ];
-}
-
-/** 'Changes of the first 50 of 60 targets' when the activity lists only some (params listedTargets, changedTargets). */
-function listedNote(params: Record<string, unknown>): string | null {
-  const { listedTargets, changedTargets } = params;
-  if (typeof listedTargets !== 'number' || typeof changedTargets !== 'number' || listedTargets >= changedTargets) return null;
-  return `Changes of the first ${listedTargets} of ${changedTargets} targets that change; each wave's RolloutWave activity lists its own.`;
-}
-
-function Detail({ activity, named }: { activity: TUserActivity; named: Named | undefined }) {
-  const { params, changes } = activity.metadata;
-  const note = listedNote(params);
+/** The panel while activity `activityId` loads (its data, or the card's code). */
+function Loading({ activityId }: { activityId: number }) {
   return (
-    <Card title={activity.action} aria-label="Activity details">
-      <Descriptions
-        column={1}
-        size="small"
-        items={[
-          { key: 'id', label: 'Activity', children: activity.id },
-          { key: 'user', label: 'User', children: activity.user },
-          { key: 'time', label: 'Time', children: formatDateTime(activity.time, DATE_TIME_SECONDS_FORMAT) },
-          {
-            key: 'accounts',
-            label: 'Accounts',
-            children: activity.accounts.length === 0 ? '—' : <IdLinks kind="account" ids={activity.accounts} named={named} />,
-          },
-        ]}
-      />
-      <Typography.Title level={5}>Params</Typography.Title>
-      <ParamFields params={params} named={named} />
-      <Typography.Title level={5} style={{ marginTop: 16 }}>
-        Changes
-      </Typography.Title>
-      {note && <Typography.Paragraph type="secondary">{note}</Typography.Paragraph>}
-      <Table<ChangeRow>
-        rowKey="key"
-        size="small"
-        columns={changeColumns(params, named)}
-        dataSource={changes.map((change, i) => ({ ...change, key: String(i) }))}
-        pagination={{ pageSize: CHANGES_PAGE, hideOnSinglePage: true, showSizeChanger: false }}
-        scroll={{ x: 'max-content' }}
-      />
-      <ActivityTrail activityId={activity.id} />
+    <Card title={`Activity ${activityId}`} aria-label="Activity details" aria-busy="true">
+      <Skeleton active />
     </Card>
+  );
+}
+
+/** The card of an activity, its code loaded with the first one shown. */
+function Detail({ activity, named }: { activity: TUserActivity; named: Named | undefined }) {
+  return (
+    <Suspense fallback={<Loading activityId={activity.id} />}>
+      <ActivityDetailCard activity={activity} named={named} />
+    </Suspense>
   );
 }
 
@@ -106,9 +65,5 @@ export function ActivityDetail({ activityId, fromList }: { activityId: number | 
     );
   }
   if (fromList) return <Detail activity={fromList} named={undefined} />;
-  return (
-    <Card title={`Activity ${activityId}`} aria-label="Activity details" aria-busy="true">
-      <Skeleton active />
-    </Card>
-  );
+  return <Loading activityId={activityId} />;
 }

@@ -7,7 +7,8 @@
  * sign-outs (hidden by default), sort Newest or Oldest, and Refresh.
  */
 import { useMemo } from 'react';
-import { Button, DatePicker, Radio, Select, Switch } from 'antd';
+import { Button, Radio, Select, Switch } from 'antd';
+import { RangePicker } from '../../../components/LazyDatePicker';
 import { FilterBar, FilterField } from '../../../components/FilterBar';
 import { ReloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -87,7 +88,7 @@ export function ActivityFilters({ filter, refreshing, onChange, onRefresh }: Pro
         />
       </FilterField>
       <FilterField label="Time" htmlFor="activity-from" style={{ flex: '1 1 480px' }}>
-        <DatePicker.RangePicker
+        <RangePicker
           id={{ start: 'activity-from', end: 'activity-to' }}
           aria-label="Time range"
           showTime={{ format: 'HH:mm' }}

@@ -4,7 +4,7 @@
  * carry the ends as ISO 8601 strings (undefined: open), as the URL and the
  * server's `from` and `to` take them.
  */
-import { DatePicker } from 'antd';
+import { RangePicker } from '../../../components/LazyDatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import { zonedPickerFormat } from '../../../lib/format';
 
@@ -25,7 +25,7 @@ export interface TimeRangeFilterProps {
 export function TimeRangeFilter({ label, id, placeholder, value, onChange, disabled }: TimeRangeFilterProps) {
   const range: Range = value.from || value.to ? [value.from ? dayjs(value.from) : null, value.to ? dayjs(value.to) : null] : null;
   return (
-    <DatePicker.RangePicker
+    <RangePicker
       aria-label={label}
       id={{ start: `${id}-from`, end: `${id}-to` }}
       showTime={{ format: 'HH:mm' }}
