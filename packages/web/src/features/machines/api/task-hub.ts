@@ -27,7 +27,7 @@
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
-import type { io as connect, Socket } from 'socket.io-client';
+import { io, type Socket } from 'socket.io-client';
 import {
   OPERATION_EVENTS,
   ROLLOUT_PROGRESS_EVENT,
@@ -49,8 +49,6 @@ import { applyOperation } from './operation-cache';
 import { applyTask, invalidateListsOf, refreshMachine } from './task-cache';
 
 let socket: Socket | undefined;
-/** Socket.IO's client while its code loads (the first `useTaskHub`), then undefined. */
-let loading: Promise<void> | undefined;
 let users = 0;
 let connected = false;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -91,7 +89,7 @@ function reloadShown(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: rolloutKeys.all, predicate });
 }
 
-function open(io: typeof connect, queryClient: QueryClient) {
+function open(queryClient: QueryClient) {
   const s = io({
     path: TASK_HUB_PATH,
     auth: (cb) => cb({ token: getToken() ?? '' }),
@@ -120,26 +118,9 @@ function open(io: typeof connect, queryClient: QueryClient) {
   return s;
 }
 
-/**
- * Opens the channel for its first user. Socket.IO's client (about 20 KB gzip)
- * loads then, after the screen's first render, not with the screen's code
- * (issue 26, script per route). Until it has, and if it fails to load (its file
- * gone with a new deploy), the channel is not connected and the machine
- * queries poll.
- */
 function acquire(queryClient: QueryClient) {
   users += 1;
-  if (socket || loading) return;
-  loading = import('socket.io-client').then(
-    ({ io }) => {
-      loading = undefined;
-      if (users > 0) socket ??= open(io, queryClient);
-    },
-    (error: unknown) => {
-      loading = undefined;
-      console.warn('The push channel could not load; tasks are polled instead:', error);
-    },
-  );
+  socket ??= open(queryClient);
 }
 
 function release() {
