@@ -3,8 +3,10 @@
  * (served by the API server at `/`), and a dev server that proxies `/api` to
  * the API on port 3000. `pureContracts` keeps the unused schemas out of the bundle,
  * `routePreload` starts the first screen's code with the entry's, `antdZeroRuntime` leaves
- * out antd's style generators that its zeroRuntime mode never calls, `deepImports` takes
- * what antd's form context needs without the whole of rc-form (build/, see there).
+ * out antd's style generators that its zeroRuntime mode never calls, `deepImports` points
+ * antd's imports at the modules they take and loads its rarely drawn parts when first drawn,
+ * `routeChunks` puts the modules of the same routes in one file, after a first build that
+ * says which routes load which module (build/, see there).
  * Every file is also written gzip'd and brotli'd beside itself (`.gz`, `.br`), which
  * the server sends to browsers that accept them (@fastify/static `preCompressed`).
  *
