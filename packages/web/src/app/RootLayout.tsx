@@ -8,7 +8,7 @@
  * goes to another path.
  */
 import { useEffect, useMemo } from 'react';
-import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, renderMatches, useLocation, type RouteObject } from 'react-router';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { RouteMatchesContext, titledMatches, type RouteMatch } from './routes';
 
@@ -16,11 +16,10 @@ export const APP_NAME = 'Fleet Console';
 
 export function RootLayout({ routes }: { routes: RouteObject[] }) {
   const location = useLocation();
-  const matches = useMemo<RouteMatch[]>(
-    () => (matchRoutes(routes, location) ?? []).map(({ pathname, route }) => ({ pathname, handle: route.handle as unknown })),
-    [routes, location],
-  );
-  const element = useRoutes(routes, location);
+  // Matched once: rendered (`renderMatches`, as `useRoutes` would) and given to the components that read them.
+  const routeMatches = useMemo(() => matchRoutes(routes, location), [routes, location]);
+  const matches = useMemo<RouteMatch[]>(() => (routeMatches ?? []).map(({ pathname, route }) => ({ pathname, handle: route.handle as unknown })), [routeMatches]);
+  const element = renderMatches(routeMatches);
   const title = titledMatches(matches).at(-1)?.handle.title;
 
   useEffect(() => {

@@ -8,16 +8,17 @@
  * moves when the picker comes. Props are antd's, passed through as they are (a Form.Item's value
  * and onChange included).
  */
-import { lazy, Suspense, type ComponentProps, type CSSProperties } from 'react';
+import { Suspense, type ComponentProps, type CSSProperties } from 'react';
 import { Input } from 'antd';
 import type { DatePicker as AntDatePicker } from 'antd';
 import type { Dayjs } from 'dayjs';
+import { lazyNamed } from '../lib/lazy-named';
 
 type DatePickerProps = ComponentProps<typeof AntDatePicker>;
 type RangePickerProps = ComponentProps<typeof AntDatePicker.RangePicker>;
 
-const LoadedDatePicker = lazy(() => import('./date-picker').then((m) => ({ default: m.DatePicker })));
-const LoadedRangePicker = lazy(() => import('./date-picker').then((m) => ({ default: m.RangePicker })));
+const LoadedDatePicker = lazyNamed(() => import('./date-picker'), 'DatePicker');
+const LoadedRangePicker = lazyNamed(() => import('./date-picker'), 'RangePicker');
 
 /**
  * What stands in while the picker loads: an input the picker's size, named as it is, showing its value, read-only,

@@ -6,15 +6,16 @@
  * sees the banner; only admins see the buttons (the server answers 403 to
  * others all the same).
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Alert, Button } from 'antd';
 import { useIsAdmin } from '../auth/auth-context';
 import { useFleetFreeze } from '../../features/fleet/api/queries';
 import { formatDateTime } from '../../lib/format';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The dialogs' code, loaded when one opens. */
-const FreezeDialog = lazy(() => import('./FleetFreezeDialogs').then((m) => ({ default: m.FreezeDialog })));
-const ReleaseDialog = lazy(() => import('./FleetFreezeDialogs').then((m) => ({ default: m.ReleaseDialog })));
+const FreezeDialog = lazyNamed(() => import('./FleetFreezeDialogs'), 'FreezeDialog');
+const ReleaseDialog = lazyNamed(() => import('./FleetFreezeDialogs'), 'ReleaseDialog');
 
 /**
  * Freeze fleet, the last item of the counters bar, for admins. It is drawn with

@@ -13,7 +13,7 @@
  * Paged on the server, 20 a page, with `search` and `page` in the URL. Users
  * without `write` see the lists only (the server refuses their changes).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useSearchParams } from '../../lib/use-search-params';
 import { Alert, Button, Card, Input, Popconfirm, Space, Table, Tag, Typography, type TableProps } from 'antd';
 import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
@@ -26,11 +26,12 @@ import type { ConfigKind } from './api/keys';
 import { useDeleteConfigDefinition, type TConfigDefinitionOf } from './api/mutations';
 import { useConfigDefinitionPage } from './api/queries';
 import { VERSION_STATUS_COLOURS } from './components/config-values';
+import { lazyNamed } from '../../lib/lazy-named';
 
 type Row = TConfigDefinitionOf<'component'> & TConfigDefinitionOf<'deployer'>;
 
 /** The create and edit dialog, loaded when first opened (its Form is not the list's: issue 26, script per route). */
-const ConfigDefinitionDialog = lazy(() => import('./components/ConfigDefinitionDialog').then((m) => ({ default: m.ConfigDefinitionDialog })));
+const ConfigDefinitionDialog = lazyNamed(() => import('./components/ConfigDefinitionDialog'), 'ConfigDefinitionDialog');
 
 const TITLES: Record<ConfigKind, string> = { component: 'Component Configs', deployer: 'Deployer Configs' };
 

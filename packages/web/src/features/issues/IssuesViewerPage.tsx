@@ -16,7 +16,7 @@
  * fetched and paged locally, so that it holds at 100,000 machines; every
  * filter, the order, the page and its size stay in the URL.
  */
-import { lazy, useState } from 'react';
+import { useState } from 'react';
 import { Card, Segmented, Table } from 'antd';
 import { ISSUE_SORTS, type TIssue, type TIssueStatus } from '@fleet/contracts';
 import { useAuth } from '../../app/auth/auth-context';
@@ -32,9 +32,10 @@ import { TagFilter } from './components/TagFilter';
 import { addTag, joinTags } from './issue-rules';
 import { useIssuesParams } from './use-issues-params';
 import './issues.css';
+import { lazyNamed } from '../../lib/lazy-named';
 
 // The logs drawer (antd's Drawer and Descriptions) loads when an issue is first opened (issue 26, script per route).
-const IssueLogsDrawer = lazy(() => import('./components/IssueLogsDrawer').then((m) => ({ default: m.IssueLogsDrawer })));
+const IssueLogsDrawer = lazyNamed(() => import('./components/IssueLogsDrawer'), 'IssueLogsDrawer');
 
 const STATUS_OPTIONS: { value: TIssueStatus; label: string }[] = [
   { value: 'unresolved', label: 'Unresolved' },

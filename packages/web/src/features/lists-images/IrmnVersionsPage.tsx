@@ -6,7 +6,7 @@
  * the error toast). Without `write` the buttons are hidden (the server refuses
  * the calls too).
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button, Card, Modal, Space, Table, Tag, Tooltip } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
@@ -15,10 +15,11 @@ import { useAuth } from '../../app/auth/auth-context';
 import { useIrmnVersions } from '../catalogues/api/queries';
 import { useDeleteIrmnVersion } from './api/mutations';
 import { LoadError } from './LoadError';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** Tag colour of a version status (display only, spec 3 §4). */
 /** The create and edit dialog, loaded when first opened (its Form is not the list's: issue 26, script per route). */
-const IrmnVersionDialog = lazy(() => import('./IrmnVersionDialog').then((m) => ({ default: m.IrmnVersionDialog })));
+const IrmnVersionDialog = lazyNamed(() => import('./IrmnVersionDialog'), 'IrmnVersionDialog');
 
 export const STATUS_COLORS: Record<TIrmnVersion['status'], string> = { InDevelopment: 'orange', Planned: 'blue', Released: 'green' };
 

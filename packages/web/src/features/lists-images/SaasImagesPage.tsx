@@ -8,7 +8,7 @@
  * {name}"; the server refuses an image in use and the error toast says who uses
  * it). Without `write` the create button and row actions are hidden.
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Button, Card, Modal, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CheckOutlined, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
@@ -22,9 +22,10 @@ import { ListToolbar } from './ListToolbar';
 import { LoadError } from './LoadError';
 import type { SaasImageDialogMode } from './saas-image-form';
 import { useListFilters } from './use-list-filters';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The create and edit dialog, loaded when first opened (its Form is not the list's: issue 26, script per route). */
-const SaasImageDialog = lazy(() => import('./SaasImageDialog').then((m) => ({ default: m.SaasImageDialog })));
+const SaasImageDialog = lazyNamed(() => import('./SaasImageDialog'), 'SaasImageDialog');
 
 const tick = (on: boolean, label: string) => (on ? <CheckOutlined aria-label={label} /> : null);
 

@@ -22,7 +22,7 @@
  * then targets all of it). `onPage` tells the owner each page loaded (rows,
  * total, whether the total is a lower bound).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Button, Checkbox, Flex, Tooltip } from 'antd';
 import { NotificationOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MACHINE_PAGE_SIZE, MACHINE_POLL_MS, type TMachine } from '@fleet/contracts';
@@ -36,6 +36,7 @@ import { MachinesTable } from './components/MachinesTable';
 import { useOperationWarning } from './components/operation-warning';
 import { MACHINE_ACTIONS, offeredActions, type ActionContext, type DialogAction, type MachineAction } from './machine-actions';
 import { StopDialog } from './operations/ConfirmActionDialog';
+import { lazyNamed } from '../../lib/lazy-named';
 
 export interface MachinesPanelProps {
   /** Machines of this account (and Create Machine); absent: every machine the user may see. */
@@ -74,8 +75,8 @@ export interface MachinesPanelPage {
 }
 
 // The panel's own dialogs load when first opened, as the row menu's do (machine-actions.tsx).
-const CreateMachineDialog = lazy(() => import('./components/CreateMachineDialog').then((m) => ({ default: m.CreateMachineDialog })));
-const NotificationDialog = lazy(() => import('./components/NotificationDialog').then((m) => ({ default: m.NotificationDialog })));
+const CreateMachineDialog = lazyNamed(() => import('./components/CreateMachineDialog'), 'CreateMachineDialog');
+const NotificationDialog = lazyNamed(() => import('./components/NotificationDialog'), 'NotificationDialog');
 
 type PanelDialog =
   | { kind: 'create' }

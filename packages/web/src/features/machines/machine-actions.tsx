@@ -25,7 +25,7 @@
  * notifications and view operations"; refresh and notifications are the
  * panel's own buttons).
  */
-import { lazy, type ComponentType, type ReactNode } from 'react';
+import { type ComponentType, type ReactNode } from 'react';
 import {
   ApartmentOutlined,
   CloudDownloadOutlined,
@@ -56,6 +56,7 @@ import { useAuth } from '../../app/auth/auth-context';
 import { hasUnfinished, isBusy } from './machine-status';
 import { RecreateDialog, ResetLastOperationDialog, TerminateDialog } from './operations/ConfirmActionDialog';
 import type { MachineDialogProps } from './operations/OperationDialog';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The row menu's groups, in menu order, with their titles. */
 export const ACTION_GROUPS = [
@@ -107,22 +108,22 @@ const write = PERMISSION_WRITE;
  * antd parts only they use (issue 26, script per route). The panel mounts an action's dialog under Suspense
  * (`MachinesPanel`). The confirmations stay (small, and Stop is the panel's own).
  */
-const ChangeInstanceTypeDialog = lazy(() => import('./components/ChangeInstanceTypeDialog').then((m) => ({ default: m.ChangeInstanceTypeDialog })));
-const ConfigEditorDialog = lazy(() => import('./components/ConfigEditorDialog').then((m) => ({ default: m.ConfigEditorDialog })));
-const CredentialDialog = lazy(() => import('./components/CredentialDialog').then((m) => ({ default: m.CredentialDialog })));
-const SwitchClassDialog = lazy(() => import('./components/SwitchClassDialog').then((m) => ({ default: m.SwitchClassDialog })));
-const TasksDrawer = lazy(() => import('./components/TasksDrawer').then((m) => ({ default: m.TasksDrawer })));
-const CreateAmiDialog = lazy(() => import('./operations/CreateAmiDialog').then((m) => ({ default: m.CreateAmiDialog })));
-const ForceBackupDialog = lazy(() => import('./operations/ForceBackupDialog').then((m) => ({ default: m.ForceBackupDialog })));
-const ForcePopulateDialog = lazy(() => import('./operations/ForcePopulateDialog').then((m) => ({ default: m.ForcePopulateDialog })));
-const OperationLogsDialog = lazy(() => import('./operations/OperationLogsDialog').then((m) => ({ default: m.OperationLogsDialog })));
-const PublishSampleDataDialog = lazy(() => import('./operations/PublishSampleDataDialog').then((m) => ({ default: m.PublishSampleDataDialog })));
-const QueueOperationsDialog = lazy(() => import('./operations/QueueOperationsDialog').then((m) => ({ default: m.QueueOperationsDialog })));
-const ReinstallSampleDataDialog = lazy(() => import('./operations/ReinstallSampleDataDialog').then((m) => ({ default: m.ReinstallSampleDataDialog })));
-const RestoreBackupDialog = lazy(() => import('./operations/RestoreBackupDialog').then((m) => ({ default: m.RestoreBackupDialog })));
-const ServerStatusDialog = lazy(() => import('./operations/ServerStatusDialog').then((m) => ({ default: m.ServerStatusDialog })));
-const TestLatestCodeDialog = lazy(() => import('./operations/TestLatestCodeDialog').then((m) => ({ default: m.TestLatestCodeDialog })));
-const VersionInfoDialog = lazy(() => import('./operations/VersionInfoDialog').then((m) => ({ default: m.VersionInfoDialog })));
+const ChangeInstanceTypeDialog = lazyNamed(() => import('./components/ChangeInstanceTypeDialog'), 'ChangeInstanceTypeDialog');
+const ConfigEditorDialog = lazyNamed(() => import('./components/ConfigEditorDialog'), 'ConfigEditorDialog');
+const CredentialDialog = lazyNamed(() => import('./components/CredentialDialog'), 'CredentialDialog');
+const SwitchClassDialog = lazyNamed(() => import('./components/SwitchClassDialog'), 'SwitchClassDialog');
+const TasksDrawer = lazyNamed(() => import('./components/TasksDrawer'), 'TasksDrawer');
+const CreateAmiDialog = lazyNamed(() => import('./operations/CreateAmiDialog'), 'CreateAmiDialog');
+const ForceBackupDialog = lazyNamed(() => import('./operations/ForceBackupDialog'), 'ForceBackupDialog');
+const ForcePopulateDialog = lazyNamed(() => import('./operations/ForcePopulateDialog'), 'ForcePopulateDialog');
+const OperationLogsDialog = lazyNamed(() => import('./operations/OperationLogsDialog'), 'OperationLogsDialog');
+const PublishSampleDataDialog = lazyNamed(() => import('./operations/PublishSampleDataDialog'), 'PublishSampleDataDialog');
+const QueueOperationsDialog = lazyNamed(() => import('./operations/QueueOperationsDialog'), 'QueueOperationsDialog');
+const ReinstallSampleDataDialog = lazyNamed(() => import('./operations/ReinstallSampleDataDialog'), 'ReinstallSampleDataDialog');
+const RestoreBackupDialog = lazyNamed(() => import('./operations/RestoreBackupDialog'), 'RestoreBackupDialog');
+const ServerStatusDialog = lazyNamed(() => import('./operations/ServerStatusDialog'), 'ServerStatusDialog');
+const TestLatestCodeDialog = lazyNamed(() => import('./operations/TestLatestCodeDialog'), 'TestLatestCodeDialog');
+const VersionInfoDialog = lazyNamed(() => import('./operations/VersionInfoDialog'), 'VersionInfoDialog');
 
 function ComponentConfigDialog(props: MachineDialogProps) {
   return <ConfigEditorDialog kind="component" {...props} />;

@@ -5,7 +5,7 @@
  * remove a subscription or the channel — and the recent deliveries of the worker's outbox, where a failing
  * receiver shows its retries and its last error.
  */
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Alert, Button, Card, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ACCOUNT_CLASSES, NOTIFICATION_EVENT_LABELS, type TNotificationChannel, type TNotificationSubscription } from '@fleet/contracts';
@@ -14,10 +14,11 @@ import { useNotificationChannels } from './api/queries';
 import { useDeleteNotificationChannel, useDeleteNotificationSubscription, useTestNotificationChannel } from './api/mutations';
 import { CHANNEL_KIND_LABELS } from './components/channel-kinds';
 import { DeliveriesCard } from './components/DeliveriesCard';
+import { lazyNamed } from '../../lib/lazy-named';
 
 // The dialogs load when first opened (their Forms are not the list's: issue 26, script per route).
-const AddChannelDialog = lazy(() => import('./components/AddChannelDialog').then((m) => ({ default: m.AddChannelDialog })));
-const SubscribeDialog = lazy(() => import('./components/SubscribeDialog').then((m) => ({ default: m.SubscribeDialog })));
+const AddChannelDialog = lazyNamed(() => import('./components/AddChannelDialog'), 'AddChannelDialog');
+const SubscribeDialog = lazyNamed(() => import('./components/SubscribeDialog'), 'SubscribeDialog');
 
 const className = (id: number) => ACCOUNT_CLASSES.find((c) => c.id === id)?.name ?? `class ${id}`;
 

@@ -26,15 +26,16 @@
  * memoized: an answer renders its part, not the card's 1,400 components
  * (issue 26).
  */
-import { lazy, memo, useState, type JSX } from 'react';
+import { memo, useState, type JSX } from 'react';
 import { Alert, Flex, Form, Tooltip, Typography } from 'antd';
 import type { TMachineConfigInput } from '@fleet/contracts';
 import { useLibraryFilesByIds } from './api/queries';
 import { ComponentPickers, LibraryFilesSection } from './PickerSections';
 import { WhenOpened } from '../../components/WhenOpened';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The Compare Versions dialog, loaded at its first opening (`WhenOpened`). */
-const CompareVersionsDialog = lazy(() => import('./CompareVersionsDialog').then((m) => ({ default: m.CompareVersionsDialog })));
+const CompareVersionsDialog = lazyNamed(() => import('./CompareVersionsDialog'), 'CompareVersionsDialog');
 
 /** The bundle version (`bundleVersion`, else the form's) as a link that opens the Compare Versions dialog. */
 function BundleLink({ bundleVersion, onOpen }: { bundleVersion?: string | null; onOpen(): void }) {

@@ -14,16 +14,17 @@
  * ComponentVersionsFields) names the chosen files and drives the dialog's
  * newer-installed warning.
  */
-import { lazy, useState } from 'react';
+import { useState } from 'react';
 import { Button, Flex, Form, Select, Tag, Tooltip } from 'antd';
 import { FolderOpenOutlined } from '@ant-design/icons';
 import { ACCOUNT_LIBRARY_MODES, MAIN_LIBRARY_MODES, type TLibraryFile } from '@fleet/contracts';
 import { HiddenFields } from './form-binding';
 import { MODE_LABELS } from './version-format';
 import { WhenOpened } from '../../components/WhenOpened';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The file dialog, loaded at its first opening (`WhenOpened`). */
-const SelectLibraryFileDialog = lazy(() => import('./SelectLibraryFileDialog').then((m) => ({ default: m.SelectLibraryFileDialog })));
+const SelectLibraryFileDialog = lazyNamed(() => import('./SelectLibraryFileDialog'), 'SelectLibraryFileDialog');
 
 type LibraryKind = 'main' | 'account';
 

@@ -18,16 +18,17 @@
  * - Skip (the updater's default, spec 3 §4): leave the software as it is;
  *   version empty.
  */
-import { lazy, useState } from 'react';
+import { useState } from 'react';
 import { Button, Input, Select, Space, Tooltip } from 'antd';
 import { CloseOutlined, EditOutlined } from '@ant-design/icons';
 import { DEFAULT_LATEST_BRANCH, type TAccountVersionMode, type TConfigComponent } from '@fleet/contracts';
 import { useBranches } from './api/queries';
 import { effectiveLatestBranch, latestBranch, latestVersion, MODE_LABELS, versionLabel } from './version-format';
 import { WhenOpened } from '../../components/WhenOpened';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The version dialog, loaded at its first opening (`WhenOpened`). */
-const SelectVersionModal = lazy(() => import('./SelectVersionModal').then((m) => ({ default: m.SelectVersionModal })));
+const SelectVersionModal = lazyNamed(() => import('./SelectVersionModal'), 'SelectVersionModal');
 
 /** A picker mode: the account's modes, and Skip in the updater (spec 3 §4). */
 export type PickerMode = TAccountVersionMode | 'Skip';

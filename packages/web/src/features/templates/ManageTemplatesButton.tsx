@@ -3,14 +3,15 @@
  * (spec 1 §2 "Footer: … Manage Templates"; §6: the templates button needs
  * permission write, which the page checks) with the dialog it opens.
  */
-import { lazy, useState } from 'react';
+import { useState } from 'react';
 import { Button } from 'antd';
 import { SnippetsOutlined } from '@ant-design/icons';
 import { WhenOpened } from '../../components/WhenOpened';
 import type { ManageTemplatesDialogProps } from './ManageTemplatesDialog';
+import { lazyNamed } from '../../lib/lazy-named';
 
 /** The dialog, loaded at its first opening (`WhenOpened`). */
-const ManageTemplatesDialog = lazy(() => import('./ManageTemplatesDialog').then((m) => ({ default: m.ManageTemplatesDialog })));
+const ManageTemplatesDialog = lazyNamed(() => import('./ManageTemplatesDialog'), 'ManageTemplatesDialog');
 
 export function ManageTemplatesButton(props: Omit<ManageTemplatesDialogProps, 'open' | 'onClose'>) {
   const [open, setOpen] = useState(false);
